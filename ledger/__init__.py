@@ -1,0 +1,79 @@
+"""Pub Ledger: the application factory, create_app(), and the steps it takes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+# The web stack is imported inside the functions below, not up here: ``import ledger.rules``
+# runs this file first, and the card engine, its tests and its benchmarks need no Flask.
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app. ``test_config`` is applied last, over every other setting."""
+    from flask import Flask
+
+    from ledger.config import instance_path, load_config
+
+    app = Flask(
+        __name__,
+        instance_path=instance_path(),
+        instance_relative_config=True,
+        template_folder="../templates",
+        static_folder="../static",
+    )
+    load_config(app, test_config)
+    register_extensions(app)
+    register_blueprints(app)
+    register_errorhandlers(app)
+    register_commands(app)
+    return app
+
+
+def register_extensions(app: Flask) -> None:
+    """Bind the extensions of ledger/extensions.py to this app."""
+    from ledger import models  # noqa: F401  (its tables must be on db.metadata for create_all)
+    from ledger.extensions import csrf, db, init_sqlite_pragmas, migrate
+
+    db.init_app(app)
+    init_sqlite_pragmas(app)
+    # An absolute folder, so `ledger db upgrade` works from any working directory.
+    migrate.init_app(app, db, directory=str(MIGRATIONS))
+    csrf.init_app(app)
+
+
+def register_blueprints(app: Flask) -> None:
+    """The pages, the health check and the JSON API."""
+    from ledger import api
+    from ledger.extensions import csrf
+    from ledger.web import health, home
+
+    app.register_blueprint(home.bp)
+    app.register_blueprint(health.bp)
+    app.register_blueprint(api.bp)
+    # The API authenticates every call with Basic auth and sets no cookies (API.md): a
+    # forged cross-site request has nothing to ride on, so it needs no CSRF token.
+    csrf.exempt(api.bp)
+
+
+def register_errorhandlers(app: Flask) -> None:
+    """Errors answer JSON under /api/ and a friendly page everywhere else."""
+    from werkzeug.exceptions import HTTPException
+
+    from ledger.errors import handle_http_exception
+
+    app.register_error_handler(HTTPException, handle_http_exception)
+
+
+def register_commands(app: Flask) -> None:
+    """`ledger serve`, `ledger init-db` (and `flask --app ledger …`)."""
+    from ledger import cli
+
+    app.cli.add_command(cli.serve_command)
+    app.cli.add_command(cli.init_db_command)

@@ -1,0 +1,17 @@
+"""The JSON API blueprint, /api/v1 (shared/API.md). Its views live in modules of this package."""
+
+from __future__ import annotations
+
+from flask import Blueprint
+
+from ledger.api.errors import APIError, handle_api_error, handle_rule_error
+from ledger.rules.errors import RuleError
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+bp.register_error_handler(APIError, handle_api_error)
+bp.register_error_handler(RuleError, handle_rule_error)
+
+# View modules add their routes to `bp` when imported: import each one here, at the bottom,
+# after `bp` exists (they do `from ledger.api import bp`).
+# from ledger.api import games, groups, sessions  # noqa: E402, F401

@@ -1,0 +1,73 @@
+"""API errors: every one answers ``{"error": {"message": …, "field": …}}`` (shared/API.md)."""
+
+from __future__ import annotations
+
+from flask import Response, current_app, request
+from werkzeug.exceptions import HTTPException
+
+from ledger.rules.errors import RuleError
+
+# What a caller reads when the error carries no message of its own.
+MESSAGES = {
+    400: "The request could not be understood.",
+    401: "This needs the group's name and passphrase.",
+    403: "That is not allowed.",
+    404: "There is nothing at this address.",
+    405: "This address does not take a {method} request.",
+    409: "That clashes with a change made in the meantime.",
+    413: "The request is too large.",
+    415: "Send the request body as JSON.",
+    422: "That breaks the rules.",
+    429: "Too many attempts. Wait a while and try again.",
+    500: "Something went wrong on the server. Please try again.",
+}
+
+
+class APIError(Exception):
+    """An error an API view raises to answer ``status`` with a sentence for the player.
+
+    ``field`` points at the input it concerns (``results[2].cards``), when there is one.
+    """
+
+    def __init__(self, status: int, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.field = field
+
+
+def is_api_request() -> bool:
+    return request.path == "/api" or request.path.startswith("/api/")
+
+
+def json_error(
+    status: int, message: str, field: str | None = None, response: Response | None = None
+) -> Response:
+    """The error body with ``status``; ``response`` keeps its headers (Allow, WWW-Authenticate)."""
+    body = current_app.json.dumps({"error": {"message": message, "field": field}})
+    if response is None:
+        response = current_app.response_class()
+    response.set_data(body + "\n")
+    response.status_code = status
+    response.content_type = "application/json"
+    return response
+
+
+def handle_api_error(e: APIError) -> Response:
+    return json_error(e.status, e.message, e.field)
+
+
+def handle_rule_error(e: RuleError) -> Response:
+    """A well-formed request that breaks a rule of the game: 422."""
+    return json_error(422, e.message, e.field)
+
+
+def http_error_as_json(e: HTTPException) -> Response:
+    status = e.code or 500
+    # A description given with abort(404, "There is no session 7.") is meant for the caller;
+    # werkzeug's stock descriptions speak of browsers and servers, so ours replace them.
+    if e.description and e.description != type(e).description:
+        message = e.description
+    else:
+        message = MESSAGES.get(status, f"{e.name}.").format(method=request.method)
+    return json_error(status, message, response=e.get_response())

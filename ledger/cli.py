@@ -1,0 +1,128 @@
+"""The `ledger` command: `ledger serve`, `ledger init-db`, `ledger db upgrade` and Flask's shell."""
+
+from __future__ import annotations
+
+import errno
+import ipaddress
+import socket
+
+import click
+from flask import Flask, current_app
+from flask.cli import FlaskGroup, routes_command, shell_command, with_appcontext
+from sqlalchemy.engine import make_url
+
+from ledger import create_app
+from ledger.extensions import db
+
+WILDCARD_HOSTS = {"0.0.0.0", "::", ""}
+
+
+def ensure_database(app: Flask) -> None:
+    """Make sure the database has every table, so the first start needs no separate step.
+
+    For now this creates missing tables (``db.create_all()``); once the schema has Alembic
+    migrations it should run the upgrades instead, so a pub's history survives new versions.
+    """
+    with app.app_context():
+        db.create_all()
+
+
+def lan_address() -> str:
+    """This machine's address on the local network, or 127.0.0.1 when there is none.
+
+    Connecting a UDP socket only asks the kernel which interface would route to that address;
+    no packet is sent, so this works offline and behind any firewall.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))
+            address = s.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+    return "127.0.0.1" if address == "0.0.0.0" else address
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def open_message(host: str, port: int) -> str:
+    """The line that tells the person at the table which address to type into a phone."""
+    shown = lan_address() if host in WILDCARD_HOSTS else host
+    if _is_loopback(shown):
+        where = "on this computer"
+        if host in WILDCARD_HOSTS:
+            where += " (no network was found for a phone to reach it)"
+        else:
+            where += " (use --host 0.0.0.0 to let phones on the wifi reach it)"
+        return f"Pub Ledger is running. Open http://{shown}:{port} {where}."
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"Pub Ledger is running. Open http://{shown}:{port} on a phone on the same wifi."
+
+
+@click.command("serve")
+@click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
+@click.option(
+    "--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="TCP port."
+)
+@click.option(
+    "--threads",
+    default=4,
+    show_default=True,
+    type=click.IntRange(1, 256),
+    help="Requests handled at once.",
+)
+@with_appcontext
+def serve_command(host: str, port: int, threads: int) -> None:
+    """Run Pub Ledger for the phones on the wifi.
+
+    Serves with waitress and creates the database on the first start.
+    """
+    from waitress import create_server
+
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    ensure_database(app)
+    try:
+        server = create_server(app, host=host, port=port, threads=threads, ident="Pub Ledger")
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            raise click.ClickException(
+                f"Port {port} is already in use. Is Pub Ledger already running? "
+                f"Try --port {port + 1}."
+            ) from e
+        raise
+    click.echo(open_message(host, getattr(server, "effective_port", port)))
+    click.echo("Press Ctrl+C to stop.")
+    server.run()
+
+
+@click.command("init-db")
+@with_appcontext
+def init_db_command() -> None:
+    """Create the database tables that are missing."""
+    ensure_database(current_app._get_current_object())  # type: ignore[attr-defined]
+    url = make_url(current_app.config["SQLALCHEMY_DATABASE_URI"])
+    click.echo(f"The database is ready: {url.render_as_string(hide_password=True)}")
+
+
+# The app's own commands (serve, init-db) and Flask-Migrate's `db` group are found through
+# the app, so `ledger` works without FLASK_APP. Flask's `run` (the development server) is
+# left out on purpose: `ledger serve` is the way to run it.
+cli = FlaskGroup(
+    name="ledger",
+    create_app=create_app,
+    add_default_commands=False,
+    help="Pub Ledger: the score and the money for card games at a pub table.",
+)
+cli.add_command(shell_command)
+cli.add_command(routes_command)
+
+
+def main() -> None:
+    cli.main()

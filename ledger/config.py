@@ -1,0 +1,118 @@
+"""Where the app's settings come from: defaults, instance/config.py, LEDGER_* variables, tests."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.engine import make_url
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+# Environment variable -> config key. Read when the app is created, after instance/config.py,
+# so a service manager or a shell can override what the file says.
+ENVIRONMENT = {
+    "LEDGER_DATABASE_URL": "SQLALCHEMY_DATABASE_URI",
+    "LEDGER_SECRET_KEY": "SECRET_KEY",
+}
+
+SECRET_KEY_FILE = "secret_key"
+
+# Seconds a SQLite connection waits for another writer before giving up: waitress runs several
+# threads, and two phones may save a hand at the same moment.
+SQLITE_BUSY_TIMEOUT = 15
+
+
+def instance_path() -> str | None:
+    """The instance folder from LEDGER_INSTANCE_PATH, or None for Flask's default.
+
+    Flask's default for a package run from a checkout (or installed with ``pip install -e``)
+    is ``<repo>/instance``.
+    """
+    path = os.environ.get("LEDGER_INSTANCE_PATH")
+    return str(Path(path).expanduser().resolve()) if path else None
+
+
+def load_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
+    """Fill ``app.config``: defaults, then instance/config.py, then the environment, then tests."""
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI=f"sqlite:///{Path(app.instance_path) / 'ledger.sqlite'}",
+        # A phone may sit on a form through a long hand; the token lives as long as the
+        # browser session instead of expiring after an hour.
+        WTF_CSRF_TIME_LIMIT=None,
+        SESSION_COOKIE_SAMESITE="Lax",
+        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+    )
+    app.config.from_pyfile("config.py", silent=True)
+    for variable, key in ENVIRONMENT.items():
+        if value := os.environ.get(variable):
+            app.config[key] = value
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = load_or_create_secret_key(
+            Path(app.instance_path) / SECRET_KEY_FILE
+        )
+    url = normalise_database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    app.config["SQLALCHEMY_DATABASE_URI"] = url
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = engine_options(
+        url, app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {}
+    )
+
+
+def load_or_create_secret_key(path: Path) -> str:
+    """The key kept in ``path``; on the first start, a new random key written there (mode 0600).
+
+    Sessions and CSRF tokens survive a restart because the key does. The file is written
+    under another name and linked into place, so a second process starting at the same
+    moment either wins the race or reads the complete key, never half a file.
+    """
+    if not path.exists():
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".secret_key-")  # mode 0600
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_hex(32) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                pass  # another process created it first: use theirs
+        finally:
+            os.unlink(tmp)
+    key = path.read_text().strip()
+    if not key:
+        raise RuntimeError(f"The secret key file {path} is empty. Delete it to make a new key.")
+    return key
+
+
+def normalise_database_url(url: str) -> str:
+    """Send plain ``postgres://`` / ``postgresql://`` URLs to psycopg 3, the driver we install.
+
+    SQLAlchemy would otherwise pick psycopg2 (not installed) or reject ``postgres://``.
+    """
+    parsed = make_url(url)
+    if parsed.drivername in ("postgres", "postgresql"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+        return parsed.render_as_string(hide_password=False)
+    return url
+
+
+def engine_options(url: str, configured: Mapping[str, Any]) -> dict[str, Any]:
+    """Engine options suited to the database behind ``url``; ``configured`` ones win."""
+    backend = make_url(url).get_backend_name()
+    options: dict[str, Any] = {}
+    if backend == "postgresql":
+        # Connections dropped by a server restart or a NAT box are replaced, not reported.
+        options["pool_pre_ping"] = True
+    elif backend == "sqlite":
+        options["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT}
+    options.update(configured)
+    return options

@@ -1,0 +1,57 @@
+"""The Flask extensions, created once here and bound to each app in create_app."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from flask_wtf.csrf import CSRFProtect
+from sqlalchemy import MetaData, event
+from sqlalchemy.orm import DeclarativeBase
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+# Named constraints give Alembic migrations stable names to drop and alter, the same on
+# SQLite and PostgreSQL (otherwise each database invents its own).
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    """The base of every model (db.Model): SQLAlchemy 2.0 typed declarative style."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+db = SQLAlchemy(model_class=Base)
+# render_as_batch: SQLite cannot ALTER most things; batch mode copies the table instead.
+migrate = Migrate(render_as_batch=True)
+csrf = CSRFProtect()
+
+
+def init_sqlite_pragmas(app: Flask) -> None:
+    """Turn on WAL and foreign keys for every new connection to the app's SQLite databases.
+
+    WAL lets the phones read while one of waitress's threads writes; SQLite leaves foreign
+    keys off unless each connection asks. The busy timeout is in the engine options.
+    """
+    with app.app_context():
+        for engine in db.engines.values():
+            if engine.dialect.name == "sqlite":
+                event.listen(engine, "connect", _sqlite_on_connect)
+
+
+def _sqlite_on_connect(dbapi_connection: Any, connection_record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+    finally:
+        cursor.close()

@@ -1,0 +1,407 @@
+"""The engine's shared vocabulary: entries, outcomes, the state between hands, the games."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ledger.rules.cards import Card
+from ledger.rules.errors import RuleError
+
+# --- What a player types ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResultEntry:
+    """One player's result in a hand, as entered (API.md "Hand entry").
+
+    Exactly one of ``cards`` (text as typed), ``spots`` (a whole spot total), ``melds`` (Spin
+    Rummy: one card text per meld) or ``sitting_out`` is given; the player who went out may give
+    none of them.
+    """
+
+    player: str
+    cards: str | None = None
+    spots: int | None = None
+    melds: tuple[str, ...] | None = None
+    sitting_out: bool = False
+
+
+@dataclass(frozen=True)
+class HandEntry:
+    """A whole hand as entered: one result per seated player, in any order."""
+
+    results: tuple[ResultEntry, ...]
+    out: str | None = None
+    rummy: bool = False
+
+
+# --- What the engine answers -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """One player's validated result in a hand."""
+
+    player: str
+    cards: tuple[Card, ...] = ()
+    spots: int | None = None  # the spot value left in hand (or the melds' score in Spin Rummy)
+    points: int | None = None  # what the hand adds to the score, points games only
+    sitting_out: bool = False
+    melds: tuple[tuple[Card, ...], ...] = ()  # Spin Rummy: the melds that scored
+
+
+@dataclass(frozen=True)
+class Movement:
+    """Money moving in a hand. ``None`` on either side is the pot."""
+
+    source: str | None
+    target: str | None
+    units: int
+
+
+@dataclass(frozen=True)
+class State:
+    """Everything the engine needs to know about a session between two hands.
+
+    It is stored with every hand, so a new hand or a correction never re-scores the history.
+    ``scores`` keeps every player who ever played in the session (one who left keeps their
+    balance); ``seats`` are the players seated now, in clockwise order.
+    """
+
+    seats: tuple[str, ...]
+    dealer: str  # who deals the next hand
+    scores: Mapping[str, int]
+    hands_played: int = 0
+    pot: int = 0  # money games: units in the pot now
+    carried_in: int = 0  # money games: the pot this session opened with
+    pot_antes: Mapping[str, int] = field(default_factory=dict)  # antes since the pot was won
+    finished: bool = False
+    winners: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seats": list(self.seats),
+            "dealer": self.dealer,
+            "scores": dict(self.scores),
+            "hands_played": self.hands_played,
+            "pot": self.pot,
+            "carried_in": self.carried_in,
+            "pot_antes": dict(self.pot_antes),
+            "finished": self.finished,
+            "winners": list(self.winners),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> State:
+        return cls(
+            seats=tuple(data["seats"]),
+            dealer=data["dealer"],
+            scores={str(k): int(v) for k, v in data["scores"].items()},
+            hands_played=int(data.get("hands_played", 0)),
+            pot=int(data.get("pot", 0)),
+            carried_in=int(data.get("carried_in", 0)),
+            pot_antes={str(k): int(v) for k, v in data.get("pot_antes", {}).items()},
+            finished=bool(data.get("finished", False)),
+            winners=tuple(data.get("winners", ())),
+        )
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    """What one hand did: the validated results, who won, the money or points, the new state."""
+
+    number: int
+    dealer: str
+    leader: str
+    results: tuple[PlayerResult, ...]  # in seat order
+    out: str | None
+    winners: tuple[str, ...]
+    movements: tuple[Movement, ...]  # money games: antes, pot wins and player payments
+    pot_before: int | None  # after this hand's antes; None in points games
+    pot_after: int | None
+    state: State  # after the hand: scores, pot, next dealer, finished, winners
+
+    @property
+    def payments(self) -> tuple[Movement, ...]:
+        """Money between two players (API.md ``payments``): antes and the pot left out."""
+        return tuple(m for m in self.movements if m.source is not None and m.target is not None)
+
+
+@dataclass(frozen=True)
+class Finish:
+    """How a money session ends: what the leftover pot does and the final state."""
+
+    movements: tuple[Movement, ...]  # refunds from the pot (empty when the pot is carried)
+    state: State  # finished; ``pot`` is what is carried to the next session (0 on refund)
+
+
+# --- Games -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option: its default and what it may be (RULES.md marks these *option*)."""
+
+    default: Any
+    choices: tuple[Any, ...] | None = None  # allowed values, or None for a range/free value
+    minimum: int | None = None  # for whole-number options
+    maximum: int | None = None
+    help: str = ""
+    # For free-form values (a currency, a unit value): returns the clean value or raises RuleError.
+    parse: Callable[[Any], Any] | None = None
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game the app knows. Each game module builds one and ``registry`` collects them."""
+
+    key: str
+    name: str
+    description: str  # one line for the new-session page
+    min_players: int
+    max_players: int
+    money: bool
+    options: Mapping[str, Option]
+    play: Callable[[State, HandEntry, Mapping[str, Any]], HandOutcome]
+    open_seating: bool = False  # players may join or leave between hands
+    # ``start`` may be replaced by a game that needs more checks at the start of a session.
+    start: Callable[[Sequence[str], str, Mapping[str, Any], int], State] | None = None
+    finish: Callable[[State, Mapping[str, Any], str], Finish] | None = None
+    progress: Callable[[State, Mapping[str, Any]], Progress | None] | None = None
+    # Where the options narrow the seats (Rummy: 6 with one pack, 7 with two): checks the seats
+    # a join would make and raises RuleError; ``join`` calls it when given the options.
+    check_seats: Callable[[Sequence[str], Mapping[str, Any]], None] | None = None
+
+    def defaults(self) -> dict[str, Any]:
+        return {name: opt.default for name, opt in self.options.items()}
+
+    def check_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The session's options: the defaults overlaid with those given, each checked."""
+        return check_options(self, given or {})
+
+    def new_state(
+        self, players: Sequence[str], dealer: str, options: Mapping[str, Any], carried_pot: int = 0
+    ) -> State:
+        if self.start is not None:
+            return self.start(players, dealer, options, carried_pot)
+        return start_state(self, players, dealer, carried_pot)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a game with a fixed length stands, for "Round 2 · hand 3 of 4"."""
+
+    round: int
+    hand: int  # the hand within the round, 1-based, of the next hand to be entered
+    hands_in_round: int
+    rounds: int
+    contract: str | None = None  # Spin Rummy: the round's contract in words
+
+
+def check_options(game: Game, given: Mapping[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(given) - set(game.options))
+    if unknown:
+        raise RuleError(
+            f"{game.name} has no option '{unknown[0]}'. "
+            f"Its options are: {', '.join(game.options)}.",
+            field=f"options.{unknown[0]}",
+        )
+    chosen = game.defaults()
+    for name, value in given.items():
+        opt = game.options[name]
+        where = f"options.{name}"
+        if opt.choices is not None:
+            # Numbers may arrive as strings from a form; compare as text to be forgiving.
+            match = [c for c in opt.choices if c == value or str(c) == str(value)]
+            if not match:
+                allowed = ", ".join(str(c) for c in opt.choices)
+                raise RuleError(
+                    f"The option {name} cannot be '{value}': choose one of {allowed}.", field=where
+                )
+            chosen[name] = match[0]
+        elif opt.minimum is not None or opt.maximum is not None:
+            number = _whole(value)
+            if number is None:
+                raise RuleError(f"The option {name} must be a whole number.", field=where)
+            if opt.minimum is not None and number < opt.minimum:
+                raise RuleError(f"The option {name} must be at least {opt.minimum}.", field=where)
+            if opt.maximum is not None and number > opt.maximum:
+                raise RuleError(f"The option {name} must be at most {opt.maximum}.", field=where)
+            chosen[name] = number
+        elif opt.parse is not None:
+            chosen[name] = opt.parse(value)
+        else:
+            chosen[name] = value
+    return chosen
+
+
+def _whole(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value.strip())
+    return None
+
+
+# --- Seats: shared by every game ---------------------------------------------------------------
+
+
+def check_players(game: Game, players: Sequence[str], dealer: str) -> tuple[str, ...]:
+    """The seat order of a new session, checked: names unique, count in range, dealer seated."""
+    seats = tuple(p.strip() for p in players)
+    if any(not p for p in seats):
+        raise RuleError("Every player needs a name.", field="players")
+    seen: set[str] = set()
+    for p in seats:
+        if p.casefold() in seen:
+            raise RuleError(f"{p} is seated twice.", field="players", players=(p,))
+        seen.add(p.casefold())
+    n = len(seats)
+    if not game.min_players <= n <= game.max_players:
+        if game.min_players == game.max_players:
+            span = f"exactly {game.min_players}"
+        else:
+            span = f"{game.min_players} to {game.max_players}"
+        raise RuleError(f"{game.name} is played by {span} players, not {n}.", field="players")
+    if dealer not in seats:
+        raise RuleError(f"The dealer {dealer} is not one of the players.", field="dealer")
+    return seats
+
+
+def start_state(game: Game, players: Sequence[str], dealer: str, carried_pot: int = 0) -> State:
+    seats = check_players(game, players, dealer)
+    return State(
+        seats=seats,
+        dealer=dealer,
+        scores={p: 0 for p in seats},
+        pot=carried_pot,
+        carried_in=carried_pot,
+    )
+
+
+def next_seat(seats: Sequence[str], player: str, step: int = 1) -> str:
+    """The player ``step`` seats clockwise from ``player`` (negative: anticlockwise)."""
+    i = list(seats).index(player)
+    return seats[(i + step) % len(seats)]
+
+
+def left_of(seats: Sequence[str], player: str) -> str:
+    """The player to ``player``'s left: the next one clockwise, who plays first after a deal."""
+    return next_seat(seats, player, 1)
+
+
+def in_play_order(seats: Sequence[str], dealer: str) -> tuple[str, ...]:
+    """The seated players in playing order, starting at the dealer's left, ending at the dealer."""
+    i = list(seats).index(dealer)
+    return tuple(seats[(i + 1 + k) % len(seats)] for k in range(len(seats)))
+
+
+def join(
+    game: Game, state: State, name: str, after: str, options: Mapping[str, Any] | None = None
+) -> State:
+    """A player sits down between hands, just clockwise of ``after``.
+
+    Pass the session's ``options`` so a game whose options narrow the seats can check them.
+    """
+    name = name.strip()
+    if not game.open_seating:
+        raise RuleError(f"Players cannot join a game of {game.name} once it has begun.")
+    if state.finished:
+        raise RuleError("The session is finished: nobody can join it.")
+    if not name:
+        raise RuleError("The new player needs a name.", field="name")
+    if any(p.casefold() == name.casefold() for p in state.seats):
+        raise RuleError(f"{name} is already seated.", field="name", players=(name,))
+    if after not in state.seats:
+        raise RuleError(f"{after} is not seated, so nobody can sit after them.", field="after")
+    if len(state.seats) >= game.max_players:
+        raise RuleError(
+            f"{game.name} is played by at most {game.max_players} players.", field="name"
+        )
+    i = state.seats.index(after)
+    seats = state.seats[: i + 1] + (name,) + state.seats[i + 1 :]
+    if options is not None and game.check_seats is not None:
+        game.check_seats(seats, options)
+    scores = dict(state.scores)
+    scores.setdefault(name, 0)
+    return replace(state, seats=seats, scores=scores)
+
+
+def leave(game: Game, state: State, name: str, *, pass_deal: int = -1) -> State:
+    """A player leaves between hands; their balance stays. If they were to deal, the deal moves on.
+
+    ``pass_deal`` is the direction the deal passes in this session (-1 right, +1 left).
+    """
+    if not game.open_seating:
+        raise RuleError(f"Players cannot leave a game of {game.name} before it ends.")
+    if state.finished:
+        raise RuleError("The session is finished.")
+    if name not in state.seats:
+        raise RuleError(f"{name} is not seated in this session.", players=(name,))
+    if len(state.seats) <= game.min_players:
+        raise RuleError(
+            f"{name} cannot leave: {game.name} needs at least {game.min_players} players.",
+            players=(name,),
+        )
+    dealer = state.dealer
+    if dealer == name:
+        dealer = next_seat(state.seats, name, pass_deal)
+    seats = tuple(p for p in state.seats if p != name)
+    return replace(state, seats=seats, dealer=dealer)
+
+
+# --- Checking a hand entry: the parts every game shares -----------------------------------------
+
+
+def index_results(state: State, entry: HandEntry) -> dict[str, tuple[int, ResultEntry]]:
+    """Each seated player's result with its position in the entry, or a RuleError.
+
+    Every player seated has exactly one result; nobody else has one; ``out`` is seated and
+    not sitting out.
+    """
+    by_player: dict[str, tuple[int, ResultEntry]] = {}
+    seated = {p.casefold(): p for p in state.seats}
+    for i, r in enumerate(entry.results):
+        name = seated.get((r.player or "").strip().casefold())
+        if name is None:
+            raise RuleError(
+                f"{r.player or 'A result with no name'} is not seated in this session.",
+                field=f"results[{i}].player",
+            )
+        if name in by_player:
+            raise RuleError(
+                f"{name} has two results in this hand.",
+                field=f"results[{i}].player",
+                players=(name,),
+            )
+        given = sum(x is not None for x in (r.cards, r.spots, r.melds)) + bool(r.sitting_out)
+        if given > 1:
+            raise RuleError(
+                f"{name} has more than one of cards, spots, melds and sitting out.",
+                field=f"results[{i}]",
+                players=(name,),
+            )
+        by_player[name] = (i, r)
+    out = canonical(state, entry.out) if entry.out else None
+    if entry.out and out is None:
+        raise RuleError(f"{entry.out}, who went out, is not seated in this session.", field="out")
+    missing = [p for p in state.seats if p not in by_player and p != out]
+    if missing:
+        raise RuleError(
+            f"{missing[0]} has no result in this hand.", field="results", players=(missing[0],)
+        )
+    if out is not None and out in by_player and by_player[out][1].sitting_out:
+        raise RuleError(f"{out} cannot both sit out and go out.", field="out", players=(out,))
+    return by_player
+
+
+def canonical(state: State, name: str | None) -> str | None:
+    """The seated player's name as the session spells it, whatever case was typed."""
+    if name is None:
+        return None
+    key = name.strip().casefold()
+    return next((p for p in state.seats if p.casefold() == key), None)

@@ -1,0 +1,19 @@
+"""Every game the app knows, looked up by key: a new game is one new module and one line here."""
+
+from __future__ import annotations
+
+from ledger.rules import rummy, spin, spot, spots
+from ledger.rules.base import Game
+from ledger.rules.errors import RuleError
+
+GAMES: dict[str, Game] = {g.key: g for g in (spot.GAME, spots.GAME, rummy.GAME, spin.GAME)}
+
+
+def get_game(key: str) -> Game:
+    """The game with this key, or a RuleError that lists the games there are."""
+    try:
+        return GAMES[key]
+    except KeyError:
+        known = ", ".join(GAMES)
+        message = f"There is no game '{key}'. The games are: {known}."
+        raise RuleError(message, field="game") from None

@@ -1,0 +1,253 @@
+"""Rummy (RULES.md §4): basic rummy in points, scored to the player out or as penalties."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from ledger.rules.base import (
+    Game,
+    HandEntry,
+    HandOutcome,
+    Option,
+    PlayerResult,
+    ResultEntry,
+    State,
+    canonical,
+    index_results,
+    left_of,
+    start_state,
+)
+from ledger.rules.cards import RANKS, Card, check_deck, parse_cards, spot_total, spot_value
+from ledger.rules.errors import RuleError
+
+JOKER_VALUE = 15
+RUMMY_BONUS = 10  # rummy_bonus=bonus10: points for the winner, or off the winner's penalties
+
+
+def play(state: State, entry: HandEntry, options: Mapping[str, Any]) -> HandOutcome:
+    """Score one hand: check every result, then the points, the new scores and the game's end."""
+    seats, dealer = state.seats, state.dealer
+    hands, values = _checked_hands(state, entry, options)
+    out = canonical(state, entry.out)
+    assert out is not None  # _checked_hands insists on it
+
+    rummy = options["rummy_bonus"] if entry.rummy else None
+    factor = 2 if rummy == "double" else 1
+    bonus = RUMMY_BONUS if rummy == "bonus10" else 0
+    if options["scoring"] == "winner":
+        points = {p: 0 for p in seats}
+        points[out] = factor * sum(values.values()) + bonus
+    else:  # penalty: everyone keeps their own hand's value; going rummy takes 10 off instead
+        points = {p: factor * values[p] for p in seats}
+        points[out] = -bonus
+
+    scores = dict(state.scores)
+    for p in seats:
+        scores[p] = scores.get(p, 0) + points[p]
+    # Only the players still seated can end or win the game: one who left is out of it.
+    finished = any(scores[p] >= options["target"] for p in seats)
+    winners: tuple[str, ...] = ()
+    if finished:
+        best = (max if options["scoring"] == "winner" else min)(scores[p] for p in seats)
+        winners = tuple(p for p in seats if scores[p] == best)
+
+    results = tuple(
+        PlayerResult(player=p, cards=hands[p], spots=values[p], points=points[p]) for p in seats
+    )
+    after = replace(
+        state,
+        scores=scores,
+        hands_played=state.hands_played + 1,
+        dealer=left_of(seats, dealer),  # the deal passes clockwise
+        finished=finished,
+        winners=winners,
+    )
+    return HandOutcome(
+        number=state.hands_played + 1,
+        dealer=dealer,
+        leader=left_of(seats, dealer),
+        results=results,
+        out=out,
+        winners=(out,),
+        movements=(),
+        pot_before=None,
+        pot_after=None,
+        state=after,
+    )
+
+
+# --- Checking a hand --------------------------------------------------------------------------
+
+
+def cards_each(players: int, packs: int) -> int:
+    """The cards each player is dealt, which is also the most a leftover hand can hold."""
+    if packs == 2 or players == 2:
+        return 10
+    return 7 if players <= 4 else 6
+
+
+def most_players(packs: int) -> int:
+    return 7 if packs == 2 else 6
+
+
+def check_seats(seats: Sequence[str], options: Mapping[str, Any]) -> None:
+    """One pack seats 6 players at most and two packs 7; a RuleError says so."""
+    packs = options["packs"]
+    limit = most_players(packs)
+    if len(seats) > limit:
+        pack_words = "two packs" if packs == 2 else "one pack"
+        hint = " (with two packs up to 7 can play)" if packs == 1 else ""
+        raise RuleError(
+            f"Rummy with {pack_words} is played by at most {limit} players, "
+            f"not {len(seats)}{hint}.",
+            field="players",
+        )
+
+
+def highest_hand(cards: int, options: Mapping[str, Any]) -> int:
+    """What the most valuable leftover hand of ``cards`` cards in this deck is worth."""
+    packs, ace = options["packs"], options["ace_value"]
+    deck = [spot_value(Card(rank, None), ace=ace, joker=JOKER_VALUE) for rank in RANKS]
+    deck = deck * 4 * packs + [JOKER_VALUE] * (options["jokers"] * packs)
+    return sum(sorted(deck, reverse=True)[:cards])
+
+
+def _checked_hands(
+    state: State, entry: HandEntry, options: Mapping[str, Any]
+) -> tuple[dict[str, tuple[Card, ...]], dict[str, int]]:
+    """Each seated player's leftover cards and their value, or the first RuleError."""
+    if state.finished:
+        raise RuleError("The game is over: no more hands can be added.")
+    check_seats(state.seats, options)
+    by_player = index_results(state, entry)
+    out = canonical(state, entry.out)
+    if out is None:
+        raise RuleError(
+            "Exactly one player goes out in each hand of Rummy: say who went out.", field="out"
+        )
+    n, packs = len(state.seats), options["packs"]
+    most = cards_each(n, packs)
+    hands: dict[str, tuple[Card, ...]] = {p: () for p in state.seats}
+    values: dict[str, int] = {p: 0 for p in state.seats}
+    fields: dict[str, str] = {}
+    for player in state.seats:
+        if player not in by_player:
+            continue  # only the player out may leave out their result
+        i, result = by_player[player]
+        if result.spots is not None:
+            values[player] = _checked_total(player, result, i, out, most, options)
+            continue
+        where = f"results[{i}].cards"
+        if result.sitting_out or result.melds is not None:
+            what = "sit out" if result.sitting_out else "enter melds"
+            raise RuleError(
+                f"{player} cannot {what} in Rummy: enter the cards left in their hand "
+                "(to miss hands, leave the table and join again).",
+                field=f"results[{i}]",
+                players=(player,),
+            )
+        cards = parse_cards(
+            result.cards or "",
+            jokers=options["jokers"] > 0,
+            game_name="Rummy",
+            player=player,
+            field=where,
+        )
+        if player == out and cards:
+            raise RuleError(
+                f"{player} went out, so has no cards left.", field=where, players=(player,)
+            )
+        if player != out and not cards:
+            either = " or their total" if options["entry"] == "totals" else ""
+            raise RuleError(
+                f"{player} did not go out, so has cards left: enter them{either}.",
+                field=where,
+                players=(player,),
+            )
+        if len(cards) > most:
+            deal = f"{n} players" + (" and two packs" if packs == 2 else "")
+            raise RuleError(
+                f"With {deal} each player is dealt {most} cards, "
+                f"so {player} cannot have {len(cards)} left.",
+                field=where,
+                players=(player,),
+            )
+        hands[player] = cards
+        values[player] = spot_total(cards, ace=options["ace_value"], joker=JOKER_VALUE)
+        fields[player] = where
+    check_deck(
+        {p: c for p, c in hands.items() if c},
+        packs=packs,
+        jokers=options["jokers"] * packs,
+        fields=fields,
+    )
+    return hands, values
+
+
+def _checked_total(
+    player: str, result: ResultEntry, i: int, out: str, most: int, options: Mapping[str, Any]
+) -> int:
+    """A spot total typed instead of cards, checked against what the deck allows."""
+    where = f"results[{i}].spots"
+    total = result.spots
+
+    def wrong(message: str) -> RuleError:
+        return RuleError(message, field=where, players=(player,))
+
+    if options["entry"] != "totals":
+        raise wrong(f"This session asks for every player's cards: enter {player}'s cards.")
+    if isinstance(total, bool) or not isinstance(total, int):
+        raise wrong(f"{player}'s total must be a whole number.")
+    if player == out:
+        if total != 0:
+            raise wrong(f"{player} went out, so their total is 0.")
+        return 0
+    if total < 1:
+        raise wrong(f"{player} did not go out, so their total is at least 1.")
+    top = highest_hand(most, options)
+    if total > top:
+        raise wrong(f"{player}'s total cannot be {total}: {most} cards are worth at most {top}.")
+    return total
+
+
+def start(players: Sequence[str], dealer: str, options: Mapping[str, Any], pot: int) -> State:
+    state = start_state(GAME, players, dealer, pot)
+    check_seats(state.seats, options)
+    return state
+
+
+GAME = Game(
+    key="rummy",
+    name="Rummy",
+    description="Basic rummy: the first out scores the cards left in the others' hands.",
+    min_players=2,
+    max_players=7,  # with two packs; one pack seats 6 (check_seats)
+    money=False,
+    options={
+        "scoring": Option(
+            "winner",
+            choices=("winner", "penalty"),
+            help="winner: the player out scores the other hands; penalty: each adds their own.",
+        ),
+        "rummy_bonus": Option(
+            "double",
+            choices=("double", "bonus10"),
+            help="Going rummy doubles the hand's points, or is worth 10 points instead.",
+        ),
+        "ace_value": Option(1, choices=(1, 11, 15), help="What an ace left in hand is worth."),
+        "jokers": Option(0, choices=(0, 2), help="Jokers per pack, 15 points each."),
+        "packs": Option(1, choices=(1, 2), help="Two packs: up to 7 players, 10 cards each."),
+        "target": Option(100, minimum=1, help="The game ends when a score reaches this."),
+        "entry": Option(
+            "cards",
+            choices=("cards", "totals"),
+            help="cards: every hand's cards; totals: a spot total or the cards.",
+        ),
+    },
+    play=play,
+    open_seating=True,
+    start=start,
+    check_seats=check_seats,
+)

@@ -1,0 +1,248 @@
+"""Spin Rummy (RULES.md §5): two players or solo, four contract rounds, the melds in hand score."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from itertools import combinations
+from typing import Any
+
+from ledger.rules.base import (
+    Game,
+    HandEntry,
+    HandOutcome,
+    PlayerResult,
+    Progress,
+    State,
+    canonical,
+    index_results,
+    left_of,
+)
+from ledger.rules.cards import Card, check_deck, parse_cards
+from ledger.rules.errors import RuleError
+
+SPIN_RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # aces high, no 2s
+VALUES = {rank: value for value, rank in enumerate(SPIN_RANKS, start=3)}  # J 11 … A 14
+ROUNDS = 4
+HAND_SIZE = 6
+SOLO_TARGET = 60
+
+Meld = tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Contract:
+    """A round's goal: the most runs and sets that score, and the most melds in all."""
+
+    words: str
+    runs: int
+    sets: int
+    melds: int = 2
+
+
+CONTRACTS = (
+    Contract("two melds", runs=2, sets=2),
+    Contract("two runs", runs=2, sets=0),
+    Contract("one run and one set", runs=1, sets=1),
+    Contract("two sets", runs=0, sets=2),
+)
+
+
+def contract(round_no: int) -> Contract:
+    """The contract of a round; tie-break rounds after the fourth replay round 4's."""
+    return CONTRACTS[min(round_no, ROUNDS) - 1]
+
+
+def kind(meld: Sequence[Card]) -> str | None:
+    """``"set"``, ``"run"`` or None: three of a rank in different suits, or three in suit."""
+    if len(meld) != 3:
+        return None
+    ranks = {c.rank for c in meld}
+    suits = {c.suit for c in meld}
+    if len(ranks) == 1 and len(suits) == 3:
+        return "set"
+    places = sorted(SPIN_RANKS.index(c.rank) for c in meld if c.rank in SPIN_RANKS)
+    # Aces are high only: A is the last place, so A-3-4 never counts as a sequence.
+    if len(suits) == 1 and len(places) == 3 and places[2] - places[0] == 2 and len(ranks) == 3:
+        return "run"
+    return None
+
+
+def score(meld: Sequence[Card]) -> int:
+    """A set scores its rank, a run its lowest card: both are the lowest value in the meld."""
+    return min(VALUES[c.rank or ""] for c in meld)
+
+
+def best(melds: Sequence[Meld], goal: Contract) -> tuple[Meld, ...]:
+    """The melds, no card used twice and within the contract, that score the most."""
+    chosen: tuple[Meld, ...] = ()
+    top = 0
+    for size in range(1, goal.melds + 1):
+        for pick in combinations(melds, size):
+            cards = [c.code for m in pick for c in m]
+            runs = sum(kind(m) == "run" for m in pick)
+            if len(set(cards)) < len(cards) or runs > goal.runs or size - runs > goal.sets:
+                continue
+            total = sum(score(m) for m in pick)
+            if total > top:
+                chosen, top = pick, total
+    return chosen
+
+
+def melds_in(cards: Sequence[Card]) -> list[Meld]:
+    """Every meld three of these cards make (at most 20 triples in a hand of 6)."""
+    return [_ordered(m) for m in combinations(cards, 3) if kind(m)]
+
+
+def play(state: State, entry: HandEntry, options: Mapping[str, Any]) -> HandOutcome:
+    """Score one round: each player's best melds for the contract, then the game's end."""
+    seats, dealer = state.seats, state.dealer
+    round_no = state.hands_played + 1
+    goal = contract(round_no)
+    hands, offered = _checked_hands(state, entry)
+
+    scoring = {p: best(offered[p], goal) for p in seats}
+    points = {p: sum(score(m) for m in scoring[p]) for p in seats}
+    scores = dict(state.scores)
+    for p in seats:
+        scores[p] = scores.get(p, 0) + points[p]
+
+    finished = False
+    winners: tuple[str, ...] = ()
+    if len(seats) == 1 and round_no >= ROUNDS:
+        finished = True
+        winners = tuple(p for p in seats if scores[p] >= SOLO_TARGET)
+    elif round_no >= ROUNDS:
+        top = max(scores[p] for p in seats)
+        leaders = tuple(p for p in seats if scores[p] == top)
+        finished = len(leaders) == 1  # a tie plays round 4's contract again
+        winners = leaders if finished else ()
+
+    round_top = max(points.values())
+    results = tuple(
+        PlayerResult(player=p, cards=hands[p], spots=points[p], points=points[p], melds=scoring[p])
+        for p in seats
+    )
+    after = replace(
+        state,
+        scores=scores,
+        hands_played=round_no,
+        dealer=left_of(seats, dealer),  # the starting player alternates every round
+        finished=finished,
+        winners=winners,
+    )
+    return HandOutcome(
+        number=round_no,
+        dealer=dealer,
+        leader=dealer,  # the starting player deals and plays first
+        results=results,
+        out=canonical(state, entry.out),  # who called rummy: recorded, it scores nothing
+        winners=tuple(p for p in seats if round_top > 0 and points[p] == round_top),
+        movements=(),
+        pot_before=None,
+        pot_after=None,
+        state=after,
+    )
+
+
+def progress(state: State, options: Mapping[str, Any]) -> Progress | None:
+    """The round to be entered next and its contract (None once the game is over)."""
+    if state.finished:
+        return None
+    n = state.hands_played + 1
+    return Progress(round=n, hand=1, hands_in_round=1, rounds=ROUNDS, contract=contract(n).words)
+
+
+def _ordered(meld: Sequence[Card]) -> Meld:
+    return tuple(sorted(meld, key=lambda c: (SPIN_RANKS.index(c.rank or ""), c.suit or "")))
+
+
+def _checked_hands(
+    state: State, entry: HandEntry
+) -> tuple[dict[str, tuple[Card, ...]], dict[str, list[Meld]]]:
+    """Each player's cards and the melds they may score from, or the first RuleError."""
+    if state.finished:
+        raise RuleError("The game is over: no more hands can be added.")
+    if entry.rummy:
+        raise RuleError(
+            "Spin Rummy has no going-rummy bonus: name who called rummy as the player out.",
+            field="rummy",
+        )
+    by_player = index_results(state, entry)
+    hands: dict[str, tuple[Card, ...]] = {}
+    offered: dict[str, list[Meld]] = {}
+    fields: dict[str, str] = {}
+    for player in state.seats:
+        if player not in by_player:
+            raise RuleError(
+                f"{player} has no result in this round: the player who called rummy "
+                "shows their hand too.",
+                field="results",
+                players=(player,),
+            )
+        i, result = by_player[player]
+        if result.sitting_out or result.spots is not None:
+            raise RuleError(
+                f"Spin Rummy scores the melds in hand: enter {player}'s cards or melds.",
+                field=f"results[{i}]",
+                players=(player,),
+            )
+        if result.melds is not None:
+            where = f"results[{i}].melds"
+            melds = [
+                _checked_meld(player, text, f"{where}[{j}]", j)
+                for j, text in enumerate(result.melds)
+            ]
+            cards = tuple(c for m in melds for c in m)
+            offered[player] = melds
+        else:
+            where = f"results[{i}].cards"
+            cards = _parse(player, result.cards or "", where)
+            offered[player] = melds_in(cards)
+        if len(cards) > HAND_SIZE:
+            raise RuleError(
+                f"{player} holds at most {HAND_SIZE} cards at the tally, not {len(cards)}.",
+                field=where,
+                players=(player,),
+            )
+        hands[player] = cards
+        fields[player] = where
+    check_deck({p: c for p, c in hands.items() if c}, packs=1, jokers=0, fields=fields)
+    return hands, offered
+
+
+def _parse(player: str, text: str, where: str) -> tuple[Card, ...]:
+    return parse_cards(
+        text,
+        ranks=SPIN_RANKS,
+        suits_required=True,
+        game_name="Spin Rummy",
+        player=player,
+        field=where,
+    )
+
+
+def _checked_meld(player: str, text: str, where: str, j: int) -> Meld:
+    meld = _parse(player, text, where)
+    if kind(meld) is None:
+        shown = " ".join(str(c) for c in meld) or "empty"
+        raise RuleError(
+            f"{player}'s meld {j + 1} ({shown}) is not a meld: a set is three cards of one rank "
+            "in different suits, a run three cards of one suit in sequence (aces high only).",
+            field=where,
+            players=(player,),
+        )
+    return _ordered(meld)
+
+
+GAME = Game(
+    key="spin",
+    name="Spin Rummy",
+    description="Two players (or solo), four contract rounds: the melds in hand score.",
+    min_players=1,
+    max_players=2,
+    money=False,
+    options={},
+    play=play,
+    progress=progress,
+)

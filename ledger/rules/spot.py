@@ -1,0 +1,334 @@
+"""Spot, the Irish pub rummy for money: antes into a pot, and a unit per spot to the winner."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from ledger.rules.base import (
+    Finish,
+    Game,
+    HandEntry,
+    HandOutcome,
+    Movement,
+    Option,
+    PlayerResult,
+    State,
+    canonical,
+    in_play_order,
+    index_results,
+    next_seat,
+)
+from ledger.rules.cards import Card, check_deck, parse_cards, spot_total
+from ledger.rules.errors import RuleError
+from ledger.rules.money import parse_unit_value
+
+MAX_CARDS = 8  # the leader's 9th card is always discarded before the hand ends
+MAX_SPOTS = 80  # eight picture cards
+
+
+def play(state: State, entry: HandEntry, options: Mapping[str, Any]) -> HandOutcome:
+    """One hand of Spot (RULES.md §2), checked whole before anything is scored."""
+    if state.finished:
+        raise RuleError("The session is finished: no more hands can be added.")
+    opts = {**GAME.defaults(), **options}
+    results, out = read_leftovers(state, entry, entry_mode=opts["entry"], game_name=GAME.name)
+    dealt = [p for p in in_play_order(state.seats, state.dealer) if not results[p].sitting_out]
+    if len(dealt) < 2:
+        raise RuleError("At least two players must be dealt in to a hand of Spot.", field="results")
+    spots = {p: results[p].spots or 0 for p in dealt}
+
+    ante = int(opts["ante"])
+    moves = [Movement(p, None, ante) for p in dealt if ante]
+    pot_antes = dict(state.pot_antes)
+    for p in dealt if ante else ():
+        pot_antes[p] = pot_antes.get(p, 0) + ante
+    pot_before = state.pot + ante * len(dealt)
+
+    if out is not None:
+        # Going out wins the whole pot, this hand's antes included, and every spot left.
+        winners = [out]
+        moves += [Movement(None, out, pot_before)] if pot_before else []
+        moves += [Movement(p, out, spots[p]) for p in dealt if p != out]
+        pot_after, pot_antes = 0, {}
+    else:
+        # The stock ran out: the lowest total wins the others' spots and the pot stays.
+        low = min(spots.values())
+        winners = [p for p in dealt if spots[p] == low]
+        losers = [p for p in dealt if spots[p] != low]
+        share, odd = divmod(sum(spots[p] for p in losers), len(winners))
+        first = opts["tie_remainder"] == "first_winner"
+        due = [share + (1 if first and k < odd else 0) for k in range(len(winners))]
+        moves += _flows([(p, spots[p]) for p in losers], winners, due)
+        pot_after = pot_before + (0 if first else odd)
+
+    return HandOutcome(
+        number=state.hands_played + 1,
+        dealer=state.dealer,
+        leader=dealt[0],
+        results=tuple(results[p] for p in state.seats),
+        out=out,
+        winners=tuple(winners),
+        movements=tuple(moves),
+        pot_before=pot_before,
+        pot_after=pot_after,
+        state=replace(
+            state,
+            scores=_apply(state.scores, moves),
+            pot=pot_after,
+            pot_antes=pot_antes,
+            hands_played=state.hands_played + 1,
+            dealer=next_seat(state.seats, state.dealer, deal_step(opts)),
+        ),
+    )
+
+
+def finish(state: State, options: Mapping[str, Any], leftover_pot: str | None) -> Finish:
+    """The end of the night: the pot is carried to the group's next Spot session, or refunded.
+
+    ``refund`` gives every player back the antes they paid since the pot was last won. Whatever
+    else is in the pot (tie remainders, a pot carried in from an earlier session) is shared
+    equally among the players who paid those antes, in whole units; the odd units are treated
+    as in a tie: with ``tie_remainder`` ``pot`` they stay in the pot and are carried on, with
+    ``first_winner`` they go one each in playing order from the left of the next dealer (players
+    who have left the table after those seated, by name). With no antes to refund (ante 0) the
+    pot is carried whole.
+    """
+    opts = {**GAME.defaults(), **options}
+    choice = leftover_pot or opts["leftover_pot"]
+    if choice not in ("carry", "refund"):
+        raise RuleError(
+            f"The pot left at the end can be carried or refunded, not '{choice}'.",
+            field="leftover_pot",
+        )
+    if state.finished:
+        raise RuleError("The session is already finished.")
+    if choice == "carry" or not state.pot:
+        return Finish(movements=(), state=replace(state, finished=True))
+
+    seated = in_play_order(state.seats, state.dealer)
+    gone = sorted(p for p in state.pot_antes if p not in seated)
+    payers = [p for p in (*seated, *gone) if state.pot_antes.get(p, 0) > 0]
+    back = {p: state.pot_antes[p] for p in payers}
+    if payers:
+        share, odd = divmod(max(0, state.pot - sum(back.values())), len(payers))
+        first = opts["tie_remainder"] == "first_winner"
+        for k, p in enumerate(payers):
+            back[p] += share + (1 if first and k < odd else 0)
+    moves = [Movement(None, p, units) for p, units in back.items() if units]
+    return Finish(
+        movements=tuple(moves),
+        state=replace(
+            state,
+            scores=_apply(state.scores, moves),
+            pot=state.pot - sum(back.values()),
+            pot_antes={},
+            finished=True,
+        ),
+    )
+
+
+def deal_step(options: Mapping[str, Any]) -> int:
+    """The seats the deal moves after each hand: -1 to the right (as the seed), +1 to the left.
+
+    ``base.leave`` takes it as ``pass_deal`` when the next dealer leaves the table.
+    """
+    return 1 if options.get("dealer_rotation") == "left" else -1
+
+
+def _flows(
+    owing: Sequence[tuple[str, int]], winners: Sequence[str], due: Sequence[int]
+) -> list[Movement]:
+    """Payers in playing order fill each winner's due in turn; what is left goes to the pot.
+
+    A fixed order gives the same payments for the same hand, and pays each winner from as few
+    players as it can.
+    """
+    flows: list[Movement] = []
+    need = list(due)
+    w = 0
+    for payer, units in owing:
+        while units:
+            while w < len(winners) and need[w] == 0:
+                w += 1
+            if w == len(winners):
+                flows.append(Movement(payer, None, units))
+                break
+            paid = min(units, need[w])
+            flows.append(Movement(payer, winners[w], paid))
+            need[w] -= paid
+            units -= paid
+    return flows
+
+
+def _apply(scores: Mapping[str, int], moves: Sequence[Movement]) -> dict[str, int]:
+    """The balances after ``moves``: a player's balance counts antes and the pot too."""
+    after = dict(scores)
+    for m in moves:
+        if m.source is not None:
+            after[m.source] = after.get(m.source, 0) - m.units
+        if m.target is not None:
+            after[m.target] = after.get(m.target, 0) + m.units
+    return after
+
+
+# --- Reading the leftover hands: shared with Spots, which is dealt and played the same way ----
+
+
+def read_leftovers(
+    state: State, entry: HandEntry, *, entry_mode: str, game_name: str
+) -> tuple[dict[str, PlayerResult], str | None]:
+    """Every seated player's leftover hand, checked (RULES.md §1, §2), and who went out.
+
+    Each result is cards (at most 8) or, with ``entry_mode`` ``totals``, a spot total from 1 to
+    80. Only the player out has nothing left (no result, ``""`` or a total of 0), and only
+    one player goes out; all the hand's cards must fit in one pack.
+    """
+    given = index_results(state, entry)
+    out = canonical(state, entry.out)
+    results: dict[str, PlayerResult] = {}
+    hands: dict[str, tuple[Card, ...]] = {}
+    fields: dict[str, str] = {}
+    empty: list[tuple[str, str]] = []  # players with nothing left, and where they said so
+    for p in state.seats:
+        if p not in given:  # index_results lets only the player out leave their result out
+            results[p] = PlayerResult(p, spots=0)
+            empty.append((p, "out"))
+            continue
+        i, r = given[p]
+        where = f"results[{i}]"
+        if r.sitting_out:
+            results[p] = PlayerResult(p, sitting_out=True)
+            continue
+        if r.melds is not None:
+            raise RuleError(
+                f"{game_name} has no melds to enter: give the cards left in {p}'s hand.",
+                field=f"{where}.melds",
+                players=(p,),
+            )
+        if r.spots is not None:
+            where = f"{where}.spots"
+            total = _spot_total(p, r.spots, went_out=p == out, entry_mode=entry_mode, field=where)
+            results[p] = PlayerResult(p, spots=total)
+        else:
+            where = f"{where}.cards"
+            cards = parse_cards(r.cards or "", game_name=game_name, player=p, field=where)
+            if len(cards) > MAX_CARDS:
+                raise RuleError(
+                    f"{p} has {len(cards)} cards, but a hand of {game_name} ends with at most "
+                    f"{MAX_CARDS}.",
+                    field=where,
+                    players=(p,),
+                )
+            if cards:
+                hands[p], fields[p] = cards, where
+            results[p] = PlayerResult(p, cards=cards, spots=spot_total(cards))
+        if p == out and results[p].spots:
+            raise RuleError(
+                f"{p} went out, so {p} has no cards left: leave {p}'s hand empty.",
+                field=where,
+                players=(p,),
+            )
+        if not results[p].spots:
+            empty.append((p, where))
+    if len(empty) > 1:
+        names = [p for p, _ in empty]
+        raise RuleError(
+            f"Only one player can go out in a hand, but {_and(names)} have no cards left.",
+            field=next(f for p, f in empty if p != out),
+            players=tuple(names),
+        )
+    if empty and out is None:
+        p, where = empty[0]
+        raise RuleError(
+            f"{p} has no cards left: only the player who went out can end with none. "
+            f"If {p} went out, mark {p} as out.",
+            field=where,
+            players=(p,),
+        )
+    check_deck(hands, packs=1, fields=fields)
+    return results, out
+
+
+def _spot_total(player: str, spots: object, *, went_out: bool, entry_mode: str, field: str) -> int:
+    """A spot total typed instead of cards: whole, 1 to 80, or 0 for the player out."""
+    if entry_mode != "totals" and not (went_out and spots == 0):
+        raise RuleError(
+            f"This session asks for every player's cards, not a spot total: "
+            f"give the cards left in {player}'s hand.",
+            field=field,
+            players=(player,),
+        )
+    if isinstance(spots, bool) or not isinstance(spots, int):
+        raise RuleError(
+            f"{player}'s spot total must be a whole number.", field=field, players=(player,)
+        )
+    if went_out and spots != 0:
+        raise RuleError(
+            f"{player} went out, so {player}'s spot total is 0.", field=field, players=(player,)
+        )
+    if not went_out and not 0 <= spots <= MAX_SPOTS:
+        raise RuleError(
+            f"{player}'s spot total must be from 1 to {MAX_SPOTS}, not {spots}.",
+            field=field,
+            players=(player,),
+        )
+    return spots
+
+
+def _and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+# --- The game and its options ------------------------------------------------------------------
+
+
+def _unit_value(value: Any) -> str:
+    # Kept as text so that 0.01 stays exactly 0.01 in the database and in JSON.
+    return str(parse_unit_value(value))
+
+
+def _currency(value: Any) -> str:
+    code = str(value).strip().upper()
+    if len(code) != 3 or not code.isascii() or not code.isalpha():
+        raise RuleError(
+            f"The currency must be a three-letter code like EUR or GBP, not '{value}'.",
+            field="options.currency",
+        )
+    return code
+
+
+GAME = Game(
+    key="spot",
+    name="Spot",
+    description="Irish pub rummy for money: everyone antes, going out takes the pot, "
+    "and every spot left in hand is paid to the winner.",
+    min_players=2,
+    max_players=6,
+    money=True,
+    options={
+        "ante": Option(5, minimum=0, help="Units each player dealt in puts into the pot."),
+        "unit_value": Option("0.01", parse=_unit_value, help="The money one unit is worth."),
+        "currency": Option("EUR", parse=_currency, help="The currency, as a three-letter code."),
+        "dealer_rotation": Option(
+            "right", choices=("right", "left"), help="The direction the deal passes."
+        ),
+        "tie_remainder": Option(
+            "pot",
+            choices=("pot", "first_winner"),
+            help="Where the units go that joint winners cannot share evenly.",
+        ),
+        "entry": Option(
+            "cards", choices=("cards", "totals"), help="Enter every player's cards, or totals."
+        ),
+        "leftover_pot": Option(
+            "carry",
+            choices=("carry", "refund"),
+            help="At the end of the night the pot is carried to the next session or refunded.",
+        ),
+    },
+    play=play,
+    open_seating=True,
+    finish=finish,
+)

@@ -1,0 +1,1 @@
+"""The web pages: one blueprint module per area, with its WTForms beside it."""
