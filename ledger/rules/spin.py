@@ -18,7 +18,7 @@ from ledger.rules.base import (
     index_results,
     left_of,
 )
-from ledger.rules.cards import Card, check_deck, parse_cards
+from ledger.rules.cards import SUITS, Card, check_deck, parse_cards
 from ledger.rules.errors import RuleError
 
 SPIN_RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # aces high, no 2s
@@ -154,7 +154,9 @@ def progress(state: State, options: Mapping[str, Any]) -> Progress | None:
 
 
 def _ordered(meld: Sequence[Card]) -> Meld:
-    return tuple(sorted(meld, key=lambda c: (SPIN_RANKS.index(c.rank or ""), c.suit or "")))
+    return tuple(
+        sorted(meld, key=lambda c: (SPIN_RANKS.index(c.rank or ""), SUITS.index(c.suit or "S")))
+    )
 
 
 def _checked_hands(
