@@ -173,6 +173,11 @@ class Game:
     # Where the options narrow the seats (Rummy: 6 with one pack, 7 with two): checks the seats
     # a join would make and raises RuleError; ``join`` calls it when given the options.
     check_seats: Callable[[Sequence[str], Mapping[str, Any]], None] | None = None
+    # The direction the deal passes under these options: +1 to the left (clockwise), -1 right.
+    deal_step: Callable[[Mapping[str, Any]], int] | None = None
+
+    def pass_direction(self, options: Mapping[str, Any]) -> int:
+        return self.deal_step(options) if self.deal_step is not None else 1
 
     def defaults(self) -> dict[str, Any]:
         return {name: opt.default for name, opt in self.options.items()}
@@ -331,11 +336,21 @@ def join(
     return replace(state, seats=seats, scores=scores)
 
 
-def leave(game: Game, state: State, name: str, *, pass_deal: int = -1) -> State:
+def leave(
+    game: Game,
+    state: State,
+    name: str,
+    options: Mapping[str, Any] | None = None,
+    *,
+    pass_deal: int | None = None,
+) -> State:
     """A player leaves between hands; their balance stays. If they were to deal, the deal moves on.
 
-    ``pass_deal`` is the direction the deal passes in this session (-1 right, +1 left).
+    The deal moves the way it passes in this session (``game.pass_direction(options)``), unless
+    ``pass_deal`` (-1 right, +1 left) says otherwise.
     """
+    if pass_deal is None:
+        pass_deal = game.pass_direction(options or game.defaults())
     if not game.open_seating:
         raise RuleError(f"Players cannot leave a game of {game.name} before it ends.")
     if state.finished:

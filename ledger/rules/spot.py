@@ -132,7 +132,7 @@ def finish(state: State, options: Mapping[str, Any], leftover_pot: str | None) -
 def deal_step(options: Mapping[str, Any]) -> int:
     """The seats the deal moves after each hand: -1 to the right (as the seed), +1 to the left.
 
-    ``base.leave`` takes it as ``pass_deal`` when the next dealer leaves the table.
+    ``Game.pass_direction`` answers it, so ``base.leave`` moves the deal on the right way.
     """
     return 1 if options.get("dealer_rotation") == "left" else -1
 
@@ -331,4 +331,5 @@ GAME = Game(
     play=play,
     open_seating=True,
     finish=finish,
+    deal_step=deal_step,
 )

@@ -22,7 +22,7 @@ def start(players: str = "Enda John Rex", dealer: str = "Enda", **given: Any) ->
     return GAME.new_state(players.split(), dealer, options(**given))
 
 
-def entry(out: str | None, rummy_: bool = False, **cards: Any) -> HandEntry:
+def entry(out: str | None, rummy_: Any = False, **cards: Any) -> HandEntry:
     """One result per keyword: a string is cards, an int a spot total."""
     results = tuple(
         ResultEntry(p, spots=v) if isinstance(v, int) else ResultEntry(p, cards=v)
@@ -367,11 +367,11 @@ def test_a_total_must_be_a_whole_number() -> None:
 def test_a_total_is_at_most_what_a_full_leftover_hand_of_this_deck_is_worth(
     players: str, given: dict[str, Any], most: int
 ) -> None:
-    given = {"entry": "totals", **given}
-    state = start(players, dealer="A", **given)
+    chosen: dict[str, Any] = {"entry": "totals", **given}
+    state = start(players, dealer="A", **chosen)
     others = {p: 1 for p in players.split()[2:]}
-    play(state, entry("A", B=most, **others), **given)
-    problem = error(state, entry("A", B=most + 1, **others), **given)
+    play(state, entry("A", B=most, **others), **chosen)
+    problem = error(state, entry("A", B=most + 1, **others), **chosen)
     assert (problem.field, problem.players) == ("results[0].spots", ("B",))
     assert f"at most {most}" in problem.message
 
@@ -389,7 +389,7 @@ def test_the_game_ends_after_the_hand_in_which_a_score_reaches_the_target() -> N
     assert second.state.hands_played == 2
 
 
-def test_with_winner_scoring_the_highest_score_wins_and_ties_share_it() -> None:
+def test_with_winner_scoring_the_highest_score_wins() -> None:
     state = start(target=20)
     first = play(state, entry("John", Enda="5", Rex="10"), target=20)
     second = play(first.state, entry("Rex", Enda="5", John="10"), target=20)
@@ -397,15 +397,22 @@ def test_with_winner_scoring_the_highest_score_wins_and_ties_share_it() -> None:
     assert not second.state.finished
     third = play(second.state, entry("Rex", Enda="2", John="3"), target=20)
     assert (third.state.finished, third.state.winners) == (True, ("Rex",))
-    tie = play(second.state, entry("Enda", John="3", Rex="2"), target=15)
-    assert (tie.state.finished, tie.state.winners) == (True, ("John", "Rex"))
 
 
 def test_with_penalty_scoring_the_lowest_score_wins_when_someone_reaches_the_target() -> None:
-    given = {"scoring": "penalty", "target": 30}
+    given: dict[str, Any] = {"scoring": "penalty", "target": 30}
     state = start(**given)
     first = play(state, entry("John", Enda="K Q", Rex="5"), **given)
     assert not first.state.finished
     second = play(first.state, entry("Rex", Enda="K", John="3"), **given)
     assert second.state.scores == {"Enda": 30, "John": 3, "Rex": 5}
     assert (second.state.finished, second.state.winners) == (True, ("John",))
+
+
+def test_with_penalty_scoring_equal_lowest_scores_share_the_win() -> None:
+    given: dict[str, Any] = {"scoring": "penalty", "target": 30}
+    state = start("Ann Bob Cy Dee", dealer="Ann", **given)
+    first = play(state, entry("Ann", Bob="6", Cy="10", Dee="K Q"), **given)
+    second = play(first.state, entry("Dee", Ann="8", Bob="2", Cy="K Q"), **given)
+    assert second.state.scores == {"Ann": 8, "Bob": 8, "Cy": 30, "Dee": 20}
+    assert (second.state.finished, second.state.winners) == (True, ("Ann", "Bob"))

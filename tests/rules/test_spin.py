@@ -22,7 +22,7 @@ def start(players: str = "Ann Bob", dealer: str = "Ann") -> State:
     return GAME.new_state(players.split(), dealer, GAME.check_options({}))
 
 
-def entry(out: str | None = None, rummy: bool = False, **given: Any) -> HandEntry:
+def entry(out: str | None = None, rummy: Any = False, **given: Any) -> HandEntry:
     """One result per keyword: a string is the cards in hand, a tuple the melds laid out."""
     results = tuple(
         ResultEntry(p, melds=v) if isinstance(v, tuple) else ResultEntry(p, cards=v)

@@ -420,9 +420,9 @@ def test_a_player_who_leaves_keeps_their_balance_and_the_deal_moves_on() -> None
 def test_when_the_next_dealer_leaves_the_deal_passes_on_in_the_sessions_direction() -> None:
     state = play(start(dealer_rotation="left"), HAND_1, options(dealer_rotation="left")).state
     assert state.dealer == "Enda"
-    step = spot.deal_step(options(dealer_rotation="left"))
-    assert leave(GAME, state, "Enda", pass_deal=step).dealer == "John"
-    assert spot.deal_step(DEFAULTS) == -1
+    assert leave(GAME, state, "Enda", options(dealer_rotation="left")).dealer == "John"
+    assert leave(GAME, state, "Enda", options(dealer_rotation="right")).dealer == "Finn"
+    assert leave(GAME, state, "Enda").dealer == "Finn"  # the default passes to the right
 
 
 def test_a_player_who_left_cannot_be_given_a_result() -> None:
