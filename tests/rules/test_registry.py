@@ -1,0 +1,83 @@
+"""The game registry: every game of RULES.md, found by key, with the defaults RULES.md gives."""
+
+from __future__ import annotations
+
+import pytest
+
+from ledger.rules.errors import RuleError
+from ledger.rules.registry import GAMES, get_game
+
+
+def test_the_four_games_of_the_rules_are_registered_by_key() -> None:
+    assert set(GAMES) == {"spot", "spots", "rummy", "spin"}
+    for key, game in GAMES.items():
+        assert get_game(key) is game
+        assert game.key == key
+        assert game.description
+
+
+@pytest.mark.parametrize(
+    ("key", "low", "high", "money"),
+    [("spot", 2, 6, True), ("spots", 3, 5, False), ("rummy", 2, 7, False), ("spin", 1, 2, False)],
+)
+def test_each_game_says_how_many_play_it_and_whether_it_is_for_money(
+    key: str, low: int, high: int, money: bool
+) -> None:
+    game = get_game(key)
+    assert (game.min_players, game.max_players, game.money) == (low, high, money)
+
+
+def test_spot_defaults_are_the_ones_in_the_rules() -> None:
+    assert get_game("spot").defaults() == {
+        "ante": 5,
+        "unit_value": "0.01",
+        "currency": "EUR",
+        "dealer_rotation": "right",
+        "tie_remainder": "pot",
+        "entry": "cards",
+        "leftover_pot": "carry",
+    }
+
+
+def test_rummy_defaults_are_the_ones_in_the_rules() -> None:
+    assert get_game("rummy").defaults() == {
+        "scoring": "winner",
+        "rummy_bonus": "double",
+        "ace_value": 1,
+        "jokers": 0,
+        "packs": 1,
+        "target": 100,
+        "entry": "cards",
+    }
+
+
+def test_dutch_spots_asks_for_cards_by_default() -> None:
+    assert get_game("spots").defaults() == {"entry": "cards"}
+
+
+def test_an_unknown_game_is_refused_with_the_list_of_games() -> None:
+    with pytest.raises(RuleError) as caught:
+        get_game("poker")
+    assert "poker" in caught.value.message
+    assert "spot" in caught.value.message
+    assert caught.value.field == "game"
+
+
+def test_an_unknown_option_is_refused_naming_it() -> None:
+    with pytest.raises(RuleError) as caught:
+        get_game("spot").check_options({"stake": 3})
+    assert "stake" in caught.value.message
+    assert caught.value.field == "options.stake"
+
+
+def test_an_option_outside_its_choices_is_refused_with_the_choices() -> None:
+    with pytest.raises(RuleError) as caught:
+        get_game("spot").check_options({"dealer_rotation": "up"})
+    assert "right" in caught.value.message and "left" in caught.value.message
+
+
+def test_a_negative_ante_is_refused_and_a_string_number_is_read_as_a_number() -> None:
+    with pytest.raises(RuleError) as caught:
+        get_game("spot").check_options({"ante": -1})
+    assert caught.value.field == "options.ante"
+    assert get_game("spot").check_options({"ante": "10"})["ante"] == 10
