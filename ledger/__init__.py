@@ -39,22 +39,26 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 def register_extensions(app: Flask) -> None:
     """Bind the extensions of ledger/extensions.py to this app."""
     from ledger import models  # noqa: F401  (its tables must be on db.metadata for create_all)
-    from ledger.extensions import csrf, db, init_sqlite_pragmas, migrate
+    from ledger.extensions import babel, csrf, db, init_sqlite_pragmas, migrate
+    from ledger.web import i18n, security
 
     db.init_app(app)
     init_sqlite_pragmas(app)
     # An absolute folder, so `ledger db upgrade` works from any working directory.
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     csrf.init_app(app)
+    # English or Dutch: the language switch's cookie, else the browser's Accept-Language.
+    babel.init_app(app, locale_selector=i18n.select_locale)
+    security.init_app(app)
 
 
 def register_blueprints(app: Flask) -> None:
     """The pages, the health check and the JSON API."""
-    from ledger import api
+    from ledger import api, web
     from ledger.extensions import csrf
-    from ledger.web import health, home
+    from ledger.web import health
 
-    app.register_blueprint(home.bp)
+    web.register_pages(app)
     app.register_blueprint(health.bp)
     app.register_blueprint(api.bp)
     # The API authenticates every call with Basic auth and sets no cookies (API.md): a
@@ -77,3 +81,7 @@ def register_commands(app: Flask) -> None:
 
     app.cli.add_command(cli.serve_command)
     app.cli.add_command(cli.init_db_command)
+    # A group's workbook, backup and restore (ledger/export.py, ledger/backup.py).
+    app.cli.add_command(cli.export_command)
+    app.cli.add_command(cli.backup_command)
+    app.cli.add_command(cli.restore_command)

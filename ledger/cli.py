@@ -11,20 +11,28 @@ from flask import Flask, current_app
 from flask.cli import FlaskGroup, routes_command, shell_command, with_appcontext
 from sqlalchemy.engine import make_url
 
-from ledger import create_app
+from ledger import MIGRATIONS, create_app
 from ledger.extensions import db
 
 WILDCARD_HOSTS = {"0.0.0.0", "::", ""}
 
 
 def ensure_database(app: Flask) -> None:
-    """Make sure the database has every table, so the first start needs no separate step.
+    """Bring the database up to date with the migrations, so the first start needs no step.
 
-    For now this creates missing tables (``db.create_all()``); once the schema has Alembic
-    migrations it should run the upgrades instead, so a pub's history survives new versions.
+    An empty database gets every table; one made by an older version gets what is new, its
+    data kept (Alembic, ledger/migrations). A database whose tables were made without
+    migrations (``db.create_all()``, as the tests do) is stamped as current instead.
     """
+    from flask_migrate import stamp, upgrade
+    from sqlalchemy import inspect
+
     with app.app_context():
-        db.create_all()
+        tables = set(inspect(db.engine).get_table_names())
+        if "alembic_version" not in tables and tables and tables >= set(db.metadata.tables):
+            stamp(directory=str(MIGRATIONS))
+        else:
+            upgrade(directory=str(MIGRATIONS))
 
 
 def lan_address() -> str:
@@ -126,3 +134,66 @@ cli.add_command(routes_command)
 
 def main() -> None:
     cli.main()
+
+
+# --- Export, backup and restore (ledger/export.py, ledger/backup.py) ---------------------------
+# On the command line the group is named by its slug and no passphrase is asked: whoever runs
+# these can read the database file anyway.
+
+
+@click.command("export")
+@click.argument("group")
+@click.argument("file", type=click.Path(dir_okay=False, writable=True))
+@with_appcontext
+def export_command(group: str, file: str) -> None:
+    """Write GROUP's whole history to FILE as a workbook (GROUP is the group's slug)."""
+    from pathlib import Path
+
+    from ledger.api.exports import group_export_bytes
+    from ledger.backup import find_group
+    from ledger.services.errors import ServiceError
+
+    try:
+        data = group_export_bytes(find_group(group))
+    except ServiceError as e:
+        raise click.ClickException(e.message) from e
+    Path(file).write_bytes(data)
+    click.echo(f"The history of {group} is in {file}.")
+
+
+@click.command("backup")
+@click.argument("group")
+@click.argument("file", type=click.Path(dir_okay=False, writable=True))
+@with_appcontext
+def backup_command(group: str, file: str) -> None:
+    """Write everything of GROUP to FILE (JSON), for `ledger restore`."""
+    from pathlib import Path
+
+    from ledger.backup import backup_group, dumps
+    from ledger.services.errors import ServiceError
+
+    try:
+        text = dumps(backup_group(group))
+    except ServiceError as e:
+        raise click.ClickException(e.message) from e
+    Path(file).write_text(text, encoding="utf-8")
+    click.echo(f"{group} is backed up in {file}.")
+
+
+@click.command("restore")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--slug", help="Restore the group under this slug instead of its own.")
+@with_appcontext
+def restore_command(file: str, slug: str | None) -> None:
+    """Put back the group backed up in FILE, with its players, sessions, hands and history."""
+    from pathlib import Path
+
+    from ledger.backup import loads, restore_group
+    from ledger.services.errors import ServiceError
+
+    ensure_database(current_app._get_current_object())  # type: ignore[attr-defined]
+    try:
+        group = restore_group(loads(Path(file).read_bytes()), slug=slug)
+    except ServiceError as e:
+        raise click.ClickException(e.message) from e
+    click.echo(f"{group.name} is restored as {group.slug}; its passphrase is as it was.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from flask_babel import Babel
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
@@ -34,6 +35,7 @@ db = SQLAlchemy(model_class=Base)
 # render_as_batch: SQLite cannot ALTER most things; batch mode copies the table instead.
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
+babel = Babel()
 
 
 def init_sqlite_pragmas(app: Flask) -> None:

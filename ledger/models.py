@@ -1,5 +1,185 @@
 """The database tables: SQLAlchemy 2.0 typed models (``Mapped`` / ``mapped_column``) on db.Model.
 
 create_app imports this module, so every model defined here is known to ``db.create_all()``
-and to Alembic's autogenerate.
+and to Alembic's autogenerate. Money and points are whole units (integers); the engine's
+State after every hand is kept beside the hand, so reading a session never re-scores it.
+Only ledger/services.py reads and writes these rows.
 """
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ledger.extensions import db
+
+# Lengths the API and the pages enforce before a row is written.
+NAME_LENGTH = 40
+GROUP_NAME_LENGTH = 80
+SLUG_LENGTH = 100
+REQUEST_ID_LENGTH = 64
+
+
+def utcnow() -> datetime:
+    """Now in UTC without a zone: SQLite keeps no zone, so every timestamp is naive UTC."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Group(db.Model):
+    """The people who play together, with one passphrase for all of them."""
+
+    __tablename__ = "groups"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(SLUG_LENGTH), unique=True)
+    name: Mapped[str] = mapped_column(String(GROUP_NAME_LENGTH))
+    passphrase_hash: Mapped[str] = mapped_column(String(255))
+    # Bumped when the passphrase changes: every remembered credential of the old one stops
+    # matching at once.
+    auth_epoch: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    # Wrong passphrases in the current window, kept here so the limit holds for every worker.
+    failed_logins: Mapped[int] = mapped_column(Integer, default=0)
+    failed_since: Mapped[datetime | None] = mapped_column(DateTime)
+
+
+class Credential(db.Model):
+    """A passphrase that passed the slow check, remembered as an HMAC digest until it expires.
+
+    The digest is keyed with the app's secret and covers the slug, the passphrase and the
+    group's auth epoch, so it never reveals the passphrase and dies with a passphrase change.
+    """
+
+    __tablename__ = "credentials"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class Player(db.Model):
+    """A person in a group. Names are unique in the group whatever their case."""
+
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("group_id", "name_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    name_key: Mapped[str] = mapped_column(String(NAME_LENGTH * 3))  # casefold can grow a name
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class GameSession(db.Model):
+    """One night's game: its options, seats and the engine's state after the last hand.
+
+    ``state`` is the engine State now (after the last hand and any seat changes since),
+    ``start_state`` the one before hand 1; ``seating`` lists the joins and leaves since the
+    last hand, which the next hand takes over (so a correction or an undo can replay them).
+    ``version`` rises by one with every change and guards concurrent writes.
+    """
+
+    __tablename__ = "sessions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
+    game: Mapped[str] = mapped_column(String(20))
+    status: Mapped[str] = mapped_column(String(10), default="open")
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    start_state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seating: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    hands_played: Mapped[int] = mapped_column(Integer, default=0)
+    started_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime)
+    # Money games at the end: 'carry' or 'refund', the refunds, and the pot carried on.
+    leftover_pot: Mapped[str | None] = mapped_column(String(10))
+    finish: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    carried_pot: Mapped[int] = mapped_column(Integer, default=0)
+    # The session that opened with this one's carried pot: a pot is taken up once only.
+    carried_into_id: Mapped[int | None] = mapped_column(
+        ForeignKey("sessions.id", ondelete="SET NULL"), unique=True
+    )
+
+    # Every UPDATE of a session says WHERE version = <the version read>: a write based on
+    # something another request changed meanwhile updates nothing and is started over. The
+    # services raise the version themselves (+1 per change), so it is the API's `version`.
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
+
+
+class SessionPlayer(db.Model):
+    """Who played in a session, where they sit now, and whether they are still at the table.
+
+    The engine's state is the authority on seats; this mirrors it for questions across
+    sessions (a player's history, the group's workbook).
+    """
+
+    __tablename__ = "session_players"
+    __table_args__ = (UniqueConstraint("session_id", "player_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("sessions.id", ondelete="CASCADE"), index=True
+    )
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    seat: Mapped[int | None] = mapped_column(Integer)  # 1-based clockwise; None once left
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+
+
+class Hand(db.Model):
+    """One hand: the entry as typed, what the engine made of it, and the state after it."""
+
+    __tablename__ = "hands"
+    __table_args__ = (
+        UniqueConstraint("session_id", "number"),
+        UniqueConstraint("session_id", "request_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("sessions.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    request_id: Mapped[str | None] = mapped_column(String(REQUEST_ID_LENGTH))
+    entry: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # Joins and leaves made between the previous hand and this one, replayed before it.
+    seating: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    outcome: Mapped[dict[str, Any]] = mapped_column(JSON)
+    state_after: Mapped[dict[str, Any]] = mapped_column(JSON)
+    revision: Mapped[int] = mapped_column(Integer, default=1)  # 2 after one correction
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class Change(db.Model):
+    """The history: every change to a session, with its time and what was there before.
+
+    ``kind`` is one of session.created, hand.created, hand.corrected, hand.deleted,
+    player.joined, player.left, player.renamed, session.finished, pot.carried (this
+    session's carried pot opened another). A correction or an undo keeps the old
+    entry and outcome in ``before``, so nothing typed at the table is ever lost.
+    """
+
+    __tablename__ = "changes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("sessions.id", ondelete="CASCADE"), index=True
+    )
+    hand_number: Mapped[int | None] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(30))
+    at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    version: Mapped[int] = mapped_column(Integer)  # the session's version this change made
+    before: Mapped[Any | None] = mapped_column(JSON)
+    after: Mapped[Any | None] = mapped_column(JSON)

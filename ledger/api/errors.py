@@ -6,6 +6,10 @@ from flask import Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
 from ledger.rules.errors import RuleError
+from ledger.services.errors import ServiceError, TooManyAttempts
+
+# Sent with every 401, so a browser or a client library knows to ask for the passphrase.
+AUTHENTICATE = 'Basic realm="Pub Ledger"'
 
 # What a caller reads when the error carries no message of its own.
 MESSAGES = {
@@ -60,6 +64,16 @@ def handle_api_error(e: APIError) -> Response:
 def handle_rule_error(e: RuleError) -> Response:
     """A well-formed request that breaks a rule of the game: 422."""
     return json_error(422, e.message, e.field)
+
+
+def handle_service_error(e: ServiceError) -> Response:
+    """A service's refusal: 404, 409, 401 (asking for Basic auth) or 429 (saying when to retry)."""
+    response = json_error(e.status, e.message, e.field)
+    if e.status == 401:
+        response.headers["WWW-Authenticate"] = AUTHENTICATE
+    if isinstance(e, TooManyAttempts):
+        response.headers["Retry-After"] = str(e.retry_after)
+    return response
 
 
 def http_error_as_json(e: HTTPException) -> Response:

@@ -1,1 +1,23 @@
 """The web pages: one blueprint module per area, with its WTForms beside it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+
+def register_pages(app: Flask) -> None:
+    """The page blueprints; a service's refusal a page did not catch becomes a friendly page.
+
+    (The API blueprint answers the same refusals as JSON with handlers of its own, which
+    Flask prefers to this app-wide one.)
+    """
+    from ledger.services.errors import ServiceError
+    from ledger.web import display, groups, hands, home, i18n, sessions
+    from ledger.web.errors import service_error_page
+
+    for blueprint in (home.bp, i18n.bp, display.bp, groups.bp, sessions.bp, hands.bp):
+        app.register_blueprint(blueprint)
+    app.register_error_handler(ServiceError, service_error_page)

@@ -1,12 +1,93 @@
-"""The front page."""
+"""The start page: open a group this browser knows, open another with its passphrase, make one."""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from ledger import services
+from ledger.services import pages
+from ledger.services.views import GroupRef
+from ledger.web import access
+from ledger.web.forms import CreateGroupForm, OpenGroupForm
+from ledger.web.i18n import same_site_path
+from ledger.web.util import add_error
 
 bp = Blueprint("home", __name__)
 
 
+# Both forms are on one page: the prefixes keep their fields' names and ids apart.
+def _create_form(**kwargs: object) -> CreateGroupForm:
+    return CreateGroupForm(prefix="create", **kwargs)
+
+
+def _open_form(**kwargs: object) -> OpenGroupForm:
+    return OpenGroupForm(prefix="open", **kwargs)
+
+
 @bp.get("/")
 def index() -> str:
-    return render_template("index.html")
+    return _start_page(_create_form(), _open_form())
+
+
+def _start_page(create_form: CreateGroupForm, open_form: OpenGroupForm, status: int = 200):
+    html = render_template(
+        "index.html",
+        create_form=create_form,
+        open_form=open_form,
+        my_groups=access.groups_of_this_browser(),
+    )
+    return html if status == 200 else (html, status)
+
+
+@bp.post("/groups")
+def create_group() -> Response | tuple[str, int]:
+    form = _create_form()
+    if form.validate_on_submit():
+        try:
+            group = services.create_group(form.name.data or "", form.passphrase.data or "")
+        except services.RuleError as e:
+            add_error(form, e.field, e.message)
+        else:
+            access.sign_in(group)
+            return redirect(url_for("groups.show", slug=group.slug, new=1))
+    return _start_page(form, _open_form(formdata=None), 422)
+
+
+@bp.post("/open")
+def open_group() -> Response | tuple[str, int]:
+    """Open a group by its slug (the end of its address) or its name, with the passphrase."""
+    form = _open_form()
+    if form.validate_on_submit():
+        typed = (form.group.data or "").strip().rstrip("/").rsplit("/", 1)[-1]
+        candidates = [typed] if pages.group_by_slug(typed) else pages.slugs_named(typed)
+        try:
+            group = _authenticate(candidates, form.passphrase.data or "")
+        except services.TooManyAttempts as e:
+            add_error(form, "passphrase", e.message)
+        else:
+            if group is not None:
+                access.sign_in(group)
+                target = same_site_path(request.form.get("next"))
+                return redirect(target or url_for("groups.show", slug=group.slug))
+            add_error(form, "passphrase", _("The group's name or passphrase is wrong."))
+    return _start_page(_create_form(formdata=None), form, 401)
+
+
+def _authenticate(slugs: list[str], passphrase: str) -> GroupRef | None:
+    for slug in slugs:
+        try:
+            return services.authenticate(slug, passphrase)
+        except services.Unauthorized:
+            continue
+    return None
+
+
+@bp.get("/join/<token>")
+def join(token: str) -> Response | str:
+    """An invite link: this browser opens the group without typing the passphrase."""
+    group = access.join_with_invite(token)
+    if group is None:
+        return render_template("start/invite_void.html"), 404
+    return redirect(url_for("groups.show", slug=group.slug))

@@ -1,0 +1,39 @@
+"""HTTP Basic auth for the API: the group's slug as user name, its passphrase as password."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+from flask import request
+
+from ledger import services
+from ledger.services.views import GroupRef
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def request_group() -> GroupRef:
+    """The group whose credentials came with the request; Unauthorized (401) otherwise."""
+    auth = request.authorization
+    if auth is None or auth.type != "basic" or not auth.username:
+        raise services.Unauthorized("This needs the group's name and passphrase.")
+    return services.authenticate(auth.username, auth.password or "")
+
+
+def with_group(view: F) -> F:
+    """Authenticate first, then call ``view(group, …)``."""
+
+    @wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        return view(request_group(), *args, **kwargs)
+
+    return wrapped  # type: ignore[return-value]
+
+
+def own_group(group: GroupRef, slug: str) -> GroupRef:
+    """The group in the URL must be the one authenticated; another group's is not found."""
+    if slug != group.slug:
+        raise services.NotFound(f"There is no group {slug}.")
+    return group

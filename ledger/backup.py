@@ -1,0 +1,377 @@
+"""A group's backup as one JSON document, and the restore that gives the whole group back.
+
+The backup holds every row of the group: the group (its passphrase as the stored hash), its
+players, sessions, seats, hands and the change history, column by column as the models have
+them. Restored into a database without those rows, the group answers every API call exactly
+as before, ids included. Where some id is taken already (a server with other groups), every
+row gets a new id and the references follow; only the ids in the answers then differ.
+
+Rows are read and written through the models; nothing here scores a hand.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Integer,
+    String,
+    func,
+    insert,
+    null,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.orm import DeclarativeBase
+
+from ledger.extensions import db
+from ledger.models import (
+    Change,
+    Credential,
+    GameSession,
+    Group,
+    Hand,
+    Player,
+    SessionPlayer,
+)
+from ledger.services.errors import Conflict, NotFound, ServiceError
+from ledger.services.views import GroupRef
+
+FORMAT = "pub-ledger-backup"
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
+VERSION = 1
+
+# The group's tables in the order they are restored (each refers only to those before it,
+# but for a session's ``carried_into_id``, which is set once every session is in), with the
+# key each has in the backup.
+TABLES: tuple[tuple[str, type[Any]], ...] = (
+    ("players", Player),
+    ("sessions", GameSession),
+    ("session_players", SessionPlayer),
+    ("hands", Hand),
+    ("changes", Change),
+)
+# Rows that are not the group's history and are left out on purpose: remembered logins are
+# keyed with this server's secret, and counts of wrong passphrases are this server's business.
+NOT_BACKED_UP = frozenset({Credential.__tablename__})
+GROUP_COLUMNS_LEFT_OUT = frozenset({"failed_logins", "failed_since"})
+# A reference to a row of the same table that may point forward: filled in at the end.
+LATE_REFERENCES = {"sessions": ("carried_into_id",)}
+
+
+class BackupError(ServiceError):
+    """A file that is not a backup this app can restore: 422 with a sentence saying why."""
+
+    status = 422
+
+
+# --- Backing up -------------------------------------------------------------------------------
+
+
+def find_group(slug: str) -> GroupRef:
+    """The group with this slug, for the command line (which needs no passphrase)."""
+    row = db.session.scalar(select(Group).where(Group.slug == slug))
+    if row is None:
+        raise NotFound(f"There is no group {slug}.")
+    return GroupRef(row.id, row.slug, row.name)
+
+
+def backup_group(slug: str) -> dict[str, Any]:
+    """The group's every row as a JSON-ready dict (see the module's docstring)."""
+    group = db.session.scalar(select(Group).where(Group.slug == slug))
+    if group is None:
+        raise NotFound(f"There is no group {slug}.")
+    session_ids = select(GameSession.id).where(GameSession.group_id == group.id)
+    queries = {
+        "players": select(Player).where(Player.group_id == group.id),
+        "sessions": select(GameSession).where(GameSession.group_id == group.id),
+        "session_players": select(SessionPlayer).where(SessionPlayer.session_id.in_(session_ids)),
+        "hands": select(Hand).where(Hand.session_id.in_(session_ids)),
+        "changes": select(Change).where(Change.session_id.in_(session_ids)),
+    }
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "made_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "group": {k: v for k, v in _row_dict(group).items() if k not in GROUP_COLUMNS_LEFT_OUT},
+    }
+    for key, model in TABLES:
+        rows = db.session.scalars(queries[key].order_by(model.id)).all()
+        data[key] = [_row_dict(row) for row in rows]
+    return data
+
+
+def dumps(data: Mapping[str, Any]) -> str:
+    """The backup as JSON text, names in UTF-8 as they were typed."""
+    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+
+
+def _row_dict(row: DeclarativeBase) -> dict[str, Any]:
+    out = {}
+    for column in row.__table__.columns:
+        value = getattr(row, column.key)
+        out[column.key] = _stamp(value) if isinstance(value, datetime) else value
+    return out
+
+
+def _stamp(moment: datetime) -> str:
+    return moment.isoformat()
+
+
+# --- Restoring --------------------------------------------------------------------------------
+
+
+def loads(raw: str | bytes) -> dict[str, Any]:
+    """A backup file's text as a dict, or a BackupError that says what is wrong with it."""
+    try:
+        data = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise BackupError("This file is not a Pub Ledger backup: it is not JSON.") from e
+    if not isinstance(data, dict):
+        raise BackupError("This file is not a Pub Ledger backup.")
+    return data
+
+
+def restore_group(data: Mapping[str, Any], *, slug: str | None = None) -> GroupRef:
+    """Put a backed-up group back, in one transaction: all of it or, on any error, nothing.
+
+    ``slug`` gives the restored group another slug (when the backup's own is taken, say).
+    Raises Conflict (409) when the slug is taken, BackupError (422) for a file that is not a
+    whole backup of one group or whose sessions cannot be read back.
+    """
+    if data.get("format") != FORMAT:
+        raise BackupError("This file is not a Pub Ledger backup.")
+    if data.get("version") != VERSION:
+        raise BackupError(
+            f"This backup is of version {data.get('version')}; this Pub Ledger reads "
+            f"version {VERSION}."
+        )
+    group_data = {
+        k: v
+        for k, v in _mapping(data.get("group"), "group").items()
+        if k not in GROUP_COLUMNS_LEFT_OUT
+    }
+    if slug is not None:
+        group_data["slug"] = slug
+    group = _values(Group, group_data, "group")
+    rows = {
+        key: [_values(model, _mapping(r, key), key) for r in _list(data.get(key), key)]
+        for key, model in TABLES
+    }
+    _check_references(group, rows)
+    if not SLUG.fullmatch(group["slug"]):
+        raise BackupError(
+            f"“{group['slug']}” cannot be a group's slug: use small letters, digits and hyphens."
+        )
+    if db.session.scalar(select(Group.id).where(Group.slug == group["slug"])) is not None:
+        raise Conflict(
+            f"There is a group {group['slug']} already: restore the backup under another slug.",
+            field="slug",
+        )
+    try:
+        keep_ids = _ids_are_free(group, rows)
+        group_id = _insert_all(group, rows, keep_ids)
+        if keep_ids:
+            _advance_sequences()
+        restored = GroupRef(group_id, group["slug"], group["name"])
+        _check_readable(restored)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return restored
+
+
+def _insert_all(group: dict[str, Any], rows: Mapping[str, list[dict[str, Any]]], keep: bool) -> int:
+    """Insert every row; ``ids`` maps each table's backed-up ids to the ids the rows got."""
+    ids: dict[str, dict[int, int]] = {
+        Group.__tablename__: {group["id"]: _insert(Group, group, keep)}
+    }
+    later: list[tuple[Any, int, str, int]] = []  # (model, new id, column, backed-up target id)
+    for key, model in TABLES:
+        table_ids = ids.setdefault(model.__tablename__, {})
+        for backed_up in rows[key]:
+            values = dict(backed_up)
+            deferred = {}
+            for column, target in _references(model):
+                if values.get(column) is None:
+                    continue
+                if column in LATE_REFERENCES.get(key, ()):
+                    deferred[column] = values.pop(column)
+                else:
+                    values[column] = ids[target][values[column]]
+            new_id = _insert(model, values, keep)
+            table_ids[backed_up["id"]] = new_id
+            later += [(model, new_id, column, old) for column, old in deferred.items()]
+    for model, new_id, column, old in later:
+        target = dict(_references(model))[column]
+        db.session.execute(
+            update(model.__table__)
+            .where(model.__table__.c.id == new_id)
+            .values({column: ids[target][old]})
+        )
+    return ids[Group.__tablename__][group["id"]]
+
+
+def _insert(model: Any, values: Mapping[str, Any], keep_id: bool) -> int:
+    table = model.__table__
+    if not keep_id:
+        values = {k: v for k, v in values.items() if k != "id"}
+    # A JSON column's None is SQL NULL, as the row had it, not the JSON text "null".
+    row = {
+        k: null() if v is None and isinstance(table.c[k].type, JSON) else v
+        for k, v in values.items()
+    }
+    return db.session.execute(insert(table).values(row).returning(table.c.id)).scalar_one()
+
+
+def _references(model: Any) -> list[tuple[str, str]]:
+    """Each column of ``model`` that refers to another row, with the table it refers to."""
+    return [
+        (column.key, fk.column.table.name)
+        for column in model.__table__.columns
+        for fk in column.foreign_keys
+    ]
+
+
+def _ids_are_free(group: Mapping[str, Any], rows: Mapping[str, list[dict[str, Any]]]) -> bool:
+    """True when no row in the database has any of the backup's ids, table by table."""
+    wanted = [(Group, [group["id"]])] + [(m, [r["id"] for r in rows[k]]) for k, m in TABLES]
+    for model, ids in wanted:
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            taken = db.session.scalar(select(func.count()).where(model.id.in_(chunk)))
+            if taken:
+                return False
+    return True
+
+
+def _advance_sequences() -> None:
+    """PostgreSQL hands out ids from a sequence that rows inserted with their own ids do not
+    move: set each past the largest id, or the next new row would clash."""
+    if db.session.get_bind().dialect.name != "postgresql":
+        return
+    for model in (Group, *(m for _, m in TABLES)):
+        name = model.__tablename__
+        db.session.execute(
+            text(
+                f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
+                f"(SELECT COALESCE(MAX(id), 0) + 1 FROM {name}), false)"
+            )
+        )
+
+
+def _check_readable(group: GroupRef) -> None:
+    """Every restored session must read back through the services as the API reads it, or
+    the restore is refused rather than leaving a group whose pages fail."""
+    from ledger import services
+
+    for summary in services.group_view(group).sessions:
+        try:
+            view = services.session_view(group, summary.id)
+            services.list_hands(group, summary.id)
+            if view.money:
+                services.settlement(group, summary.id)
+        except ServiceError:
+            raise
+        except Exception as e:
+            raise BackupError(
+                f"Session {summary.id} of the backup cannot be read back: it is damaged."
+            ) from e
+
+
+# --- Checking what a backup holds -------------------------------------------------------------
+
+
+def _mapping(value: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise BackupError(f"The backup is damaged: {where} is not a row.")
+    return value
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise BackupError(f"The backup is damaged: {where} is not a list of rows.")
+    return value
+
+
+def _values(model: Any, raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """A backed-up row as column values, each checked against the column's type.
+
+    Columns the backup does not have take their defaults (a backup made before a column was
+    added); keys the model does not know are left out (one made by a later version).
+    """
+    out: dict[str, Any] = {}
+    for column in model.__table__.columns:
+        name = column.key
+        if name not in raw:
+            needed = column.primary_key or (
+                not column.nullable and column.default is None and column.server_default is None
+            )
+            if needed:
+                raise BackupError(f"The backup is damaged: a row of {where} has no {name}.")
+            continue
+        value = raw[name]
+        if value is None:
+            if column.primary_key or not column.nullable:
+                raise BackupError(f"The backup is damaged: a row of {where} has no {name}.")
+            out[name] = None
+            continue
+        out[name] = _typed(column, value, f"{where}.{name}")
+    return out
+
+
+def _typed(column: Any, value: Any, where: str) -> Any:
+    kind = column.type
+    bad = BackupError(f"The backup is damaged: {where} cannot be {value!r}.")
+    if isinstance(kind, Boolean):
+        if not isinstance(value, bool):
+            raise bad
+    elif isinstance(kind, Integer):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise bad
+    elif isinstance(kind, DateTime):
+        if not isinstance(value, str):
+            raise bad
+        try:
+            moment = datetime.fromisoformat(value)
+        except ValueError as e:
+            raise bad from e
+        if moment.tzinfo is not None:  # stored times are naive UTC
+            moment = moment.astimezone(UTC).replace(tzinfo=None)
+        return moment
+    elif isinstance(kind, String):
+        if not isinstance(value, str) or (kind.length is not None and len(value) > kind.length):
+            raise bad
+    elif not isinstance(kind, JSON):
+        raise bad
+    return value
+
+
+def _check_references(group: Mapping[str, Any], rows: Mapping[str, list[dict[str, Any]]]) -> None:
+    """Every row belongs to the backup's group and refers only to rows of the backup, so a
+    restore can never attach anything to another group's rows."""
+    known: dict[str, set[int]] = {Group.__tablename__: {group["id"]}}
+    for key, model in TABLES:
+        ids = [r["id"] for r in rows[key]]
+        if len(set(ids)) != len(ids):
+            raise BackupError(f"The backup is damaged: two rows of {key} have one id.")
+        known[model.__tablename__] = set(ids)
+    for key, model in TABLES:
+        for column, target in _references(model):
+            for row in rows[key]:
+                if row.get(column) is not None and row[column] not in known[target]:
+                    raise BackupError(
+                        f"The backup is damaged: a row of {key} refers to {target} "
+                        f"{row[column]}, which it does not hold."
+                    )

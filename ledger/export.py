@@ -1,0 +1,795 @@
+"""Workbooks and CSV files of a session or a group's history, built from the JSON API's answers.
+
+Everything here takes the dicts the API answers (shared/API.md: session, hands, settlement,
+group), never rows or engine values, so a download always shows what the API shows. The
+workbooks use openpyxl's write-only mode: rows stream to temporary files, so a long history
+does not have to fit in memory as cell objects.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
+from typing import IO, Any, NamedTuple
+
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.chart import LineChart, Reference
+from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter
+
+from ledger.rules.money import CURRENCY_SYMBOLS, amount, minor_units
+from ledger.rules.registry import GAMES
+
+XLSX_MIMETYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+CSV_MIMETYPE = "text/csv"  # Flask adds "; charset=utf-8"
+
+POT = "(pot)"  # the pot, where a payment's "from" or "to" is not a player
+DATE_FORMAT = "yyyy-mm-dd hh:mm"
+MAX_WIDTH = 40
+
+Row = list[Any]
+Movement = Mapping[str, Any]
+
+
+# --- Text a player typed must stay text ------------------------------------------------------
+
+# A spreadsheet reads a cell that starts with = + - @ (or a tab or carriage return before one
+# of them) as a formula, and openpyxl itself turns "=…" into a formula cell and "#N/A" into an
+# error cell. Names and other typed text are written with a leading apostrophe when they could
+# be read that way (OWASP's advice for CSV injection). The apostrophe is chosen over an
+# invisible zero-width space because it is visible: "'=HYPERLINK(…)" looks odd but is plainly
+# text in every program, survives copy and paste and a round trip through CSV, and two names
+# that look the same never differ by a hidden character. The cell stays a plain string.
+_FORMULA_START = tuple("=+-@\t\r\n") + tuple("＝＋－＠")  # fullwidth forms too
+_ERROR_CODES = frozenset(("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A"))
+# Control characters a workbook cannot hold (openpyxl refuses them): shown as U+FFFD.
+_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def safe_text(text: str) -> str:
+    """``text`` as it can be written to a cell or a CSV field without being run as a formula."""
+    text = _ILLEGAL.sub("\ufffd", text)
+    stripped = text.lstrip(" \u00a0")
+    if (
+        stripped.startswith(_FORMULA_START)
+        or text.upper() in _ERROR_CODES
+        or any(c in text for c in "\t\r\n")
+    ):
+        return "'" + text
+    return text
+
+
+def _value(value: Any) -> Any:
+    """A cell's value: numbers and dates as they are, any text made safe."""
+    if isinstance(value, str):
+        return safe_text(value)
+    return value
+
+
+# --- Reading the API's answers ----------------------------------------------------------------
+
+
+class SessionData(NamedTuple):
+    """One session of a group's history: the session, its hands and its settlement (or None)."""
+
+    session: Mapping[str, Any]
+    hands: Sequence[Mapping[str, Any]]
+    settlement: Mapping[str, Any] | None = None
+
+
+def _game_name(session: Mapping[str, Any]) -> str:
+    """The game's name as people say it: the session's ``game_name``, or the registry's."""
+    if session.get("game_name"):
+        return str(session["game_name"])
+    key = str(session.get("game", ""))
+    game = GAMES.get(key)
+    return game.name if game is not None else key
+
+
+def is_money(session: Mapping[str, Any]) -> bool:
+    game = GAMES.get(session.get("game", ""))
+    if game is not None:
+        return game.money
+    return "currency" in (session.get("options") or {})
+
+
+def _currency(session: Mapping[str, Any], settlement: Mapping[str, Any] | None) -> str:
+    if settlement and settlement.get("currency"):
+        return str(settlement["currency"])
+    return str((session.get("options") or {}).get("currency") or "")
+
+
+def _unit_value(session: Mapping[str, Any]) -> Decimal:
+    return Decimal(str((session.get("options") or {}).get("unit_value", "1")))
+
+
+def _when(value: Any) -> datetime | date | None:
+    """An API timestamp as a spreadsheet date.
+
+    Workbooks have no time zones: the time is written as the server wrote it, zone dropped.
+    """
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime | date):
+        moment = value
+    else:
+        try:
+            moment = datetime.fromisoformat(str(value))
+        except ValueError:
+            return None
+    if isinstance(moment, datetime) and moment.tzinfo is not None:
+        moment = moment.replace(tzinfo=None)
+    return moment
+
+
+def _number(value: Any) -> Any:
+    """An option's value: a number where it is one ("0.01" → 0.01), otherwise as given."""
+    if isinstance(value, bool) or not isinstance(value, str):
+        return value
+    if re.fullmatch(r"-?\d+(\.\d+)?", value.strip()):
+        try:
+            return Decimal(value.strip())
+        except InvalidOperation:
+            return value
+    return value
+
+
+def seated_names(session: Mapping[str, Any], hands: Iterable[Mapping[str, Any]] = ()) -> list[str]:
+    """Every player of the session: seated ones in seat order, then those who left, then any
+    name found only in the hands."""
+    players = list(session.get("players") or [])
+    players.sort(key=lambda p: (not p.get("active", True), p.get("seat") or 0))
+    names = [str(p["name"]) for p in players]
+    for name in session.get("scores") or {}:
+        if name not in names:
+            names.append(str(name))
+    for hand in hands:
+        for result in hand.get("results") or []:
+            if result.get("player") not in names:
+                names.append(str(result["player"]))
+    return names
+
+
+def cards_text(result: Mapping[str, Any]) -> str:
+    """A result's cards as one line: "J 10", melds "3♠ 3♥ 3♦ | 7♣ 8♣ 9♣", or "sitting out"."""
+    if result.get("sitting_out"):
+        return "sitting out"
+    cards = result.get("cards")
+    if isinstance(cards, str):
+        return cards
+    if cards:
+        return " ".join(str(c) for c in cards)
+    melds = result.get("melds")
+    if melds:
+        return " | ".join(m if isinstance(m, str) else " ".join(str(c) for c in m) for m in melds)
+    return ""
+
+
+def _score_of(result: Mapping[str, Any], money: bool) -> int | None:
+    if result.get("sitting_out"):
+        return None
+    return result.get("spots") if money else result.get("points")
+
+
+def _player_cells(result: Mapping[str, Any] | None, money: bool) -> Row:
+    """A player's two cells in a hand's row: the cards, and the spots or the points."""
+    if result is None:
+        return [None, None]
+    return [cards_text(result) or None, _score_of(result, money)]
+
+
+def hand_movements(session: Mapping[str, Any], hand: Mapping[str, Any]) -> list[Movement]:
+    """Every movement of money in a hand, antes and the pot included: ``{from, to, units}``,
+    ``None`` for the pot.
+
+    The API's hands answer these as ``movements`` where it can; without them they are rebuilt
+    from what a hand answers: the antes of the players dealt in, the pot to the player out, the
+    payments between players, and what a loser owed beyond those payments (the units joint
+    winners could not share) into the pot.
+    """
+    if hand.get("movements") is not None:
+        return [
+            {"from": m.get("from"), "to": m.get("to"), "units": int(m["units"])}
+            for m in hand["movements"]
+        ]
+    options = session.get("options") or {}
+    ante = int(options.get("ante") or 0)
+    results = [r for r in hand.get("results") or [] if not r.get("sitting_out")]
+    moves: list[Movement] = []
+    if ante:
+        moves += [{"from": r["player"], "to": None, "units": ante} for r in results]
+    out = hand.get("out")
+    if out and hand.get("pot_before"):
+        moves.append({"from": None, "to": out, "units": int(hand["pot_before"])})
+    payments = list(hand.get("payments") or [])
+    moves += [{"from": p["from"], "to": p["to"], "units": int(p["units"])} for p in payments]
+    if not out:
+        winners = set(hand.get("winners") or [])
+        for r in results:
+            if r["player"] in winners:
+                continue
+            paid = sum(int(p["units"]) for p in payments if p["from"] == r["player"])
+            left = int(r.get("spots") or 0) - paid
+            if left > 0:
+                moves.append({"from": r["player"], "to": None, "units": left})
+    return moves
+
+
+def closing_movements(
+    session: Mapping[str, Any],
+    hands: Sequence[Mapping[str, Any]],
+    settlement: Mapping[str, Any] | None,
+) -> list[Movement]:
+    """Money paid back from the pot when a money session was finished with ``refund``.
+
+    The settlement's balances are the last hand's balances plus these refunds, so the
+    difference is each player's refund.
+    """
+    if session.get("closing") is not None:
+        return [
+            {"from": m.get("from"), "to": m.get("to"), "units": int(m["units"])}
+            for m in session["closing"]
+        ]
+    if not settlement or session.get("status") != "finished" or not is_money(session):
+        return []
+    last = dict(hands[-1].get("scores_after") or {}) if hands else {}
+    moves: list[Movement] = []
+    for balance in settlement.get("balances") or []:
+        refund = int(balance["units"]) - int(last.get(balance["player"], 0))
+        if refund > 0:
+            moves.append({"from": None, "to": balance["player"], "units": refund})
+    return moves
+
+
+def session_winners(session: Mapping[str, Any], settlement: Mapping[str, Any] | None) -> list[str]:
+    """Who won: the game's winners, or in a finished money session whoever is up the most."""
+    if session.get("winners"):
+        return [str(w) for w in session["winners"]]
+    if session.get("status") != "finished" or not is_money(session):
+        return []
+    scores = {
+        str(b["player"]): int(b["units"]) for b in (settlement or {}).get("balances") or []
+    } or {str(k): int(v) for k, v in (session.get("scores") or {}).items()}
+    best = max(scores.values(), default=0)
+    return [p for p, units in scores.items() if units == best] if best > 0 else []
+
+
+def _balances(
+    session: Mapping[str, Any], settlement: Mapping[str, Any] | None
+) -> dict[str, Decimal]:
+    """Each player's money at the end: the settlement's amounts, or the scores worked out."""
+    if settlement and settlement.get("balances"):
+        return {str(b["player"]): Decimal(str(b["amount"])) for b in settlement["balances"]}
+    currency, unit_value = _currency(session, settlement), _unit_value(session)
+    return {
+        str(p): amount(int(units), unit_value, currency)
+        for p, units in (session.get("scores") or {}).items()
+    }
+
+
+def _joined(names: Iterable[Any]) -> str:
+    return ", ".join(str(n) for n in names)
+
+
+# --- The tables, shared by the workbooks and the CSV files ------------------------------------
+
+
+def hands_table(
+    session: Mapping[str, Any], hands: Sequence[Mapping[str, Any]]
+) -> tuple[Row, Iterator[Row]]:
+    """The header and rows of the Hands sheet (and hands.csv)."""
+    money = is_money(session)
+    names = seated_names(session, hands)
+    header: Row = ["Hand", "Dealer", "Out", "Winners"]
+    for name in names:
+        header += [f"{name} cards", f"{name} {'spots' if money else 'points'}"]
+    if money:
+        header += ["Pot before", "Pot after"]
+
+    def rows() -> Iterator[Row]:
+        for hand in hands:
+            by_player = {r.get("player"): r for r in hand.get("results") or []}
+            row: Row = [
+                hand.get("number"),
+                hand.get("dealer"),
+                hand.get("out"),
+                _joined(hand.get("winners") or []),
+            ]
+            for name in names:
+                row += _player_cells(by_player.get(name), money)
+            if money:
+                row += [hand.get("pot_before"), hand.get("pot_after")]
+            yield row
+
+    return header, rows()
+
+
+def payments_table(
+    session: Mapping[str, Any],
+    hands: Sequence[Mapping[str, Any]],
+    settlement: Mapping[str, Any] | None = None,
+) -> tuple[Row, Iterator[Row]]:
+    """The header and rows of the Payments sheet (and payments.csv): every movement of money,
+    antes into the pot, pot wins and refunds out of it. A refund at the end has hand "end"."""
+    currency, unit_value = _currency(session, settlement), _unit_value(session)
+    header: Row = ["Hand", "From", "To", "Units", f"Amount ({currency})" if currency else "Amount"]
+
+    def row(number: Any, m: Movement) -> Row:
+        units = int(m["units"])
+        return [
+            number,
+            POT if m.get("from") is None else m["from"],
+            POT if m.get("to") is None else m["to"],
+            units,
+            amount(units, unit_value, currency),
+        ]
+
+    def rows() -> Iterator[Row]:
+        if not is_money(session):
+            return
+        for hand in hands:
+            for m in hand_movements(session, hand):
+                yield row(hand.get("number"), m)
+        for m in closing_movements(session, hands, settlement):
+            yield row("end", m)
+
+    return header, rows()
+
+
+def settlement_table(settlement: Mapping[str, Any] | None) -> tuple[Row, Iterator[Row]]:
+    currency = (settlement or {}).get("currency") or ""
+    header: Row = ["From", "To", f"Amount ({currency})" if currency else "Amount", "Units"]
+    transfers = (settlement or {}).get("transfers") or []
+    rows = (
+        [
+            POT if t.get("from") is None else t["from"],
+            POT if t.get("to") is None else t["to"],
+            Decimal(str(t["amount"])),
+            t.get("units"),
+        ]
+        for t in transfers
+    )
+    return header, rows
+
+
+# --- Writing sheets ----------------------------------------------------------------------------
+
+
+def money_format(currency: str) -> str:
+    """The number format of an amount: '"€"#,##0.00', '"¥"#,##0', '"CHF "#,##0.00'.
+
+    One section only: a negative amount is shown with a minus in front ("-€1.20"), as the
+    app writes it.
+    """
+    code = currency.strip().upper()
+    places = minor_units(code) if code else 2
+    number = "#,##0" + ("." + "0" * places if places else "")
+    symbol = CURRENCY_SYMBOLS.get(code) or (f"{code} " if code else "")
+    symbol = symbol.replace('"', "")
+    return f'"{symbol}"{number}' if symbol else number
+
+
+class _Sheet:
+    """A write-only sheet with a bold header row, widths and frozen panes set before the first
+    row (write-only sheets write those first), and a filter over the table at the end."""
+
+    def __init__(
+        self,
+        wb: Workbook,
+        title: str,
+        widths: Sequence[float],
+        *,
+        freeze: str | None = "A2",
+        formats: Mapping[int, str] | None = None,
+    ) -> None:
+        self.ws = ws = wb.create_sheet(title)
+        for i, width in enumerate(widths, start=1):
+            ws.column_dimensions[get_column_letter(i)].width = min(MAX_WIDTH, max(6.0, width))
+        if freeze:
+            ws.freeze_panes = freeze
+        self.formats = dict(formats or {})
+        self.rows = 0
+        self.header_at = 0
+        self.columns = 0
+
+    def header(self, cells: Sequence[Any]) -> None:
+        bold = Font(bold=True)
+        out = []
+        for value in cells:
+            cell = WriteOnlyCell(self.ws, value=_value(value))
+            cell.font = bold
+            out.append(cell)
+        self._append(out)
+        self.header_at = self.rows
+        self.columns = len(cells)
+
+    def row(self, values: Sequence[Any]) -> None:
+        out: list[Any] = []
+        for i, value in enumerate(values):
+            fmt = self.formats.get(i)
+            if isinstance(value, datetime | date):
+                cell = WriteOnlyCell(self.ws, value=value)
+                cell.number_format = DATE_FORMAT
+                out.append(cell)
+            elif (
+                fmt is not None and isinstance(value, int | Decimal) and not isinstance(value, bool)
+            ):
+                cell = WriteOnlyCell(self.ws, value=value)
+                cell.number_format = fmt
+                out.append(cell)
+            else:
+                out.append(_value(value))
+        self._append(out)
+
+    def blank(self) -> None:
+        self._append([])
+
+    def _append(self, row: Sequence[Any]) -> None:
+        self.ws.append(list(row))
+        self.rows += 1
+
+    def filter(self) -> None:
+        """A filter over the table from its header row to the last row written."""
+        if self.header_at and self.columns:
+            last = get_column_letter(self.columns)
+            self.ws.auto_filter.ref = f"A{self.header_at}:{last}{max(self.rows, self.header_at)}"
+
+
+def _width(*texts: Any) -> float:
+    return max((len(str(t)) for t in texts if t is not None), default=4) + 2
+
+
+def _new_workbook() -> Workbook:
+    wb = Workbook(write_only=True)
+    wb.properties.creator = "Pub Ledger"
+    return wb
+
+
+def _save(wb: Workbook, stream: IO[bytes] | None) -> bytes:
+    if stream is not None:
+        wb.save(stream)
+        return b""
+    buffer = io.BytesIO()
+    wb.save(buffer)
+    return buffer.getvalue()
+
+
+def _write_table(sheet: _Sheet, header: Row, rows: Iterable[Row]) -> None:
+    sheet.header(header)
+    for row in rows:
+        sheet.row(row)
+    sheet.filter()
+
+
+# --- The session's workbook -------------------------------------------------------------------
+
+
+def session_workbook(
+    session: Mapping[str, Any],
+    hands: Iterable[Mapping[str, Any]],
+    settlement: Mapping[str, Any] | None = None,
+    *,
+    group: Mapping[str, Any] | None = None,
+    stream: IO[bytes] | None = None,
+) -> bytes:
+    """The session's workbook (API.md "Workbooks"): Summary, Hands, Payments, Settlement, then
+    Scores with a chart of every player's running score.
+
+    Takes the API's answers for the session, its hands (oldest first) and its settlement
+    (None in a points game). ``group`` (the group's answer) supplies the start date when the
+    session's answer has none. Writes to ``stream`` if given, else returns the file's bytes.
+    """
+    hands = list(hands)
+    money = is_money(session)
+    currency = _currency(session, settlement)
+    cash = money_format(currency)
+    names = seated_names(session, hands)
+    name_width = _width("Player", *names)
+    wb = _new_workbook()
+
+    _summary(wb, session, hands, settlement, group, names, money, currency, cash)
+
+    header, rows = hands_table(session, hands)
+    widths = [6, name_width, name_width, name_width + 4]
+    widths += [14, 8] * len(names) + ([11, 10] if money else [])
+    _write_table(_Sheet(wb, "Hands", widths, freeze="B2"), header, rows)
+
+    header, rows = payments_table(session, hands, settlement)
+    sheet = _Sheet(wb, "Payments", [6, name_width, name_width, 8, 14], formats={4: cash})
+    _write_table(sheet, header, rows)
+
+    header, rows = settlement_table(settlement)
+    sheet = _Sheet(wb, "Settlement", [name_width, name_width, 14, 8], formats={2: cash})
+    _write_table(sheet, header, rows)
+
+    _scores(wb, hands, names, money)
+    return _save(wb, stream)
+
+
+def _summary(
+    wb: Workbook,
+    session: Mapping[str, Any],
+    hands: Sequence[Mapping[str, Any]],
+    settlement: Mapping[str, Any] | None,
+    group: Mapping[str, Any] | None,
+    names: Sequence[str],
+    money: bool,
+    currency: str,
+    cash: str,
+) -> None:
+    """Summary: the session in one row under its header, then the players' table."""
+    options = dict(session.get("options") or {})
+    started = session.get("started_at")
+    if started is None and group is not None:
+        listed = [s for s in group.get("sessions") or [] if s.get("id") == session.get("id")]
+        started = listed[0].get("started_at") if listed else None
+    info_header: Row = ["Game", "Session", "Group", "Started", "Finished", "Status", "Hands"]
+    info_header += list(options)
+    info: Row = [
+        _game_name(session),
+        session.get("id"),
+        session.get("group"),
+        _when(started),
+        _when(session.get("finished_at")),
+        session.get("status"),
+        session.get("hands_played", len(hands)),
+    ]
+    info += [_number(v) for v in options.values()]
+
+    players_header: Row = [
+        "Player",
+        "Hands played",
+        "Hands won",
+        f"Final score ({'units' if money else 'points'})",
+    ]
+    if money:
+        players_header.append(f"Amount ({currency})" if currency else "Amount")
+    widths = [max(_width(*names, "Player"), 12), 14, 16, 18, 16, 10, 8]
+    widths += [_width(k, v) for k, v in options.items()]
+    sheet = _Sheet(wb, "Summary", widths, freeze="A5", formats={4: cash})
+    sheet.header(info_header)
+    sheet.row(info)
+    sheet.blank()
+    sheet.header(players_header)
+
+    played: dict[str, int] = defaultdict(int)
+    won: dict[str, int] = defaultdict(int)
+    for hand in hands:
+        for result in hand.get("results") or []:
+            if not result.get("sitting_out"):
+                played[result["player"]] += 1
+        for winner in hand.get("winners") or []:
+            won[winner] += 1
+    scores = session.get("scores") or {}
+    balances = _balances(session, settlement) if money else {}
+    for name in names:
+        row: Row = [name, played[name], won[name], scores.get(name, 0)]
+        if money:
+            row.append(balances.get(name, Decimal(0)))
+        sheet.row(row)
+    sheet.filter()
+
+
+def _scores(
+    wb: Workbook, hands: Sequence[Mapping[str, Any]], names: Sequence[str], money: bool
+) -> None:
+    """Scores: each player's running score after every hand, and a line chart of it."""
+    widths = [6] + [max(8.0, _width(n)) for n in names]
+    sheet = _Sheet(wb, "Scores", widths, freeze="B2")
+    sheet.header(["Hand", *names])
+    seen: set[str] = set()
+    for hand in hands:
+        after = hand.get("scores_after") or {}
+        seen |= set(after)
+        sheet.row([hand.get("number"), *(after.get(n) for n in names)])
+    sheet.filter()
+    if not hands or not names:
+        return
+    chart = LineChart()
+    chart.title = "Running score"
+    chart.y_axis.title = "Units" if money else "Points"
+    chart.x_axis.title = "Hand"
+    # openpyxl 3.1 hides both axes unless told otherwise.
+    chart.x_axis.delete = False
+    chart.y_axis.delete = False
+    chart.height, chart.width = 10, 20
+    last = len(hands) + 1
+    data = Reference(sheet.ws, min_col=2, max_col=len(names) + 1, min_row=1, max_row=last)
+    chart.add_data(data, titles_from_data=True)
+    chart.set_categories(Reference(sheet.ws, min_col=1, min_row=2, max_row=last))
+    sheet.ws.add_chart(chart, f"{get_column_letter(len(names) + 3)}2")
+
+
+# --- The group's workbook ---------------------------------------------------------------------
+
+
+@dataclass
+class _PlayerTotals:
+    """One player's line on the group's Players sheet."""
+
+    sessions: int = 0
+    hands: int = 0
+    won: int = 0
+    games: int = 0
+    points: int = 0
+    money: dict[str, Decimal] = field(default_factory=lambda: defaultdict(Decimal))
+
+
+class _GroupTotals:
+    """Every player's totals over the group's sessions, gathered as the sessions stream by."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.players = {name: _PlayerTotals() for name in names}
+        self.currencies: list[str] = []
+
+    def __getitem__(self, name: str) -> _PlayerTotals:
+        return self.players.setdefault(str(name), _PlayerTotals())
+
+    def add(
+        self,
+        session: Mapping[str, Any],
+        hands: Sequence[Mapping[str, Any]],
+        settlement: Mapping[str, Any] | None,
+    ) -> None:
+        for name in seated_names(session, hands):
+            self[name].sessions += 1
+        for name in session_winners(session, settlement):
+            self[name].games += 1
+        if is_money(session):
+            currency = _currency(session, settlement)
+            if currency not in self.currencies:
+                self.currencies.append(currency)
+            for name, value in _balances(session, settlement).items():
+                self[name].money[currency] += value
+        else:
+            for name, points in (session.get("scores") or {}).items():
+                self[name].points += int(points)
+        for hand in hands:
+            for result in hand.get("results") or []:
+                if not result.get("sitting_out"):
+                    self[result["player"]].hands += 1
+            for name in hand.get("winners") or []:
+                self[name].won += 1
+
+    def write(self, sheet: _Sheet) -> None:
+        sheet.formats = {5 + i: money_format(c) for i, c in enumerate(self.currencies)}
+        money_headers = [f"Net money ({c})" if c else "Net money" for c in self.currencies]
+        sheet.header(
+            ["Player", "Sessions", "Hands played", "Hands won", "Games won"]
+            + money_headers
+            + ["Net points"]
+        )
+        for name, t in self.players.items():
+            sheet.row(
+                [name, t.sessions, t.hands, t.won, t.games]
+                + [t.money.get(c, Decimal(0)) for c in self.currencies]
+                + [t.points]
+            )
+        sheet.filter()
+
+
+def group_workbook(
+    group: Mapping[str, Any],
+    sessions: Iterable[SessionData | tuple[Any, ...]],
+    *,
+    stream: IO[bytes] | None = None,
+) -> bytes:
+    """The group's whole history (API.md "Workbooks"): Sessions, Players and Hands.
+
+    ``group`` is the group's answer; ``sessions`` yields, oldest first, each session's answer
+    with its hands and settlement. It is read once, so it may be a generator that loads one
+    session at a time: each is written out and only the players' totals are kept.
+    """
+    player_names = [str(p["name"]) for p in group.get("players") or []]
+    listed = {s.get("id"): s for s in group.get("sessions") or []}
+    name_width = _width("Player", *player_names)
+    wb = _new_workbook()
+
+    sessions_sheet = _Sheet(wb, "Sessions", [9, 12, 17, 17, 30, name_width + 4, 9, 7], freeze="B2")
+    sessions_sheet.header(
+        ["Session", "Game", "Started", "Finished", "Players", "Winners", "Status", "Hands"]
+    )
+    # Players is the second sheet but is written last, once the totals are known. It has a
+    # net money column per currency, unknown until then: its widths are set generously now.
+    players_sheet = _Sheet(wb, "Players", [max(12.0, name_width)] + [14] * 10)
+    widths = [9, 12, 6, name_width, name_width, name_width + 4]
+    widths += [14, 10] * len(player_names) + [11, 10, 30]
+    hands_sheet = _Sheet(wb, "Hands", widths, freeze="D2")
+    header: Row = ["Session", "Game", "Hand", "Dealer", "Out", "Winners"]
+    for name in player_names:
+        header += [f"{name} cards", f"{name} spots or points"]
+    hands_sheet.header([*header, "Pot before", "Pot after", "Other players"])
+
+    totals = _GroupTotals(player_names)
+    for item in sessions:
+        session, hands, settlement = SessionData(*item)
+        hands = list(hands)
+        started = session.get("started_at") or listed.get(session.get("id"), {}).get("started_at")
+        sessions_sheet.row(
+            [
+                session.get("id"),
+                _game_name(session),
+                _when(started),
+                _when(session.get("finished_at")),
+                _joined(seated_names(session, hands)),
+                _joined(session_winners(session, settlement)),
+                session.get("status"),
+                session.get("hands_played", len(hands)),
+            ]
+        )
+        for hand in hands:
+            hands_sheet.row(_group_hand_row(session, hand, player_names))
+        totals.add(session, hands, settlement)
+
+    sessions_sheet.filter()
+    hands_sheet.filter()
+    totals.write(players_sheet)
+    return _save(wb, stream)
+
+
+def _group_hand_row(
+    session: Mapping[str, Any], hand: Mapping[str, Any], player_names: Sequence[str]
+) -> Row:
+    """A hand on the group's Hands sheet: a player the group's answer did not list (there
+    should be none) is written in "Other players" rather than lost."""
+    money = is_money(session)
+    by_player = {r.get("player"): r for r in hand.get("results") or []}
+    row: Row = [
+        session.get("id"),
+        _game_name(session),
+        hand.get("number"),
+        hand.get("dealer"),
+        hand.get("out"),
+        _joined(hand.get("winners") or []),
+    ]
+    for name in player_names:
+        row += _player_cells(by_player.pop(name, None), money)
+    others = "; ".join(
+        f"{name}: {cards_text(r)} ({_score_of(r, money)})" for name, r in by_player.items()
+    )
+    return [*row, hand.get("pot_before"), hand.get("pot_after"), others or None]
+
+
+# --- CSV ---------------------------------------------------------------------------------------
+
+
+def _csv(header: Row, rows: Iterable[Row]) -> str:
+    """CSV text with a byte-order mark, so Excel reads the names and € as UTF-8."""
+    out = io.StringIO()
+    out.write("\ufeff")
+    writer = csv.writer(out)
+    writer.writerow([_csv_value(v) for v in header])
+    for row in rows:
+        writer.writerow([_csv_value(v) for v in row])
+    return out.getvalue()
+
+
+def _csv_value(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return format(value, "f")
+    return _value(value)
+
+
+def hands_csv(session: Mapping[str, Any], hands: Iterable[Mapping[str, Any]]) -> str:
+    """hands.csv: the Hands sheet's columns, one row per hand."""
+    return _csv(*hands_table(session, list(hands)))
+
+
+def payments_csv(
+    session: Mapping[str, Any],
+    hands: Iterable[Mapping[str, Any]],
+    settlement: Mapping[str, Any] | None = None,
+) -> str:
+    """payments.csv: the Payments sheet's columns, one row per movement of money."""
+    return _csv(*payments_table(session, list(hands), settlement))

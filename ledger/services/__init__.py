@@ -1,0 +1,58 @@
+"""The service layer: the only code that reads and writes rows and calls the rules engine.
+
+The JSON API, the web pages and the workbooks call these functions and get frozen views
+back (ledger/services/views.py); they never touch a row. Refusals are exceptions with a
+sentence for the player: RuleError (422), NotFound (404), Conflict (409), Unauthorized (401),
+TooManyAttempts (429).
+"""
+
+from __future__ import annotations
+
+from ledger.services.auth import authenticate, change_passphrase, create_group
+from ledger.services.errors import (
+    Conflict,
+    NotFound,
+    RuleError,
+    ServiceError,
+    TooManyAttempts,
+    Unauthorized,
+)
+from ledger.services.groups import add_player, group_view, list_games, rename_player
+from ledger.services.hands import add_hand, correct_hand, hand_history, list_hands, undo_hand
+from ledger.services.sessions import (
+    create_session,
+    finish_session,
+    join_session,
+    leave_session,
+    session_history,
+    session_view,
+    settlement,
+)
+
+__all__ = [
+    "Conflict",
+    "NotFound",
+    "RuleError",
+    "ServiceError",
+    "TooManyAttempts",
+    "Unauthorized",
+    "add_hand",
+    "add_player",
+    "authenticate",
+    "change_passphrase",
+    "correct_hand",
+    "create_group",
+    "create_session",
+    "finish_session",
+    "group_view",
+    "hand_history",
+    "join_session",
+    "leave_session",
+    "list_games",
+    "list_hands",
+    "rename_player",
+    "session_history",
+    "session_view",
+    "settlement",
+    "undo_hand",
+]

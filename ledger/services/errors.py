@@ -1,0 +1,64 @@
+"""What a service refuses, each with a sentence for the player and the input it concerns.
+
+A rule of the game broken by what was typed is the engine's RuleError (422); the others
+are about the request itself: nothing there (404), a clash with what is stored (409), the
+wrong passphrase (401) or too many of them (429).
+"""
+
+from __future__ import annotations
+
+from ledger.rules.errors import RuleError
+
+__all__ = [
+    "Conflict",
+    "NotFound",
+    "RuleError",
+    "ServiceError",
+    "TooManyAttempts",
+    "Unauthorized",
+]
+
+
+class ServiceError(Exception):
+    """A refused request. ``status`` is the HTTP status the API answers with."""
+
+    status = 400
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class NotFound(ServiceError):
+    """Nothing of that name or number in this group (another group's things included)."""
+
+    status = 404
+
+
+class Conflict(ServiceError):
+    """The request clashes with what is stored: a duplicate name, a finished game, a stale edit."""
+
+    status = 409
+
+
+class Unauthorized(ServiceError):
+    """The group's name and passphrase did not match."""
+
+    status = 401
+
+
+class TooManyAttempts(ServiceError):
+    """Too many wrong passphrases for one group lately; ``retry_after`` is in seconds."""
+
+    status = 429
+
+    def __init__(self, retry_after: int) -> None:
+        self.retry_after = retry_after
+        unit = "second" if retry_after == 1 else "seconds"
+        super().__init__(
+            f"Too many wrong passphrases for this group; try again in {retry_after} {unit}."
+        )

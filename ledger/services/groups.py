@@ -1,0 +1,221 @@
+"""The games on offer, a group at a glance, and its players."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import select
+
+from ledger.extensions import db
+from ledger.models import NAME_LENGTH, GameSession, Group, Hand, Player, SessionPlayer, utcnow
+from ledger.rules.errors import RuleError
+from ledger.rules.registry import GAMES
+from ledger.services.common import record, write
+from ledger.services.errors import Conflict, NotFound
+from ledger.services.views import GameInfo, GroupRef, GroupView, PlayerView, SessionSummary
+
+
+def list_games() -> list[GameInfo]:
+    return [
+        GameInfo(
+            key=g.key,
+            name=g.name,
+            description=g.description,
+            min_players=g.min_players,
+            max_players=g.max_players,
+            money=g.money,
+            options=g.defaults(),
+            open_seating=g.open_seating,
+        )
+        for g in GAMES.values()
+    ]
+
+
+def group_view(group: GroupRef) -> GroupView:
+    """The group's players (by name) and sessions (oldest first): two queries however many."""
+    row = db.session.get(Group, group.id)
+    if row is None:
+        raise NotFound("There is no such group.")
+    players = db.session.scalars(select(Player).where(Player.group_id == group.id)).all()
+    sessions = db.session.execute(
+        select(
+            GameSession.id,
+            GameSession.game,
+            GameSession.status,
+            GameSession.started_at,
+            GameSession.finished_at,
+            GameSession.hands_played,
+        )
+        .where(GameSession.group_id == group.id)
+        .order_by(GameSession.id)
+    ).all()
+    return GroupView(
+        slug=row.slug,
+        name=row.name,
+        players=tuple(
+            PlayerView(p.id, p.name)
+            for p in sorted(players, key=lambda p: (p.name_key, p.name, p.id))
+        ),
+        sessions=tuple(SessionSummary(*s) for s in sessions),
+    )
+
+
+def name_key(name: str) -> str:
+    return name.casefold()
+
+
+def check_player_name(name: Any, field: str = "name") -> str:
+    """A player's name as it will be kept: spaces tidied, 1 to 40 characters."""
+    if not isinstance(name, str):
+        raise RuleError("A player's name is text.", field=field)
+    clean = " ".join(name.split())
+    if not clean:
+        raise RuleError("Give the player a name.", field=field)
+    if len(clean) > NAME_LENGTH:
+        raise RuleError(f"A player's name has at most {NAME_LENGTH} characters.", field=field)
+    return clean
+
+
+def find_players(group_id: int, names: Sequence[str]) -> dict[str, Player]:
+    """The group's players of these names, keyed by name_key: one query."""
+    keys = {name_key(n) for n in names}
+    if not keys:
+        return {}
+    rows = db.session.scalars(
+        select(Player).where(Player.group_id == group_id, Player.name_key.in_(keys))
+    ).all()
+    return {p.name_key: p for p in rows}
+
+
+def players_for(group_id: int, names: Sequence[str]) -> dict[str, Player]:
+    """The group's players of these names, creating those it does not have yet."""
+    found = find_players(group_id, names)
+    for n in names:
+        key = name_key(n)
+        if key not in found:
+            player = Player(group_id=group_id, name=n, name_key=key, created_at=utcnow())
+            db.session.add(player)
+            found[key] = player
+    db.session.flush()
+    return found
+
+
+def add_player(group: GroupRef, name: str) -> PlayerView:
+    name = check_player_name(name)
+
+    def work() -> PlayerView:
+        existing = find_players(group.id, [name]).get(name_key(name))
+        if existing is not None:
+            raise Conflict(
+                f"There is already a player called {existing.name} in this group.", field="name"
+            )
+        player = players_for(group.id, [name])[name_key(name)]
+        return PlayerView(player.id, player.name)
+
+    return write(work)
+
+
+def rename_player(group: GroupRef, player_id: int, new_name: str) -> PlayerView:
+    """Give a player another name, everywhere: their sessions, hands and balances follow.
+
+    The engine keys everything by name, so every stored state, outcome and entry of the
+    player's sessions is rewritten; the history (changes) keeps the names as they were.
+    """
+    new_name = check_player_name(new_name)
+
+    def work() -> PlayerView:
+        player = db.session.scalar(
+            select(Player).where(Player.id == player_id, Player.group_id == group.id)
+        )
+        if player is None:
+            raise NotFound(f"There is no player {player_id} in this group.")
+        clash = find_players(group.id, [new_name]).get(name_key(new_name))
+        if clash is not None and clash.id != player.id:
+            raise Conflict(
+                f"There is already a player called {clash.name} in this group.", field="name"
+            )
+        old = player.name
+        player.name, player.name_key = new_name, name_key(new_name)
+        session_ids = select(SessionPlayer.session_id).where(SessionPlayer.player_id == player.id)
+        sessions = db.session.scalars(
+            select(GameSession).where(GameSession.id.in_(session_ids))
+        ).all()
+        for s in sessions:
+            s.state = _rename_state(s.state, old, new_name)
+            s.start_state = _rename_state(s.start_state, old, new_name)
+            s.seating = _rename_seating(s.seating, old, new_name)
+            if s.finish:
+                s.finish = _rename_finish(s.finish, old, new_name)
+            s.version += 1
+            record(s, "player.renamed", before={"player": old}, after={"player": new_name})
+        hands = db.session.scalars(
+            select(Hand).where(Hand.session_id.in_([s.id for s in sessions]))
+        ).all()
+        for h in hands:
+            h.state_after = _rename_state(h.state_after, old, new_name)
+            h.outcome = _rename_outcome(h.outcome, old, new_name)
+            h.entry = _rename_entry(h.entry, old, new_name)
+            h.seating = _rename_seating(h.seating, old, new_name)
+        db.session.flush()
+        return PlayerView(player.id, player.name)
+
+    return write(work)
+
+
+# --- Renaming inside the stored JSON: by structure, never by blind text replacement ---------
+
+
+def _same(value: Any, old: str) -> bool:
+    return isinstance(value, str) and value.strip().casefold() == old.casefold()
+
+
+def _n(value: Any, old: str, new: str) -> Any:
+    return new if _same(value, old) else value
+
+
+def _keys(mapping: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
+    return {_n(k, old, new): v for k, v in mapping.items()}
+
+
+def _rename_state(state: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
+    return {
+        **state,
+        "seats": [_n(p, old, new) for p in state["seats"]],
+        "dealer": _n(state["dealer"], old, new),
+        "scores": _keys(state["scores"], old, new),
+        "pot_antes": _keys(state.get("pot_antes", {}), old, new),
+        "winners": [_n(p, old, new) for p in state.get("winners", [])],
+    }
+
+
+def _rename_movements(moves: Sequence[Mapping[str, Any]], old: str, new: str) -> list[Any]:
+    return [{**m, "from": _n(m["from"], old, new), "to": _n(m["to"], old, new)} for m in moves]
+
+
+def _rename_outcome(outcome: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
+    return {
+        **outcome,
+        "dealer": _n(outcome["dealer"], old, new),
+        "leader": _n(outcome["leader"], old, new),
+        "results": [{**r, "player": _n(r["player"], old, new)} for r in outcome["results"]],
+        "out": _n(outcome["out"], old, new),
+        "winners": [_n(p, old, new) for p in outcome["winners"]],
+        "movements": _rename_movements(outcome["movements"], old, new),
+    }
+
+
+def _rename_entry(entry: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
+    return {
+        **entry,
+        "results": [{**r, "player": _n(r["player"], old, new)} for r in entry["results"]],
+        "out": _n(entry.get("out"), old, new),
+    }
+
+
+def _rename_seating(ops: Sequence[Mapping[str, Any]], old: str, new: str) -> list[Any]:
+    return [{k: _n(v, old, new) for k, v in op.items()} for op in ops]
+
+
+def _rename_finish(finish: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
+    return {**finish, "movements": _rename_movements(finish.get("movements", []), old, new)}

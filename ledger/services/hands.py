@@ -1,0 +1,252 @@
+"""Hands: entering one, reading them, correcting one (every later hand follows), undoing the last.
+
+Each hand keeps the state after it, so adding a hand reads one row and plays one hand, and a
+correction re-plays only from the corrected hand on.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from ledger.extensions import db
+from ledger.models import Change, GameSession, Hand, utcnow
+from ledger.rules.base import HandEntry, State
+from ledger.rules.errors import RuleError
+from ledger.services.common import (
+    apply_seating,
+    build_session_view,
+    entry_from_dict,
+    entry_to_dict,
+    hand_view,
+    load_session,
+    outcome_to_dict,
+    record,
+    rule_error_for_hand,
+    session_game,
+    write,
+)
+from ledger.services.errors import Conflict, NotFound
+from ledger.services.views import AddedHand, ChangeView, GroupRef, HandView, SessionView
+
+
+def list_hands(group: GroupRef, session_id: int) -> list[HandView]:
+    """Every hand of the session, oldest first: two queries however many hands."""
+    row = load_session(group, session_id)
+    hands = db.session.scalars(
+        select(Hand).where(Hand.session_id == row.id).order_by(Hand.number)
+    ).all()
+    return [hand_view(h) for h in hands]
+
+
+def _check_version(row: GameSession, version: int | None) -> None:
+    if version is not None and version != row.version:
+        raise Conflict(
+            f"The session has changed since you loaded it (version {version}, now "
+            f"{row.version}). Reload it and try again.",
+            field="version",
+        )
+
+
+def _check_editable(row: GameSession) -> None:
+    if row.finish is not None:
+        raise Conflict("This session is finished: its hands can no longer be changed.")
+
+
+def add_hand(
+    group: GroupRef,
+    session_id: int,
+    entry: HandEntry,
+    request_id: str | None = None,
+    version: int | None = None,
+) -> AddedHand:
+    """Enter the next hand. A ``request_id`` already used in this session answers that hand
+    again (``created`` False) instead of entering a second one."""
+
+    def work() -> AddedHand:
+        row = load_session(group, session_id, lock=True)
+        if request_id is not None:
+            earlier = db.session.scalar(
+                select(Hand).where(Hand.session_id == row.id, Hand.request_id == request_id)
+            )
+            if earlier is not None:
+                return AddedHand(hand_view(earlier), created=False)
+        _check_version(row, version)
+        if row.status != "open":
+            raise Conflict("The game is over: no more hands can be added.")
+        game = session_game(row)
+        outcome = game.play(State.from_dict(row.state), entry, row.options)
+        now = utcnow()
+        hand = Hand(
+            session_id=row.id,
+            number=outcome.number,
+            request_id=request_id,
+            entry=entry_to_dict(entry),
+            seating=row.seating,
+            outcome=outcome_to_dict(outcome),
+            state_after=outcome.state.to_dict(),
+            revision=1,
+            created_at=now,
+            updated_at=now,
+        )
+        row.state = outcome.state.to_dict()
+        row.seating = []
+        row.hands_played = outcome.number
+        row.version += 1
+        if outcome.state.finished:
+            row.status, row.finished_at = "finished", now
+        db.session.add(hand)
+        record(
+            row,
+            "hand.created",
+            hand_number=hand.number,
+            before=None,
+            after={"entry": hand.entry, "request_id": request_id},
+        )
+        db.session.flush()
+        return AddedHand(hand_view(hand), created=True)
+
+    return write(work)
+
+
+def correct_hand(
+    group: GroupRef,
+    session_id: int,
+    number: int,
+    entry: HandEntry,
+    version: int | None = None,
+) -> HandView:
+    """Replace hand ``number``'s entry and re-score it and every later hand.
+
+    If a later hand no longer fits (a player out of cards, a game now over), nothing is
+    stored and the RuleError names that hand. The old entry and outcome go to the history.
+    """
+
+    def work() -> HandView:
+        row = load_session(group, session_id, lock=True)
+        _check_version(row, version)
+        hands = db.session.scalars(
+            select(Hand)
+            .where(Hand.session_id == row.id, Hand.number >= number - 1)
+            .order_by(Hand.number)
+        ).all()
+        previous = next((h for h in hands if h.number == number - 1), None)
+        later = [h for h in hands if h.number >= number]
+        if not later or later[0].number != number:
+            raise NotFound(f"Session {row.id} has no hand {number}.")
+        _check_editable(row)
+        game = session_game(row)
+        state = State.from_dict(previous.state_after if previous else row.start_state)
+        corrected = later[0]
+        before = {
+            "entry": corrected.entry,
+            "outcome": corrected.outcome,
+            "scores_after": corrected.state_after["scores"],
+            "revision": corrected.revision,
+        }
+        now = utcnow()
+        for h in later:
+            first = h is corrected
+            try:
+                state = apply_seating(game, state, h.seating, row.options)
+                outcome = game.play(
+                    state, entry if first else entry_from_dict(h.entry), row.options
+                )
+            except RuleError as e:
+                if first:
+                    raise
+                raise rule_error_for_hand(h.number, e) from None
+            state = outcome.state
+            h.outcome = outcome_to_dict(outcome)
+            h.state_after = state.to_dict()
+            if first:
+                h.entry = entry_to_dict(entry)
+                h.revision += 1
+                h.updated_at = now
+        try:
+            state = apply_seating(game, state, row.seating, row.options)
+        except RuleError as e:
+            raise RuleError(
+                f"This correction clashes with a player joining or leaving since the last "
+                f"hand: {e.message}",
+                field="seating",
+            ) from None
+        row.state = state.to_dict()
+        if state.finished:
+            row.status, row.finished_at = "finished", row.finished_at or now
+        else:
+            row.status, row.finished_at = "open", None
+        row.version += 1
+        record(
+            row,
+            "hand.corrected",
+            hand_number=number,
+            before=before,
+            after={"entry": corrected.entry, "recomputed": [h.number for h in later[1:]]},
+        )
+        db.session.flush()
+        return hand_view(corrected)
+
+    return write(work)
+
+
+def undo_hand(
+    group: GroupRef, session_id: int, number: int, version: int | None = None
+) -> SessionView:
+    """Take back the last hand; the seat changes made before it stay made."""
+
+    def work() -> SessionView:
+        row = load_session(group, session_id, lock=True)
+        _check_version(row, version)
+        if not 1 <= number <= row.hands_played:
+            raise NotFound(f"Session {row.id} has no hand {number}.")
+        if number != row.hands_played:
+            raise Conflict(
+                f"Only the last hand can be undone, and that is hand {row.hands_played}. "
+                f"To change hand {number}, correct it instead."
+            )
+        _check_editable(row)
+        hands = db.session.scalars(
+            select(Hand).where(Hand.session_id == row.id, Hand.number.in_((number - 1, number)))
+        ).all()
+        last = next(h for h in hands if h.number == number)
+        previous = next((h for h in hands if h.number == number - 1), None)
+        game = session_game(row)
+        ops = [*last.seating, *row.seating]
+        state = State.from_dict(previous.state_after if previous else row.start_state)
+        state = apply_seating(game, state, ops, row.options)
+        row.state = state.to_dict()
+        row.seating = ops
+        row.hands_played = number - 1
+        row.status, row.finished_at = "open", None
+        row.version += 1
+        record(
+            row,
+            "hand.deleted",
+            hand_number=number,
+            before={
+                "entry": last.entry,
+                "outcome": last.outcome,
+                "scores_after": last.state_after["scores"],
+                "request_id": last.request_id,
+                "revision": last.revision,
+            },
+            after=None,
+        )
+        db.session.delete(last)
+        db.session.flush()
+        return build_session_view(group, row)
+
+    return write(work)
+
+
+def hand_history(group: GroupRef, session_id: int, number: int) -> list[ChangeView]:
+    """What happened to hand ``number``: entered, each correction (the entry before), undone."""
+    row = load_session(group, session_id)
+    changes = db.session.scalars(
+        select(Change)
+        .where(
+            Change.session_id == row.id, Change.hand_number == number, Change.kind.like("hand.%")
+        )
+        .order_by(Change.id)
+    ).all()
+    return [ChangeView(c.kind, c.hand_number, c.at, c.version, c.before, c.after) for c in changes]

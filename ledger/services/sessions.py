@@ -1,0 +1,291 @@
+"""Sessions: starting one, reading it, players joining and leaving, the end and settling up."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import select
+
+from ledger.extensions import db
+from ledger.models import Change, GameSession, Player, SessionPlayer, utcnow
+from ledger.rules import base
+from ledger.rules.base import State
+from ledger.rules.errors import RuleError
+from ledger.rules.money import amount, settle_amounts
+from ledger.rules.registry import get_game
+from ledger.services.common import (
+    build_session_view,
+    load_session,
+    ordered_players,
+    record,
+    session_game,
+    write,
+)
+from ledger.services.errors import Conflict, NotFound
+from ledger.services.groups import check_player_name, find_players, name_key, players_for
+from ledger.services.views import (
+    BalanceView,
+    ChangeView,
+    GroupRef,
+    SessionView,
+    SettlementView,
+    TransferView,
+)
+
+
+def create_session(
+    group: GroupRef,
+    game: str,
+    players: Sequence[str],
+    dealer: str | None,
+    options: Mapping[str, Any] | None = None,
+) -> SessionView:
+    """Start a session: players by name in clockwise seat order (new names join the group).
+
+    A money game opens with the pot carried from the group's last session of that game that
+    was finished with ``carry`` and whose pot no later session has taken up yet.
+    """
+    rules = get_game(game)
+    chosen = rules.check_options(options or {})
+    names = [check_player_name(p, field=f"players[{i}]") for i, p in enumerate(players)]
+    if not dealer or not isinstance(dealer, str) or not dealer.strip():
+        raise RuleError("Say who deals the first hand.", field="dealer")
+
+    def work() -> SessionView:
+        known = find_players(group.id, names)
+        seats = [known[name_key(n)].name if name_key(n) in known else n for n in names]
+        first = next((p for p in seats if name_key(p) == name_key(dealer.strip())), dealer)
+        source = _pot_to_take_up(group, rules.key) if rules.money else None
+        carried = source.carried_pot if source is not None else 0
+        state = rules.new_state(seats, first, chosen, carried)  # checks seats and the dealer
+        rows = players_for(group.id, list(state.seats))
+        now = utcnow()
+        row = GameSession(
+            group_id=group.id,
+            game=rules.key,
+            status="open",
+            options=chosen,
+            start_state=state.to_dict(),
+            state=state.to_dict(),
+            seating=[],
+            version=1,
+            hands_played=0,
+            started_at=now,
+            carried_pot=0,
+        )
+        db.session.add(row)
+        db.session.flush()
+        for seat, p in enumerate(state.seats, start=1):
+            db.session.add(
+                SessionPlayer(
+                    session_id=row.id, player_id=rows[name_key(p)].id, seat=seat, active=True
+                )
+            )
+        if source is not None:
+            # A pot is taken up once: the version guard makes a second taker start over.
+            source.carried_into_id = row.id
+            source.version += 1
+            record(source, "pot.carried", before=None, after={"session": row.id, "pot": carried})
+        record(
+            row,
+            "session.created",
+            before=None,
+            after={
+                "game": rules.key,
+                "players": list(state.seats),
+                "dealer": state.dealer,
+                "options": chosen,
+                "carried_in": carried,
+                "carried_from": source.id if source is not None else None,
+            },
+        )
+        db.session.flush()
+        return build_session_view(group, row)
+
+    return write(work)
+
+
+def _pot_to_take_up(group: GroupRef, game: str) -> GameSession | None:
+    return db.session.scalar(
+        select(GameSession)
+        .where(
+            GameSession.group_id == group.id,
+            GameSession.game == game,
+            GameSession.status == "finished",
+            GameSession.carried_pot > 0,
+            GameSession.carried_into_id.is_(None),
+        )
+        .order_by(GameSession.finished_at.desc(), GameSession.id.desc())
+        .limit(1)
+    )
+
+
+def session_view(group: GroupRef, session_id: int) -> SessionView:
+    """The session now, from its own row: one query however many hands it has."""
+    return build_session_view(group, load_session(group, session_id))
+
+
+def _sync_seats(row: GameSession, state: State) -> None:
+    """Mirror the engine's seats in session_players (one query for the rows, then updates)."""
+    rows = db.session.execute(
+        select(SessionPlayer, Player.name)
+        .join(Player, Player.id == SessionPlayer.player_id)
+        .where(SessionPlayer.session_id == row.id)
+    ).all()
+    by_name = {name: sp for sp, name in rows}
+    for name, sp in by_name.items():
+        seated = name in state.seats
+        sp.active = seated
+        sp.seat = state.seats.index(name) + 1 if seated else None
+
+
+def join_session(group: GroupRef, session_id: int, name: str, after: str) -> SessionView:
+    """A player sits down between hands, clockwise of ``after``; a new name joins the group."""
+    name = check_player_name(name)
+    if not isinstance(after, str) or not after.strip():
+        raise RuleError("Say who the new player sits after.", field="after")
+
+    def work() -> SessionView:
+        row = load_session(group, session_id, lock=True)
+        if row.status != "open":
+            raise Conflict("The game is over: nobody can join it.")
+        game = session_game(row)
+        state = State.from_dict(row.state)
+        player = players_for(group.id, [name])[name_key(name)]
+        seated_after = base.canonical(state, after) or after.strip()
+        state = base.join(game, state, player.name, seated_after, row.options)
+        if not db.session.scalar(
+            select(SessionPlayer.id).where(
+                SessionPlayer.session_id == row.id, SessionPlayer.player_id == player.id
+            )
+        ):
+            db.session.add(SessionPlayer(session_id=row.id, player_id=player.id, active=True))
+            db.session.flush()
+        row.state = state.to_dict()
+        row.seating = [*row.seating, {"join": player.name, "after": seated_after}]
+        row.version += 1
+        _sync_seats(row, state)
+        record(
+            row,
+            "player.joined",
+            hand_number=row.hands_played,
+            before=None,
+            after={"player": player.name, "after": seated_after},
+        )
+        db.session.flush()
+        return build_session_view(group, row)
+
+    return write(work)
+
+
+def leave_session(group: GroupRef, session_id: int, name: str) -> SessionView:
+    """A player leaves between hands; their balance stays in the session."""
+
+    def work() -> SessionView:
+        row = load_session(group, session_id, lock=True)
+        state = State.from_dict(row.state)
+        who = next((p for p in state.scores if name_key(p) == name_key(name.strip())), None)
+        if who is None:
+            raise NotFound(f"{name} is not a player in this session.")
+        if row.status != "open":
+            raise Conflict("The game is over: nobody can leave it.")
+        if who not in state.seats:
+            raise Conflict(f"{who} has already left this session.")
+        game = session_game(row)
+        state = base.leave(game, state, who, row.options)
+        row.state = state.to_dict()
+        row.seating = [*row.seating, {"leave": who}]
+        row.version += 1
+        _sync_seats(row, state)
+        record(row, "player.left", hand_number=row.hands_played, before=None, after={"player": who})
+        db.session.flush()
+        return build_session_view(group, row)
+
+    return write(work)
+
+
+def finish_session(
+    group: GroupRef, session_id: int, leftover_pot: str | None = None
+) -> SessionView:
+    """End the session. In a money game the pot left is carried on or refunded (the session's
+    ``leftover_pot`` option when none is given); a points game simply ends where it stands."""
+
+    def work() -> SessionView:
+        row = load_session(group, session_id, lock=True)
+        if row.status != "open":
+            raise Conflict("This session is already finished.")
+        game = session_game(row)
+        state = State.from_dict(row.state)
+        finish: dict[str, Any] | None = None
+        choice: str | None = None
+        if game.money and game.finish is not None:
+            choice = leftover_pot or row.options.get("leftover_pot") or "carry"
+            ended = game.finish(state, row.options, choice)
+            state = ended.state
+            finish = {
+                "leftover_pot": choice,
+                "movements": [
+                    {"from": m.source, "to": m.target, "units": m.units} for m in ended.movements
+                ],
+            }
+        else:
+            # The players end a points game where it stands; the mark keeps it from being
+            # reopened by a correction or an undo.
+            state = replace(state, finished=True)
+            finish = {"leftover_pot": None, "movements": []}
+        before = row.state
+        row.state = state.to_dict()
+        row.status = "finished"
+        row.finished_at = utcnow()
+        row.leftover_pot = choice
+        row.finish = finish
+        row.carried_pot = state.pot if game.money else 0
+        row.version += 1
+        record(row, "session.finished", before={"state": before}, after=finish or {})
+        db.session.flush()
+        return build_session_view(group, row)
+
+    return write(work)
+
+
+def settlement(group: GroupRef, session_id: int) -> SettlementView:
+    """Who pays whom to square the session (RULES.md §6), in the session's currency.
+
+    The pot is a party: money that went into a pot carried on is paid into it (``to`` None);
+    a carried-in pot that was won is paid out of it (``from`` None).
+    """
+    row = load_session(group, session_id)
+    game = session_game(row)
+    if not game.money:
+        raise RuleError(f"{game.name} is played for points: there is no money to settle.")
+    state = State.from_dict(row.state)
+    unit_value = Decimal(row.options["unit_value"])
+    currency = row.options["currency"]
+    players = ordered_players(state)
+    balances: dict[str | None, int] = {p: state.scores.get(p, 0) for p in players}
+    pot_party = -sum(balances.values())
+    if pot_party:
+        balances[None] = pot_party
+    amounts, transfers = settle_amounts(balances, unit_value, currency)
+    return SettlementView(
+        session=row.id,
+        status=row.status,
+        currency=currency,
+        unit_value=unit_value,
+        balances=tuple(BalanceView(p, balances[p], amounts[p]) for p in players),
+        pot=state.pot,
+        pot_amount=amount(state.pot, unit_value, currency),
+        transfers=tuple(TransferView(t.source, t.target, t.units, money) for t, money in transfers),
+    )
+
+
+def session_history(group: GroupRef, session_id: int) -> list[ChangeView]:
+    """Every change to the session, oldest first, with what was there before."""
+    row = load_session(group, session_id)
+    changes = db.session.scalars(
+        select(Change).where(Change.session_id == row.id).order_by(Change.id)
+    ).all()
+    return [ChangeView(c.kind, c.hand_number, c.at, c.version, c.before, c.after) for c in changes]

@@ -1,0 +1,85 @@
+"""The running scores as a line chart: inline SVG drawn on the server, no script needed.
+
+Colours come from classes in static/style.css (series-0 … series-7), so the strict
+Content-Security-Policy (no inline style) holds and the dark theme recolours the chart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from markupsafe import Markup, escape
+
+WIDTH = 360
+HEIGHT = 200
+PAD_LEFT = 36
+PAD_RIGHT = 8
+PAD_TOP = 10
+PAD_BOTTOM = 22
+SERIES_CLASSES = 8
+
+
+def score_chart(
+    players: Sequence[str], scores_after: Sequence[Mapping[str, int]], *, label: str
+) -> Markup:
+    """One line per player through 0 and their score after each hand; ``label`` names the chart.
+
+    A player who joined later starts where they joined; one who is missing from a hand's
+    scores keeps their last point. Returns an empty Markup when there is nothing to draw.
+    """
+    if not scores_after or not players:
+        return Markup("")
+    values = [v for scores in scores_after for v in scores.values()] + [0]
+    low, high = min(values), max(values)
+    if low == high:
+        low, high = low - 1, high + 1
+    hands = len(scores_after)
+    inner_w = WIDTH - PAD_LEFT - PAD_RIGHT
+    inner_h = HEIGHT - PAD_TOP - PAD_BOTTOM
+
+    def x(i: int) -> float:
+        return PAD_LEFT + inner_w * i / hands
+
+    def y(v: int) -> float:
+        return PAD_TOP + inner_h * (high - v) / (high - low)
+
+    parts: list[str] = [
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-label="{escape(label)}" preserveAspectRatio="xMidYMid meet">',
+        f"<title>{escape(label)}</title>",
+        f'<line class="axis zero" x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" '
+        f'y1="{y(0):.1f}" y2="{y(0):.1f}"/>',
+        f'<text class="tick" x="{PAD_LEFT - 4}" y="{y(high) + 4:.1f}" text-anchor="end">'
+        f"{high}</text>",
+        f'<text class="tick" x="{PAD_LEFT - 4}" y="{y(low) + 4:.1f}" text-anchor="end">'
+        f"{low}</text>",
+        f'<text class="tick" x="{PAD_LEFT - 4}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>'
+        if low < 0 < high
+        else "",
+        f'<text class="tick" x="{x(hands):.1f}" y="{HEIGHT - 6}" text-anchor="end">{hands}</text>',
+    ]
+    for n, player in enumerate(players):
+        points = []
+        last: int | None = None
+        for i, scores in enumerate(scores_after, start=1):
+            if player in scores:
+                if last is None:
+                    points.append((x(i - 1), y(0)))
+                last = scores[player]
+                points.append((x(i), y(last)))
+        if not points:
+            continue
+        path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+        cls = f"series series-{n % SERIES_CLASSES}"
+        parts.append(
+            f'<polyline class="{cls}" points="{path}"><title>{escape(player)}</title></polyline>'
+        )
+        px, py = points[-1]
+        parts.append(f'<circle class="{cls}" cx="{px:.1f}" cy="{py:.1f}" r="3"/>')
+    parts.append("</svg>")
+    return Markup("".join(p for p in parts if p))
+
+
+def series_class(index: int) -> str:
+    """The legend's class for the player at ``index``, matching the chart's line."""
+    return f"series-{index % SERIES_CLASSES}"

@@ -1,0 +1,93 @@
+"""Jinja filters and globals for writing numbers, money, cards and games on the pages."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from flask import Blueprint
+from flask_babel import format_datetime
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
+
+from ledger.rules.cards import SUIT_SYMBOLS
+from ledger.rules.money import amount, format_amount
+from ledger.rules.registry import GAMES
+from ledger.web import texts
+from ledger.web.chart import series_class
+
+bp = Blueprint("display", __name__)
+
+
+@bp.app_template_filter("money")
+def money(value: Decimal | None, currency: str | None) -> str:
+    return "" if value is None else format_amount(value, currency or "")
+
+
+@bp.app_template_filter("units_money")
+def units_money(units: int | None, session: Any) -> str:
+    """Units of a money session (its pot) in the session's currency: "€0.20"."""
+    if units is None or session.unit_value is None:
+        return ""
+    return format_amount(amount(units, session.unit_value, session.currency), session.currency)
+
+
+@bp.app_template_filter("signed")
+def signed(value: int | Decimal | None) -> str:
+    """A score with its sign ("+51", "-20", "0"), so plus and minus never rest on colour."""
+    if value is None:
+        return ""
+    return f"+{value}" if value > 0 else str(value)
+
+
+@bp.app_template_filter("sign_class")
+def sign_class(value: int | Decimal | None) -> str:
+    if not value:
+        return ""
+    return "plus" if value > 0 else "minus"
+
+
+@bp.app_template_filter("card")
+def card(code: str) -> str:
+    """A card code as it is read: "QS" as "Q♠", "10" as "10", "JK" as "JK"."""
+    if code and code[-1] in SUIT_SYMBOLS and code != "JK":
+        return code[:-1] + SUIT_SYMBOLS[code[-1]]
+    return code
+
+
+@bp.app_template_filter("cards")
+def cards(codes: Iterable[str]) -> str:
+    return " ".join(card(c) for c in codes)
+
+
+@bp.app_template_filter("when")
+def when(moment: datetime | None) -> str:
+    return "" if moment is None else format_datetime(moment, "short")
+
+
+@bp.app_template_global("csrf_field")
+def csrf_field() -> Markup:
+    """The hidden CSRF input every form carries (CSRFProtect reads it, whatever the form).
+
+    One helper instead of each form's own field: a page with several forms then has no
+    duplicate ids, and forms with a prefix need no prefixed token.
+    """
+    return Markup('<input type="hidden" name="csrf_token" value="{}">').format(generate_csrf())
+
+
+@bp.app_template_global("game_name")
+def game_name(key: str) -> str:
+    game = GAMES.get(key)
+    return texts.text(game.name) if game is not None else key
+
+
+@bp.app_template_global("series_class")
+def _series_class(index: int) -> str:
+    return series_class(index)
+
+
+bp.add_app_template_global(texts.text, "engine_text")
+bp.add_app_template_global(texts.option_label, "option_label")
+bp.add_app_template_global(texts.choice_label, "choice_label")

@@ -1,0 +1,125 @@
+"""The pages' forms (Flask-WTF: every one carries a CSRF token)."""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    FieldList,
+    Form,
+    FormField,
+    HiddenField,
+    PasswordField,
+    RadioField,
+    SelectChoice,
+    StringField,
+)
+from wtforms.validators import DataRequired, Length, Optional, Regexp
+
+from ledger.models import GROUP_NAME_LENGTH, NAME_LENGTH, REQUEST_ID_LENGTH
+
+PASSPHRASE_MIN = 8
+PASSPHRASE_MAX = 200
+
+
+def _passphrase(label: str) -> PasswordField:
+    return PasswordField(
+        label,
+        validators=[
+            DataRequired(_l("Give a passphrase.")),
+            Length(
+                min=PASSPHRASE_MIN,
+                max=PASSPHRASE_MAX,
+                message=_l("A passphrase has at least %(min)d characters.", min=PASSPHRASE_MIN),
+            ),
+        ],
+        render_kw={"autocomplete": "new-password"},
+    )
+
+
+class CreateGroupForm(FlaskForm):
+    name = StringField(
+        _l("Name of the group"),
+        validators=[
+            DataRequired(_l("Give the group a name.")),
+            Length(max=GROUP_NAME_LENGTH),
+        ],
+        render_kw={"autocomplete": "off", "maxlength": GROUP_NAME_LENGTH},
+    )
+    passphrase = _passphrase(_l("Passphrase everyone at the table will share"))
+
+
+class OpenGroupForm(FlaskForm):
+    group = StringField(
+        _l("Group"),
+        validators=[DataRequired(_l("Give the group's name or its web address."))],
+        render_kw={"autocomplete": "username", "autocapitalize": "none"},
+    )
+    passphrase = PasswordField(
+        _l("Passphrase"),
+        validators=[DataRequired(_l("Give the group's passphrase."))],
+        render_kw={"autocomplete": "current-password"},
+    )
+
+
+class PlayerForm(FlaskForm):
+    name = StringField(
+        _l("Name"),
+        validators=[DataRequired(_l("Give the player a name.")), Length(max=NAME_LENGTH)],
+        render_kw={"autocomplete": "off", "maxlength": NAME_LENGTH},
+    )
+
+
+class PassphraseForm(FlaskForm):
+    passphrase = _passphrase(_l("New passphrase"))
+
+
+class ResultForm(Form):
+    """One player's row in a hand. The field names become results-<i>-cards and so on."""
+
+    player = HiddenField()
+    cards = StringField(
+        _l("Cards left"),
+        render_kw={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"},
+    )
+    spots = StringField(
+        _l("Spot total"),
+        validators=[Optional(), Regexp(r"^\s*\d{1,4}\s*$", message=_l("Give a whole number."))],
+        render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
+    )
+    sitting_out = BooleanField(_l("Sitting out"))
+
+
+class HandForm(FlaskForm):
+    results = FieldList(FormField(ResultForm))
+    out = RadioField(_l("Who went out?"), validate_choice=False, default="")
+    rummy = BooleanField(_l("Went rummy (out in one turn, nothing laid down before)"))
+    request_id = HiddenField(validators=[Length(max=REQUEST_ID_LENGTH)])
+    version = HiddenField()
+
+
+class ConfirmForm(FlaskForm):
+    """A button that changes something (undo, leave): the form is only its CSRF token."""
+
+
+class FinishForm(FlaskForm):
+    leftover_pot = RadioField(
+        _l("The pot that is left"),
+        choices=[
+            SelectChoice("carry", _l("Carry it to the next Spot session")),
+            SelectChoice("refund", _l("Give the antes back to those who paid them")),
+        ],
+        validate_choice=True,
+    )
+
+
+class NewSessionForm(FlaskForm):
+    """The game and the first dealer; players and options are read from the posted form too.
+
+    The seats and each game's options change with the group and the game, so the view reads
+    those from the request and lets the engine judge them.
+    """
+
+    game = RadioField(_l("Game"), validators=[DataRequired(_l("Pick a game."))])
+    dealer = RadioField(_l("First dealer"), validate_choice=False)

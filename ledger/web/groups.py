@@ -1,0 +1,138 @@
+"""A group's page: its sessions, players and leaderboard; the invite link; the passphrase."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from ledger import services
+from ledger.api.exports import download, group_export_bytes, group_filename
+from ledger.backup import backup_group, dumps
+from ledger.export import XLSX_MIMETYPE
+from ledger.services import pages
+from ledger.web import access
+from ledger.web.forms import ConfirmForm, PassphraseForm, PlayerForm
+from ledger.web.qr import qr_svg
+from ledger.web.util import add_error
+
+bp = Blueprint("groups", __name__, url_prefix="/g/<slug>")
+
+
+def _group_page(slug: str, player_form: PlayerForm | None = None, status: int = 200):
+    group = access.group_for_page(slug)
+    view = services.group_view(group)
+    sessions = sorted(view.sessions, key=lambda s: (s.status != "open", -s.id))
+    html = render_template(
+        "groups/show.html",
+        group=view,
+        sessions=sessions,
+        leaderboard=pages.leaderboard(group),
+        player_form=player_form or PlayerForm(formdata=None),
+        rename_form=PlayerForm(formdata=None, prefix="rename"),
+        confirm_form=ConfirmForm(),
+        just_made=request.args.get("new") == "1",
+    )
+    return html if status == 200 else (html, status)
+
+
+@bp.get("")
+def show(slug: str):
+    return _group_page(slug)
+
+
+@bp.post("/players")
+def add_player(slug: str) -> Response | tuple[str, int]:
+    group = access.group_for_page(slug)
+    form = PlayerForm()
+    if form.validate_on_submit():
+        try:
+            player = services.add_player(group, form.name.data or "")
+        except (services.RuleError, services.Conflict) as e:
+            add_error(form, "name", e.message)
+        else:
+            flash(_("%(name)s joins the group.", name=player.name), "success")
+            return redirect(url_for(".show", slug=slug) + "#players")
+    return _group_page(slug, player_form=form, status=422)
+
+
+@bp.post("/players/<int:player_id>")
+def rename_player(slug: str, player_id: int) -> Response:
+    group = access.group_for_page(slug)
+    form = PlayerForm(prefix="rename")
+    if not form.validate_on_submit():
+        for message in form.name.errors:
+            flash(message, "error")
+        return redirect(url_for(".show", slug=slug) + "#players")
+    try:
+        player = services.rename_player(group, player_id, form.name.data or "")
+    except (services.RuleError, services.Conflict) as e:
+        flash(e.message, "error")
+    else:
+        flash(_("Renamed to %(name)s.", name=player.name), "success")
+    return redirect(url_for(".show", slug=slug) + "#players")
+
+
+@bp.get("/invite")
+def invite(slug: str) -> str:
+    group = access.group_for_page(slug)
+    link = url_for("home.join", token=access.invite_for(group), _external=True)
+    return render_template(
+        "groups/invite.html",
+        group=group,
+        link=link,
+        qr=qr_svg(link, title=_("QR code of the invite link")),
+        passphrase_form=PassphraseForm(formdata=None),
+    )
+
+
+@bp.post("/passphrase")
+def change_passphrase(slug: str) -> Response | tuple[str, int]:
+    """A new passphrase signs out every other phone and voids every invite link made so far."""
+    group = access.group_for_page(slug)
+    form = PassphraseForm()
+    if form.validate_on_submit():
+        try:
+            services.change_passphrase(group, form.passphrase.data or "")
+        except services.RuleError as e:
+            add_error(form, "passphrase", e.message)
+        else:
+            access.sign_in(group)  # this phone stays in, at the new epoch
+            flash(
+                _("The passphrase is changed. Other phones and old invite links need the new one."),
+                "success",
+            )
+            return redirect(url_for(".invite", slug=slug))
+    link = url_for("home.join", token=access.invite_for(group), _external=True)
+    html = render_template(
+        "groups/invite.html",
+        group=group,
+        link=link,
+        qr=qr_svg(link, title=_("QR code of the invite link")),
+        passphrase_form=form,
+    )
+    return html, 422
+
+
+@bp.post("/sign-out")
+def sign_out(slug: str) -> Response:
+    """This phone forgets the group (the others stay signed in)."""
+    group = access.group_for_page(slug)
+    if ConfirmForm().validate_on_submit():
+        access.forget(group.id)
+        flash(_("This phone has closed %(name)s.", name=group.name), "success")
+    return redirect(url_for("home.index"))
+
+
+@bp.get("/export.xlsx")
+def export(slug: str) -> Response:
+    group = access.group_for_page(slug)
+    return download(group_export_bytes(group), XLSX_MIMETYPE, group_filename(group.slug, "xlsx"))
+
+
+@bp.get("/backup.json")
+def backup(slug: str) -> Response:
+    group = access.group_for_page(slug)
+    return download(
+        dumps(backup_group(group.slug)), "application/json", group_filename(group.slug, "json")
+    )

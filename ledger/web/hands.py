@@ -1,0 +1,154 @@
+"""Entering a hand, looking at one, and correcting one."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask_babel import gettext as _
+
+from ledger import services
+from ledger.rules.registry import GAMES
+from ledger.services.views import GroupRef, HandView, SessionView
+from ledger.web import access, entry
+from ledger.web.forms import HandForm
+from ledger.web.summary import hand_summary
+
+bp = Blueprint("hands", __name__, url_prefix="/g/<slug>/s/<int:session_id>/hands")
+
+
+def _session(slug: str, session_id: int) -> tuple[GroupRef, SessionView]:
+    group = access.group_for_page(slug)
+    return group, services.session_view(group, session_id)
+
+
+def _seated(view: SessionView) -> list[str]:
+    return [p.name for p in view.players if p.active]
+
+
+def _render_form(
+    group: GroupRef,
+    view: SessionView,
+    form: HandForm,
+    players: Sequence[str],
+    dealer: str | None,
+    leader: str | None,
+    errors: entry.RowErrors,
+    hand: HandView | None = None,
+):
+    shape = entry.layout(view.game, view.options, len(players))
+    html = render_template(
+        "hands/form.html",
+        group=group,
+        session=view,
+        game=GAMES[view.game],
+        form=form,
+        shape=shape,
+        dealer=dealer,
+        leader=leader,
+        errors=errors,
+        hand=hand,
+    )
+    return (html, 422) if errors or form.errors else html
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new(slug: str, session_id: int):
+    group, view = _session(slug, session_id)
+    if view.status != "open":
+        flash(_("The game is over: no more hands can be added."), "error")
+        return redirect(url_for("sessions.show", slug=slug, session_id=session_id))
+    players = _seated(view)
+    form = HandForm()
+    entry.set_out_choices(form, players)
+    if not form.is_submitted():
+        entry.fill(form, players)
+        # A resend of this very form (a double tap, a retry) names the same hand.
+        form.request_id.data = uuid.uuid4().hex
+        return _render_form(group, view, form, players, view.dealer, view.leader, entry.RowErrors())
+
+    shape = entry.layout(view.game, view.options, len(players))
+    typed, errors = entry.read(form, shape, view.dealer)
+    if form.validate() and not errors:
+        try:
+            added = services.add_hand(
+                group, session_id, typed, request_id=form.request_id.data or None
+            )
+        except services.RuleError as e:
+            errors = entry.place(e, [r.player.data for r in form.results])
+        except services.Conflict as e:
+            errors = entry.RowErrors(general=[e.message])
+        else:
+            return redirect(
+                url_for("sessions.show", slug=slug, session_id=session_id, saved=added.hand.number)
+                + "#saved"
+            )
+    return _render_form(group, view, form, players, view.dealer, view.leader, errors)
+
+
+def _hand(group: GroupRef, session_id: int, number: int) -> HandView:
+    found = next((h for h in services.list_hands(group, session_id) if h.number == number), None)
+    if found is None:
+        abort(404)
+    return found
+
+
+@bp.get("/<int:number>")
+def show(slug: str, session_id: int, number: int) -> str:
+    group, view = _session(slug, session_id)
+    hand = _hand(group, session_id, number)
+    history = services.hand_history(group, session_id, number)
+    earlier = [c for c in history if c.kind == "hand.corrected" and c.before]
+    return render_template(
+        "hands/show.html",
+        group=group,
+        session=view,
+        hand=hand,
+        summary=hand_summary(hand.to_json(), money=view.money),
+        earlier=[
+            (
+                c,
+                hand_summary(
+                    {**c.before["outcome"], "payments": _payments(c.before)}, money=view.money
+                ),
+            )
+            for c in earlier
+        ],
+        editable=not (view.money and view.status == "finished"),
+    )
+
+
+def _payments(before: dict) -> list[dict]:
+    moves = before.get("outcome", {}).get("movements", [])
+    return [m for m in moves if m.get("from") is not None and m.get("to") is not None]
+
+
+@bp.route("/<int:number>/edit", methods=["GET", "POST"])
+def edit(slug: str, session_id: int, number: int):
+    group, view = _session(slug, session_id)
+    hand = _hand(group, session_id, number)
+    players = [r.player for r in hand.results]
+    form = HandForm()
+    entry.set_out_choices(form, players)
+    if not form.is_submitted():
+        entry.fill(form, players, hand.entry)
+        form.version.data = str(view.version)
+        return _render_form(
+            group, view, form, players, hand.dealer, hand.leader, entry.RowErrors(), hand
+        )
+
+    shape = entry.layout(view.game, view.options, len(players))
+    typed, errors = entry.read(form, shape, hand.dealer)
+    if form.validate() and not errors:
+        version = int(form.version.data) if (form.version.data or "").isdigit() else None
+        try:
+            services.correct_hand(group, session_id, number, typed, version=version)
+        except services.RuleError as e:
+            errors = entry.place(e, players)
+        except services.Conflict as e:
+            errors = entry.RowErrors(general=[e.message])
+        else:
+            flash(_("Hand %(number)d is corrected.", number=number), "success")
+            return redirect(url_for("sessions.show", slug=slug, session_id=session_id))
+    return _render_form(group, view, form, players, hand.dealer, hand.leader, errors, hand)

@@ -1,0 +1,70 @@
+"""The page's language: English or Dutch, from a cookie set by the switch or the browser's wish.
+
+Translations live in ledger/translations/<lang>/LC_MESSAGES/messages.po beside the compiled
+.mo, which is committed so a fresh checkout speaks Dutch without a build step. After changing
+a text, from the repository's top folder:
+
+    pybabel extract -F ledger/translations/babel.cfg -k _l -k N_ --no-location \
+        --sort-output -o ledger/translations/messages.pot .
+    pybabel update -i ledger/translations/messages.pot -d ledger/translations
+    (translate the new entries in ledger/translations/nl/LC_MESSAGES/messages.po)
+    pybabel compile -d ledger/translations
+
+tests/web/test_i18n.py fails while the .mo lags behind the .po or a Dutch entry is missing.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Response, redirect, request, url_for
+from flask_babel import get_locale
+
+LANGUAGES = {"en": "English", "nl": "Nederlands"}
+DEFAULT_LANGUAGE = "en"
+COOKIE = "lang"
+# A year: the choice is a person's, not a visit's.
+COOKIE_AGE = 365 * 24 * 3600
+
+bp = Blueprint("i18n", __name__)
+
+
+def select_locale() -> str:
+    """The switch's cookie if it names a language we have, else the browser's best match."""
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES, default=DEFAULT_LANGUAGE)
+
+
+def N_(text: str) -> str:  # noqa: N802  (the name gettext's tools look for)
+    """Marks a text for translation where it is defined; it is translated where shown."""
+    return text
+
+
+@bp.app_context_processor
+def language_context() -> dict[str, object]:
+    """Every page knows its language (for <html lang>) and offers the others."""
+    return {"current_language": str(get_locale() or DEFAULT_LANGUAGE), "languages": LANGUAGES}
+
+
+@bp.post("/language")
+def set_language() -> Response:
+    """The language switch: remembers the choice and goes back to the page it was made on."""
+    lang = request.form.get("lang", "")
+    response = redirect(same_site_path(request.form.get("next")) or url_for("home.index"))
+    if lang in LANGUAGES:
+        response.set_cookie(COOKIE, lang, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
+    return response
+
+
+def same_site_path(target: str | None) -> str | None:
+    """``target`` if it is a path on this site; never an address elsewhere (an open redirect)."""
+    if not target:
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        return None
+    if "\\" in target:
+        return None
+    return target

@@ -1,0 +1,291 @@
+"""A session's pages: starting one, the scoreboard, undo, settling up and the end of the night."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+from wtforms import SelectChoice
+
+from ledger import services
+from ledger.api.exports import download, session_data, session_filename
+from ledger.export import XLSX_MIMETYPE, session_workbook
+from ledger.rules.registry import GAMES
+from ledger.services.views import GroupRef, SessionView
+from ledger.web import access
+from ledger.web.chart import score_chart
+from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
+from ledger.web.summary import hand_summary, transfer_text
+
+bp = Blueprint("sessions", __name__, url_prefix="/g/<slug>/s")
+
+# The scoreboard lists this many of the latest hands; the rest are a tap away.
+RECENT_HANDS = 8
+
+
+# --- Starting a session ---------------------------------------------------------------------
+
+
+def _option_field(game: str, option: str) -> str:
+    return f"opt-{game}-{option}"
+
+
+def _seating_from_request(known: list[str]) -> tuple[list[str], set[str]]:
+    """The order the form put the players in and who is ticked to play (all, at first)."""
+    if request.method != "POST":
+        return known, set(known)
+    order = [n for n in request.form.getlist("order") if n]
+    order += [n for n in known if n not in order]
+    return order, set(request.form.getlist("seated"))
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new(slug: str):
+    """Pick the game, its options, the players in seat order and the first dealer.
+
+    The up and down buttons and "add" send the form back here to redraw it (so it works
+    without JavaScript; static/seats.js moves the rows in place instead).
+    """
+    group = access.group_for_page(slug)
+    view = services.group_view(group)
+    form = NewSessionForm()
+    form.game.choices = [SelectChoice(g.key, g.name) for g in GAMES.values()]
+    order, seated = _seating_from_request([p.name for p in view.players])
+    form.dealer.choices = [SelectChoice(n) for n in order]
+    if request.method == "GET":
+        form.game.data = next(iter(GAMES))
+        form.dealer.data = order[0] if order else None
+    options_typed = {k: v for k, v in request.form.items() if k.startswith("opt-")}
+    errors: dict[str, list[str]] = {}
+
+    if request.method == "POST":
+        move = request.form.get("move", "")
+        if move:
+            order = _moved(order, move)
+        elif request.form.get("add") or request.form.get("new_player", "").strip():
+            # A name typed in "someone new" joins the list first, even when Enter sent the form.
+            name = " ".join(request.form.get("new_player", "").split())
+            if name and name.casefold() not in {n.casefold() for n in order}:
+                order.append(name)
+                seated.add(name)
+            form.dealer.choices = [SelectChoice(n) for n in order]
+        elif form.validate_on_submit():
+            players = [n for n in order if n in seated]
+            game = form.game.data or ""
+            prefix = f"opt-{game}-"
+            options = {
+                k[len(prefix) :]: v for k, v in options_typed.items() if k.startswith(prefix)
+            }
+            try:
+                session = services.create_session(group, game, players, form.dealer.data, options)
+            except (services.RuleError, services.Conflict) as e:
+                key = (e.field or "").split("[")[0]
+                if key.startswith("options."):
+                    key = _option_field(game, key.split(".", 1)[1])
+                errors.setdefault(key or "form", []).append(e.message)
+            else:
+                return redirect(url_for(".show", slug=slug, session_id=session.id))
+        else:
+            for name, messages in form.errors.items():
+                errors.setdefault(name if name in ("game", "dealer") else "form", []).extend(
+                    str(m) for m in messages
+                )
+
+    html = render_template(
+        "sessions/new.html",
+        group=view,
+        form=form,
+        games=list(GAMES.values()),
+        order=order,
+        seated=seated,
+        options_typed=options_typed,
+        option_field=_option_field,
+        errors=errors,
+    )
+    return (html, 422) if errors else html
+
+
+def _moved(order: list[str], move: str) -> list[str]:
+    """``up:2`` or ``down:0``: the player at that place swaps with the neighbour."""
+    direction, _sep, index = move.partition(":")
+    if not index.isdigit():
+        return order
+    i = int(index)
+    j = i - 1 if direction == "up" else i + 1
+    if 0 <= i < len(order) and 0 <= j < len(order):
+        order = list(order)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+# --- The scoreboard -------------------------------------------------------------------------
+
+
+def _session(slug: str, session_id: int) -> tuple[GroupRef, SessionView]:
+    group = access.group_for_page(slug)
+    return group, services.session_view(group, session_id)
+
+
+@bp.get("/<int:session_id>")
+def show(slug: str, session_id: int) -> str:
+    group, view = _session(slug, session_id)
+    hands = services.list_hands(group, session_id)
+    hand_json = [h.to_json() for h in hands]
+    saved = request.args.get("saved", type=int)
+    saved_hand = next((h for h in hand_json if h["number"] == saved), None)
+    names = [p.name for p in view.players]
+    recent = [(h, hand_summary(h, money=view.money)) for h in reversed(hand_json[-RECENT_HANDS:])]
+    return render_template(
+        "sessions/show.html",
+        group=group,
+        session=view,
+        game=GAMES[view.game],
+        recent=recent,
+        more_hands=max(0, len(hand_json) - RECENT_HANDS),
+        saved=saved_hand,
+        saved_summary=hand_summary(saved_hand, money=view.money) if saved_hand else None,
+        chart=score_chart(
+            names,
+            [h["scores_after"] for h in hand_json],
+            label=_("Running scores after each hand"),
+        ),
+        confirm_form=ConfirmForm(),
+        finish_form=FinishForm(formdata=None),
+        join_form=PlayerForm(formdata=None, prefix="join"),
+    )
+
+
+@bp.get("/<int:session_id>/hands")
+def hands(slug: str, session_id: int) -> str:
+    """Every hand of the session, newest first."""
+    group, view = _session(slug, session_id)
+    hand_json = [h.to_json() for h in services.list_hands(group, session_id)]
+    return render_template(
+        "sessions/hands.html",
+        group=group,
+        session=view,
+        hands=[(h, hand_summary(h, money=view.money)) for h in reversed(hand_json)],
+    )
+
+
+@bp.get("/<int:session_id>/version.json")
+def version(slug: str, session_id: int) -> Response:
+    """What the scoreboard polls: one small answer that changes with every change."""
+    _group, view = _session(slug, session_id)
+    response = jsonify(version=view.version, hands_played=view.hands_played, status=view.status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/<int:session_id>/undo")
+def undo(slug: str, session_id: int) -> Response:
+    """Take back the last hand: the one this phone showed as last, never one entered since."""
+    group = access.group_for_page(slug)
+    form = ConfirmForm()
+    number = request.form.get("number", type=int)
+    if form.validate_on_submit() and number:
+        try:
+            services.undo_hand(group, session_id, number)
+        except services.Conflict as e:
+            flash(e.message, "error")
+        else:
+            flash(_("Hand %(number)d is undone.", number=number), "success")
+    return redirect(url_for(".show", slug=slug, session_id=session_id))
+
+
+# --- Players joining and leaving between hands -----------------------------------------------
+
+
+@bp.post("/<int:session_id>/join")
+def join(slug: str, session_id: int) -> Response:
+    group = access.group_for_page(slug)
+    form = PlayerForm(prefix="join")
+    if form.validate_on_submit():
+        try:
+            services.join_session(
+                group, session_id, form.name.data or "", request.form.get("after", "")
+            )
+        except (services.RuleError, services.Conflict) as e:
+            flash(e.message, "error")
+        else:
+            flash(_("%(name)s sits down.", name=form.name.data), "success")
+    else:
+        for message in form.name.errors:
+            flash(str(message), "error")
+    return redirect(url_for(".show", slug=slug, session_id=session_id))
+
+
+@bp.post("/<int:session_id>/leave")
+def leave(slug: str, session_id: int) -> Response:
+    group = access.group_for_page(slug)
+    name = request.form.get("name", "")
+    if ConfirmForm().validate_on_submit():
+        try:
+            services.leave_session(group, session_id, name)
+        except (services.RuleError, services.Conflict) as e:
+            flash(e.message, "error")
+        else:
+            flash(_("%(name)s leaves the table; their score stays.", name=name), "success")
+    return redirect(url_for(".show", slug=slug, session_id=session_id))
+
+
+# --- Settling up and finishing ----------------------------------------------------------------
+
+
+@bp.get("/<int:session_id>/settle")
+def settle(slug: str, session_id: int):
+    group, view = _session(slug, session_id)
+    if not view.money:
+        abort(404)
+    return _settle_page(group, view, FinishForm(formdata=None, leftover_pot=_leftover(view)))
+
+
+def _leftover(view: SessionView) -> str:
+    return view.leftover_pot or str(view.options.get("leftover_pot") or "carry")
+
+
+def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: int = 200):
+    result = services.settlement(group, view.id)
+    lines = [transfer_text(t.to_json(), result.currency) for t in result.transfers]
+    title = _("%(game)s #%(id)d: settling up", game=GAMES[view.game].name, id=view.id)
+    html = render_template(
+        "sessions/settle.html",
+        group=group,
+        session=view,
+        settlement=result,
+        transfers=list(zip(result.transfers, lines, strict=True)),
+        copy_text="\n".join([title, *lines]) if lines else title,
+        finish_form=form,
+    )
+    return html if status == 200 else (html, status)
+
+
+@bp.post("/<int:session_id>/finish")
+def finish(slug: str, session_id: int):
+    """End the night (money: carry or refund the pot) or end a points game where it stands."""
+    group, view = _session(slug, session_id)
+    form = FinishForm()
+    if not view.money:
+        form.leftover_pot.validators = []
+        form.leftover_pot.validate_choice = False
+    if form.validate_on_submit():
+        leftover = form.leftover_pot.data if view.money else None
+        try:
+            services.finish_session(group, session_id, leftover)
+        except services.Conflict as e:
+            flash(e.message, "error")
+        else:
+            flash(_("The session is finished."), "success")
+        target = ".settle" if view.money else ".show"
+        return redirect(url_for(target, slug=slug, session_id=session_id))
+    if view.money:
+        return _settle_page(group, view, form, status=422)
+    return redirect(url_for(".show", slug=slug, session_id=session_id))
+
+
+@bp.get("/<int:session_id>/export.xlsx")
+def export(slug: str, session_id: int) -> Response:
+    group = access.group_for_page(slug)
+    data = session_data(group, session_id)
+    workbook = session_workbook(data.session, data.hands, data.settlement)
+    return download(workbook, XLSX_MIMETYPE, session_filename(data.session, "xlsx"))

@@ -1,0 +1,140 @@
+"""A saved hand in a sentence or two, for the player who just entered it and for the history.
+
+"John wins 51: Enda pays 20, Rex 11, Finn 20. The pot stays at 20."
+
+Pure functions of a hand in the API's shape (shared/API.md "Hand"): no request, no database;
+the words go through gettext so they follow the page's language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+from flask_babel import gettext, ngettext
+
+from ledger.rules.money import format_amount
+
+
+def join_names(names: Sequence[str]) -> str:
+    """Names as a list in words: "Enda", "Enda and John", "Enda, John and Rex"."""
+    if not names:
+        return ""
+    if len(names) == 1:
+        return names[0]
+    return gettext("%(names)s and %(last)s", names=", ".join(names[:-1]), last=names[-1])
+
+
+def _listing(amounts: Sequence[tuple[str, int]], verb_first: str) -> str:
+    """Amounts by name with the verb once, after the first: "Enda pays 20, Rex 11, Finn 20"."""
+    head, *rest = amounts
+    parts = [verb_first % {"name": head[0], "units": head[1]}]
+    parts += [f"{name} {units}" for name, units in rest]
+    return ", ".join(parts)
+
+
+def hand_summary(hand: Mapping[str, Any], *, money: bool) -> str:
+    """What the hand did, in words: who won, who pays or scores what, and the pot."""
+    if money:
+        return _money_summary(hand)
+    return _points_summary(hand)
+
+
+def _money_summary(hand: Mapping[str, Any]) -> str:
+    winners: list[str] = list(hand.get("winners") or ())
+    out = hand.get("out")
+    received: dict[str, int] = {}
+    paid: dict[str, int] = {}
+    for p in hand.get("payments") or ():
+        received[p["to"]] = received.get(p["to"], 0) + int(p["units"])
+        paid[p["from"]] = paid.get(p["from"], 0) + int(p["units"])
+    payers = [(r["player"], paid[r["player"]]) for r in _in_order(hand) if paid.get(r["player"])]
+
+    sentences: list[str] = []
+    if not winners:
+        sentences.append(gettext("Nobody wins this hand."))
+    elif not payers:
+        if out is None and len(winners) > 1:
+            sentences.append(gettext("Everyone ties: nobody pays."))
+        else:
+            sentences.append(
+                ngettext(
+                    "%(names)s wins.", "%(names)s win.", len(winners), names=join_names(winners)
+                )
+            )
+    else:
+        sentences.append(_winners_clause(winners, received) + ": " + _payers_clause(payers) + ".")
+
+    before, after = hand.get("pot_before"), hand.get("pot_after")
+    if before is not None and after is not None:
+        if out is not None and before > 0 and after < before:
+            sentences.append(
+                gettext("%(name)s takes the pot of %(units)s.", name=out, units=before)
+            )
+        elif after == 0:
+            sentences.append(gettext("The pot is empty."))
+        elif after == before:
+            sentences.append(gettext("The pot stays at %(units)s.", units=after))
+        elif after > before:
+            sentences.append(gettext("The pot grows to %(units)s.", units=after))
+        else:
+            sentences.append(gettext("The pot is now %(units)s.", units=after))
+    return " ".join(sentences)
+
+
+def _winners_clause(winners: Sequence[str], received: Mapping[str, int]) -> str:
+    amounts = [received.get(w, 0) for w in winners]
+    if len(winners) == 1:
+        return gettext("%(name)s wins %(units)s", name=winners[0], units=amounts[0])
+    if len(set(amounts)) == 1:
+        return gettext("%(names)s win %(units)s each", names=join_names(winners), units=amounts[0])
+    return _listing(list(zip(winners, amounts, strict=True)), gettext("%(name)s wins %(units)s"))
+
+
+def _payers_clause(payers: Sequence[tuple[str, int]]) -> str:
+    return _listing(payers, gettext("%(name)s pays %(units)s"))
+
+
+def _points_summary(hand: Mapping[str, Any]) -> str:
+    winners: list[str] = list(hand.get("winners") or ())
+    out = hand.get("out")
+    sentences: list[str] = []
+    if out:
+        sentences.append(gettext("%(name)s goes out.", name=out))
+    scored = [
+        (r["player"], int(r["points"]))
+        for r in _in_order(hand)
+        if not r.get("sitting_out") and r.get("points")
+    ]
+    if scored:
+        sentences.append(_listing(scored, gettext("%(name)s scores %(units)s")) + ".")
+    elif not out:
+        sentences.append(gettext("Nobody scores."))
+    if winners and not out:
+        sentences.append(
+            ngettext(
+                "%(names)s wins the hand.",
+                "%(names)s win the hand.",
+                len(winners),
+                names=join_names(winners),
+            )
+        )
+    return " ".join(sentences)
+
+
+def _in_order(hand: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return list(hand.get("results") or ())
+
+
+def transfer_text(transfer: Mapping[str, Any], currency: str) -> str:
+    """A transfer in words: "Finn pays Enda €0.38"; the pot (None) pays out or is paid into."""
+    money = format_amount(Decimal(str(transfer["amount"])), currency)
+    source, target = transfer.get("from"), transfer.get("to")
+    if source is None:
+        return gettext("The pot pays %(to)s %(amount)s", to=target, amount=money)
+    if target is None:
+        return gettext("%(from)s pays %(amount)s into the pot", **{"from": source, "amount": money})
+    return gettext(
+        "%(from)s pays %(to)s %(amount)s", **{"from": source, "to": target, "amount": money}
+    )

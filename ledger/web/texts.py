@@ -1,0 +1,98 @@
+"""The engine's words a page shows (game names, descriptions, options), marked for translation.
+
+The engine (ledger/rules) speaks English and knows nothing of Flask-Babel; its texts are the
+message ids here, so ``gettext(game.description)`` finds the Dutch. tests/web/test_i18n.py
+checks that every game text the registry has is listed, so a new option is not missed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext
+
+from ledger.web.i18n import N_
+
+ENGINE_TEXTS = (
+    # Games
+    N_("Spot"),
+    N_("Spots"),
+    N_("Rummy"),
+    N_("Spin Rummy"),
+    N_(
+        "Irish pub rummy for money: everyone antes, going out takes the pot, and every spot "
+        "left in hand is paid to the winner."
+    ),
+    N_(
+        "Dutch house rules: the spots left in hand are penalty points over a fixed number of "
+        "hands, and the lowest total wins."
+    ),
+    N_("Basic rummy: the first out scores the cards left in the others' hands."),
+    N_("Two players (or solo), four contract rounds: the melds in hand score."),
+    # Option help
+    N_("Units each player dealt in puts into the pot."),
+    N_("The money one unit is worth."),
+    N_("The currency, as a three-letter code."),
+    N_("The direction the deal passes."),
+    N_("Where the units go that joint winners cannot share evenly."),
+    N_("Enter every player's cards, or totals."),
+    N_("At the end of the night the pot is carried to the next session or refunded."),
+    N_("winner: the player out scores the other hands; penalty: each adds their own."),
+    N_("Going rummy doubles the hand's points, or is worth 10 points instead."),
+    N_("What an ace left in hand is worth."),
+    N_("Jokers per pack, 15 points each."),
+    N_("Two packs: up to 7 players, 10 cards each."),
+    N_("The game ends when a score reaches this."),
+    N_("cards: every hand's cards; totals: a spot total or the cards."),
+    # Spin Rummy's contracts
+    N_("two melds"),
+    N_("two runs"),
+    N_("one run and one set"),
+    N_("two sets"),
+)
+
+OPTION_LABELS = {
+    "ante": N_("Ante"),
+    "unit_value": N_("Worth of one unit"),
+    "currency": N_("Currency"),
+    "dealer_rotation": N_("The deal passes to the"),
+    "tie_remainder": N_("Odd units of a tie go to"),
+    "entry": N_("Enter"),
+    "leftover_pot": N_("A pot left at the end"),
+    "scoring": N_("Scoring"),
+    "rummy_bonus": N_("Going rummy"),
+    "ace_value": N_("Ace counts"),
+    "jokers": N_("Jokers per pack"),
+    "packs": N_("Packs"),
+    "target": N_("Play to"),
+}
+
+CHOICE_LABELS = {
+    ("dealer_rotation", "right"): N_("right (anticlockwise)"),
+    ("dealer_rotation", "left"): N_("left (clockwise)"),
+    ("tie_remainder", "pot"): N_("the pot"),
+    ("tie_remainder", "first_winner"): N_("the winners, from the dealer's left"),
+    ("entry", "cards"): N_("every player's cards"),
+    ("entry", "totals"): N_("spot totals (or cards)"),
+    ("leftover_pot", "carry"): N_("is carried to the next session"),
+    ("leftover_pot", "refund"): N_("is refunded to who paid in"),
+    ("scoring", "winner"): N_("the player out scores the others' cards"),
+    ("scoring", "penalty"): N_("each adds their own cards (penalty)"),
+    ("rummy_bonus", "double"): N_("doubles the hand"),
+    ("rummy_bonus", "bonus10"): N_("is worth 10 points more"),
+}
+
+
+def text(message: str | None) -> str:
+    """The engine's ``message`` in the page's language (as it is, when there is no entry)."""
+    return gettext(message) if message else ""
+
+
+def option_label(name: str) -> str:
+    label = OPTION_LABELS.get(name)
+    return gettext(label) if label else name.replace("_", " ").capitalize()
+
+
+def choice_label(name: str, value: Any) -> str:
+    label = CHOICE_LABELS.get((name, str(value)))
+    return gettext(label) if label else str(value)

@@ -1,0 +1,54 @@
+/* Pub Ledger: small enhancements every page shares. The pages work without any of this. */
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  /* A button that changes the history asks first: <button data-confirm="Undo hand 5?"> */
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-confirm]");
+    if (button && !window.confirm(button.getAttribute("data-confirm"))) {
+      event.preventDefault();
+    }
+  });
+
+  /* A form is sent once: a second tap while the first is on its way does nothing.
+     (The server also keeps a hand from being saved twice: see request_id.) */
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.hasAttribute("data-once")) {
+      if (form.getAttribute("data-sending") === "1") {
+        event.preventDefault();
+        return;
+      }
+      form.setAttribute("data-sending", "1");
+      window.setTimeout(function () { form.removeAttribute("data-sending"); }, 8000);
+    }
+  });
+
+  /* "Copy" buttons: <button data-copy="id-of-element-with-the-text" data-copied="Copied"> */
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-copy]");
+    if (!button) return;
+    var source = document.getElementById(button.getAttribute("data-copy"));
+    if (!source) return;
+    var text = source.value !== undefined ? source.value : source.textContent;
+    var status = document.getElementById(button.getAttribute("aria-describedby") || "");
+    function done() {
+      if (status) status.textContent = button.getAttribute("data-copied") || "";
+    }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(done, function () { fallback(source); done(); });
+    } else {
+      fallback(source);
+      done();
+    }
+  });
+
+  function fallback(source) {
+    if (source.select) {
+      source.hidden = false;
+      source.select();
+      try { document.execCommand("copy"); } catch (e) { /* the text stays selected */ }
+    }
+  }
+})();

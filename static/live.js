@@ -1,0 +1,45 @@
+/* The scoreboard follows hands entered on other phones.
+
+   Every few seconds (only while the page is visible) it asks a small JSON address for the
+   session's version; when that changed, it fetches the page again and swaps in the parts
+   marked data-live, so a screen reader hears the new totals (they sit in aria-live regions). */
+(function () {
+  "use strict";
+  var root = document.querySelector("[data-poll-url]");
+  if (!root || !window.fetch || !window.DOMParser) return;
+  var url = root.getAttribute("data-poll-url");
+  var version = root.getAttribute("data-version");
+  var every = 3000;
+  var busy = false;
+
+  function refresh() {
+    return fetch(window.location.href, { credentials: "same-origin" })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+      .then(function (html) {
+        var page = new DOMParser().parseFromString(html, "text/html");
+        var fresh = page.querySelector("[data-poll-url]");
+        if (!fresh) return;
+        document.querySelectorAll("[data-live]").forEach(function (old) {
+          var replacement = page.getElementById(old.id);
+          if (replacement) old.replaceWith(document.importNode(replacement, true));
+        });
+        version = fresh.getAttribute("data-version");
+        root.setAttribute("data-version", version);
+      });
+  }
+
+  function poll() {
+    if (busy || document.hidden) return;
+    busy = true;
+    fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (data) {
+        if (String(data.version) !== String(version)) return refresh();
+      })
+      .catch(function () { /* offline for a moment: try again at the next tick */ })
+      .then(function () { busy = false; });
+  }
+
+  window.setInterval(poll, every);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
+})();

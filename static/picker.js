@@ -1,0 +1,178 @@
+/* The hand form: a card picker with big buttons beside each player's text box, the running
+   spot total as cards are tapped, a cards/total switch where totals are allowed, and rows
+   that fold away for the player who went out or sits out.
+
+   Without this script the form is plain text boxes, which the server reads the same way. */
+(function () {
+  "use strict";
+  var form = document.getElementById("hand-form");
+  if (!form) return;
+  var values = JSON.parse(form.getAttribute("data-values") || "{}");
+  var showTotal = form.getAttribute("data-show-total") === "1";
+  var defaultMode = form.getAttribute("data-default-mode") || "cards";
+  var pickerTemplate = document.getElementById("picker-template");
+  var modeTemplate = document.getElementById("mode-template");
+  var SUIT_SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+  var SUIT_LETTER = { "\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C",
+                      S: "S", H: "H", D: "D", C: "C" };
+  var CARD = /^(10|[2-9]|[AJQKT])([SHDC\u2660\u2665\u2666\u2663]?)$/;
+
+  function tokens(text) {
+    return text.split(/[\s,\-\u2010-\u2014\u2212]+/).filter(Boolean);
+  }
+
+  /* [{label, value}] for each token, value null when the token is not a card we know. */
+  function read(text) {
+    return tokens(text).map(function (token) {
+      var upper = token.toUpperCase();
+      if (upper === "JK" || upper === "*" || upper === "JOKER") {
+        return { label: "JK", value: values.JK === undefined ? null : values.JK };
+      }
+      var m = CARD.exec(upper);
+      if (!m) return { label: token + "?", value: null };
+      var rank = m[1] === "T" ? "10" : m[1];
+      var suit = m[2] ? SUIT_SYMBOL[SUIT_LETTER[m[2]]] : "";
+      return { label: rank + suit, value: values[rank] === undefined ? null : values[rank] };
+    });
+  }
+
+  function showPicked(input, output) {
+    var cards = read(input.value);
+    var labels = cards.map(function (c) { return c.label; }).join(" ");
+    var text = labels;
+    if (showTotal && cards.length) {
+      var unknown = cards.some(function (c) { return c.value === null; });
+      var total = cards.reduce(function (sum, c) { return sum + (c.value || 0); }, 0);
+      text = labels + " = " + (unknown ? "?" : total) + " " + output.getAttribute("data-spots-word");
+    }
+    output.textContent = text;
+  }
+
+  function change(input, text) {
+    input.value = text;
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  function press(input, button) {
+    var list = tokens(input.value);
+    var rank = button.getAttribute("data-rank");
+    var suit = button.getAttribute("data-suit");
+    var action = button.getAttribute("data-action");
+    if (rank) {
+      list.push(rank);
+    } else if (suit && list.length) {
+      var last = list[list.length - 1].toUpperCase();
+      var m = CARD.exec(last);
+      if (m && !m[2]) list[list.length - 1] = last + suit;
+      else if (m && m[2]) list[list.length - 1] = m[1] + suit;
+    } else if (action === "back") {
+      list.pop();
+    } else if (action === "clear") {
+      list = [];
+    }
+    change(input, list.join(" "));
+  }
+
+  var pickers = [];
+
+  function openOnly(which) {
+    pickers.forEach(function (p) {
+      var open = p === which && p.panel.hidden;
+      p.panel.hidden = !open;
+      p.toggle.setAttribute("aria-expanded", open ? "true" : "false");
+    });
+  }
+
+  form.querySelectorAll("input[data-picker]").forEach(function (input) {
+    if (!pickerTemplate) return;
+    var fragment = pickerTemplate.content.cloneNode(true);
+    var wrapper = fragment.querySelector(".picker-wrap");
+    var toggle = wrapper.querySelector(".picker-toggle");
+    var panel = wrapper.querySelector(".picker");
+    var output = wrapper.querySelector(".picked");
+    var name = input.getAttribute("data-player") || "";
+    panel.id = input.id + "-picker";
+    toggle.setAttribute("aria-controls", panel.id);
+    toggle.querySelector(".who").textContent = name;
+    panel.setAttribute("aria-label", (panel.getAttribute("aria-label") || "") + " " + name);
+    panel.querySelectorAll("button").forEach(function (b) {
+      b.addEventListener("click", function () { press(input, b); });
+    });
+    input.addEventListener("input", function () { showPicked(input, output); });
+    input.parentNode.insertBefore(wrapper, input.nextSibling);
+    var picker = { toggle: toggle, panel: panel };
+    toggle.addEventListener("click", function () { openOnly(picker); });
+    pickers.push(picker);
+    showPicked(input, output);
+    picker.input = input;
+  });
+
+  /* Cards or a total, where the session takes totals: one shows, the other is not sent. */
+  var outFolds = form.getAttribute("data-out-folds") === "1";
+
+  function setUp(row) {
+    var fields = {};
+    row.querySelectorAll(".entry-field[data-mode]").forEach(function (f) {
+      fields[f.getAttribute("data-mode")] = f;
+    });
+    var state = { mode: null, buttons: [] };
+    if (modeTemplate && row.hasAttribute("data-modes") && fields.cards && fields.spots) {
+      var switcher = modeTemplate.content.cloneNode(true).querySelector(".entry-mode");
+      state.buttons = switcher.querySelectorAll("button[data-mode]");
+      state.buttons.forEach(function (b) {
+        b.setAttribute("aria-label", b.textContent + " " + (row.getAttribute("data-player") || ""));
+        b.addEventListener("click", function () {
+          state.mode = b.getAttribute("data-mode");
+          apply();
+          var input = fields[state.mode].querySelector("input");
+          if (input) input.focus();
+        });
+      });
+      fields.cards.parentNode.insertBefore(switcher, fields.cards);
+      var spots = fields.spots.querySelector("input");
+      var cards = fields.cards.querySelector("input");
+      state.mode = spots && spots.value ? "spots" : cards && cards.value ? "cards" : defaultMode;
+    }
+
+    /* Which boxes show and are sent: none when the row is folded, else the chosen mode's. */
+    function apply() {
+      var out = row.querySelector("input[name='out']");
+      var sitting = row.querySelector("input[name$='-sitting_out']");
+      var isOut = !!(out && out.checked) && outFolds;
+      var isSitting = !!(sitting && sitting.checked);
+      row.classList.toggle("is-out", isOut);
+      row.classList.toggle("is-sitting", isSitting);
+      if (out) out.disabled = isSitting;
+      if (sitting) sitting.disabled = !!(out && out.checked);
+      Object.keys(fields).forEach(function (key) {
+        var shown = !state.mode || key === state.mode;
+        fields[key].hidden = !shown;
+        fields[key].querySelectorAll("input").forEach(function (i) {
+          i.disabled = !shown || isOut || isSitting;
+        });
+      });
+      state.buttons.forEach(function (b) {
+        b.setAttribute("aria-pressed", b.getAttribute("data-mode") === state.mode ? "true" : "false");
+      });
+    }
+    apply();
+    return apply;
+  }
+
+  var rows = [];
+  form.querySelectorAll(".result-row").forEach(function (row) { rows.push(setUp(row)); });
+  form.addEventListener("change", function (event) {
+    if (event.target.name === "out" || /-sitting_out$/.test(event.target.name)) {
+      rows.forEach(function (apply) { apply(); });
+    }
+  });
+
+  /* Open the buttons where typing is still to do: the first row the engine refused, else the
+     first empty one. */
+  var refused = form.querySelector(".result-row.has-error input[data-picker]");
+  var first = refused || Array.prototype.find.call(
+    form.querySelectorAll("input[data-picker]"), function (i) { return !i.value && !i.disabled; });
+  pickers.forEach(function (p) { if (p.input === first) openOnly(p); });
+  var errorRow = form.querySelector(".result-row.has-error");
+  if (errorRow) errorRow.scrollIntoView({ block: "center" });
+})();

@@ -1,0 +1,58 @@
+/* New session: the up and down buttons move a player in place (without a trip to the server),
+   and only the chosen game's options show. Without this script the buttons send the form and
+   the server redraws it in the new order. */
+(function () {
+  "use strict";
+  var form = document.getElementById("new-session-form");
+  if (!form) return;
+  var list = document.getElementById("seats");
+
+  function renumber() {
+    if (!list) return;
+    var rows = list.querySelectorAll(".seat");
+    rows.forEach(function (row, i) {
+      row.querySelector(".seat-number").textContent = String(i + 1);
+      var up = row.querySelector("button[value^='up:']");
+      var down = row.querySelector("button[value^='down:']");
+      if (up) { up.value = "up:" + i; up.disabled = i === 0; }
+      if (down) { down.value = "down:" + i; down.disabled = i === rows.length - 1; }
+    });
+  }
+
+  if (list) {
+    list.addEventListener("click", function (event) {
+      var button = event.target.closest("button[name='move']");
+      if (!button) return;
+      event.preventDefault();
+      var row = button.closest(".seat");
+      var up = button.value.indexOf("up:") === 0;
+      var other = up ? row.previousElementSibling : row.nextElementSibling;
+      if (!other) return;
+      if (up) list.insertBefore(row, other);
+      else list.insertBefore(other, row);
+      renumber();
+      /* Keep the finger's place: the same button, unless it just became disabled. */
+      var same = row.querySelector(up ? "button[value^='up:']" : "button[value^='down:']");
+      var twin = row.querySelector(up ? "button[value^='down:']" : "button[value^='up:']");
+      (same && !same.disabled ? same : twin).focus();
+      var status = document.getElementById("seats-status");
+      if (status) {
+        var names = Array.prototype.map.call(list.querySelectorAll(".seat"), function (r) {
+          return r.getAttribute("data-name");
+        });
+        status.textContent = names.join(", ");
+      }
+    });
+  }
+
+  function showOptions() {
+    var chosen = form.querySelector("input[name='game']:checked");
+    form.querySelectorAll(".game-options").forEach(function (box) {
+      box.hidden = !chosen || box.getAttribute("data-game") !== chosen.value;
+    });
+  }
+  form.addEventListener("change", function (event) {
+    if (event.target.name === "game") showOptions();
+  });
+  showOptions();
+})();

@@ -1,0 +1,251 @@
+"""Sessions: starting one, players joining and leaving, the end of the night and settling up."""
+
+from __future__ import annotations
+
+from tests.api.helpers import SEED_HAND_1, SEED_HAND_2, error, hand_of
+
+# Spots, four players: Enda goes out every hand, the others keep a few spots.
+SPOTS_HAND = hand_of({"John": "2", "Rex": "3 4", "Finn": "K"}, out="Enda")
+
+
+def test_new_names_in_a_session_become_players_of_the_group_spelled_as_the_group_has_them(
+    table,
+):
+    table.ok("POST", f"/groups/{table.slug}/players", {"name": "Enda"}, 201)
+
+    session = table.session(["enda", "Maeve"], dealer="MAEVE")
+
+    assert [p["name"] for p in session["players"]] == ["Enda", "Maeve"]
+    assert session["dealer"] == "Maeve"
+    players = table.ok("GET", f"/groups/{table.slug}")["players"]
+    assert [p["name"] for p in players] == ["Enda", "Maeve"]
+
+
+def test_a_session_that_breaks_a_rule_is_refused_with_the_field_and_nothing_is_kept(table):
+    slug = table.slug
+    cases = [
+        ({"game": "poker", "players": ["A", "B"], "dealer": "A"}, "game"),
+        ({"game": "spot", "players": ["A"], "dealer": "A"}, "players"),
+        ({"game": "spot", "players": ["A", "a"], "dealer": "A"}, "players"),
+        ({"game": "spot", "players": ["A", "B"], "dealer": "C"}, "dealer"),
+        ({"game": "spot", "players": ["A", "B"]}, "dealer"),
+        ({"game": "spot", "players": ["A", ""], "dealer": "A"}, "players[1]"),
+        ({"game": "spot", "players": ["A", "B"], "dealer": "A", "options": {"ante": -1}},
+         "options.ante"),
+        ({"game": "spot", "players": ["A", "B"], "dealer": "A", "options": {"colour": "red"}},
+         "options.colour"),
+        ({"game": "spot", "players": ["A", "B"], "dealer": "A",
+          "options": {"unit_value": "lots"}}, "options.unit_value"),
+    ]  # fmt: skip
+    for body, field in cases:
+        error(table.post(f"/groups/{slug}/sessions", body), 422, field)
+
+    group = table.ok("GET", f"/groups/{slug}")
+    assert (group["players"], group["sessions"]) == ([], [])
+
+
+def test_a_session_body_of_the_wrong_shape_is_a_bad_request(table):
+    slug = table.slug
+    error(
+        table.post(f"/groups/{slug}/sessions", {"game": "spot", "players": "A B"}), 400, "players"
+    )
+    error(
+        table.post(f"/groups/{slug}/sessions", {"game": "spot", "players": [1]}), 400, "players[0]"
+    )
+    error(
+        table.post(f"/groups/{slug}/sessions", {"game": "spot", "players": [], "options": []}),
+        400,
+        "options",
+    )
+
+
+def test_an_unknown_session_is_not_found(table):
+    assert error(table.get("/sessions/999"), 404) == "There is no session 999."
+    error(table.get("/sessions/999/hands"), 404)
+    error(table.post("/sessions/999/hands", SEED_HAND_1), 404)
+
+
+# --- Joining and leaving -------------------------------------------------------------------
+
+
+def test_a_player_joins_between_hands_seated_after_the_one_named(table):
+    sid = table.session()["id"]
+    table.hand(sid, SEED_HAND_1)
+
+    response = table.post(f"/sessions/{sid}/players", {"name": "Maeve", "after": "john"})
+
+    assert response.status_code == 201
+    session = response.get_json()
+    assert [(p["name"], p["seat"]) for p in session["players"]] == [
+        ("Enda", 1),
+        ("John", 2),
+        ("Maeve", 3),
+        ("Rex", 4),
+        ("Finn", 5),
+    ]
+    assert session["scores"]["Maeve"] == 0
+    assert "Maeve" in [p["name"] for p in table.ok("GET", f"/groups/{table.slug}")["players"]]
+    # The next hand needs Maeve's cards too, and she pays her ante.
+    error(table.post(f"/sessions/{sid}/hands", SEED_HAND_2), 422, "results")
+    hand = table.hand(
+        sid,
+        {**SEED_HAND_2, "results": [*SEED_HAND_2["results"], {"player": "Maeve", "cards": "2"}]},
+    )
+    assert hand["pot_before"] == 20 + 5 * 5
+    assert hand["scores_after"]["Maeve"] == -5 - 2
+
+
+def test_joining_twice_or_after_nobody_is_a_rule_broken(table):
+    sid = table.session()["id"]
+    error(table.post(f"/sessions/{sid}/players", {"name": "rex", "after": "John"}), 422, "name")
+    error(
+        table.post(f"/sessions/{sid}/players", {"name": "Maeve", "after": "Nobody"}), 422, "after"
+    )
+    assert table.ok("GET", f"/sessions/{sid}")["version"] == 1
+
+
+def test_a_player_leaves_and_keeps_their_balance_and_the_next_hand_goes_on_without_them(table):
+    sid = table.session()["id"]
+    table.hand(sid, SEED_HAND_1)
+
+    session = table.ok("DELETE", f"/sessions/{sid}/players/Rex")
+
+    assert {"name": "Rex", "seat": None, "active": False} in session["players"]
+    assert [p["name"] for p in session["players"] if p["active"]] == ["Enda", "John", "Finn"]
+    assert session["scores"]["Rex"] == -16
+    hand = table.hand(sid, hand_of({"John": "5-5-6", "Finn": "3-5"}, out="Enda"))
+    assert hand["scores_after"]["Rex"] == -16
+    assert "Rex" not in [r["player"] for r in hand["results"]]
+
+
+def test_when_the_next_dealer_leaves_the_deal_passes_on(table):
+    sid = table.session()["id"]
+    table.hand(sid, SEED_HAND_1)  # Rex deals next (the deal passes to the right)
+
+    session = table.ok("DELETE", f"/sessions/{sid}/players/Rex")
+
+    assert session["dealer"] == "John"
+
+
+def test_leaving_twice_is_a_conflict_and_a_stranger_is_not_found(table):
+    sid = table.session()["id"]
+    table.ok("DELETE", f"/sessions/{sid}/players/Rex")
+    assert "already left" in error(table.delete(f"/sessions/{sid}/players/rex"), 409)
+    error(table.delete(f"/sessions/{sid}/players/Nobody"), 404)
+
+
+def test_the_last_two_players_cannot_leave(table):
+    sid = table.session(["Enda", "John"], dealer="Enda")["id"]
+    assert "at least 2" in error(table.delete(f"/sessions/{sid}/players/John"), 422)
+
+
+# --- The end of the night --------------------------------------------------------------------
+
+
+def test_finishing_with_carry_keeps_the_pot_for_the_next_spot_session(table):
+    sid = table.session()["id"]
+    table.hand(sid, SEED_HAND_1)  # nobody out: 20 stay in the pot
+
+    session = table.ok("POST", f"/sessions/{sid}/finish", {"leftover_pot": "carry"})
+
+    assert session["status"] == "finished"
+    assert session["pot"] == 20
+    assert session["leftover_pot"] == "carry"
+    settlement = table.ok("GET", f"/sessions/{sid}/settlement")
+    assert settlement["pot"] == 20
+    into_pot = [t for t in settlement["transfers"] if t["to"] is None]
+    assert sum(t["units"] for t in into_pot) == 20
+    assert all(t["amount"] == f"0.{t['units']:02d}" for t in into_pot)
+
+    following = table.session()
+    assert (following["pot"], following["carried_in"]) == (20, 20)
+    hand = table.hand(following["id"], SEED_HAND_1)
+    assert hand["pot_before"] == 40
+    # The pot was taken up once: the session after that opens empty.
+    assert table.session()["pot"] == 0
+
+
+def test_a_carried_pot_that_is_won_is_paid_out_of_the_pot(table):
+    first = table.session()["id"]
+    table.hand(first, SEED_HAND_1)
+    table.ok("POST", f"/sessions/{first}/finish", {"leftover_pot": "carry"})
+    sid = table.session()["id"]
+    table.hand(sid, SEED_HAND_2)  # Enda goes out and takes the carried 20 with the antes
+
+    settlement = table.ok("GET", f"/sessions/{sid}/settlement")
+
+    assert settlement["pot"] == 0
+    out_of_pot = [t for t in settlement["transfers"] if t["from"] is None]
+    assert sum(t["units"] for t in out_of_pot) == 20
+
+
+def test_a_points_game_does_not_take_up_a_carried_pot(table):
+    sid = table.session()["id"]
+    table.hand(sid, SEED_HAND_1)
+    table.ok("POST", f"/sessions/{sid}/finish", {"leftover_pot": "carry"})
+
+    rummy = table.session(game="rummy", dealer="Enda")
+
+    assert rummy["pot"] is None
+    assert table.session()["pot"] == 20
+
+
+def test_finishing_with_refund_gives_back_the_antes_in_the_pot(table):
+    sid = table.session()["id"]
+    table.hand(sid, SEED_HAND_1)
+
+    session = table.ok("POST", f"/sessions/{sid}/finish", {"leftover_pot": "refund"})
+
+    assert session["status"] == "finished"
+    assert session["pot"] == 0
+    assert session["scores"] == {"Enda": -20, "John": 51, "Rex": -11, "Finn": -20}
+    settlement = table.ok("GET", f"/sessions/{sid}/settlement")
+    assert all(t["from"] is not None and t["to"] is not None for t in settlement["transfers"])
+    assert table.session()["pot"] == 0  # nothing was carried
+
+
+def test_finishing_twice_is_a_conflict_and_a_finished_game_takes_no_hand_or_player(table):
+    sid = table.session()["id"]
+    table.ok("POST", f"/sessions/{sid}/finish", {"leftover_pot": "refund"})
+    version = table.ok("GET", f"/sessions/{sid}")["version"]
+
+    assert "already finished" in error(table.post(f"/sessions/{sid}/finish", {}), 409)
+    assert "game is over" in error(table.post(f"/sessions/{sid}/hands", SEED_HAND_1), 409)
+    assert "game is over" in error(
+        table.post(f"/sessions/{sid}/players", {"name": "Maeve", "after": "Rex"}), 409
+    )
+    assert table.ok("GET", f"/sessions/{sid}")["version"] == version
+
+
+def test_a_leftover_pot_choice_that_does_not_exist_is_refused(table):
+    sid = table.session()["id"]
+    error(table.post(f"/sessions/{sid}/finish", {"leftover_pot": "drink it"}), 422, "leftover_pot")
+    assert table.ok("GET", f"/sessions/{sid}")["status"] == "open"
+
+
+def test_a_points_game_finishes_without_a_pot_and_has_no_money_to_settle(table):
+    sid = table.session(game="rummy", dealer="Enda")["id"]
+
+    session = table.ok("POST", f"/sessions/{sid}/finish")
+
+    assert session["status"] == "finished"
+    assert session["pot"] is None
+    assert "played for points" in error(table.get(f"/sessions/{sid}/settlement"), 422)
+
+
+def test_a_game_of_spots_ends_after_its_last_hand_with_the_lowest_total_winning(table):
+    session = table.session(game="spots", dealer="Finn")
+    sid = session["id"]
+    assert session["progress"] == {
+        "round": 1, "hand": 1, "hands_in_round": 4, "rounds": 2, "contract": None
+    }  # fmt: skip
+    for _ in range(8):
+        table.hand(sid, SPOTS_HAND)
+
+    session = table.ok("GET", f"/sessions/{sid}")
+
+    assert session["status"] == "finished"
+    assert session["winners"] == ["Enda"]
+    assert session["scores"] == {"Enda": 0, "John": 16, "Rex": 56, "Finn": 80}
+    assert session["progress"] is None
+    assert "game is over" in error(table.post(f"/sessions/{sid}/hands", SPOTS_HAND), 409)

@@ -1,0 +1,241 @@
+"""Backup and restore: a group restored into another database answers every call as before."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from sqlalchemy import func, select
+
+from ledger import create_app
+from ledger.backup import (
+    NOT_BACKED_UP,
+    TABLES,
+    BackupError,
+    backup_group,
+    dumps,
+    loads,
+    restore_group,
+)
+from ledger.extensions import db
+from ledger.models import GameSession, Group, Hand
+from ledger.services.errors import Conflict
+from tests.export.history import Table, play_a_history
+from tests.export.sheets import load, rows
+
+
+@contextmanager
+def sqlite_app(tmp_path: Path, monkeypatch, name: str) -> Iterator[Flask]:
+    """Another app beside the test's own, on a SQLite database of its own."""
+    before = str(tmp_path / "instance")
+    monkeypatch.setenv("LEDGER_INSTANCE_PATH", str(tmp_path / f"{name}-instance"))
+    other = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": False,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / name}.sqlite",
+        }
+    )
+    monkeypatch.setenv("LEDGER_INSTANCE_PATH", before)
+    with other.app_context():
+        db.create_all()
+    try:
+        yield other
+    finally:
+        with other.app_context():
+            db.session.remove()
+            for engine in db.engines.values():
+                engine.dispose()
+
+
+def every_answer(app: Flask, table: Table) -> dict[str, tuple[int, Any]]:
+    """Every GET of the API for the group: each URL's status and answer, downloads read.
+
+    The calls are the API's own routes, so a GET added later is compared too; a route whose
+    parameters this cannot fill fails the test rather than being skipped.
+    """
+    group = table.get(f"/groups/{table.slug}")
+    fill = {"slug": [table.slug], "session_id": [s["id"] for s in group["sessions"]]}
+    urls = app.url_map.bind("localhost")
+    answers = {}
+    for rule in app.url_map.iter_rules():
+        if not rule.endpoint.startswith("api.") or "GET" not in (rule.methods or ()):
+            continue
+        unknown = set(rule.arguments) - set(fill)
+        assert not unknown, f"every_answer cannot fill {sorted(unknown)} of {rule.rule}"
+        values: list[dict[str, Any]] = [{}]
+        for argument in sorted(rule.arguments):
+            values = [{**v, argument: x} for v in values for x in fill[argument]]
+        for v in values:
+            path = urls.build(rule.endpoint, v).removeprefix("/api/v1")
+            response = table.call("GET", path)
+            answers[path] = (response.status_code, readable(path, response))
+    return answers
+
+
+def readable(path: str, response) -> Any:
+    if path.endswith(".xlsx"):
+        wb = load(response.data)
+        return {ws.title: rows(ws) for ws in wb}
+    if path.endswith("backup.json"):
+        data = json.loads(response.data)
+        data.pop("made_at")
+        return data
+    if response.is_json:
+        return response.get_json()
+    return response.get_data(as_text=True)
+
+
+def test_a_group_restored_into_another_database_answers_every_call_as_before(
+    app, client, tmp_path, monkeypatch
+):
+    with sqlite_app(tmp_path, monkeypatch, "source") as source:
+        made = Table.new_group(source.test_client())
+        ids = play_a_history(made)
+        before = every_answer(source, made)
+        backup = made.call("GET", f"/groups/{made.slug}/backup.json").data
+
+    with app.app_context():
+        restored = restore_group(loads(backup))
+    assert restored.slug == made.slug
+    table = Table(client, made.slug)  # the same passphrase
+
+    assert every_answer(app, table) == before
+    assert len(before) == 4 + 7 * len(ids)  # /games, the group's 3, 7 per session
+
+    # The table plays on: new ids do not clash with the restored ones.
+    table.hand(ids["spots"], {"Nora": "", "Enda": "K", "John": "2", "Finn": "3"}, out="Nora")
+    new = table.new_session("spot", ["Enda", "Ciara"], "Enda")
+    assert new == max(ids.values()) + 1
+    assert (
+        table.ok("POST", f"/groups/{table.slug}/players", {"name": "Dara"}, 201)["id"] == 8
+    )  # 6, Ciara, Dara
+    assert Table.new_group(client, "Another Table").slug
+
+
+def test_a_backup_made_here_restores_into_an_empty_database_elsewhere(
+    app, client, tmp_path, monkeypatch
+):
+    made = Table.new_group(client)
+    play_a_history(made)
+    before = every_answer(app, made)
+    with app.app_context():
+        text = dumps(backup_group(made.slug))
+
+    with sqlite_app(tmp_path, monkeypatch, "target") as target:
+        with target.app_context():
+            restore_group(loads(text))
+        assert every_answer(target, Table(target.test_client(), made.slug)) == before
+
+
+def test_a_restore_beside_the_group_itself_takes_new_ids_and_a_new_slug(app, client):
+    made = Table.new_group(client)
+    ids = play_a_history(made)
+    before = every_answer(app, made)
+    with app.app_context():
+        data = backup_group(made.slug)
+        with pytest.raises(Conflict, match="already"):
+            restore_group(data)
+        copy = restore_group(data, slug="the-local-copy")
+
+    table = Table(client, copy.slug)
+    assert every_answer(app, made) == before  # the original is untouched
+    group = table.get(f"/groups/{copy.slug}")
+    new_ids = [s["id"] for s in group["sessions"]]
+    assert len(new_ids) == len(ids) and not set(new_ids) & set(ids.values())
+
+    def without_ids(answer: Any) -> Any:
+        if isinstance(answer, dict):
+            return {
+                k: without_ids(v)
+                for k, v in answer.items()
+                if k not in ("id", "session", "group", "slug")
+            }
+        if isinstance(answer, list):
+            return [without_ids(v) for v in answer]
+        return answer
+
+    for old, new in zip(ids.values(), new_ids, strict=True):
+        for what in ("", "/hands", "/history", "/settlement"):
+            a = made.call("GET", f"/sessions/{old}{what}")
+            b = table.call("GET", f"/sessions/{new}{what}")
+            assert (a.status_code, without_ids(a.get_json())) == (
+                b.status_code,
+                without_ids(b.get_json()),
+            )
+    # A pot carried from one night into the next follows the new ids.
+    with app.app_context():
+        carried = db.session.scalar(
+            select(GameSession.carried_into_id).where(GameSession.id == new_ids[0])
+        )
+    assert carried == new_ids[2]
+
+
+def test_the_backup_holds_the_history_and_the_passphrase_hash_but_no_remembered_login(app, client):
+    made = Table.new_group(client)
+    ids = play_a_history(made)
+    data = json.loads(made.call("GET", f"/groups/{made.slug}/backup.json").data)
+
+    assert data["format"] == "pub-ledger-backup" and data["version"] == 1
+    assert data["group"]["slug"] == made.slug
+    assert data["group"]["passphrase_hash"].startswith(("scrypt:", "pbkdf2:"))
+    assert "failed_logins" not in data["group"]
+    assert "credentials" not in data
+    assert [s["id"] for s in data["sessions"]] == list(ids.values())
+    kinds = {c["kind"] for c in data["changes"]}
+    assert {"hand.corrected", "hand.deleted", "player.joined", "player.left"} <= kinds
+    assert {"session.created", "hand.created", "session.finished"} <= kinds
+
+
+def test_every_table_is_either_backed_up_or_left_out_on_purpose():
+    backed_up = {"groups"} | {model.__tablename__ for _, model in TABLES}
+    assert set(db.metadata.tables) == backed_up | NOT_BACKED_UP
+
+
+def count_rows(app: Flask) -> tuple[int, int, int]:
+    with app.app_context():
+        return tuple(
+            db.session.scalar(select(func.count()).select_from(model))
+            for model in (Group, GameSession, Hand)
+        )
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda d: d.update(format="something else"), "not a Pub Ledger backup"),
+        (lambda d: d.update(version=99), "version 99"),
+        (lambda d: d["hands"][0].update(session_id=12345), "refers to sessions 12345"),
+        (lambda d: d["sessions"][0].update(hands_played="four"), "sessions.hands_played"),
+        (lambda d: d["players"][0].pop("name"), "has no name"),
+        (lambda d: d["group"].update(slug="Not A Slug"), "cannot be a group's slug"),
+        (lambda d: d["sessions"][1]["state"].pop("scores"), "cannot be read back"),
+        (lambda d: d["hands"].append(dict(d["hands"][0])), "two rows of hands"),
+    ],
+)
+def test_a_damaged_backup_is_refused_and_changes_nothing(app, client, damage, message):
+    made = Table.new_group(client)
+    play_a_history(made)
+    with app.app_context():
+        data = backup_group(made.slug)
+        db.session.rollback()
+    data["group"]["slug"] = "restored-here"
+    damage(data)
+    counted = count_rows(app)
+
+    with app.app_context(), pytest.raises(BackupError, match=message):
+        restore_group(data)
+    assert count_rows(app) == counted
+
+
+def test_a_file_that_is_not_json_is_not_a_backup():
+    with pytest.raises(BackupError, match="not JSON"):
+        loads(b"PK\x03\x04 a workbook perhaps")
+    with pytest.raises(BackupError, match="not a Pub Ledger backup"):
+        loads("[1, 2, 3]")

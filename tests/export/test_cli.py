@@ -1,0 +1,90 @@
+"""`ledger export`, `ledger backup` and `ledger restore` on the command line."""
+
+from __future__ import annotations
+
+import json
+
+from ledger.backup import loads, restore_group
+from tests.export.history import Table, play_a_history
+from tests.export.sheets import load, rows
+from tests.export.test_backup import every_answer, sqlite_app
+
+
+def test_ledger_export_writes_the_groups_workbook(app, client, runner, tmp_path):
+    table = Table.new_group(client)
+    play_a_history(table)
+    path = tmp_path / "history.xlsx"
+
+    result = runner.invoke(args=["export", table.slug, str(path)])
+
+    assert result.exit_code == 0, result.output
+    assert f"The history of {table.slug} is in {path}." in result.output
+    from_cli = load(path.read_bytes())
+    from_api = load(table.ok("GET", f"/groups/{table.slug}/export.xlsx"))
+    assert from_cli.sheetnames == from_api.sheetnames == ["Sessions", "Players", "Hands"]
+    assert {ws.title: rows(ws) for ws in from_cli} == {ws.title: rows(ws) for ws in from_api}
+
+
+def test_ledger_export_names_a_group_it_cannot_find(runner, tmp_path):
+    result = runner.invoke(args=["export", "no-such-table", str(tmp_path / "x.xlsx")])
+
+    assert result.exit_code != 0
+    assert "There is no group no-such-table." in result.output
+    assert not (tmp_path / "x.xlsx").exists()
+
+
+def test_ledger_backup_and_restore_move_a_group_to_another_database(
+    app, client, runner, tmp_path, monkeypatch
+):
+    table = Table.new_group(client)
+    play_a_history(table)
+    before = every_answer(app, table)
+    path = tmp_path / "backup.json"
+
+    result = runner.invoke(args=["backup", table.slug, str(path)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(path.read_text(encoding="utf-8"))["group"]["slug"] == table.slug
+
+    with sqlite_app(tmp_path, monkeypatch, "elsewhere") as elsewhere:
+        result = elsewhere.test_cli_runner().invoke(args=["restore", str(path)])
+        assert result.exit_code == 0, result.output
+        assert f"The Local is restored as {table.slug}" in result.output
+        assert every_answer(elsewhere, Table(elsewhere.test_client(), table.slug)) == before
+
+        again = elsewhere.test_cli_runner().invoke(args=["restore", str(path)])
+        assert again.exit_code != 0
+        assert "already" in again.output
+
+
+def test_ledger_restore_can_give_the_group_another_slug(app, client, runner, tmp_path):
+    table = Table.new_group(client)
+    play_a_history(table)
+    path = tmp_path / "backup.json"
+    runner.invoke(args=["backup", table.slug, str(path)])
+
+    result = runner.invoke(args=["restore", str(path), "--slug", "the-local-again"])
+
+    assert result.exit_code == 0, result.output
+    copy = Table(client, "the-local-again")
+    assert copy.get("/groups/the-local-again")["name"] == "The Local"
+
+
+def test_ledger_restore_refuses_a_file_that_is_not_a_backup(runner, tmp_path):
+    path = tmp_path / "notes.json"
+    path.write_text('{"hello": "world"}', encoding="utf-8")
+
+    result = runner.invoke(args=["restore", str(path)])
+
+    assert result.exit_code != 0
+    assert "This file is not a Pub Ledger backup." in result.output
+
+
+def test_restore_group_is_the_service_a_web_upload_calls(app, client):
+    """restore_group(data) -> GroupRef, for the pages' upload (the web engineer's to wire)."""
+    table = Table.new_group(client)
+    play_a_history(table)
+    raw = table.call("GET", f"/groups/{table.slug}/backup.json").data
+    with app.app_context():
+        group = restore_group(loads(raw), slug="uploaded")
+    assert (group.slug, group.name) == ("uploaded", "The Local")
+    assert group.id != 1

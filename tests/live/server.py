@@ -1,0 +1,157 @@
+"""A real `ledger serve` in a subprocess, on a database of its own, for the live tests."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
+SECRET_KEY = "live-tests-secret-key"
+# Seconds for a server to answer /healthz: a cold start imports Flask, SQLAlchemy and the
+# rest and creates the tables; a loaded CI machine can be slow at that.
+START_TIMEOUT = 30
+STOP_TIMEOUT = 10
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def ledger_command() -> list[str]:
+    """The installed `ledger` script beside this Python, else `python -m ledger`."""
+    script = Path(sys.executable).with_name("ledger")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "ledger"]
+
+
+@contextmanager
+def fresh_database(external_database: Engine | None, folder: Path) -> Iterator[str]:
+    """The URL of a new, empty database, dropped afterwards.
+
+    A SQLite file in ``folder``, or, when the tests run against PostgreSQL, a new database on
+    that server: a server process needs one of its own (the in-process tests' schemas are
+    set per connection by the test's engine, which a subprocess does not share).
+    """
+    if external_database is None:
+        yield f"sqlite:///{folder / f'live-{uuid.uuid4().hex[:8]}.sqlite'}"
+        return
+    from sqlalchemy import text
+
+    name = f"live_{uuid.uuid4().hex}"
+    with external_database.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield external_database.url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with external_database.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def environment(instance: Path, database_url: str) -> dict[str, str]:
+    """The environment of a `ledger` command: this one, less any LEDGER_/FLASK_ settings."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LEDGER_", "FLASK_"))}
+    return env | {
+        "LEDGER_INSTANCE_PATH": str(instance),
+        "LEDGER_SECRET_KEY": SECRET_KEY,
+        "LEDGER_DATABASE_URL": database_url,
+        "PYTHONUNBUFFERED": "1",
+    }
+
+
+def run_ledger(instance: Path, database_url: str, *args: str) -> str:
+    """Run ``ledger ARGS…`` to the end; its output, or a failed test that shows it."""
+    instance.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(
+        [*ledger_command(), *args],
+        env=environment(instance, database_url),
+        cwd=instance,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    if done.returncode != 0:
+        command = " ".join(args)
+        pytest.fail(f"ledger {command} exited with {done.returncode}:\n{done.stdout}{done.stderr}")
+    return done.stdout
+
+
+def _log(path: Path) -> str:
+    return path.read_text(errors="replace") if path.exists() else ""
+
+
+def _wait_until_healthy(server: subprocess.Popen, url: str, log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            pytest.fail(f"ledger serve exited with {server.returncode}:\n{_log(log)}")
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.05)
+    pytest.fail(f"ledger serve did not answer /healthz within {START_TIMEOUT} s:\n{_log(log)}")
+
+
+def _stop(server: subprocess.Popen, log: Path) -> None:
+    """Stop the server with SIGTERM, as a service manager would, and make sure it went."""
+    crashed = server.poll()
+    server.terminate()
+    try:
+        server.wait(timeout=STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+        pytest.fail(f"ledger serve did not stop within {STOP_TIMEOUT} s of SIGTERM:\n{_log(log)}")
+    if crashed is not None:
+        pytest.fail(f"ledger serve died during the tests ({crashed}):\n{_log(log)}")
+
+
+@contextmanager
+def running_server(
+    instance: Path, database_url: str, *, threads: int = 8, check_log: bool = True
+) -> Iterator[str]:
+    """Run `ledger serve` on 127.0.0.1 and a free port; yield its base URL; stop it.
+
+    Its output goes to a file in ``instance`` (a pipe nobody reads could fill and stall it).
+    With ``check_log``, a traceback in that output (an error the app did not handle: a 500)
+    fails the test that stops the server, with the log to read.
+    """
+    instance.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    log = instance / f"serve-{port}.log"
+    command = [*ledger_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    with open(log, "wb") as output:
+        server = subprocess.Popen(
+            [*command, "--threads", str(threads)],
+            env=environment(instance, database_url),
+            cwd=instance,
+            stdin=subprocess.DEVNULL,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        _wait_until_healthy(server, url, log)
+        yield url
+    finally:
+        _stop(server, log)
+    if check_log and "Traceback" in (text := _log(log)):
+        pytest.fail(f"ledger serve logged an error it did not handle:\n{text}")

@@ -1,0 +1,119 @@
+"""Basic auth against `ledger serve`: quick for the table's phones, slow and limited for guessers.
+
+API.md: after one successful check the server accepts the same credentials quickly; failed
+attempts stay slow and are limited per group. Past the limit the server answers 429 with a
+Retry-After header (ledger/services/auth.py), and phones that are already in keep working.
+Nothing here is timed: the tests check what a caller sees, not how long it took.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from tests.live.api import Api, new_group
+
+# Enough wrong guesses to pass any sensible limit; the tests find the limit by trying.
+MAX_TRIES = 20
+
+
+def guess(api: Api) -> int:
+    return api.as_(api.slug, "a wrong guess").get(f"/groups/{api.slug}").status_code
+
+
+def guess_until_limited(api: Api) -> None:
+    for _ in range(MAX_TRIES):
+        if guess(api) == 429:
+            return
+    pytest.fail(f"{MAX_TRIES} wrong passphrases and still no limit")
+
+
+@pytest.fixture(scope="module")
+def limit(live_server) -> int:
+    """How many wrong passphrases a group takes before the server stops checking them."""
+    api = new_group(live_server)
+    statuses = [guess(api) for _ in range(MAX_TRIES)]
+    assert 429 in statuses, f"{MAX_TRIES} wrong passphrases were all answered {set(statuses)}"
+    tries = statuses.index(429)
+    assert statuses == [401] * tries + [429] * (MAX_TRIES - tries)
+    assert tries >= 3, "a table where someone mistypes twice must not be locked out"
+    return tries
+
+
+def test_after_one_check_many_calls_with_the_same_credentials_succeed(live_server):
+    api = new_group(live_server)
+    slug = api.slug
+    paths = [f"/groups/{slug}", "/games", f"/groups/{slug}"] * 20
+    for path in paths:
+        api.ok("GET", path)
+    api.ok("POST", f"/groups/{slug}/players", {"name": "Enda"}, 201)
+    assert [p["name"] for p in api.ok("GET", f"/groups/{slug}")["players"]] == ["Enda"]
+
+
+def test_many_phones_at_once_with_the_right_passphrase_all_get_in(live_server):
+    api = new_group(live_server)
+    barrier = threading.Barrier(12, timeout=30)
+
+    def call(_):
+        barrier.wait()
+        return api.get(f"/groups/{api.slug}").status_code
+
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        assert list(pool.map(call, range(12))) == [200] * 12
+
+
+def test_wrong_passphrases_are_refused_then_limited_with_a_time_to_wait(live_server, limit):
+    api = new_group(live_server)
+    for _ in range(limit):
+        response = api.as_(api.slug, "a wrong guess").get(f"/groups/{api.slug}")
+        assert response.status_code == 401
+        assert response.json()["error"]["message"]
+
+    response = api.as_(api.slug, "a wrong guess").get(f"/groups/{api.slug}")
+    assert response.status_code == 429
+    assert int(response.headers["Retry-After"]) > 0
+    assert response.json()["error"]["message"]
+    assert api.slug not in response.text.replace(f"/groups/{api.slug}", "")  # nothing of it
+
+
+def test_the_limit_holds_when_the_guesses_come_all_at_once(live_server, limit):
+    api = new_group(live_server)
+    count = 3 * limit
+    barrier = threading.Barrier(count, timeout=30)
+
+    def call(_):
+        barrier.wait()
+        return guess(api)
+
+    with ThreadPoolExecutor(max_workers=count) as pool:
+        statuses = sorted(pool.map(call, range(count)))
+    assert statuses == [401] * limit + [429] * (count - limit)
+
+
+def test_phones_already_in_keep_working_while_someone_guesses(live_server, limit):
+    api = new_group(live_server)
+    api.ok("GET", f"/groups/{api.slug}")  # a phone at the table, checked once
+    guess_until_limited(api)
+
+    api.ok("GET", f"/groups/{api.slug}")
+    api.ok("POST", f"/groups/{api.slug}/players", {"name": "Enda"}, 201)
+
+
+def test_the_limit_is_per_group(live_server, limit):
+    guessed = new_group(live_server)
+    other = new_group(live_server)
+    guess_until_limited(guessed)
+
+    assert guess(other) == 401  # its own count, not the other group's
+    other.ok("GET", f"/groups/{other.slug}")
+
+
+def test_an_unknown_group_or_no_credentials_get_401(live_server):
+    nobody = Api(live_server)
+    assert nobody.get("/groups/no-such-group").status_code == 401
+    stranger = Api(live_server, "no-such-group", "whatever-it-is")
+    response = stranger.get("/groups/no-such-group")
+    assert response.status_code == 401
+    assert response.json()["error"]["message"]

@@ -1,0 +1,106 @@
+"""English and Dutch: chosen by the browser or the switch, and the catalogs shipped complete."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from ledger.rules.registry import GAMES
+from ledger.web.texts import ENGINE_TEXTS
+from tests.web.pages import HAND_1, Phone, html
+
+TRANSLATIONS = Path(__file__).resolve().parents[2] / "ledger" / "translations"
+
+
+def test_a_dutch_browser_gets_dutch_pages(client):
+    response = client.get("/", headers={"Accept-Language": "nl-NL,nl;q=0.9,en;q=0.5"})
+    page = html(response)
+    assert '<html lang="nl">' in page
+    assert "Een groep openen" in page
+    assert "Open a group" not in page
+
+
+def test_an_english_or_unknown_browser_gets_english(client):
+    for wish in ("en-GB,en;q=0.9", "fr-FR", ""):
+        page = html(client.get("/", headers={"Accept-Language": wish}))
+        assert '<html lang="en">' in page
+        assert "Open a group" in page
+
+
+def test_the_switch_keeps_the_language_in_a_cookie_over_the_browsers_wish(client):
+    response = client.post("/language", data={"lang": "nl", "next": "/?x=1"})
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/?x=1"
+    assert "lang=nl" in response.headers["Set-Cookie"]
+    page = html(client.get("/", headers={"Accept-Language": "en"}))
+    assert "Een groep openen" in page
+    client.post("/language", data={"lang": "en"})
+    assert "Open a group" in html(client.get("/", headers={"Accept-Language": "nl"}))
+
+
+def test_a_night_in_dutch(client):
+    client.post("/language", data={"lang": "nl"})
+    phone = Phone(client)
+    phone.create_group()
+    phone.add_players("Enda", "John", "Rex", "Finn")
+    phone.start()
+    saved = phone.enter(HAND_1)
+    page = html(client.get(saved.headers["Location"]))
+    assert "Spel 1 opgeslagen." in page
+    assert "John wint 51: Enda betaalt 20, Rex 11, Finn 20. De pot blijft op 20." in page
+    assert "Spel invoeren" in page
+    new = html(client.get(f"/g/{phone.slug}/s/new"))
+    assert "Iers kroegrummy om geld" in new  # the engine's description, translated
+    assert "Inleg" in new
+    assert "Finn betaalt John" in html(client.get(f"{phone.board}/settle"))
+
+
+def test_a_dutch_error_page(client):
+    response = client.get("/no-such-page", headers={"Accept-Language": "nl"})
+    assert response.status_code == 404
+    assert "Op dit adres staat geen pagina." in html(response)
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_the_compiled_catalog_is_the_one_the_po_file_makes(language):
+    """The .mo is committed so a fresh checkout needs no build step; it must not lag behind."""
+    folder = TRANSLATIONS / language / "LC_MESSAGES"
+    with open(folder / "messages.po", "rb") as f:
+        catalog = read_po(f, locale=language)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    assert (folder / "messages.mo").read_bytes() == compiled.getvalue(), (
+        f"Run: pybabel compile -d ledger/translations ({language} .mo is out of date)"
+    )
+
+
+def test_every_text_has_its_dutch_translation():
+    with open(TRANSLATIONS / "messages.pot", "rb") as f:
+        template = read_po(f)
+    with open(TRANSLATIONS / "nl" / "LC_MESSAGES" / "messages.po", "rb") as f:
+        dutch = read_po(f, locale="nl")
+    missing = []
+    for message in template:
+        if not message.id:
+            continue
+        translated = dutch.get(message.id)
+        strings = translated.string if translated is not None else None
+        if isinstance(strings, tuple):
+            complete = all(strings)
+        else:
+            complete = bool(strings)
+        if not complete or (translated is not None and translated.fuzzy):
+            missing.append(message.id)
+    assert missing == []
+
+
+def test_every_game_text_the_engine_shows_is_marked_for_translation():
+    shown = set()
+    for game in GAMES.values():
+        shown |= {game.name, game.description}
+        shown |= {opt.help for opt in game.options.values() if opt.help}
+    assert shown - set(ENGINE_TEXTS) == set()

@@ -1,0 +1,360 @@
+"""The pages and the flows a table goes through, with the Flask test client (no JavaScript)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.web.pages import HAND_1, HAND_2, Phone, html
+
+
+@pytest.fixture
+def phone(client) -> Phone:
+    phone = Phone(client)
+    phone.create_group()
+    phone.add_players("Enda", "John", "Rex", "Finn")
+    return phone
+
+
+def scores(page: str) -> dict[str, str]:
+    """The scoreboard's big numbers by player."""
+    found = re.findall(
+        r'<li class="score[^"]*"[^>]*>.*?</span>(.+?)\s*<small>.*?'
+        r'<span class="total[^"]*">([-+]?\d+)',
+        page,
+        re.S,
+    )
+    return {name.strip(): total for name, total in found}
+
+
+# --- Every page ------------------------------------------------------------------------------
+
+
+def test_every_page_of_a_session_renders(phone):
+    board = phone.start()
+    assert phone.enter(HAND_1).status_code == 302
+    pages = {
+        "/": "Open a group",
+        f"/g/{phone.slug}": "Leaderboard",
+        f"/g/{phone.slug}/invite": "Invite link",
+        f"/g/{phone.slug}/s/new": "Players, clockwise",
+        board: "Enter hand",
+        f"{board}/hands": "All hands",
+        f"{board}/hands/new": "Save hand",
+        f"{board}/hands/1": "Correct this hand",
+        f"{board}/hands/1/edit": "Save the correction",
+        f"{board}/settle": "Who pays whom",
+    }
+    for path, text in pages.items():
+        response = phone.client.get(path)
+        assert response.status_code == 200, path
+        assert text in html(response), path
+        assert response.content_type == "text/html; charset=utf-8"
+
+
+def test_the_downloads_are_workbooks(phone):
+    board = phone.start()
+    phone.enter(HAND_1)
+    for path in (f"{board}/export.xlsx", f"/g/{phone.slug}/export.xlsx"):
+        response = phone.client.get(path)
+        assert response.status_code == 200
+        assert response.data[:2] == b"PK"  # a zip, as every .xlsx is
+        assert "attachment" in response.headers["Content-Disposition"]
+    backup = phone.client.get(f"/g/{phone.slug}/backup.json")
+    assert backup.status_code == 200
+    assert backup.is_json
+
+
+# --- Start and group ---------------------------------------------------------------------------
+
+
+def test_a_new_group_opens_signed_in_and_is_listed_on_the_start_page(client):
+    phone = Phone(client)
+    phone.create_group("The Local")
+    assert "The group is ready" in html(client.get(f"/g/{phone.slug}?new=1"))
+    start = html(client.get("/"))
+    assert "Your groups" in start
+    assert f'href="/g/{phone.slug}"' in start
+
+
+def test_a_short_passphrase_is_refused_beside_the_field(client):
+    response = client.post("/groups", data={"create-name": "Pub", "create-passphrase": "short"})
+    assert response.status_code == 422
+    assert "at least 8 characters" in html(response)
+    assert 'value="Pub"' in html(response)  # what was typed stays
+
+
+def test_another_phone_opens_the_group_by_its_name_and_passphrase(app, phone):
+    other = app.test_client()
+    assert other.get(f"/g/{phone.slug}").status_code == 401
+    wrong = other.post("/open", data={"open-group": "thursday crowd", "open-passphrase": "nope"})
+    assert wrong.status_code == 401
+    assert "name or passphrase is wrong" in html(wrong)
+    response = other.post(
+        "/open", data={"open-group": "Thursday crowd", "open-passphrase": "pints4all"}
+    )
+    assert response.status_code == 302
+    assert other.get(f"/g/{phone.slug}").status_code == 200
+
+
+def test_the_passphrase_page_opens_the_group_and_goes_back_where_it_was(app, phone):
+    board = phone.start()
+    other = app.test_client()
+    refused = other.get(board)
+    assert refused.status_code == 401
+    assert "needs its passphrase" in html(refused)
+    response = other.post(
+        "/open",
+        data={"open-group": phone.slug, "open-passphrase": "pints4all", "next": board},
+    )
+    assert response.status_code == 302
+    assert response.headers["Location"] == board
+
+
+def test_players_are_added_and_renamed_and_a_duplicate_is_refused(phone):
+    duplicate = phone.client.post(f"/g/{phone.slug}/players", data={"name": "rex"})
+    assert duplicate.status_code == 422
+    assert "already a player called" in html(duplicate)
+
+    page = html(phone.client.get(f"/g/{phone.slug}"))
+    rex_id = re.search(
+        r'/players/(\d+)"[^>]*>\s*<input[^>]*>\s*<div class="field">\s*'
+        r'<label for="rename-\d+">New name for Rex',
+        page,
+    )
+    assert rex_id, page
+    response = phone.client.post(
+        f"/g/{phone.slug}/players/{rex_id.group(1)}", data={"rename-name": "Rexie"}
+    )
+    assert response.status_code == 302
+    page = html(phone.client.get(f"/g/{phone.slug}"))
+    assert "Renamed to Rexie." in page
+    assert "New name for Rexie" in page
+
+
+# --- Starting a session ----------------------------------------------------------------------
+
+
+def test_the_new_session_page_offers_each_game_with_its_description_and_defaults(phone):
+    page = html(phone.client.get(f"/g/{phone.slug}/s/new"))
+    for name in ("Spot", "Spots", "Rummy", "Spin Rummy"):
+        assert f"<strong>{name}</strong>" in page
+    assert "Irish pub rummy for money" in page
+    assert 'id="opt-spot-ante" name="opt-spot-ante" value="5"' in page
+    assert 'id="opt-rummy-target" name="opt-rummy-target" value="100"' in page
+    assert re.search(r'<option value="carry" selected>', page)
+
+
+def test_the_move_buttons_reorder_the_seats_without_javascript(phone):
+    response = phone.client.post(
+        f"/g/{phone.slug}/s/new",
+        data={"game": "spot", "order": ["Enda", "Finn", "John", "Rex"], "move": "up:1"},
+    )
+    assert response.status_code == 200
+    order = re.findall(r'name="order" value="([^"]+)"', html(response))
+    assert order == ["Finn", "Enda", "John", "Rex"]
+
+
+def test_someone_new_joins_the_list_before_the_session_starts(phone):
+    response = phone.client.post(
+        f"/g/{phone.slug}/s/new",
+        data={"game": "spot", "order": ["Enda", "Finn"], "new_player": "Aoife", "add": "1"},
+    )
+    assert re.findall(r'name="order" value="([^"]+)"', html(response))[-1] == "Aoife"
+
+
+def test_a_session_the_engine_refuses_says_why_beside_the_option(phone):
+    response = phone.client.post(
+        f"/g/{phone.slug}/s/new",
+        data={
+            "game": "spot",
+            "order": ["Enda", "John"],
+            "seated": ["Enda", "John"],
+            "dealer": "Enda",
+            "opt-spot-ante": "-1",
+        },
+    )
+    assert response.status_code == 422
+    page = html(response)
+    assert re.search(r'id="opt-spot-ante-error"[^>]*>The option ante must be at least 0', page)
+    assert 'value="-1"' in page
+
+
+def test_one_player_is_not_enough_for_spot(phone):
+    response = phone.client.post(
+        f"/g/{phone.slug}/s/new",
+        data={"game": "spot", "order": ["Enda"], "seated": ["Enda"], "dealer": "Enda"},
+    )
+    assert response.status_code == 422
+    assert "Spot is played by 2 to 6 players, not 1." in html(response)
+
+
+# --- The scoreboard and the hands ----------------------------------------------------------------
+
+
+def test_the_scoreboard_says_who_deals_and_leads_and_shows_the_pot(phone):
+    board = html(phone.client.get(phone.start()))
+    assert '<strong id="dealer">Finn</strong>' in board
+    assert '<strong id="leader">Enda</strong>' in board  # the dealer's left, clockwise
+    assert "Hand 1" in board
+    assert 'id="pot">0<' in board
+
+
+def test_the_whole_night_enter_correct_undo_settle_finish(phone):
+    board = phone.start()
+
+    saved = phone.enter(HAND_1)
+    assert saved.status_code == 302
+    page = html(phone.client.get(saved.headers["Location"]))
+    assert "John wins 51: Enda pays 20, Rex 11, Finn 20. The pot stays at 20." in page
+
+    phone.enter(HAND_2, out="Enda")
+    page = html(phone.client.get(board))
+    assert scores(page) == {"Enda": "+44", "John": "+25", "Rex": "-31", "Finn": "-38"}
+    assert '<svg class="chart"' in page
+
+    # Hand 1 was J 10 for Enda; it was really J 9: one unit less for John.
+    corrected = dict(HAND_1, Enda="J 9")
+    form = phone.hand_form(corrected, version="")
+    response = phone.client.post(f"{board}/hands/1/edit", data=form)
+    assert response.status_code == 302, html(response)
+    page = html(phone.client.get(board))
+    assert "Hand 1 is corrected." in page
+    assert scores(page)["John"] == "+24"
+    hand_page = html(phone.client.get(f"{board}/hands/1"))
+    assert "Before the corrections" in hand_page
+    assert "Enda: J 10" in hand_page  # the old entry, as typed
+    assert "J 9" in html(phone.client.get(f"{board}/hands/1/edit"))
+
+    undo = phone.client.post(f"{board}/undo", data={"number": "2"})
+    assert undo.status_code == 302
+    page = html(phone.client.get(board))
+    assert "Hand 2 is undone." in page
+    assert "Hand 2</strong>" in page  # the next hand to enter is hand 2 again
+
+    settle = html(phone.client.get(f"{board}/settle"))
+    assert "Who pays whom" in settle
+    assert re.search(r"Finn pays John €0\.\d\d", settle)
+    assert "There are 20 units (€0.20) in the pot" in settle
+
+    done = phone.client.post(f"{board}/finish", data={"leftover_pot": "carry"})
+    assert done.status_code == 302
+    settle = html(phone.client.get(f"{board}/settle"))
+    assert "The session is finished; the pot of €0.20 goes to the next Spot session." in settle
+    assert "Enter hand" not in html(phone.client.get(board))
+
+
+def test_an_engine_error_is_shown_beside_the_players_and_everything_typed_stays(phone):
+    phone.start()
+    response = phone.enter(dict(HAND_1, Enda="QS 10", John="QS 3"))
+    assert response.status_code == 422
+    page = html(response)
+    for row in (0, 1):  # Enda and John
+        assert re.search(
+            rf'id="row-{row}-error" role="alert">Two players both have the Q♠ \(Enda, John\)', page
+        )
+    assert 'id="row-2-error"' not in page
+    for typed in ("QS 10", "QS 3", "2 9", "Q K"):
+        assert f'value="{typed}"' in page
+    assert phone.client.get(f"{phone.board}/version.json").get_json()["hands_played"] == 0
+
+
+def test_the_went_out_choice_is_kept_when_a_hand_is_refused(phone):
+    phone.start()
+    response = phone.enter(dict(HAND_2, John="5 5 6 XX"), out="Enda")
+    assert response.status_code == 422
+    assert re.search(r'name="out" id="out-0" value="Enda" checked', html(response))
+
+
+def test_a_double_tap_saves_one_hand(phone):
+    phone.start()
+    request_id = phone.request_id()
+    first = phone.enter(HAND_1, request_id=request_id)
+    second = phone.enter(HAND_1, request_id=request_id)
+    assert first.status_code == second.status_code == 302
+    assert first.headers["Location"] == second.headers["Location"]
+    assert phone.client.get(f"{phone.board}/version.json").get_json()["hands_played"] == 1
+
+
+def test_each_hand_form_has_a_new_request_id(phone):
+    phone.start()
+    assert phone.request_id() != phone.request_id()
+
+
+def test_the_version_changes_with_every_hand_for_the_other_phones(phone):
+    phone.start()
+    before = phone.client.get(f"{phone.board}/version.json")
+    assert before.headers["Cache-Control"] == "no-store"
+    phone.enter(HAND_1)
+    after = phone.client.get(f"{phone.board}/version.json").get_json()
+    assert after["version"] > before.get_json()["version"]
+    assert after["hands_played"] == 1
+
+
+def test_totals_may_be_typed_where_the_session_allows_them(phone):
+    phone.start(entry="totals")
+    form = html(phone.client.get(f"{phone.board}/hands/new"))
+    assert 'inputmode="numeric"' in form
+    response = phone.enter({"Enda": 20, "John": 4, "Rex": 11, "Finn": "Q K"})
+    assert response.status_code == 302, html(response)
+    assert "John wins 51" in html(phone.client.get(response.headers["Location"]))
+
+
+def test_cards_and_a_total_for_one_player_are_refused_beside_that_player(phone):
+    phone.start(entry="totals")
+    data = phone.hand_form(HAND_1)
+    data["results-0-spots"] = "20"
+    response = phone.client.post(f"{phone.board}/hands/new", data=data)
+    assert response.status_code == 422
+    assert re.search(r'id="row-0-error"[^>]*>Give either Enda', html(response))
+
+
+def test_a_player_may_sit_out_a_hand_of_spot(phone):
+    phone.start()
+    response = phone.enter(dict(HAND_1, Rex="sitting out"))
+    assert response.status_code == 302, html(response)
+    hand = html(phone.client.get(f"{phone.board}/hands/1"))
+    assert "sat out" in hand
+
+
+def test_dutch_spots_shows_the_round_and_the_hand(phone):
+    board = phone.start(game="spots", dealer="Enda")
+    assert "Round 1 · hand 1 of 4" in html(phone.client.get(board))
+    phone.enter(HAND_1)
+    page = html(phone.client.get(board))
+    assert "Round 1 · hand 2 of 4" in page
+    assert "Pot:" not in page
+    assert "Settle up" not in page
+
+
+def test_a_points_game_can_be_ended_by_the_table(phone):
+    board = phone.start(game="rummy", dealer="Enda")
+    response = phone.enter({"Enda": "", "John": "K Q", "Rex": "5", "Finn": "A 2"}, out="Enda")
+    assert response.status_code == 302, html(response)
+    assert phone.client.post(f"{board}/finish", data={}).status_code == 302
+    page = html(phone.client.get(board))
+    assert "The game is over." in page
+    assert "Enter hand" not in page
+
+
+def test_a_player_joins_and_another_leaves_between_hands(phone):
+    board = phone.start()
+    phone.client.post(f"{board}/join", data={"join-name": "Aoife", "after": "Rex"})
+    phone.client.post(f"{board}/leave", data={"name": "John"})
+    page = html(phone.client.get(board))
+    assert "Aoife sits down." in page
+    assert "left the table" in page
+    form = html(phone.client.get(f"{board}/hands/new"))
+    assert "Cards left – Aoife" in form
+    assert "Cards left – John" not in form
+
+
+def test_undo_takes_back_only_the_hand_the_phone_saw_as_last(phone):
+    board = phone.start()
+    phone.enter(HAND_1)
+    phone.enter(HAND_2, out="Enda")
+    response = phone.client.post(f"{board}/undo", data={"number": "1"})
+    assert response.status_code == 302
+    assert "Only the last hand can be undone" in html(phone.client.get(board))
+    assert phone.client.get(f"{board}/version.json").get_json()["hands_played"] == 2

@@ -1,0 +1,194 @@
+"""What the pages keep out: other groups, forged forms, scripts in names, framing, sniffing."""
+
+from __future__ import annotations
+
+import re
+
+from tests.web.pages import HAND_1, Phone, html
+
+SCRIPT = "<script>alert(1)</script>"
+
+
+def test_pages_send_a_strict_content_security_policy_and_friends(client):
+    for path in ("/", "/no-such-page", "/static/style.css"):
+        response = client.get(path)
+        policy = response.headers["Content-Security-Policy"]
+        assert "default-src 'self'" in policy
+        assert "script-src 'self'" in policy
+        assert "style-src 'self'" in policy
+        assert "img-src 'self' data:" in policy
+        assert "unsafe-inline" not in policy
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert response.headers["Referrer-Policy"] == "same-origin"
+        response.close()
+
+
+def test_no_page_has_an_inline_script_or_style(client):
+    phone = Phone(client)
+    phone.create_group()
+    phone.add_players("Enda", "John", "Rex", "Finn")
+    board = phone.start()
+    phone.enter(HAND_1)
+    for path in ("/", f"/g/{phone.slug}", board, f"{board}/hands/new", f"{board}/settle"):
+        page = html(client.get(path))
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page), path
+        assert not re.search(r"\son\w+=", page), path  # no onclick= and the like
+        assert "<style" not in page and " style=" not in page, path
+
+
+def test_a_player_called_script_is_shown_as_text_everywhere(client):
+    phone = Phone(client)
+    phone.create_group(SCRIPT)
+    board = phone.start(players=(SCRIPT, "John"), dealer="John")
+    phone.seats = [SCRIPT, "John"]
+    response = phone.enter({SCRIPT: "J 10", "John": "A 3"})
+    assert response.status_code == 302, html(response)
+    for path in (
+        "/",
+        f"/g/{phone.slug}",
+        board,
+        f"{board}/hands/1",
+        f"{board}/hands/1/edit",
+        f"{board}/hands/new",
+        f"{board}/settle",
+        f"/g/{phone.slug}/s/new",
+        f"/g/{phone.slug}/invite",
+    ):
+        page = html(client.get(path))
+        assert SCRIPT not in page, path
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page, path
+
+
+def test_a_form_without_its_csrf_token_is_refused(app, client):
+    app.config["WTF_CSRF_ENABLED"] = True
+    refused = client.post("/groups", data={"create-name": "Pub", "create-passphrase": "pints4all"})
+    assert refused.status_code == 400
+    assert "reload the page and try again" in html(refused)
+
+    start = html(client.get("/"))
+    token = re.search(r'name="csrf_token" value="([^"]+)"', start).group(1)
+    accepted = client.post(
+        "/groups",
+        data={"create-name": "Pub", "create-passphrase": "pints4all", "csrf_token": token},
+    )
+    assert accepted.status_code == 302
+
+
+def test_every_form_on_a_page_carries_the_csrf_token(app, client):
+    app.config["WTF_CSRF_ENABLED"] = True
+    phone = Phone(client)
+    start = html(client.get("/"))
+    token = re.search(r'name="csrf_token" value="([^"]+)"', start).group(1)
+    client.post(
+        "/groups",
+        data={"create-name": "Pub", "create-passphrase": "pints4all", "csrf_token": token},
+    )
+    phone.slug = html(client.get("/")).split('href="/g/')[1].split('"')[0]
+    for path in ("/", f"/g/{phone.slug}", f"/g/{phone.slug}/invite", f"/g/{phone.slug}/s/new"):
+        page = html(client.get(path))
+        forms = re.findall(r"<form[^>]*method=\"post\".*?</form>", page, re.S)
+        assert forms, path
+        for form in forms:
+            assert 'name="csrf_token"' in form, (path, form[:200])
+
+
+def test_another_groups_session_is_a_friendly_404_that_shows_nothing_of_it(app):
+    ours = Phone(app.test_client())
+    ours.create_group("Ours")
+    ours.add_players("Enda", "John")
+    theirs = Phone(app.test_client())
+    theirs.create_group("Theirs")
+    their_board = theirs.start(players=("Secretname", "Hidden"), dealer="Hidden")
+    theirs.seats = ["Secretname", "Hidden"]
+    theirs.enter({"Secretname": "J 10", "Hidden": "A 3"})
+
+    for path in (
+        f"/g/{ours.slug}/s/{theirs.session_id}",
+        f"/g/{ours.slug}/s/{theirs.session_id}/hands/1",
+        f"/g/{ours.slug}/s/{theirs.session_id}/hands/1/edit",
+        f"/g/{ours.slug}/s/{theirs.session_id}/hands/new",
+        f"/g/{ours.slug}/s/{theirs.session_id}/settle",
+        f"/g/{ours.slug}/s/{theirs.session_id}/version.json",
+        f"/g/{ours.slug}/s/{theirs.session_id}/export.xlsx",
+    ):
+        response = ours.client.get(path)
+        assert response.status_code == 404, path
+        page = html(response)
+        assert "Nothing here" in page
+        assert "Secretname" not in page and "Theirs" not in page
+        assert "Traceback" not in page
+
+    # Their own address needs their passphrase: 401, still nothing of theirs.
+    response = ours.client.get(their_board)
+    assert response.status_code == 401
+    assert "Secretname" not in html(response) and "Theirs" not in html(response)
+    undo = ours.client.post(f"/g/{ours.slug}/s/{theirs.session_id}/undo", data={"number": "1"})
+    assert undo.status_code == 404
+    assert theirs.client.get(f"{their_board}/version.json").get_json()["hands_played"] == 1
+
+
+def test_bad_addresses_are_friendly_pages(client):
+    phone = Phone(client)
+    phone.create_group()
+    for path in (
+        f"/g/{phone.slug}/s/999999",
+        f"/g/{phone.slug}/s/abc",
+        f"/g/{phone.slug}/s/1/hands/7",
+        "/g/no-such-group-000000/s/1",
+        "/join/not-a-token",
+    ):
+        response = client.get(path)
+        assert response.status_code in (401, 404), path
+        assert response.content_type.startswith("text/html")
+        assert "Traceback" not in html(response)
+
+
+def test_an_unknown_group_and_a_signed_out_group_look_the_same(app, client):
+    phone = Phone(client)
+    phone.create_group()
+    stranger = app.test_client()
+    known = stranger.get(f"/g/{phone.slug}")
+    unknown = stranger.get("/g/nobody-at-all-123456")
+    assert known.status_code == unknown.status_code == 401
+    assert "Thursday crowd" not in html(known)
+
+
+def test_an_invite_link_opens_the_group_until_the_passphrase_changes(app, client):
+    phone = Phone(client)
+    phone.create_group()
+    invite = html(client.get(f"/g/{phone.slug}/invite"))
+    link = re.search(r'<textarea id="invite-link"[^>]*>([^<]+)</textarea>', invite).group(1)
+    assert "<svg" in invite and 'role="img"' in invite  # the QR code, inline
+
+    guest = app.test_client()
+    joined = guest.get(link.replace("http://localhost", ""))
+    assert joined.status_code == 302
+    assert guest.get(f"/g/{phone.slug}").status_code == 200
+
+    changed = client.post(f"/g/{phone.slug}/passphrase", data={"passphrase": "new-pints-4"})
+    assert changed.status_code == 302
+    assert client.get(f"/g/{phone.slug}").status_code == 200  # the phone that changed it
+    assert guest.get(f"/g/{phone.slug}").status_code == 401  # everyone else is signed out
+    latecomer = app.test_client()
+    void = latecomer.get(link.replace("http://localhost", ""))
+    assert void.status_code == 404
+    assert "no longer works" in html(void)
+    assert latecomer.get(f"/g/{phone.slug}").status_code == 401
+
+
+def test_a_forged_invite_token_opens_nothing(app, client):
+    from itsdangerous import URLSafeSerializer
+
+    phone = Phone(client)
+    phone.create_group()
+    forged = URLSafeSerializer("not-the-key", salt="pub-ledger.invite").dumps({"g": 1, "e": 0})
+    guest = app.test_client()
+    assert guest.get(f"/join/{forged}").status_code == 404
+    assert guest.get(f"/g/{phone.slug}").status_code == 401
+
+
+def test_the_language_switch_only_goes_back_to_this_site(client):
+    response = client.post("/language", data={"lang": "nl", "next": "https://evil.example/"})
+    assert response.headers["Location"] == "/"
+    response = client.post("/language", data={"lang": "nl", "next": "//evil.example/x"})
+    assert response.headers["Location"] == "/"

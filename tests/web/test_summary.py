@@ -1,0 +1,102 @@
+"""The sentence after a hand is saved: who won, who pays what, and the pot."""
+
+from __future__ import annotations
+
+from ledger.web.summary import hand_summary, join_names, transfer_text
+
+
+def payments(*moves: tuple[str, str, int]) -> list[dict]:
+    return [{"from": a, "to": b, "units": u} for a, b, u in moves]
+
+
+def results(*names: str, **points: int) -> list[dict]:
+    return [{"player": n, "points": points.get(n), "sitting_out": False} for n in names]
+
+
+SEATS = ("Enda", "John", "Rex", "Finn")
+
+
+def test_the_seed_hand_reads_as_the_table_would_say_it():
+    hand = {
+        "results": results(*SEATS),
+        "out": None,
+        "winners": ["John"],
+        "payments": payments(("Enda", "John", 20), ("Rex", "John", 11), ("Finn", "John", 20)),
+        "pot_before": 20,
+        "pot_after": 20,
+    }
+    assert hand_summary(hand, money=True) == (
+        "John wins 51: Enda pays 20, Rex 11, Finn 20. The pot stays at 20."
+    )
+
+
+def test_the_player_who_goes_out_wins_the_payments_and_takes_the_pot():
+    hand = {
+        "results": results(*SEATS),
+        "out": "Enda",
+        "winners": ["Enda"],
+        "payments": payments(("John", "Enda", 16), ("Rex", "Enda", 10), ("Finn", "Enda", 8)),
+        "pot_before": 40,
+        "pot_after": 0,
+    }
+    assert hand_summary(hand, money=True) == (
+        "Enda wins 34: John pays 16, Rex 10, Finn 8. Enda takes the pot of 40."
+    )
+
+
+def test_joint_winners_share_and_an_odd_unit_grows_the_pot():
+    hand = {
+        "results": results(*SEATS),
+        "out": None,
+        "winners": ["John", "Rex"],
+        "payments": payments(
+            ("Enda", "John", 10), ("Enda", "Rex", 10), ("Finn", "John", 7), ("Finn", "Rex", 7)
+        ),
+        "pot_before": 20,
+        "pot_after": 21,
+    }
+    assert hand_summary(hand, money=True) == (
+        "John and Rex win 17 each: Enda pays 20, Finn 14. The pot grows to 21."
+    )
+
+
+def test_when_everyone_ties_nobody_pays():
+    hand = {
+        "results": results("Enda", "John"),
+        "out": None,
+        "winners": ["Enda", "John"],
+        "payments": [],
+        "pot_before": 10,
+        "pot_after": 10,
+    }
+    assert hand_summary(hand, money=True) == "Everyone ties: nobody pays. The pot stays at 10."
+
+
+def test_a_points_hand_says_who_went_out_and_who_scores_what():
+    hand = {
+        "results": results("Anna", "Ben", "Cas", Anna=0, Ben=12, Cas=7),
+        "out": "Anna",
+        "winners": ["Anna"],
+        "payments": [],
+        "pot_before": None,
+        "pot_after": None,
+    }
+    assert hand_summary(hand, money=False) == "Anna goes out. Ben scores 12, Cas 7."
+
+
+def test_names_are_joined_with_and():
+    assert join_names(["Enda"]) == "Enda"
+    assert join_names(["Enda", "John"]) == "Enda and John"
+    assert join_names(["Enda", "John", "Rex"]) == "Enda, John and Rex"
+
+
+def test_a_transfer_reads_as_who_pays_whom():
+    assert transfer_text({"from": "Finn", "to": "Enda", "amount": "0.38"}, "EUR") == (
+        "Finn pays Enda €0.38"
+    )
+    assert transfer_text({"from": "Rex", "to": None, "amount": "0.05"}, "EUR") == (
+        "Rex pays €0.05 into the pot"
+    )
+    assert transfer_text({"from": None, "to": "John", "amount": "1.20"}, "GBP") == (
+        "The pot pays John £1.20"
+    )
