@@ -176,8 +176,19 @@ class Game:
     # The direction the deal passes under these options: +1 to the left (clockwise), -1 right.
     deal_step: Callable[[Mapping[str, Any]], int] | None = None
 
+    # Who plays first in the next hand; None means the player to the dealer's left.
+    first_player: Callable[[State], str] | None = None
+
     def pass_direction(self, options: Mapping[str, Any]) -> int:
         return self.deal_step(options) if self.deal_step is not None else 1
+
+    def next_leader(self, state: State) -> str | None:
+        """Who plays first in the next hand, or None when nobody is seated to play it."""
+        if state.dealer not in state.seats:
+            return None
+        if self.first_player is not None:
+            return self.first_player(state)
+        return left_of(state.seats, state.dealer)
 
     def defaults(self) -> dict[str, Any]:
         return {name: opt.default for name, opt in self.options.items()}

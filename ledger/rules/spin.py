@@ -247,4 +247,5 @@ GAME = Game(
     options={},
     play=play,
     progress=progress,
+    first_player=lambda state: state.dealer,  # the round's starting player deals and leads
 )

@@ -42,6 +42,15 @@ FAILURE_WINDOW = timedelta(minutes=5)
 HASH_METHOD_SETTING = "LEDGER_PASSPHRASE_HASH"
 
 
+def _decoy_hash() -> str:
+    """A hash of a random passphrase, made with the app's method, checked against unknown slugs."""
+    cache = current_app.extensions.setdefault("ledger_decoy_hash", {})
+    method = current_app.config.get(HASH_METHOD_SETTING) or "scrypt"
+    if method not in cache:
+        cache[method] = _hash(secrets.token_urlsafe(16))
+    return str(cache[method])
+
+
 def _hash(passphrase: str) -> str:
     method = current_app.config.get(HASH_METHOD_SETTING)
     if method:
@@ -110,6 +119,8 @@ def authenticate(slug: str, passphrase: str) -> GroupRef:
     group = db.session.scalar(select(Group).where(Group.slug == slug))
     if group is None or not passphrase:
         db.session.rollback()
+        # The same slow check as a wrong passphrase, so timing does not tell which slugs exist.
+        check_password_hash(_decoy_hash(), passphrase)
         raise Unauthorized("The group's name or passphrase is wrong.")
     ref = GroupRef(group.id, group.slug, group.name)
     digest = _digest(group.slug, passphrase, group.auth_epoch)

@@ -233,16 +233,8 @@ def hand_view(hand: Hand) -> HandView:
 
 
 def next_leader(game: Game, state: State) -> str | None:
-    """Who plays first in the next hand: the dealer's left, except where the dealer starts.
-
-    # ENGINE: the engine has no hook for this; Spin Rummy's starting player deals and plays
-    # first (spin.play answers leader=dealer), every other game starts at the dealer's left.
-    """
-    if not state.seats or state.dealer not in state.seats:
-        return None
-    if game.key == "spin":
-        return state.dealer
-    return base.left_of(state.seats, state.dealer)
+    """Who plays first in the next hand (the game decides: the dealer's left, or the dealer)."""
+    return game.next_leader(state)
 
 
 def ordered_players(state: State) -> list[str]:

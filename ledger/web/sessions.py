@@ -54,7 +54,6 @@ def new(slug: str):
     form.dealer.choices = [SelectChoice(n) for n in order]
     if request.method == "GET":
         form.game.data = next(iter(GAMES))
-        form.dealer.data = order[0] if order else None
     options_typed = {k: v for k, v in request.form.items() if k.startswith("opt-")}
     errors: dict[str, list[str]] = {}
 
@@ -91,6 +90,8 @@ def new(slug: str):
                     str(m) for m in messages
                 )
 
+    if not form.dealer.data and order:
+        form.dealer.data = order[0]  # someone deals unless the table picks another
     html = render_template(
         "sessions/new.html",
         group=view,

@@ -81,3 +81,13 @@ def test_the_limit_lifts_when_the_window_has_passed(table, app):
     table.ok("GET", f"/groups/{table.slug}")
     with app.app_context():
         assert db.session.scalar(select(Group.failed_logins)) == 0
+
+
+def test_an_unknown_group_costs_the_same_slow_check_as_a_wrong_passphrase(app, monkeypatch):
+    # Otherwise a quick 401 would tell a stranger which group addresses exist.
+    checked = []
+    real = auth.check_password_hash
+    monkeypatch.setattr(auth, "check_password_hash", lambda h, p: checked.append(p) or real(h, p))
+    with app.app_context(), pytest.raises(services.Unauthorized):
+        services.authenticate("no-such-group", "a guess at it")
+    assert checked == ["a guess at it"]

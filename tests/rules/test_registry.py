@@ -81,3 +81,12 @@ def test_a_negative_ante_is_refused_and_a_string_number_is_read_as_a_number() ->
         get_game("spot").check_options({"ante": -1})
     assert caught.value.field == "options.ante"
     assert get_game("spot").check_options({"ante": "10"})["ante"] == 10
+
+
+def test_the_next_hand_is_led_by_the_dealers_left_except_in_spin_rummy() -> None:
+    spot = get_game("spot")
+    state = spot.new_state(["Enda", "John", "Rex", "Finn"], "Finn", spot.defaults())
+    assert spot.next_leader(state) == "Enda"
+    spin = get_game("spin")
+    state = spin.new_state(["Ann", "Bea"], "Bea", spin.defaults())
+    assert spin.next_leader(state) == "Bea"

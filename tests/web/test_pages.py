@@ -358,3 +358,49 @@ def test_undo_takes_back_only_the_hand_the_phone_saw_as_last(phone):
     assert response.status_code == 302
     assert "Only the last hand can be undone" in html(phone.client.get(board))
     assert phone.client.get(f"{board}/version.json").get_json()["hands_played"] == 2
+
+
+def test_with_five_at_spots_the_dealer_has_nothing_to_enter(phone):
+    phone.add_players("Aoife")
+    players = ("Enda", "John", "Rex", "Finn", "Aoife")
+    phone.start(game="spots", players=players, dealer="Aoife")
+    form = html(phone.client.get(f"{phone.board}/hands/new"))
+    assert "Deals this hand and sits it out." in form
+    assert "Cards left – Aoife" not in form
+    assert "Round 1 · hand 1 of 5" in html(phone.client.get(phone.board))
+    phone.seats = list(players)
+    response = phone.enter(dict(HAND_1, Aoife=""))
+    assert response.status_code == 302, html(response)
+
+
+def test_spin_rummy_asks_for_suited_cards_and_names_the_contract(client):
+    phone = Phone(client)
+    phone.create_group()
+    phone.start(game="spin", players=("Anna", "Ben"), dealer="Anna")
+    board = html(client.get(phone.board))
+    assert "Round 1 of 4" in board
+    assert "Contract: two melds" in board
+    form = html(client.get(f"{phone.board}/hands/new"))
+    assert 'data-show-total="0"' in form
+    assert 'data-rank="2"' not in form  # Spin Rummy has no 2s
+    response = phone.enter({"Anna": "3H 3S 3D", "Ben": "QH KH AH"})
+    assert response.status_code == 302, html(response)
+    assert "Round 2 of 4" in html(client.get(phone.board))
+
+
+def test_the_leaderboard_adds_up_every_session(phone):
+    phone.start()
+    phone.enter(HAND_1)
+    phone.enter(HAND_2, out="Enda")
+    phone.start(game="spots", dealer="Enda")
+    phone.enter(HAND_1)
+    page = html(phone.client.get(f"/g/{phone.slug}"))
+    table = page.split('id="leaderboard-heading"')[1].split("</table>")[0]
+    rows = re.findall(
+        r'<th scope="row">(\w+)</th>\s*<td class="number">\s*<span class="[^"]*">([^<]+)</span>'
+        r'\s*</td>\s*<td class="number">(-?\d+)</td>\s*<td class="number">(\d+)</td>',
+        table,
+    )
+    assert rows[0] == ("Enda", "€0.44", "20", "1")
+    assert ("John", "€0.25", "4", "2") in rows  # hand 1 of each session
+    assert [r[0] for r in rows] == ["Enda", "John", "Rex", "Finn"]  # by money, best first
