@@ -34,7 +34,7 @@ set -euo pipefail
 
 say() { printf '%s\n' "$*" >&2; }
 
-# The folder of initdb, pg_ctl and postgres: the newest version wins.
+# The folder of initdb, pg_ctl and postgres: the one on PATH, else the newest Debian one.
 bindir() {
     local found
     if found=$(command -v initdb 2>/dev/null) && [[ -x $(dirname "$found")/pg_ctl ]]; then
@@ -150,6 +150,8 @@ run() {
     eval "$exports"
     # shellcheck disable=SC2064  # the folder is known now; expand it now
     trap "stop '$LEDGER_PG_DIR' >/dev/null" EXIT
+    trap 'exit 130' INT  # bash runs no EXIT trap when a signal kills it; now it exits
+    trap 'exit 143' TERM
     "$@" || rc=$?
     return "$rc"
 }

@@ -51,10 +51,16 @@ _FORMULA_START = tuple("=+-@\t\r\n") + tuple("＝＋－＠")  # fullwidth forms 
 _ERROR_CODES = frozenset(("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A"))
 # Control characters a workbook cannot hold (openpyxl refuses them): shown as U+FFFD.
 _ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+# Text with none of these (a control character, a formula's first character after spaces, an
+# error code's "#") needs none of the checks below: most cells are names and cards, and a
+# long session's workbook has a hundred thousand of them.
+_MAYBE_UNSAFE = re.compile(r"[\x00-\x1f]|^[ \u00a0]*[=+\-@＝＋－＠]|^#")
 
 
 def safe_text(text: str) -> str:
     """``text`` as it can be written to a cell or a CSV field without being run as a formula."""
+    if _MAYBE_UNSAFE.search(text) is None:
+        return text
     text = _ILLEGAL.sub("\ufffd", text)
     stripped = text.lstrip(" \u00a0")
     if (

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
@@ -106,22 +107,19 @@ def show(slug: str, session_id: int, number: int) -> str:
         session=view,
         hand=hand,
         summary=hand_summary(hand.to_json(), money=view.money),
-        earlier=[
-            (
-                c,
-                hand_summary(
-                    {**c.before["outcome"], "payments": _payments(c.before)}, money=view.money
-                ),
-            )
-            for c in earlier
-        ],
+        earlier=[(c, _summary_before(c.before, money=view.money)) for c in earlier],
         editable=not (view.money and view.status == "finished"),
     )
 
 
-def _payments(before: dict) -> list[dict]:
-    moves = before.get("outcome", {}).get("movements", [])
-    return [m for m in moves if m.get("from") is not None and m.get("to") is not None]
+def _summary_before(before: Mapping[str, Any], *, money: bool) -> str:
+    """What the hand said before a correction: the history keeps the old outcome."""
+    outcome = before.get("outcome")
+    if not isinstance(outcome, Mapping):
+        return ""
+    moves = outcome.get("movements") or []
+    payments = [m for m in moves if m.get("from") is not None and m.get("to") is not None]
+    return hand_summary({**outcome, "payments": payments}, money=money)
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])

@@ -60,7 +60,9 @@ def open_group() -> Response | tuple[str, int]:
     """Open a group by its slug (the end of its address) or its name, with the passphrase."""
     form = _open_form()
     if form.validate_on_submit():
-        typed = (form.group.data or "").strip().rstrip("/").rsplit("/", 1)[-1]
+        typed = (form.group.data or "").strip()
+        if "/g/" in typed:  # a pasted address: the slug follows /g/
+            typed = typed.split("/g/", 1)[1].split("/", 1)[0].split("?", 1)[0]
         candidates = [typed] if pages.group_by_slug(typed) else pages.slugs_named(typed)
         try:
             group = _authenticate(candidates, form.passphrase.data or "")

@@ -1,16 +1,18 @@
-"""The page's language: English or Dutch, from a cookie set by the switch or the browser's wish.
+r"""The page's language: English or Dutch, from a cookie set by the switch or the browser's wish.
 
 Translations live in ledger/translations/<lang>/LC_MESSAGES/messages.po beside the compiled
-.mo, which is committed so a fresh checkout speaks Dutch without a build step. After changing
-a text, from the repository's top folder:
+.mo, which is committed so a fresh checkout speaks Dutch without a build step. English is the
+language the texts are written in (its msgstr stay empty). After changing a text, from the
+repository's top folder:
 
     pybabel extract -F ledger/translations/babel.cfg -k _l -k N_ --no-location \
         --sort-output -o ledger/translations/messages.pot .
-    pybabel update -i ledger/translations/messages.pot -d ledger/translations
+    pybabel update -i ledger/translations/messages.pot -d ledger/translations \
+        --ignore-obsolete --no-fuzzy-matching -w 100
     (translate the new entries in ledger/translations/nl/LC_MESSAGES/messages.po)
     pybabel compile -d ledger/translations
 
-tests/web/test_i18n.py fails while the .mo lags behind the .po or a Dutch entry is missing.
+tests/web/test_i18n.py fails while a marked text has no Dutch or the .mo lags behind the .po.
 """
 
 from __future__ import annotations

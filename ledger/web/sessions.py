@@ -12,7 +12,7 @@ from ledger.api.exports import download, session_data, session_filename
 from ledger.export import XLSX_MIMETYPE, session_workbook
 from ledger.rules.registry import GAMES
 from ledger.services.views import GroupRef, SessionView
-from ledger.web import access
+from ledger.web import access, texts
 from ledger.web.chart import score_chart
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
 from ledger.web.summary import hand_summary, transfer_text
@@ -78,10 +78,7 @@ def new(slug: str):
             try:
                 session = services.create_session(group, game, players, form.dealer.data, options)
             except (services.RuleError, services.Conflict) as e:
-                key = (e.field or "").split("[")[0]
-                if key.startswith("options."):
-                    key = _option_field(game, key.split(".", 1)[1])
-                errors.setdefault(key or "form", []).append(e.message)
+                errors.setdefault(_error_place(game, e.field), []).append(e.message)
             else:
                 return redirect(url_for(".show", slug=slug, session_id=session.id))
         else:
@@ -104,6 +101,14 @@ def new(slug: str):
         errors=errors,
     )
     return (html, 422) if errors else html
+
+
+def _error_place(game: str, field: str | None) -> str:
+    """Where the new-session page shows an error about ``field`` (the engine's notation)."""
+    key = (field or "").split("[")[0]
+    if key.startswith("options."):
+        return _option_field(game, key.split(".", 1)[1])
+    return key if key in ("game", "players", "dealer") else "form"
 
 
 def _moved(order: list[str], move: str) -> list[str]:
@@ -248,7 +253,7 @@ def _leftover(view: SessionView) -> str:
 def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: int = 200):
     result = services.settlement(group, view.id)
     lines = [transfer_text(t.to_json(), result.currency) for t in result.transfers]
-    title = _("%(game)s #%(id)d: settling up", game=GAMES[view.game].name, id=view.id)
+    title = _("%(game)s #%(id)d: settling up", game=texts.text(GAMES[view.game].name), id=view.id)
     html = render_template(
         "sessions/settle.html",
         group=group,

@@ -100,13 +100,16 @@ def _points_summary(hand: Mapping[str, Any]) -> str:
     winners: list[str] = list(hand.get("winners") or ())
     out = hand.get("out")
     sentences: list[str] = []
-    if out:
-        sentences.append(gettext("%(name)s goes out.", name=out))
     scored = [
         (r["player"], int(r["points"]))
         for r in _in_order(hand)
         if not r.get("sitting_out") and r.get("points")
     ]
+    if out and len(scored) == 1 and scored[0][0] == out:
+        units = scored[0][1]
+        return gettext("%(name)s goes out and scores %(units)s.", name=out, units=units)
+    if out:
+        sentences.append(gettext("%(name)s goes out.", name=out))
     if scored:
         sentences.append(_listing(scored, gettext("%(name)s scores %(units)s")) + ".")
     elif not out:

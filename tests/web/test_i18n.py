@@ -6,6 +6,7 @@ import io
 from pathlib import Path
 
 import pytest
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -13,7 +14,8 @@ from ledger.rules.registry import GAMES
 from ledger.web.texts import ENGINE_TEXTS
 from tests.web.pages import HAND_1, Phone, html
 
-TRANSLATIONS = Path(__file__).resolve().parents[2] / "ledger" / "translations"
+ROOT = Path(__file__).resolve().parents[2]
+TRANSLATIONS = ROOT / "ledger" / "translations"
 
 
 def test_a_dutch_browser_gets_dutch_pages(client):
@@ -78,23 +80,29 @@ def test_the_compiled_catalog_is_the_one_the_po_file_makes(language):
     )
 
 
+def texts_in_the_source() -> set[str | tuple[str, ...]]:
+    """Every text the pages' code and templates mark, read as `pybabel extract` reads them."""
+    method_map = [("ledger/web/**.py", "python"), ("templates/**.html", "jinja2")]
+    keywords = {**DEFAULT_KEYWORDS, "_l": None, "N_": None}
+    found = extract_from_dir(str(ROOT), method_map, keywords=keywords)
+    return {message for _file, _line, message, _comments, _context in found}
+
+
 def test_every_text_has_its_dutch_translation():
-    with open(TRANSLATIONS / "messages.pot", "rb") as f:
-        template = read_po(f)
+    """Fails when a text was added without `pybabel extract`/`update` and a Dutch entry."""
     with open(TRANSLATIONS / "nl" / "LC_MESSAGES" / "messages.po", "rb") as f:
         dutch = read_po(f, locale="nl")
     missing = []
-    for message in template:
-        if not message.id:
-            continue
-        translated = dutch.get(message.id)
+    for text in texts_in_the_source():
+        key = text[0] if isinstance(text, tuple) else text
+        translated = dutch.get(key)
         strings = translated.string if translated is not None else None
         if isinstance(strings, tuple):
             complete = all(strings)
         else:
             complete = bool(strings)
         if not complete or (translated is not None and translated.fuzzy):
-            missing.append(message.id)
+            missing.append(key)
     assert missing == []
 
 
@@ -104,3 +112,14 @@ def test_every_game_text_the_engine_shows_is_marked_for_translation():
         shown |= {game.name, game.description}
         shown |= {opt.help for opt in game.options.values() if opt.help}
     assert shown - set(ENGINE_TEXTS) == set()
+
+
+def test_the_english_catalog_keeps_the_texts_as_written():
+    with open(TRANSLATIONS / "en" / "LC_MESSAGES" / "messages.po", "rb") as f:
+        english = read_po(f, locale="en")
+    changed = [
+        m.id
+        for m in english
+        if m.id and any(m.string if isinstance(m.string, tuple) else [m.string])
+    ]
+    assert changed == []

@@ -404,3 +404,36 @@ def test_the_leaderboard_adds_up_every_session(phone):
     assert rows[0] == ("Enda", "€0.44", "20", "1")
     assert ("John", "€0.25", "4", "2") in rows  # hand 1 of each session
     assert [r[0] for r in rows] == ["Enda", "John", "Rex", "Finn"]  # by money, best first
+
+
+def test_a_group_opens_by_its_pasted_address_too(app, phone):
+    other = app.test_client()
+    address = f"http://192.168.1.20:8000/g/{phone.slug}/s/new"
+    response = other.post("/open", data={"open-group": address, "open-passphrase": "pints4all"})
+    assert response.status_code == 302
+    assert response.headers["Location"] == f"/g/{phone.slug}"
+
+
+def test_a_correction_based_on_an_old_scoreboard_is_refused_with_the_input_kept(phone):
+    board = phone.start()
+    phone.enter(HAND_1)
+    form = html(phone.client.get(f"{board}/hands/1/edit"))
+    version = re.search(r'name="version" type="hidden" value="(\d+)"', form).group(1)
+    phone.enter(HAND_2, out="Enda")  # another phone saves a hand meanwhile
+    data = phone.hand_form(dict(HAND_1, Enda="J 9"), version=version)
+    response = phone.client.post(f"{board}/hands/1/edit", data=data)
+    assert response.status_code == 422
+    page = html(response)
+    assert "The session has changed since you loaded it" in page
+    assert 'value="J 9"' in page
+
+
+def test_going_rummy_is_offered_in_rummy_only(phone):
+    phone.start(game="rummy", dealer="Enda")
+    form = html(phone.client.get(f"{phone.board}/hands/new"))
+    assert "Went rummy" in form
+    assert "Nobody went out" not in form  # in Rummy someone always goes out
+    response = phone.enter({"John": "K Q", "Rex": "5", "Finn": "A 2"}, out="Enda", rummy="y")
+    assert response.status_code == 302, html(response)
+    hand = html(phone.client.get(f"{phone.board}/hands/1"))
+    assert "Enda goes out and scores 56." in hand  # 20 + 5 + 3, doubled

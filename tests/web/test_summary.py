@@ -100,3 +100,15 @@ def test_a_transfer_reads_as_who_pays_whom():
     assert transfer_text({"from": None, "to": "John", "amount": "1.20"}, "GBP") == (
         "The pot pays John £1.20"
     )
+
+
+def test_the_player_out_who_scores_alone_is_named_once():
+    hand = {
+        "results": results("Anna", "Ben", Anna=56, Ben=0),
+        "out": "Anna",
+        "winners": ["Anna"],
+        "payments": [],
+        "pot_before": None,
+        "pot_after": None,
+    }
+    assert hand_summary(hand, money=False) == "Anna goes out and scores 56."

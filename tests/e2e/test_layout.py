@@ -1,0 +1,148 @@
+"""Every page on a 390 px phone: nothing wider than the screen, and big enough buttons.
+
+A page that scrolls sideways hides half of every row; a button under 44 px high is missed
+by a thumb in a dim pub. (Each phone's screenshots check the width too, on every page any
+browser test visits; here every page is visited once on purpose, in light and dark.)
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.phone import Phone
+from tests.live.api import hand_entry, new_group, new_spot_session
+
+PLAYERS = ["Enda", "John", "Rex", "Finn"]
+PASSPHRASE = "pints of plain"
+
+
+@pytest.fixture(scope="module")
+def table(live_server) -> dict[str, str]:
+    """A group with a Spot session of two hands (the first corrected) and an open Spots game."""
+    api = new_group(live_server, name="Thursday at Hennessy's", passphrase=PASSPHRASE)
+    session = new_spot_session(api, PLAYERS, dealer="Finn")
+    hands = f"/sessions/{session['id']}/hands"
+    api.ok(
+        "POST", hands, hand_entry({"Enda": "J-10", "John": "A-3", "Rex": "2-9", "Finn": "Q-K"}), 201
+    )
+    api.ok("POST", hands, hand_entry({"John": "5-5-6", "Rex": "K", "Finn": "3-5"}, out="Enda"), 201)
+    correction = hand_entry({"Enda": "J-10", "John": "A-3", "Rex": "2-8", "Finn": "Q-K"})
+    api.ok("PUT", f"{hands}/1", correction)
+    spots = {"game": "spots", "players": PLAYERS, "dealer": "Enda", "options": {}}
+    api.ok("POST", f"/groups/{api.slug}/sessions", spots, 201)
+    return {"slug": api.slug or "", "spot": f"/g/{api.slug}/s/{session['id']}"}
+
+
+def visit_every_page(phone: Phone, table: dict[str, str]) -> list[str]:
+    """Go through the app's pages as a player would; the tap targets that are too small."""
+    page = phone.page
+    small: list[str] = []
+
+    def check(where: str, *targets, width: bool = False) -> None:
+        phone.shot(where)
+        small.extend(f"{where}: {t}" for t in phone.too_small(targets, width=width))
+
+    page.goto("/")
+    check("start", phone.button("Open"), phone.button("Create the group"))
+    phone.sign_in(table["slug"], PASSPHRASE)
+    sessions = phone.region("Sessions").get_by_role("link")
+    expect(sessions).to_have_count(2)
+    check(
+        "group",
+        phone.link("New session"),
+        phone.link("Invite"),
+        phone.button("Add player"),
+        sessions,
+        phone.link("Download the spreadsheet"),
+    )
+
+    phone.link("Invite").tap()
+    check("invite", phone.button("Copy the link"), phone.button("Change the passphrase"))
+
+    page.goto(f"/g/{table['slug']}/s/new")
+    seats = page.get_by_role("group", name="Players, clockwise")
+    check("new-session", phone.button("Start the session"), phone.button("Add"))
+    check("new-session-arrows", seats.get_by_role("button", name=re.compile("^Move ")), width=True)
+
+    page.goto(table["spot"])
+    check(
+        "scoreboard",
+        phone.link("Enter hand"),
+        phone.link("Settle up"),
+        phone.button("Undo hand 2"),
+        phone.region("Last hands").get_by_role("link"),
+    )
+
+    phone.link("Enter hand").tap()
+    expect(phone.button("Card buttons – Enda")).to_have_attribute("aria-expanded", "true")
+    check(
+        "hand-form",
+        phone.button("Save hand"),
+        page.get_by_role("button", name=re.compile("^Card buttons – ")),
+        page.locator("label", has=page.get_by_role("radio")),
+        page.locator("label", has=page.get_by_role("checkbox")),
+    )
+    check(
+        "hand-form-card-buttons",
+        page.get_by_role("group", name="Card buttons for Enda").get_by_role("button"),
+    )
+    phone.fill_hand({"Enda": "7 7 7", "John": "7 7", "Rex": "", "Finn": "12"})
+    phone.button("Save hand").tap()
+    expect(page.get_by_role("alert").first).to_be_visible()
+    check("hand-form-with-errors", phone.button("Save hand"))
+
+    page.goto(f"{table['spot']}/hands/1")
+    expect(phone.region("Before the corrections")).to_be_visible()
+    check("hand-with-history", phone.link("Correct this hand"))
+    phone.link("Correct this hand").tap()
+    check("correction-form", phone.button("Save the correction"))
+
+    page.goto(f"{table['spot']}/hands")
+    check("all-hands", page.get_by_role("list").get_by_role("link"))
+
+    page.goto(f"{table['spot']}/settle")
+    check(
+        "settle-up",
+        phone.button("Copy as text"),
+        phone.button("Finish the night"),
+        page.locator("label", has=page.get_by_role("checkbox")),
+    )
+
+    page.goto(f"/g/{table['slug']}")
+    phone.link(re.compile(r"^Spots #\d+")).tap()
+    check("spots-scoreboard", phone.link("Enter hand"), phone.button("End the game here"))
+    phone.link("Enter hand").tap()
+    check("spots-hand-form", phone.button("Save hand"))
+
+    page.goto(f"{table['spot']}/hands/99")
+    check("not-found")
+    return small
+
+
+def test_every_page_fits_a_phone_and_its_buttons_fit_a_thumb(new_phone, table):
+    small = visit_every_page(new_phone("layout"), table)
+    assert not small, "tap targets under 44 px:\n" + "\n".join(small)
+
+
+def test_the_busiest_pages_in_dark_mode(new_phone, table):
+    """A phone set to dark: the same pages in the dark colours (for the screenshots, and the
+    width check every screenshot makes)."""
+    phone = new_phone("layout-dark", color_scheme="dark")
+    page = phone.page
+    phone.sign_in(table["slug"], PASSPHRASE)
+    phone.shot("group")
+    page.goto(table["spot"])
+    expect(phone.link("Enter hand")).to_be_visible()
+    phone.shot("scoreboard")
+    phone.link("Enter hand").tap()
+    phone.fill_hand({"Enda": "QS", "John": "QS", "Rex": "2", "Finn": "3"})
+    phone.button("Save hand").tap()
+    expect(page.get_by_role("alert").first).to_be_visible()
+    phone.shot("hand-form-with-errors")
+    page.goto(f"{table['spot']}/hands/1")
+    phone.shot("hand-with-history")
+    page.goto(f"{table['spot']}/settle")
+    phone.shot("settle-up")

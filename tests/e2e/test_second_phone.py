@@ -1,0 +1,69 @@
+"""Other phones at the table follow the scoreboard: a hand saved on one shows on the others."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.live.api import new_group, new_spot_session
+
+PLAYERS = ["Enda", "John", "Rex", "Finn"]
+FOLLOW_TIMEOUT = 10_000  # ms: the scoreboard looks for news every few seconds
+
+
+def test_phones_following_the_scoreboard_see_a_new_hand_without_reloading(new_phone, live_server):
+    api = new_group(live_server, name="The Long Table", passphrase="pints of plain")
+    new_spot_session(api, PLAYERS, dealer="Finn")
+
+    # Phone 1 opens the group with the passphrase and shows the invite link.
+    first = new_phone("follow-phone-1")
+    first.sign_in(api.slug or "", "pints of plain")
+    first.link("Invite").tap()
+    expect(first.heading("Invite the table")).to_be_visible()
+    expect(first.page.get_by_role("img", name="QR code of the invite link")).to_be_visible()
+    link = first.page.get_by_role("textbox", name="Invite link").input_value()
+    assert "/join/" in link
+    first.shot("invite")
+    first.nav().tap()
+
+    # Phone 2 opens the invite link; phone 3 types the group's name and the passphrase.
+    second = new_phone("follow-phone-2")
+    second.page.goto(link)
+    expect(second.heading("The Long Table")).to_be_visible()
+    third = new_phone("follow-phone-3")
+    third.sign_in("The Long Table", "pints of plain")
+    followers = [second, third]
+    for phone in [first, *followers]:
+        phone.link(re.compile(r"^Spot #\d+")).tap()
+        phone.expect_scores(dict.fromkeys(PLAYERS, 0))
+        # Set on the page itself: a reload (by the player or by the page) would lose it.
+        phone.page.evaluate("window.notReloaded = true")
+    second.shot("scoreboard-before")
+
+    first.enter_hand(1, {"Enda": "J-10", "John": "A-3", "Rex": "2-9", "Finn": "Q-K"})
+    for phone in followers:
+        phone.expect_scores(
+            {"Enda": -25, "John": 46, "Rex": -16, "Finn": -25}, timeout=FOLLOW_TIMEOUT
+        )
+        expect(phone.region("Last hands").get_by_role("link")).to_have_text(
+            [
+                re.compile(
+                    r"#1\s*John wins 51: Enda pays 20, Rex 11, Finn 20\. The pot stays at 20\."
+                )
+            ]
+        )
+        status = phone.region("This hand")
+        expect(status).to_contain_text("Pot: 20")
+        expect(status).to_contain_text("Deals: Rex")
+        assert phone.page.evaluate("window.notReloaded === true"), "the page was reloaded"
+    second.shot("scoreboard-followed-hand-1")
+
+    # The undo on phone 2 shows on phone 1 as well.
+    asked = second.confirm_next()
+    second.button("Undo hand 1").tap()
+    expect(second.status()).to_have_text("Hand 1 is undone.")
+    assert asked == ["Undo hand 1?"]
+    first.expect_scores(dict.fromkeys(PLAYERS, 0), timeout=FOLLOW_TIMEOUT)
+    expect(first.region("Last hands")).to_contain_text("No hands yet.")
+    first.shot("scoreboard-after-undo-elsewhere")

@@ -1,0 +1,73 @@
+"""The stylesheet's colours pass WCAG AA contrast in the light and the dark theme."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+CSS = (Path(__file__).resolve().parents[2] / "static" / "style.css").read_text()
+
+# (text, background): every pairing the pages use for words.
+PAIRS = [
+    ("text", "bg"),
+    ("text", "surface"),
+    ("text", "surface-2"),
+    ("muted", "bg"),
+    ("muted", "surface"),
+    ("accent", "bg"),
+    ("accent", "surface"),
+    ("accent-text", "accent"),
+    ("danger", "surface"),
+    ("danger", "bg"),
+    ("danger", "danger-bg"),
+    ("plus", "surface"),
+    ("minus", "surface"),
+    ("minus", "surface-2"),
+]
+
+
+def variables(block: str) -> dict[str, str]:
+    return dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})", block))
+
+
+def themes() -> dict[str, dict[str, str]]:
+    light = variables(CSS.split("@media (prefers-color-scheme: dark)")[0])
+    dark_block = CSS.split("@media (prefers-color-scheme: dark)")[1].split("\n}\n")[0]
+    return {"light": light, "dark": {**light, **variables(dark_block)}}
+
+
+def luminance(hex_colour: str) -> float:
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_text_colours_have_aa_contrast(theme):
+    colours = themes()[theme]
+    weak = [
+        (fg, bg, round(contrast(colours[fg], colours[bg]), 2))
+        for fg, bg in PAIRS
+        if contrast(colours[fg], colours[bg]) < 4.5
+    ]
+    assert weak == []
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_chart_lines_stand_out_from_the_card(theme):
+    colours = themes()[theme]
+    for n in range(8):
+        assert contrast(colours[f"series-{n}"], colours["surface"]) >= 3, n
+
+
+def test_buttons_and_inputs_are_big_enough_to_tap():
+    assert re.search(r"\.button, button, input\[type=\"submit\"\] \{[^}]*min-height: 44px", CSS)
+    assert re.search(r"input, select, textarea \{[^}]*min-height: 44px", CSS)
+    assert re.search(r"\.check \{[^}]*min-height: 44px", CSS)
