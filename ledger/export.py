@@ -19,9 +19,10 @@ from decimal import Decimal, InvalidOperation
 from typing import IO, Any, NamedTuple
 
 from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
+from openpyxl.cell import Cell, WriteOnlyCell
 from openpyxl.chart import LineChart, Reference
 from openpyxl.styles import Font
+from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter
 
 from ledger.rules.money import CURRENCY_SYMBOLS, amount, minor_units
@@ -326,15 +327,21 @@ def payments_table(
     antes into the pot, pot wins and refunds out of it. A refund at the end has hand "end"."""
     currency, unit_value = _currency(session, settlement), _unit_value(session)
     header: Row = ["Hand", "From", "To", "Units", f"Amount ({currency})" if currency else "Amount"]
+    # A night has a handful of different payments (the ante, a few spot counts) and thousands
+    # of rows: each amount is worked out once.
+    amounts: dict[int, Decimal] = {}
 
     def row(number: Any, m: Movement) -> Row:
         units = int(m["units"])
+        money = amounts.get(units)
+        if money is None:
+            money = amounts[units] = amount(units, unit_value, currency)
         return [
             number,
             POT if m.get("from") is None else m["from"],
             POT if m.get("to") is None else m["to"],
             units,
-            amount(units, unit_value, currency),
+            money,
         ]
 
     def rows() -> Iterator[Row]:
@@ -404,32 +411,42 @@ class _Sheet:
         self.rows = 0
         self.header_at = 0
         self.columns = 0
+        # One style per number format (and one bold), made once and copied into each cell:
+        # setting a cell's number_format looks the format up in the workbook every time.
+        self._styles: dict[str, StyleArray] = {}
+        self._bold: StyleArray | None = None
+
+    def _style(self, number_format: str) -> StyleArray:
+        style = self._styles.get(number_format)
+        if style is None:
+            cell = WriteOnlyCell(self.ws)
+            cell.number_format = number_format
+            style = self._styles[number_format] = cell._style
+        return style
 
     def header(self, cells: Sequence[Any]) -> None:
-        bold = Font(bold=True)
-        out = []
-        for value in cells:
-            cell = WriteOnlyCell(self.ws, value=_value(value))
-            cell.font = bold
-            out.append(cell)
-        self._append(out)
+        if self._bold is None:
+            cell = WriteOnlyCell(self.ws)
+            cell.font = Font(bold=True)
+            self._bold = cell._style
+        bold = self._bold
+        self._append([_styled(self.ws, _value(value), bold) for value in cells])
         self.header_at = self.rows
         self.columns = len(cells)
 
     def row(self, values: Sequence[Any]) -> None:
+        formats = self.formats
         out: list[Any] = []
         for i, value in enumerate(values):
-            fmt = self.formats.get(i)
-            if isinstance(value, datetime | date):
-                cell = WriteOnlyCell(self.ws, value=value)
-                cell.number_format = DATE_FORMAT
-                out.append(cell)
-            elif (
-                fmt is not None and isinstance(value, int | Decimal) and not isinstance(value, bool)
-            ):
-                cell = WriteOnlyCell(self.ws, value=value)
-                cell.number_format = fmt
-                out.append(cell)
+            kind = type(value)
+            if kind is str:
+                out.append(safe_text(value))
+            elif value is None or kind is bool:
+                out.append(value)
+            elif isinstance(value, datetime | date):
+                out.append(_styled(self.ws, value, self._style(DATE_FORMAT)))
+            elif isinstance(value, int | Decimal) and (fmt := formats.get(i)) is not None:
+                out.append(_styled(self.ws, value, self._style(fmt)))
             else:
                 out.append(_value(value))
         self._append(out)
@@ -446,6 +463,12 @@ class _Sheet:
         if self.header_at and self.columns:
             last = get_column_letter(self.columns)
             self.ws.auto_filter.ref = f"A{self.header_at}:{last}{max(self.rows, self.header_at)}"
+
+
+def _styled(ws: Any, value: Any, style: StyleArray) -> Cell:
+    """A write-only cell with a copy of ``style`` (as WriteOnlyCell makes, at A1: the sheet
+    gives it its place when the row is written)."""
+    return Cell(ws, row=1, column=1, value=value, style_array=style)
 
 
 def _width(*texts: Any) -> float:

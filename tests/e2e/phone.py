@@ -24,7 +24,8 @@ SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 CARD = re.compile(r"^(10|[2-9AJQK])([SHDC♠♥♦♣]?)$", re.IGNORECASE)
 
-# What sticks out past the right edge, to name in the failure (the five widest offenders).
+# How wide the page is and, if too wide, what sticks out past the right edge (the last five
+# such elements in the page's order, to name in the failure).
 OVERFLOW_JS = """
 (width) => {
   const seen = document.documentElement.scrollWidth;

@@ -57,7 +57,7 @@ def test_a_round_of_spin_rummy_scores_the_best_melds(new_phone, live_server):
     phone.fill_hand({"Aoife": "5H 6H 7H", "Cian": "9S 9H 9"})
     phone.button("Save hand").tap()
     cian = page.get_by_role("group", name=re.compile(r"^Cian\b"))
-    expect(cian.get_by_role("alert")).to_contain_text("9")
+    expect(cian.get_by_role("alert")).to_have_text("Cian: give the suit of the 9, e.g. 9H or 9♥.")
     expect(
         page.get_by_role("group", name=re.compile(r"^Aoife\b")).get_by_role("alert")
     ).to_have_count(0)
