@@ -110,7 +110,11 @@ def add_player(group: GroupRef, name: str) -> PlayerView:
             raise Conflict(
                 f"There is already a player called {existing.name} in this group.", field="name"
             )
-        player = players_for(group.id, [name])[name_key(name)]
+        # Insert rather than players_for(): it would look again, and a phone that added the
+        # same name in between would be answered 201 with that other phone's player.
+        player = Player(group_id=group.id, name=name, name_key=name_key(name), created_at=utcnow())
+        db.session.add(player)
+        db.session.flush()  # the unique name constraint decides a race: write() retries, 409
         return PlayerView(player.id, player.name)
 
     return write(work)

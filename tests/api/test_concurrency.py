@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+from ledger.services import groups
 from tests.api.helpers import SEED_HAND_1, hand_of
 
 LOW_ENDA = hand_of({"Enda": "A 2", "John": "3 4", "Rex": "5 6", "Finn": "7 8"})
@@ -85,4 +86,21 @@ def test_two_players_of_one_name_added_at_once_make_one_player(table):
         4, lambda i: table.post(f"/groups/{table.slug}/players", {"name": "Enda"})
     )
     assert sorted(a.status_code for a in answers) == [201, 409, 409, 409]
+    assert len(table.ok("GET", f"/groups/{table.slug}")["players"]) == 1
+
+
+def test_a_name_added_by_another_phone_just_after_the_check_is_a_conflict(table, app, monkeypatch):
+    # The other phone's Enda is committed between this request's look-up and its insert.
+    table.ok("POST", f"/groups/{table.slug}/players", {"name": "Enda"}, status=201)
+    real = groups.find_players
+    calls = []
+
+    def find_players_too_early(group_id, names):
+        calls.append(names)
+        return {} if len(calls) == 1 else real(group_id, names)
+
+    monkeypatch.setattr(groups, "find_players", find_players_too_early)
+    answer = table.post(f"/groups/{table.slug}/players", {"name": "enda"})
+    assert answer.status_code == 409
+    assert "Enda" in answer.get_json()["error"]["message"]
     assert len(table.ok("GET", f"/groups/{table.slug}")["players"]) == 1
