@@ -16,6 +16,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     UniqueConstraint,
@@ -172,11 +173,12 @@ class Change(db.Model):
     """
 
     __tablename__ = "changes"
+    # A hand's page reads that hand's changes, one of thousands in a long night; the index
+    # serves reading a whole session's history as well.
+    __table_args__ = (Index("ix_changes_session_id_hand_number", "session_id", "hand_number"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    session_id: Mapped[int] = mapped_column(
-        ForeignKey("sessions.id", ondelete="CASCADE"), index=True
-    )
+    session_id: Mapped[int] = mapped_column(ForeignKey("sessions.id", ondelete="CASCADE"))
     hand_number: Mapped[int | None] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(30))
     at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

@@ -1,10 +1,12 @@
-/* Settle up: the "paid" ticks are kept on this phone (localStorage), per session version,
-   so a reload keeps them and a changed result starts afresh. */
+/* Settle up: the "paid" ticks are kept on this phone (localStorage), one list per session.
+   Each tick is kept under its line (from, to, amount), so finishing the night or a reload keeps
+   it, and a line that a correction changed starts unticked. */
 (function () {
   "use strict";
   var list = document.getElementById("transfers");
   if (!list) return;
   var key = list.getAttribute("data-storage-key");
+  var boxes = list.querySelectorAll("input[data-paid]");
   var paid = {};
   try { paid = JSON.parse(window.localStorage.getItem(key) || "{}") || {}; } catch (e) { paid = {}; }
 
@@ -13,13 +15,21 @@
     if (item) item.classList.toggle("paid", box.checked);
   }
 
-  list.querySelectorAll("input[data-paid]").forEach(function (box) {
-    box.checked = !!paid[box.getAttribute("data-paid")];
+  function save() {
+    /* Only the lines on the page: ticks of lines that no longer exist are dropped. */
+    var now = {};
+    boxes.forEach(function (box) {
+      if (box.checked) now[box.getAttribute("data-paid")] = true;
+    });
+    try { window.localStorage.setItem(key, JSON.stringify(now)); } catch (e) { /* private mode */ }
+  }
+
+  boxes.forEach(function (box) {
+    box.checked = paid[box.getAttribute("data-paid")] === true;
     show(box);
     box.addEventListener("change", function () {
-      paid[box.getAttribute("data-paid")] = box.checked;
       show(box);
-      try { window.localStorage.setItem(key, JSON.stringify(paid)); } catch (e) { /* private mode */ }
+      save();
     });
   });
 })();

@@ -40,7 +40,7 @@ def session_data(group: GroupRef, session_id: int) -> SessionData:
     them, all of one version of the session."""
     for _ in range(SNAPSHOT_ATTEMPTS):
         view = services.session_view(group, session_id)
-        hands = [h.to_json() for h in services.list_hands(group, session_id)]
+        hands = [h.to_json() for h in services.iter_hands(group, session_id)]
         settlement = services.settlement(group, session_id).to_json() if view.money else None
         if services.session_view(group, session_id).version == view.version:
             break

@@ -36,7 +36,7 @@ def leave(group: GroupRef, session_id: int, name: str):
 @bp.get("/sessions/<int:session_id>/hands")
 @with_group
 def hands(group: GroupRef, session_id: int):
-    return jsonify([h.to_json() for h in services.list_hands(group, session_id)])
+    return jsonify([h.to_json() for h in services.iter_hands(group, session_id)])
 
 
 @bp.post("/sessions/<int:session_id>/hands")

@@ -18,7 +18,17 @@ from ledger.services.errors import (
     Unauthorized,
 )
 from ledger.services.groups import add_player, group_view, list_games, rename_player
-from ledger.services.hands import add_hand, correct_hand, hand_history, list_hands, undo_hand
+from ledger.services.hands import (
+    add_hand,
+    correct_hand,
+    get_hand,
+    hand_history,
+    iter_hands,
+    list_hands,
+    recent_hands,
+    score_history,
+    undo_hand,
+)
 from ledger.services.sessions import (
     create_session,
     finish_session,
@@ -44,13 +54,17 @@ __all__ = [
     "create_group",
     "create_session",
     "finish_session",
+    "get_hand",
     "group_view",
     "hand_history",
+    "iter_hands",
     "join_session",
     "leave_session",
     "list_games",
     "list_hands",
+    "recent_hands",
     "rename_player",
+    "score_history",
     "session_history",
     "session_view",
     "settlement",

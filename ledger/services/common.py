@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
 from typing import Any, TypeVar
 
-from sqlalchemy import select, update
+from sqlalchemy import Row, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -201,7 +201,8 @@ def outcome_to_dict(outcome: HandOutcome) -> dict[str, Any]:
     }
 
 
-def hand_view(hand: Hand) -> HandView:
+def hand_view(hand: Hand | Row[Any]) -> HandView:
+    """A hand's view, from its row or from a result row with the same columns."""
     o = hand.outcome
     return HandView(
         number=hand.number,

@@ -6,6 +6,8 @@ correction re-plays only from the corrected hand on.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from sqlalchemy import select
 
 from ledger.extensions import db
@@ -28,14 +30,93 @@ from ledger.services.common import (
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.views import AddedHand, ChangeView, GroupRef, HandView, SessionView
 
+# What a hand's view is made of. A read takes these columns rather than Hand objects: it has
+# no use for the identity map and change tracking that each object costs.
+_VIEWED = (
+    Hand.number,
+    Hand.entry,
+    Hand.outcome,
+    Hand.state_after,
+    Hand.request_id,
+    Hand.revision,
+    Hand.created_at,
+    Hand.updated_at,
+)
+# Rows fetched at a time when the hands are streamed.
+_BATCH = 200
+
 
 def list_hands(group: GroupRef, session_id: int) -> list[HandView]:
     """Every hand of the session, oldest first: two queries however many hands."""
+    return list(iter_hands(group, session_id))
+
+
+def iter_hands(group: GroupRef, session_id: int) -> Iterator[HandView]:
+    """Every hand of the session, oldest first, read a batch at a time as they are taken.
+
+    A caller that turns each hand into what it needs as it comes (an export writing rows)
+    never holds every row and view of a long night at once, which also spares the garbage
+    collector from going over them again and again. The session is checked at once (NotFound
+    now, not at the first hand); the hands are read in the same transaction, on demand.
+    """
     row = load_session(group, session_id)
-    hands = db.session.scalars(
-        select(Hand).where(Hand.session_id == row.id).order_by(Hand.number)
-    ).all()
+    rows = db.session.execute(
+        select(*_VIEWED)
+        .where(Hand.session_id == row.id)
+        .order_by(Hand.number)
+        .execution_options(yield_per=_BATCH)
+    )
+    return (hand_view(r) for r in rows)
+
+
+def get_hand(group: GroupRef, session_id: int, number: int) -> HandView:
+    """Hand ``number`` of the session, or NotFound: two queries, however many hands."""
+    row = load_session(group, session_id)
+    hand = db.session.execute(
+        select(*_VIEWED).where(Hand.session_id == row.id, Hand.number == number)
+    ).first()
+    if hand is None:
+        raise NotFound(f"Session {row.id} has no hand {number}.")
+    return hand_view(hand)
+
+
+def recent_hands(group: GroupRef, session_id: int, count: int) -> list[HandView]:
+    """The last ``count`` hands, oldest first: what a scoreboard lists, read in two queries
+    whether the night has had ten hands or two thousand."""
+    row = load_session(group, session_id)
+    if count <= 0:
+        return []
+    hands = db.session.execute(
+        select(*_VIEWED)
+        .where(Hand.session_id == row.id, Hand.number > row.hands_played - count)
+        .order_by(Hand.number)
+    )
     return [hand_view(h) for h in hands]
+
+
+# A chart on a phone is a few hundred pixels wide: more points than this show nothing more.
+CHART_POINTS = 120
+
+
+def score_history(
+    group: GroupRef, session_id: int, points: int = CHART_POINTS
+) -> list[tuple[int, dict[str, int]]]:
+    """``(hand number, every player's running score after it)`` for a chart of the session.
+
+    Every hand while there are at most ``points``; after that ``points`` hands spread evenly
+    over the night, the last hand always among them, so the chart costs the same to draw
+    after hand 2,000 as after hand 100. Two queries; only the scores are read.
+    """
+    row = load_session(group, session_id)
+    played = row.hands_played
+    if played <= 0 or points <= 0:
+        return []
+    wanted = select(Hand.number, Hand.state_after["scores"]).where(Hand.session_id == row.id)
+    if played > points:
+        numbers = {max(1, round(played * k / points)) for k in range(1, points + 1)}
+        wanted = wanted.where(Hand.number.in_(sorted(numbers)))
+    found = db.session.execute(wanted.order_by(Hand.number)).all()
+    return [(number, dict(scores)) for number, scores in found]
 
 
 def _check_version(row: GameSession, version: int | None) -> None:

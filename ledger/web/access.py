@@ -86,6 +86,17 @@ def group_for_page(slug: str) -> GroupRef:
     return found.group
 
 
+def signed_in_group(slug: str) -> GroupRef | None:
+    """The group of this slug if this browser may open it now, else None (for any reason).
+
+    Unlike ``group_for_page`` it neither answers 401 nor signs out: an error page may ask.
+    """
+    found = pages.group_by_slug(slug)
+    if found is None or not is_signed_in(found.group.id, found.epoch):
+        return None
+    return found.group
+
+
 def groups_of_this_browser() -> list[GroupRef]:
     """The groups this browser has opened and may still open (passphrase unchanged)."""
     epochs = signed_in_epochs()

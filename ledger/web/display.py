@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -19,6 +20,11 @@ from ledger.web import texts
 from ledger.web.chart import series_class
 
 bp = Blueprint("display", __name__)
+
+# A date and time nobody at the table misreads: the day, the month's name in the page's
+# language, the 24-hour clock: "22 Nov 2026, 00:18", in Dutch "22 nov 2026, 00:18". (Babel's
+# "short" for plain "en" is American, "11/22/26, 12:18 AM", whatever the browser's region.)
+DATETIME_PATTERN = "d MMM y, HH:mm"
 
 
 @bp.app_template_filter("money")
@@ -62,9 +68,23 @@ def cards(codes: Iterable[str]) -> str:
     return " ".join(card(c) for c in codes)
 
 
+@bp.app_template_filter("unmelded")
+def unmelded(codes: Iterable[str], melds: Iterable[Sequence[str]]) -> list[str]:
+    """The cards of a hand that are in none of its melds, in the order they were typed."""
+    left = Counter(c for meld in melds for c in meld)
+    rest = []
+    for code in codes:
+        if left[code]:
+            left[code] -= 1
+        else:
+            rest.append(code)
+    return rest
+
+
 @bp.app_template_filter("when")
 def when(moment: datetime | None) -> str:
-    return "" if moment is None else format_datetime(moment, "short")
+    """A moment in the page's language and the app's time zone (Flask-Babel's)."""
+    return "" if moment is None else format_datetime(moment, DATETIME_PATTERN)
 
 
 @bp.app_template_global("csrf_field")
@@ -89,5 +109,7 @@ def _series_class(index: int) -> str:
 
 
 bp.add_app_template_global(texts.text, "engine_text")
+bp.add_app_template_global(texts.hand_text, "hand_text")
+bp.add_app_template_global(texts.is_round_game, "is_round_game")
 bp.add_app_template_global(texts.option_label, "option_label")
 bp.add_app_template_global(texts.choice_label, "choice_label")

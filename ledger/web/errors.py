@@ -2,23 +2,54 @@
 
 from __future__ import annotations
 
-from flask import Response, render_template
+import re
+from typing import Any
+
+from flask import Response, render_template, request
 from jinja2 import TemplateNotFound
 from werkzeug.exceptions import HTTPException, default_exceptions
 
+from ledger import services
 from ledger.services.errors import NotFound, ServiceError
+from ledger.web import access
+
+# An address inside a group, and inside one of its sessions: /g/<slug>/s/<id>/…
+_IN_A_GROUP = re.compile(r"^/g/(?P<slug>[^/]+)(?:/s/(?P<session>\d+)(?:/|$))?")
 
 
 def http_error_page(e: HTTPException) -> Response:
     """templates/errors/<code>.html if there is one, else the general errors/error.html."""
     response = e.get_response()  # keeps headers such as Allow
+    context = way_back() if e.code == 404 else {}
     try:
-        html = render_template(f"errors/{e.code}.html", error=e)
+        html = render_template(f"errors/{e.code}.html", error=e, **context)
     except TemplateNotFound:
-        html = render_template("errors/error.html", error=e)
+        html = render_template("errors/error.html", error=e, **context)
     response.set_data(html)
     response.content_type = "text/html; charset=utf-8"
     return response
+
+
+def way_back() -> dict[str, Any]:
+    """Where a page not found inside a group leads: the group, and the session's scoreboard
+    when the group has that session.
+
+    Only for a group this browser has opened: for any other slug the page is the same as for
+    a group that does not exist, so it says nothing about other groups (not even their names).
+    """
+    match = _IN_A_GROUP.match(request.path)
+    if match is None:
+        return {}
+    group = access.signed_in_group(match["slug"])
+    if group is None:
+        return {}
+    back: dict[str, Any] = {"group": group}
+    if match["session"]:
+        try:
+            back["back_session"] = services.session_view(group, int(match["session"]))
+        except ServiceError:
+            pass  # not a session of this group: the group's page is the way back
+    return back
 
 
 def service_error_page(e: ServiceError) -> Response:

@@ -12,7 +12,7 @@ from flask_babel import gettext as _
 from ledger import services
 from ledger.rules.registry import GAMES
 from ledger.services.views import GroupRef, HandView, SessionView
-from ledger.web import access, entry
+from ledger.web import access, entry, texts
 from ledger.web.forms import HandForm
 from ledger.web.summary import hand_summary
 
@@ -58,7 +58,10 @@ def _render_form(
 def new(slug: str, session_id: int):
     group, view = _session(slug, session_id)
     if view.status != "open":
-        flash(_("The game is over: no more hands can be added."), "error")
+        if view.money:
+            flash(_("The night is finished: no more hands can be added."), "error")
+        else:
+            flash(texts.hand_text(view.game, "no_more"), "error")
         return redirect(url_for("sessions.show", slug=slug, session_id=session_id))
     players = _seated(view)
     form = HandForm()
@@ -101,25 +104,27 @@ def show(slug: str, session_id: int, number: int) -> str:
     hand = _hand(group, session_id, number)
     history = services.hand_history(group, session_id, number)
     earlier = [c for c in history if c.kind == "hand.corrected" and c.before]
+    rounds = texts.is_round_game(view.game)
     return render_template(
         "hands/show.html",
         group=group,
         session=view,
         hand=hand,
-        summary=hand_summary(hand.to_json(), money=view.money),
-        earlier=[(c, _summary_before(c.before, money=view.money)) for c in earlier],
+        shape=entry.layout(view.game, view.options, len(hand.results)),
+        summary=hand_summary(hand.to_json(), money=view.money, rounds=rounds),
+        earlier=[(c, _summary_before(c.before, money=view.money, rounds=rounds)) for c in earlier],
         editable=not (view.money and view.status == "finished"),
     )
 
 
-def _summary_before(before: Mapping[str, Any], *, money: bool) -> str:
+def _summary_before(before: Mapping[str, Any], *, money: bool, rounds: bool) -> str:
     """What the hand said before a correction: the history keeps the old outcome."""
     outcome = before.get("outcome")
     if not isinstance(outcome, Mapping):
         return ""
     moves = outcome.get("movements") or []
     payments = [m for m in moves if m.get("from") is not None and m.get("to") is not None]
-    return hand_summary({**outcome, "payments": payments}, money=money)
+    return hand_summary({**outcome, "payments": payments}, money=money, rounds=rounds)
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
@@ -147,6 +152,6 @@ def edit(slug: str, session_id: int, number: int):
         except services.Conflict as e:
             errors = entry.RowErrors(general=[e.message])
         else:
-            flash(_("Hand %(number)d is corrected.", number=number), "success")
+            flash(texts.hand_text(view.game, "corrected", number=number), "success")
             return redirect(url_for("sessions.show", slug=slug, session_id=session_id))
     return _render_form(group, view, form, players, hand.dealer, hand.leader, errors, hand)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
@@ -140,7 +142,12 @@ def show(slug: str, session_id: int) -> str:
     saved = request.args.get("saved", type=int)
     saved_hand = next((h for h in hand_json if h["number"] == saved), None)
     names = [p.name for p in view.players]
-    recent = [(h, hand_summary(h, money=view.money)) for h in reversed(hand_json[-RECENT_HANDS:])]
+    rounds = texts.is_round_game(view.game)
+
+    def summary(hand: dict[str, Any]) -> str:
+        return hand_summary(hand, money=view.money, rounds=rounds)
+
+    recent = [(h, summary(h)) for h in reversed(hand_json[-RECENT_HANDS:])]
     return render_template(
         "sessions/show.html",
         group=group,
@@ -149,11 +156,11 @@ def show(slug: str, session_id: int) -> str:
         recent=recent,
         more_hands=max(0, len(hand_json) - RECENT_HANDS),
         saved=saved_hand,
-        saved_summary=hand_summary(saved_hand, money=view.money) if saved_hand else None,
+        saved_summary=summary(saved_hand) if saved_hand else None,
         chart=score_chart(
             names,
             [h["scores_after"] for h in hand_json],
-            label=_("Running scores after each hand"),
+            label=texts.hand_text(view.game, "chart"),
         ),
         confirm_form=ConfirmForm(),
         finish_form=FinishForm(formdata=None),
@@ -166,11 +173,12 @@ def hands(slug: str, session_id: int) -> str:
     """Every hand of the session, newest first."""
     group, view = _session(slug, session_id)
     hand_json = [h.to_json() for h in services.list_hands(group, session_id)]
+    rounds = texts.is_round_game(view.game)
     return render_template(
         "sessions/hands.html",
         group=group,
         session=view,
-        hands=[(h, hand_summary(h, money=view.money)) for h in reversed(hand_json)],
+        hands=[(h, hand_summary(h, money=view.money, rounds=rounds)) for h in reversed(hand_json)],
     )
 
 
@@ -191,11 +199,11 @@ def undo(slug: str, session_id: int) -> Response:
     number = request.form.get("number", type=int)
     if form.validate_on_submit() and number:
         try:
-            services.undo_hand(group, session_id, number)
+            view = services.undo_hand(group, session_id, number)
         except services.Conflict as e:
             flash(e.message, "error")
         else:
-            flash(_("Hand %(number)d is undone.", number=number), "success")
+            flash(texts.hand_text(view.game, "undone", number=number), "success")
     return redirect(url_for(".show", slug=slug, session_id=session_id))
 
 

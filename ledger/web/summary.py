@@ -1,6 +1,7 @@
 """A saved hand in a sentence or two, for the player who just entered it and for the history.
 
 "John wins 51: Enda pays 20, Rex 11, Finn 20. The pot stays at 20."
+"Enda goes out and collects 74: the pot of 40, and John pays 16, Rex 10, Finn 8."
 
 Pure functions of a hand in the API's shape (shared/API.md "Hand"): no request, no database;
 the words go through gettext so they follow the page's language.
@@ -34,11 +35,14 @@ def _listing(amounts: Sequence[tuple[str, int]], verb_first: str) -> str:
     return ", ".join(parts)
 
 
-def hand_summary(hand: Mapping[str, Any], *, money: bool) -> str:
-    """What the hand did, in words: who won, who pays or scores what, and the pot."""
+def hand_summary(hand: Mapping[str, Any], *, money: bool, rounds: bool = False) -> str:
+    """What the hand did, in words: who won, who pays or scores what, and the pot.
+
+    ``rounds``: the game calls its hands rounds (Spin Rummy), "wins the round".
+    """
     if money:
         return _money_summary(hand)
-    return _points_summary(hand)
+    return _points_summary(hand, rounds=rounds)
 
 
 def _money_summary(hand: Mapping[str, Any]) -> str:
@@ -50,9 +54,15 @@ def _money_summary(hand: Mapping[str, Any]) -> str:
         received[p["to"]] = received.get(p["to"], 0) + int(p["units"])
         paid[p["from"]] = paid.get(p["from"], 0) + int(p["units"])
     payers = [(r["player"], paid[r["player"]]) for r in _in_order(hand) if paid.get(r["player"])]
+    before, after = hand.get("pot_before"), hand.get("pot_after")
+    pot_taken = before - after if before is not None and after is not None else 0
 
     sentences: list[str] = []
-    if not winners:
+    if out is not None and winners == [out]:
+        sentences.append(_goes_out(out, max(pot_taken, 0), received.get(out, 0), payers))
+        if pot_taken > 0 and not after:
+            return sentences[0]  # the pot is in the sentence, and it is empty now
+    elif not winners:
         sentences.append(gettext("Nobody wins this hand."))
     elif not payers:
         if out is None and len(winners) > 1:
@@ -66,13 +76,8 @@ def _money_summary(hand: Mapping[str, Any]) -> str:
     else:
         sentences.append(_winners_clause(winners, received) + ": " + _payers_clause(payers) + ".")
 
-    before, after = hand.get("pot_before"), hand.get("pot_after")
     if before is not None and after is not None:
-        if out is not None and before > 0 and after < before:
-            sentences.append(
-                gettext("%(name)s takes the pot of %(units)s.", name=out, units=before)
-            )
-        elif after == 0:
+        if after == 0:
             sentences.append(gettext("The pot is empty."))
         elif after == before:
             sentences.append(gettext("The pot stays at %(units)s.", units=after))
@@ -81,6 +86,30 @@ def _money_summary(hand: Mapping[str, Any]) -> str:
         else:
             sentences.append(gettext("The pot is now %(units)s.", units=after))
     return " ".join(sentences)
+
+
+def _goes_out(out: str, pot: int, paid_in: int, payers: Sequence[tuple[str, int]]) -> str:
+    """The player out collects the pot and the payments: one sentence with the whole amount
+    first, the sum the table checks ("collects 74: the pot of 40, and John pays 16, …")."""
+    total = pot + paid_in
+    if pot and payers:
+        return gettext(
+            "%(name)s goes out and collects %(units)s: the pot of %(pot)s, and %(payments)s.",
+            name=out,
+            units=total,
+            pot=pot,
+            payments=_payers_clause(payers),
+        )
+    if pot:
+        return gettext("%(name)s goes out and collects the pot of %(pot)s.", name=out, pot=pot)
+    if payers:
+        return gettext(
+            "%(name)s goes out and collects %(units)s: %(payments)s.",
+            name=out,
+            units=total,
+            payments=_payers_clause(payers),
+        )
+    return gettext("%(name)s goes out.", name=out)
 
 
 def _winners_clause(winners: Sequence[str], received: Mapping[str, int]) -> str:
@@ -96,7 +125,7 @@ def _payers_clause(payers: Sequence[tuple[str, int]]) -> str:
     return _listing(payers, gettext("%(name)s pays %(units)s"))
 
 
-def _points_summary(hand: Mapping[str, Any]) -> str:
+def _points_summary(hand: Mapping[str, Any], *, rounds: bool) -> str:
     winners: list[str] = list(hand.get("winners") or ())
     out = hand.get("out")
     sentences: list[str] = []
@@ -115,14 +144,16 @@ def _points_summary(hand: Mapping[str, Any]) -> str:
     elif not out:
         sentences.append(gettext("Nobody scores."))
     if winners and not out:
-        sentences.append(
-            ngettext(
-                "%(names)s wins the hand.",
-                "%(names)s win the hand.",
-                len(winners),
-                names=join_names(winners),
+        names = join_names(winners)
+        if rounds:
+            won = ngettext(
+                "%(names)s wins the round.", "%(names)s win the round.", len(winners), names=names
             )
-        )
+        else:
+            won = ngettext(
+                "%(names)s wins the hand.", "%(names)s win the hand.", len(winners), names=names
+            )
+        sentences.append(won)
     return " ".join(sentences)
 
 

@@ -83,6 +83,55 @@ CHOICE_LABELS = {
 }
 
 
+# Spin Rummy deals one hand per contract round, and its table calls them rounds: its pages say
+# "round" wherever the other games' pages say "hand". (key: (the hand's text, the round's))
+ROUND_GAMES = frozenset({"spin"})
+HAND_TEXTS = {
+    "number": (N_("Hand %(number)d"), N_("Round %(number)d")),
+    "saved": (N_("Hand %(number)d saved."), N_("Round %(number)d saved.")),
+    "enter": (N_("Enter hand"), N_("Enter round")),
+    "save": (N_("Save hand"), N_("Save round")),
+    "correct": (N_("Correct hand %(number)d"), N_("Correct round %(number)d")),
+    "correct_this": (N_("Correct this hand"), N_("Correct this round")),
+    "corrected": (N_("Hand %(number)d is corrected."), N_("Round %(number)d is corrected.")),
+    "this": (N_("This hand"), N_("This round")),
+    "last": (N_("Last hands"), N_("Last rounds")),
+    "all": (N_("All hands"), N_("All rounds")),
+    "none": (N_("No hands yet."), N_("No rounds yet.")),
+    "none_first": (
+        N_("No hands yet. The first one: tap “Enter hand”."),
+        N_("No rounds yet. The first one: tap “Enter round”."),
+    ),
+    "undo": (N_("Undo hand %(number)d"), N_("Undo round %(number)d")),
+    "undo_ask": (N_("Undo hand %(number)d?"), N_("Undo round %(number)d?")),
+    "undone": (N_("Hand %(number)d is undone."), N_("Round %(number)d is undone.")),
+    "chart": (N_("Running scores after each hand"), N_("Running scores after each round")),
+    "end_ask": (
+        N_("End the game here? No more hands can be added."),
+        N_("End the game here? No more rounds can be added."),
+    ),
+    "mistake": (
+        N_("Something in this hand does not add up: see the marked player."),
+        N_("Something in this round does not add up: see the marked player."),
+    ),
+    "no_more": (
+        N_("The game is over: no more hands can be added."),
+        N_("The game is over: no more rounds can be added."),
+    ),
+}
+
+
+def is_round_game(game_key: str) -> bool:
+    """Whether the game's pages call a hand a round (Spin Rummy)."""
+    return game_key in ROUND_GAMES
+
+
+def hand_text(game_key: str, key: str, **variables: Any) -> str:
+    """The page's words for ``key`` in this game: "Hand 2 saved." or, in Spin, "Round 2 saved."."""
+    hand, round_ = HAND_TEXTS[key]
+    return gettext(round_ if is_round_game(game_key) else hand, **variables)
+
+
 def text(message: str | None) -> str:
     """The engine's ``message`` in the page's language (as it is, when there is no entry)."""
     return gettext(message) if message else ""

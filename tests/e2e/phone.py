@@ -212,7 +212,7 @@ class Phone:
         if shot:
             self.shot(shot)
         self.button("Start the session").tap()
-        expect(self.link("Enter hand")).to_be_visible()
+        expect(self.link(re.compile(r"^Enter (hand|round)$"))).to_be_visible()
 
     # --- Hands --------------------------------------------------------------------------------
 
@@ -258,10 +258,11 @@ class Phone:
         for player, total in (totals or {}).items():
             self.page.get_by_label(f"Spot total – {player}", exact=True).fill(str(total))
 
-    def save_hand(self, number: int) -> None:
-        """Save, and see the scoreboard say the hand is saved."""
-        self.button("Save hand").tap()
-        expect(self.status()).to_contain_text(f"Hand {number} saved.")
+    def save_hand(self, number: int, *, word: str = "Hand") -> None:
+        """Save, and see the scoreboard say the hand is saved (``word="Round"`` in Spin Rummy,
+        whose pages call a hand a round)."""
+        self.button(f"Save {word.lower()}").tap()
+        expect(self.status()).to_contain_text(f"{word} {number} saved.")
 
     def enter_hand(
         self,

@@ -58,6 +58,7 @@ def visit_every_page(phone: Phone, table: dict[str, str]) -> list[str]:
         sessions,
         phone.link("Download the spreadsheet"),
     )
+    one_line(phone.button("Add player"), "the Add player button")
 
     phone.link("Invite").tap()
     check("invite", phone.button("Copy the link"), phone.button("Change the passphrase"))
@@ -66,6 +67,12 @@ def visit_every_page(phone: Phone, table: dict[str, str]) -> list[str]:
     seats = page.get_by_role("group", name="Players, clockwise")
     check("new-session", phone.button("Start the session"), phone.button("Add"))
     check("new-session-arrows", seats.get_by_role("button", name=re.compile("^Move ")), width=True)
+    # The "deals" radios stand in one column, whatever the length of the names.
+    lefts = seats.get_by_role("radio").evaluate_all(
+        "rs => rs.map(r => Math.round(r.getBoundingClientRect().left))"
+    )
+    assert len(set(lefts)) == 1, f"the deals radios are not in one column: {lefts}"
+    one_line(page.get_by_text("Someone new at the table"), "the label Someone new at the table")
 
     page.goto(table["spot"])
     check(
@@ -88,7 +95,19 @@ def visit_every_page(phone: Phone, table: dict[str, str]) -> list[str]:
     check(
         "hand-form-card-buttons",
         page.get_by_role("group", name="Card buttons for Enda").get_by_role("button"),
+        width=True,
     )
+    # The switch looks different open (Enda's) and closed (John's).
+    colour = "e => getComputedStyle(e).backgroundColor"
+    opened = phone.button("Card buttons – Enda").evaluate(colour)
+    assert opened != phone.button("Card buttons – John").evaluate(colour)
+    # A suit tapped looks like the others again once the finger is up: nothing stays "chosen".
+    enda = page.get_by_role("group", name="Card buttons for Enda")
+    hearts = enda.get_by_role("button", name="Suit: hearts")
+    hearts.tap()
+    spades = enda.get_by_role("button", name="Suit: spades").evaluate(colour)
+    expect(hearts).to_have_css("background-color", spades)
+    phone.shot("hand-form-after-a-suit")
     phone.fill_hand({"Enda": "7 7 7", "John": "7 7", "Rex": "", "Finn": "12"})
     phone.button("Save hand").tap()
     expect(page.get_by_role("alert").first).to_be_visible()
@@ -96,6 +115,10 @@ def visit_every_page(phone: Phone, table: dict[str, str]) -> list[str]:
 
     page.goto(f"{table['spot']}/hands/1")
     expect(phone.region("Before the corrections")).to_be_visible()
+    # An en-GB phone reads the day before the month, on a 24-hour clock.
+    expect(phone.region("Before the corrections")).to_contain_text(
+        re.compile(r"Until \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:")
+    )
     check("hand-with-history", phone.link("Correct this hand"))
     phone.link("Correct this hand").tap()
     check("correction-form", phone.button("Save the correction"))
@@ -118,8 +141,19 @@ def visit_every_page(phone: Phone, table: dict[str, str]) -> list[str]:
     check("spots-hand-form", phone.button("Save hand"))
 
     page.goto(f"{table['spot']}/hands/99")
-    check("not-found")
+    expect(phone.heading("Nothing here")).to_be_visible()
+    check(
+        "not-found",
+        phone.link(re.compile(r"^Back to the scoreboard of Spot #\d+$")),
+        phone.link("Back to Thursday at Hennessy's"),
+    )
     return small
+
+
+def one_line(target, what: str) -> None:
+    """The words of ``target`` fit on one line (a 44 px button or a label, not two lines)."""
+    box = target.bounding_box()
+    assert box and box["height"] < 2 * 24 + 4, f"{what} wraps onto two lines: {box}"
 
 
 def test_every_page_fits_a_phone_and_its_buttons_fit_a_thumb(new_phone, table):

@@ -62,10 +62,12 @@ def test_a_night_of_spot_from_a_new_group_to_the_settle_up(new_phone):
     expect(status).to_contain_text("Deals: Rex")
     phone.shot("scoreboard-after-hand-1")
 
-    # Hand 2: Enda goes out and takes the pot of 40.
+    # Hand 2: Enda goes out and collects the pot of 40 and 16 + 10 + 8 (RULES.md §2).
     phone.enter_hand(2, HAND_2, out="Enda", shot="hand-2-form")
-    expect(phone.status()).to_contain_text("Enda wins")
-    expect(phone.status()).to_contain_text("Enda takes the pot of 40.")
+    expect(phone.status()).to_have_text(
+        "Hand 2 saved. Enda goes out and collects 74: the pot of 40, and John pays 16, Rex 10, "
+        "Finn 8."
+    )
     phone.expect_scores({"Enda": 44, "John": 25, "Rex": -31, "Finn": -38})
     expect(status).to_contain_text("Hand 3")
     expect(status).to_contain_text("Deals: John")
@@ -94,11 +96,14 @@ def test_a_night_of_spot_from_a_new_group_to_the_settle_up(new_phone):
     expect(phone.status()).to_have_text("The session is finished.")
     expect(page.get_by_text("The session is finished.", exact=True).last).to_be_visible()
     expect(payments).to_have_text(transfers)
+    # Finishing changed the session, not the payments: the tick made before stays.
+    expect(page.get_by_role("checkbox", name="Finn pays Enda €0.38")).to_be_checked()
+    expect(page.get_by_role("checkbox", name="Rex pays Enda €0.06")).not_to_be_checked()
     expect(phone.button("Finish the night")).to_have_count(0)
     phone.shot("settle-up-finished")
 
     phone.link(re.compile(r"^Back to the scoreboard")).tap()
-    expect(phone.region("This hand")).to_contain_text("The game is over.")
+    expect(phone.region("This hand")).to_contain_text("The night is finished.")
     expect(phone.link("Enter hand")).to_have_count(0)
     phone.expect_scores({"Enda": 44, "John": 25, "Rex": -31, "Finn": -38})
     phone.shot("scoreboard-finished")

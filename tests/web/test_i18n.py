@@ -12,7 +12,7 @@ from babel.messages.pofile import read_po
 
 from ledger.rules.registry import GAMES
 from ledger.web.texts import ENGINE_TEXTS
-from tests.web.pages import HAND_1, Phone, html
+from tests.web.pages import HAND_1, HAND_2, Phone, html
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "ledger" / "translations"
@@ -55,10 +55,13 @@ def test_a_night_in_dutch(client):
     assert "Spel 1 opgeslagen." in page
     assert "John wint 51: Enda betaalt 20, Rex 11, Finn 20. De pot blijft op 20." in page
     assert "Spel invoeren" in page
+    saved = phone.enter(HAND_2, out="Enda")
+    page = html(client.get(saved.headers["Location"]))
+    assert "Enda gaat uit en krijgt 74: de pot van 40, en John betaalt 16, Rex 10, Finn 8." in page
     new = html(client.get(f"/g/{phone.slug}/s/new"))
     assert "Iers kroegrummy om geld" in new  # the engine's description, translated
     assert "Inleg" in new
-    assert "Finn betaalt John" in html(client.get(f"{phone.board}/settle"))
+    assert "Finn betaalt Enda" in html(client.get(f"{phone.board}/settle"))
 
 
 def test_a_dutch_error_page(client):

@@ -242,7 +242,10 @@ def test_the_whole_night_enter_correct_undo_settle_finish(phone):
     assert done.status_code == 302
     settle = html(phone.client.get(f"{board}/settle"))
     assert "The session is finished; the pot of €0.20 goes to the next Spot session." in settle
-    assert "Enter hand" not in html(phone.client.get(board))
+    page = html(phone.client.get(board))
+    assert "Enter hand" not in page
+    assert "The night is finished." in page  # a money game: the night, not "the game", is over
+    assert "The game is over" not in page
 
 
 def test_an_engine_error_is_shown_beside_the_players_and_everything_typed_stays(phone):
@@ -371,6 +374,53 @@ def test_with_five_at_spots_the_dealer_has_nothing_to_enter(phone):
     phone.seats = list(players)
     response = phone.enter(dict(HAND_1, Aoife=""))
     assert response.status_code == 302, html(response)
+
+
+def test_the_paid_ticks_are_kept_per_line_not_per_version(phone):
+    """Finishing the night raises the session's version: the ticks must not hang on it."""
+    board = phone.start()
+    phone.enter(HAND_1)
+    settle = html(phone.client.get(f"{board}/settle"))
+    key = f'data-storage-key="pub-ledger:paid:{phone.slug}:{phone.session_id}"'
+    assert key in settle
+    lines = re.findall(r"data-paid='([^']*)'", settle)
+    assert '["Enda", "John", "0.25"]' in lines
+    phone.client.post(f"{board}/finish", data={"leftover_pot": "carry"})
+    finished = html(phone.client.get(f"{board}/settle"))
+    assert key in finished
+    assert re.findall(r"data-paid='([^']*)'", finished) == lines
+
+
+def test_dates_are_the_day_then_the_month_on_a_24_hour_clock(phone):
+    phone.start()
+    english = html(phone.client.get(f"/g/{phone.slug}", headers={"Accept-Language": "en-GB"}))
+    assert re.search(r"· \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} ·", english)
+    assert not re.search(r"\d{1,2}/\d{1,2}/\d{2}", english)
+    assert " AM " not in english and " PM " not in english
+    dutch = html(phone.client.get(f"/g/{phone.slug}", headers={"Accept-Language": "nl"}))
+    months = "jan|feb|mrt|apr|mei|jun|jul|aug|sep|okt|nov|dec"
+    assert re.search(rf"· \d{{1,2}} ({months})\.? \d{{4}}, \d{{2}}:\d{{2}} ·", dutch)
+
+
+def test_spin_rummy_calls_its_hands_rounds(client):
+    phone = Phone(client)
+    phone.create_group()
+    board = phone.start(game="spin", players=("Anna", "Ben"), dealer="Anna")
+    assert "Enter round" in html(client.get(board))
+    assert "<h1>Round 1" in html(client.get(f"{board}/hands/new"))
+    saved = phone.enter({"Anna": "3H 3S 3D 9C", "Ben": "QH KH AH 5S 6S 7S"})
+    page = html(client.get(saved.headers["Location"]))
+    assert "Round 1 saved. Anna scores 3, Ben 17. Ben wins the round." in page
+    assert "Last rounds" in page and "Undo round 1" in page
+    assert "Hand 1" not in page and "Last hands" not in page and "Enter hand" not in page
+    hand = html(client.get(f"{board}/hands/1"))
+    assert "<h1>Round 1" in hand and "Correct this round" in hand
+    # The melds' value is the points: one column for it, not two with the same number.
+    assert ">Points</th>" in hand and ">Value</th>" not in hand
+    assert '<span class="meld">[3♠ 3♥ 3♦]</span>' in hand
+    assert '<span class="meld muted">9♣</span>' in hand  # the card in no meld, still shown
+    assert "1 round" in html(client.get(f"/g/{phone.slug}"))
+    assert "All rounds" in html(client.get(f"{board}/hands"))
 
 
 def test_spin_rummy_asks_for_suited_cards_and_names_the_contract(client):

@@ -117,6 +117,11 @@ def test_another_groups_session_is_a_friendly_404_that_shows_nothing_of_it(app):
         assert "Nothing here" in page
         assert "Secretname" not in page and "Theirs" not in page
         assert "Traceback" not in page
+        assert theirs.slug not in page
+        # The way back is our own group (the address's slug, which this phone opened) only.
+        if path.endswith(("/hands/1", "/settle")):
+            assert f'href="/g/{ours.slug}"' in page
+            assert f'href="/g/{ours.slug}/s/{theirs.session_id}"' not in page
 
     # Their own address needs their passphrase: 401, still nothing of theirs.
     response = ours.client.get(their_board)
@@ -141,6 +146,24 @@ def test_bad_addresses_are_friendly_pages(client):
         assert response.status_code in (401, 404), path
         assert response.content_type.startswith("text/html")
         assert "Traceback" not in html(response)
+
+
+def test_a_missing_hand_leads_back_to_its_scoreboard_and_group(app, client):
+    phone = Phone(client)
+    phone.create_group("Ours")
+    phone.add_players("Enda", "John")
+    board = phone.start(players=("Enda", "John"), dealer="John")
+    response = client.get(f"{board}/hands/99")
+    assert response.status_code == 404
+    page = html(response)
+    assert f'href="{board}"' in page and "Back to the scoreboard of Spot #" in page
+    assert f'href="/g/{phone.slug}"' in page and "Back to Ours" in page
+    # The same address on a phone that has not opened the group: nothing about it.
+    stranger = app.test_client().get(f"/g/{phone.slug}/no-such-page")
+    assert stranger.status_code == 404
+    assert "Ours" not in html(stranger).replace(phone.slug, "")  # the typed address aside
+    assert 'href="/g/' not in html(stranger)
+    assert "Back to the start" in html(stranger)
 
 
 def test_an_unknown_group_and_a_signed_out_group_look_the_same(app, client):

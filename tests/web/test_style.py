@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import colorsys
 import re
 from pathlib import Path
 
@@ -71,3 +72,25 @@ def test_buttons_and_inputs_are_big_enough_to_tap():
     assert re.search(r"\.button, button, input\[type=\"submit\"\] \{[^}]*min-height: 44px", CSS)
     assert re.search(r"input, select, textarea \{[^}]*min-height: 44px", CSS)
     assert re.search(r"\.check \{[^}]*min-height: 44px", CSS)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_player_colours_are_not_the_plus_and_minus_colours(theme):
+    """A red dot beside a green +25 reads as a sign: each player's colour is a grey or a hue
+    well away from the plus green, the minus red and the accent green."""
+    colours = themes()[theme]
+
+    def hue_and_saturation(hex_colour: str) -> tuple[float, float]:
+        hue, _light, saturation = colorsys.rgb_to_hls(
+            *(int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+        )
+        return hue * 360, saturation
+
+    signs = [hue_and_saturation(colours[name])[0] for name in ("plus", "minus", "accent")]
+    for n in range(8):
+        hue, saturation = hue_and_saturation(colours[f"series-{n}"])
+        if saturation < 0.3:
+            continue  # a grey (or greyish brown) has no hue to mistake
+        for sign in signs:
+            apart = abs(hue - sign) % 360
+            assert min(apart, 360 - apart) >= 30, (n, colours[f"series-{n}"], sign)

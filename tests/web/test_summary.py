@@ -30,7 +30,8 @@ def test_the_seed_hand_reads_as_the_table_would_say_it():
     )
 
 
-def test_the_player_who_goes_out_wins_the_payments_and_takes_the_pot():
+def test_the_player_who_goes_out_collects_the_pot_and_the_payments_in_one_amount():
+    """RULES.md §2's hand 2: Enda collects 40 + 16 + 10 + 8, and the sentence says 74."""
     hand = {
         "results": results(*SEATS),
         "out": "Enda",
@@ -40,8 +41,34 @@ def test_the_player_who_goes_out_wins_the_payments_and_takes_the_pot():
         "pot_after": 0,
     }
     assert hand_summary(hand, money=True) == (
-        "Enda wins 34: John pays 16, Rex 10, Finn 8. Enda takes the pot of 40."
+        "Enda goes out and collects 74: the pot of 40, and John pays 16, Rex 10, Finn 8."
     )
+
+
+def test_going_out_with_no_pot_says_the_payments_and_that_the_pot_is_empty():
+    hand = {
+        "results": results(*SEATS),
+        "out": "Enda",
+        "winners": ["Enda"],
+        "payments": payments(("John", "Enda", 16), ("Rex", "Enda", 10)),
+        "pot_before": 0,
+        "pot_after": 0,
+    }
+    assert hand_summary(hand, money=True) == (
+        "Enda goes out and collects 26: John pays 16, Rex 10. The pot is empty."
+    )
+
+
+def test_going_out_when_the_others_sit_out_collects_the_pot_alone():
+    hand = {
+        "results": results(*SEATS),
+        "out": "Enda",
+        "winners": ["Enda"],
+        "payments": [],
+        "pot_before": 25,
+        "pot_after": 0,
+    }
+    assert hand_summary(hand, money=True) == "Enda goes out and collects the pot of 25."
 
 
 def test_joint_winners_share_and_an_odd_unit_grows_the_pot():
@@ -112,3 +139,18 @@ def test_the_player_out_who_scores_alone_is_named_once():
         "pot_after": None,
     }
     assert hand_summary(hand, money=False) == "Anna goes out and scores 56."
+
+
+def test_a_spin_rummy_round_is_won_as_a_round():
+    hand = {
+        "results": results("Aoife", "Cian", Aoife=15, Cian=16),
+        "out": None,
+        "winners": ["Cian"],
+        "payments": [],
+        "pot_before": None,
+        "pot_after": None,
+    }
+    assert hand_summary(hand, money=False, rounds=True) == (
+        "Aoife scores 15, Cian 16. Cian wins the round."
+    )
+    assert hand_summary(hand, money=False).endswith("Cian wins the hand.")
