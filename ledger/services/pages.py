@@ -47,6 +47,16 @@ def groups_by_id(ids: Iterable[int]) -> list[GroupAccess]:
     return sorted((_access(r) for r in rows), key=lambda a: (a.group.name.casefold(), a.group.id))
 
 
+def session_version(group: GroupRef, session_id: int) -> int | None:
+    """The session's version (it rises with every change), or None if the group has no such
+    session: one small query, so a page can tell whether what it showed last is still true."""
+    return db.session.scalar(
+        select(GameSession.version).where(
+            GameSession.id == session_id, GameSession.group_id == group.id
+        )
+    )
+
+
 def slugs_named(name: str) -> list[str]:
     """The slugs of the groups called ``name`` (any case, spaces tidied), oldest first."""
     clean = " ".join(name.split())

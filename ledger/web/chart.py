@@ -20,20 +20,23 @@ SERIES_CLASSES = 8
 
 
 def score_chart(
-    players: Sequence[str], scores_after: Sequence[Mapping[str, int]], *, label: str
+    players: Sequence[str], history: Sequence[tuple[int, Mapping[str, int]]], *, label: str
 ) -> Markup:
     """One line per player through 0 and their score after each hand; ``label`` names the chart.
 
-    A player who joined later starts where they joined; one who is missing from a hand's
-    scores keeps their last point. Returns an empty Markup when there is nothing to draw.
+    ``history`` is ``(hand number, scores after it)``, oldest first: every hand of a short
+    night, or hands spread evenly over a long one (services.score_history), so the chart
+    costs the same to draw at hand 2,000 as at hand 100. A player who joined later starts
+    where they joined; one missing from a hand's scores keeps their last point. Returns an
+    empty Markup when there is nothing to draw.
     """
-    if not scores_after or not players:
+    if not history or not players:
         return Markup("")
-    values = [v for scores in scores_after for v in scores.values()] + [0]
+    values = [v for _, scores in history for v in scores.values()] + [0]
     low, high = min(values), max(values)
     if low == high:
         low, high = low - 1, high + 1
-    hands = len(scores_after)
+    hands = history[-1][0]
     inner_w = WIDTH - PAD_LEFT - PAD_RIGHT
     inner_h = HEIGHT - PAD_TOP - PAD_BOTTOM
 
@@ -61,12 +64,14 @@ def score_chart(
     for n, player in enumerate(players):
         points = []
         last: int | None = None
-        for i, scores in enumerate(scores_after, start=1):
+        before = 0  # the hand drawn before this one: where a newcomer's line starts at 0
+        for number, scores in history:
             if player in scores:
                 if last is None:
-                    points.append((x(i - 1), y(0)))
+                    points.append((x(before), y(0)))
                 last = scores[player]
-                points.append((x(i), y(last)))
+                points.append((x(number), y(last)))
+            before = number
         if not points:
             continue
         path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)

@@ -92,10 +92,10 @@ def new(slug: str, session_id: int):
 
 
 def _hand(group: GroupRef, session_id: int, number: int) -> HandView:
-    found = next((h for h in services.list_hands(group, session_id) if h.number == number), None)
-    if found is None:
+    try:
+        return services.get_hand(group, session_id, number)
+    except services.NotFound:
         abort(404)
-    return found
 
 
 @bp.get("/<int:number>")

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask import session as browser_session
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 from wtforms import SelectChoice
@@ -13,10 +23,12 @@ from ledger import services
 from ledger.api.exports import download, session_data, session_filename
 from ledger.export import XLSX_MIMETYPE, session_workbook
 from ledger.rules.registry import GAMES
+from ledger.services import pages
 from ledger.services.views import GroupRef, SessionView
 from ledger.web import access, texts
 from ledger.web.chart import score_chart
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
+from ledger.web.pagecache import scoreboards
 from ledger.web.summary import hand_summary, transfer_text
 
 bp = Blueprint("sessions", __name__, url_prefix="/g/<slug>/s")
@@ -136,30 +148,58 @@ def _session(slug: str, session_id: int) -> tuple[GroupRef, SessionView]:
 
 @bp.get("/<int:session_id>")
 def show(slug: str, session_id: int) -> str:
-    group, view = _session(slug, session_id)
-    hands = services.list_hands(group, session_id)
-    hand_json = [h.to_json() for h in hands]
+    # Every phone at the table reloads this page; it changes only when the session does.
+    group = access.group_for_page(slug)  # checked every time: a new passphrase signs out
+    version = pages.session_version(group, session_id)
+    if version is None:
+        abort(404)
+    key = (
+        session_id,
+        version,
+        request.full_path,
+        request.headers.get("Cookie", ""),
+        request.headers.get("Accept-Language", ""),
+    )
+    page = scoreboards().get(key)
+    if page is None:
+        page = _scoreboard(group, session_id)
+        # A page that changed the browser's session (a flash shown, a new form token) is
+        # for this one response only.
+        if not browser_session.modified:
+            scoreboards().put(key, page)
+    return page
+
+
+def _scoreboard(group: GroupRef, session_id: int) -> str:
+    view = services.session_view(group, session_id)
+    # Bounded reads only: the page costs the same at hand 2,000 as at hand 20.
+    hand_json = [h.to_json() for h in services.recent_hands(group, session_id, RECENT_HANDS)]
     saved = request.args.get("saved", type=int)
     saved_hand = next((h for h in hand_json if h["number"] == saved), None)
+    if saved and saved_hand is None:
+        try:
+            saved_hand = services.get_hand(group, session_id, saved).to_json()
+        except services.NotFound:
+            saved_hand = None
     names = [p.name for p in view.players]
     rounds = texts.is_round_game(view.game)
 
     def summary(hand: dict[str, Any]) -> str:
         return hand_summary(hand, money=view.money, rounds=rounds)
 
-    recent = [(h, summary(h)) for h in reversed(hand_json[-RECENT_HANDS:])]
+    recent = [(h, summary(h)) for h in reversed(hand_json)]
     return render_template(
         "sessions/show.html",
         group=group,
         session=view,
         game=GAMES[view.game],
         recent=recent,
-        more_hands=max(0, len(hand_json) - RECENT_HANDS),
+        more_hands=max(0, view.hands_played - len(hand_json)),
         saved=saved_hand,
         saved_summary=summary(saved_hand) if saved_hand else None,
         chart=score_chart(
             names,
-            [h["scores_after"] for h in hand_json],
+            services.score_history(group, session_id),
             label=texts.hand_text(view.game, "chart"),
         ),
         confirm_form=ConfirmForm(),

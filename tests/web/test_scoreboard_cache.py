@@ -1,0 +1,82 @@
+"""The scoreboard is kept rendered between changes: phones must never see it stale or shared."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ledger import services
+from tests.web.pages import HAND_1, PASSPHRASE, Phone, html
+
+
+@pytest.fixture
+def phone(client) -> Phone:
+    phone = Phone(client)
+    phone.create_group()
+    phone.add_players("Enda", "John", "Rex", "Finn")
+    phone.start()
+    return phone
+
+
+def signed_in(app, phone: Phone):
+    other = app.test_client()
+    response = other.post("/open", data={"open-group": phone.slug, "open-passphrase": PASSPHRASE})
+    assert response.status_code == 302
+    return other
+
+
+def tokens(page: str) -> set[str]:
+    return set(re.findall(r'name="csrf_token" value="([^"]+)"', page))
+
+
+def test_a_hand_entered_on_another_phone_shows_on_the_next_look(app, phone):
+    other = signed_in(app, phone)
+    before = html(other.get(phone.board))
+    assert html(other.get(phone.board)) == before  # nothing changed: the same page
+    assert phone.enter(HAND_1).status_code == 302
+    after = html(other.get(phone.board))
+    assert after != before
+    assert "+46" in after and "-25" in after  # John's and Enda's balances after hand 1
+
+
+def test_a_correction_made_over_the_api_shows_at_once(app, phone):
+    phone.enter(HAND_1)
+    first = html(phone.client.get(phone.board))
+    with app.app_context():
+        group = services.authenticate(phone.slug, PASSPHRASE)
+        services.undo_hand(group, phone.session_id, 1)
+    page = html(phone.client.get(phone.board))
+    assert page != first
+    assert "+46" not in page
+
+
+def test_a_new_passphrase_signs_out_a_phone_that_had_the_page(app, phone):
+    other = signed_in(app, phone)
+    assert other.get(phone.board).status_code == 200
+    assert other.get(phone.board).status_code == 200
+    response = phone.client.post(
+        f"/g/{phone.slug}/passphrase", data={"passphrase": "a brand new one"}
+    )
+    assert response.status_code == 302
+    assert other.get(phone.board).status_code == 401
+
+
+def test_two_phones_never_get_each_others_form_tokens(app, phone):
+    other = signed_in(app, phone)
+    phone.enter(HAND_1)
+    app.config["WTF_CSRF_ENABLED"] = True  # the test config leaves tokens out of forms
+    for browser in (phone.client, other, phone.client, other):
+        browser.get(phone.board)  # the first look may show a flash; then the page is kept
+    mine = html(phone.client.get(phone.board))
+    theirs = html(other.get(phone.board))
+    assert tokens(mine) and tokens(theirs)
+    assert tokens(mine).isdisjoint(tokens(theirs))
+
+
+def test_switching_to_dutch_shows_the_dutch_page_at_once(phone):
+    english = html(phone.client.get(phone.board))
+    phone.client.post("/language", data={"language": "nl"})
+    dutch = html(phone.client.get(phone.board))
+    assert dutch != english
+    assert 'lang="nl"' in dutch
