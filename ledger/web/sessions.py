@@ -25,7 +25,7 @@ from ledger.export import XLSX_MIMETYPE, session_workbook
 from ledger.rules.registry import GAMES
 from ledger.services import pages
 from ledger.services.views import GroupRef, SessionView
-from ledger.web import access, texts
+from ledger.web import access, i18n, texts
 from ledger.web.chart import score_chart
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
 from ledger.web.pagecache import scoreboards
@@ -153,12 +153,16 @@ def show(slug: str, session_id: int) -> str:
     version = pages.session_version(group, session_id)
     if version is None:
         abort(404)
+    # What the page depends on beyond the session: the address, the language, the group's
+    # name in the header and this browser's form-token secret (its forms carry a token
+    # signed with it). Not the raw cookie: Flask re-signs it every request, so it never repeats.
     key = (
         session_id,
         version,
         request.full_path,
-        request.headers.get("Cookie", ""),
-        request.headers.get("Accept-Language", ""),
+        i18n.select_locale(),
+        group.name,
+        browser_session.get("csrf_token"),
     )
     page = scoreboards().get(key)
     if page is None:
