@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
 from wtforms import (
     BooleanField,
     FieldList,
@@ -68,6 +69,14 @@ class PlayerForm(FlaskForm):
         _l("Name"),
         validators=[DataRequired(_l("Give the player a name.")), Length(max=NAME_LENGTH)],
         render_kw={"autocomplete": "off", "maxlength": NAME_LENGTH},
+    )
+
+
+class RestoreForm(FlaskForm):
+    backup = FileField(
+        _l("Backup file"),
+        validators=[FileRequired(_l("Choose the backup file the group page gave you."))],
+        render_kw={"accept": ".json,application/json"},
     )
 
 

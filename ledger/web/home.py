@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from ledger import services
+from ledger import backup, services
 from ledger.services import pages
 from ledger.services.views import GroupRef
 from ledger.web import access
-from ledger.web.forms import CreateGroupForm, OpenGroupForm
+from ledger.web.forms import CreateGroupForm, OpenGroupForm, RestoreForm
 from ledger.web.i18n import same_site_path
 from ledger.web.util import add_error
 
 bp = Blueprint("home", __name__)
+
+# A group's whole history can be far larger than any other form the app takes.
+RESTORE_LIMIT = 64 * 1024 * 1024
 
 
 # Both forms are on one page: the prefixes keep their fields' names and ids apart.
@@ -31,14 +34,51 @@ def index() -> str:
     return _start_page(_create_form(), _open_form())
 
 
-def _start_page(create_form: CreateGroupForm, open_form: OpenGroupForm, status: int = 200):
+def _restore_form(**kwargs: object) -> RestoreForm:
+    return RestoreForm(prefix="restore", **kwargs)
+
+
+def _start_page(
+    create_form: CreateGroupForm,
+    open_form: OpenGroupForm,
+    status: int = 200,
+    restore_form: RestoreForm | None = None,
+):
     html = render_template(
         "index.html",
         create_form=create_form,
         open_form=open_form,
+        restore_form=restore_form or _restore_form(formdata=None),
         my_groups=access.groups_of_this_browser(),
     )
     return html if status == 200 else (html, status)
+
+
+@bp.post("/restore")
+def restore() -> Response | tuple[str, int]:
+    """Bring back a whole group from its backup file, e.g. on a new server.
+
+    The browser is not signed in to it: the file holds the passphrase only as a hash, and
+    whoever restores opens the group with its passphrase like everyone else.
+    """
+    request.max_content_length = RESTORE_LIMIT
+    form = _restore_form()
+    if form.validate_on_submit():
+        try:
+            group = backup.restore_group(backup.loads(form.backup.data.read()))
+        except services.Conflict:
+            add_error(form, "backup", _("This group is here already: open it with its passphrase."))
+        except services.ServiceError as e:  # not a backup, or a damaged one
+            add_error(form, "backup", e.message)
+        else:
+            flash(
+                _(
+                    "%(name)s is back with all its sessions. Open it with its passphrase.",
+                    name=group.name,
+                )
+            )
+            return redirect(url_for("home.index"))
+    return _start_page(_create_form(formdata=None), _open_form(formdata=None), 422, form)
 
 
 @bp.post("/groups")
