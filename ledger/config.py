@@ -47,6 +47,9 @@ def load_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
         # browser session instead of expiring after an hour.
         WTF_CSRF_TIME_LIMIT=None,
         SESSION_COOKIE_SAMESITE="Lax",
+        # The sign-in cookie is renewed once a day (ledger/web/access.py), not re-signed and
+        # re-sent on every poll of a scoreboard.
+        SESSION_REFRESH_EACH_REQUEST=False,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
     )
     app.config.from_pyfile("config.py", silent=True)

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, bindparam, func, select
 
 from ledger.extensions import db
 from ledger.models import GameSession, Group, Hand
@@ -47,14 +47,48 @@ def groups_by_id(ids: Iterable[int]) -> list[GroupAccess]:
     return sorted((_access(r) for r in rows), key=lambda a: (a.group.name.casefold(), a.group.id))
 
 
-def session_version(group: GroupRef, session_id: int) -> int | None:
-    """The session's version (it rises with every change), or None if the group has no such
-    session: one small query, so a page can tell whether what it showed last is still true."""
-    return db.session.scalar(
-        select(GameSession.version).where(
-            GameSession.id == session_id, GameSession.group_id == group.id
-        )
+@dataclass(frozen=True)
+class SessionStamp:
+    """What tells a phone whether its scoreboard is still true: it changes with every change."""
+
+    version: int
+    hands_played: int
+    status: str
+
+
+# Built once: every phone at the table polls its scoreboard, and this is all a poll reads.
+_PAGE_ACCESS = (
+    select(
+        Group.id,
+        Group.slug,
+        Group.name,
+        Group.auth_epoch,
+        GameSession.version,
+        GameSession.hands_played,
+        GameSession.status,
     )
+    .outerjoin(
+        GameSession,
+        and_(GameSession.group_id == Group.id, GameSession.id == bindparam("session_id")),
+    )
+    .where(Group.slug == bindparam("slug"))
+)
+
+
+def session_page_access(
+    slug: str, session_id: int
+) -> tuple[GroupAccess, SessionStamp | None] | None:
+    """The group of ``slug`` with its epoch, and the stamp of its session ``session_id`` (None
+    if the group has no such session); None if there is no such group. One query."""
+    # Core on a pooled connection of its own: none of the ORM session's bookkeeping is needed
+    # for a few columns, and the poll holds no transaction open.
+    with db.engine.connect() as connection:
+        row = connection.execute(_PAGE_ACCESS, {"slug": slug, "session_id": session_id}).first()
+    if row is None:
+        return None
+    group_id, group_slug, name, epoch, version, hands_played, status = row
+    stamp = SessionStamp(version, hands_played, status) if version is not None else None
+    return GroupAccess(GroupRef(group_id, group_slug, name), epoch), stamp
 
 
 def slugs_named(name: str) -> list[str]:
@@ -78,6 +112,7 @@ class LeaderboardRow:
     sessions: int
     hands_won: int
     points: int  # summed over the points games
+    plays_points: bool  # has played a game scored in points
     money: dict[str, Decimal] = field(default_factory=dict)  # net, per currency
 
 
@@ -96,6 +131,7 @@ def leaderboard(group: GroupRef) -> list[LeaderboardRow]:
     ).all()
     played: dict[str, int] = defaultdict(int)
     points: dict[str, int] = defaultdict(int)
+    plays_points: set[str] = set()
     money: dict[str, dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
     for _id, game_key, options, state in sessions:
         game = GAMES.get(game_key)
@@ -108,6 +144,7 @@ def leaderboard(group: GroupRef) -> list[LeaderboardRow]:
                 money[name][currency] += value
             else:
                 points[name] += int(score)
+                plays_points.add(name)
     won: dict[str, int] = defaultdict(int)
     if sessions:
         outcomes = db.session.scalars(
@@ -122,6 +159,7 @@ def leaderboard(group: GroupRef) -> list[LeaderboardRow]:
             sessions=played[name],
             hands_won=won.get(name, 0),
             points=points.get(name, 0),
+            plays_points=name in plays_points,
             money=dict(money.get(name, {})),
         )
         for name in played

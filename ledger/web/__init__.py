@@ -15,9 +15,10 @@ def register_pages(app: Flask) -> None:
     Flask prefers to this app-wide one.)
     """
     from ledger.services.errors import ServiceError
-    from ledger.web import display, groups, hands, home, i18n, sessions
+    from ledger.web import access, display, groups, hands, home, i18n, sessions
     from ledger.web.errors import service_error_page
 
     for blueprint in (home.bp, i18n.bp, display.bp, groups.bp, sessions.bp, hands.bp):
         app.register_blueprint(blueprint)
     app.register_error_handler(ServiceError, service_error_page)
+    app.before_request(access.renew_daily)

@@ -7,6 +7,7 @@ old passphrase is signed out, and every invite link made before it stops working
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from flask import abort, current_app, session
@@ -16,6 +17,7 @@ from ledger.services import pages
 from ledger.services.views import GroupRef
 
 SESSION_KEY = "groups"
+RENEWED_KEY = "renewed"  # the day (ordinal) the cookie was last sent
 INVITE_SALT = "pub-ledger.invite"
 
 
@@ -33,6 +35,14 @@ def remember(group_id: int, epoch: int) -> None:
     # The cookie outlives the browser being closed: a phone stays signed in for the night
     # and the next one (PERMANENT_SESSION_LIFETIME, 31 days by default).
     session.permanent = True
+
+
+def renew_daily() -> None:
+    """Before every page: a signed-in browser's cookie is sent anew once a day, so it stays
+    signed in for PERMANENT_SESSION_LIFETIME after its last visit, not after its first."""
+    today = date.today().toordinal()
+    if session.permanent and session.get(RENEWED_KEY) != today:
+        session[RENEWED_KEY] = today
 
 
 def forget(group_id: int) -> None:
@@ -84,6 +94,22 @@ def group_for_page(slug: str) -> GroupRef:
             forget(found.group.id)
         abort(401)
     return found.group
+
+
+def session_for_page(slug: str, session_id: int) -> tuple[GroupRef, pages.SessionStamp]:
+    """``group_for_page`` and the stamp of the group's session ``session_id``, in one read.
+
+    401 as ``group_for_page`` says; then 404 if the group has no such session.
+    """
+    found = pages.session_page_access(slug, session_id)
+    if found is None or not is_signed_in(found[0].group.id, found[0].epoch):
+        if found is not None:
+            forget(found[0].group.id)
+        abort(401)
+    group_access, stamp = found
+    if stamp is None:
+        abort(404)
+    return group_access.group, stamp
 
 
 def signed_in_group(slug: str) -> GroupRef | None:

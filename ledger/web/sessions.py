@@ -23,7 +23,6 @@ from ledger import services
 from ledger.api.exports import download, session_data, session_filename
 from ledger.export import XLSX_MIMETYPE, session_workbook
 from ledger.rules.registry import GAMES
-from ledger.services import pages
 from ledger.services.views import GroupRef, SessionView
 from ledger.web import access, i18n, texts
 from ledger.web.chart import score_chart
@@ -149,16 +148,14 @@ def _session(slug: str, session_id: int) -> tuple[GroupRef, SessionView]:
 @bp.get("/<int:session_id>")
 def show(slug: str, session_id: int) -> str:
     # Every phone at the table reloads this page; it changes only when the session does.
-    group = access.group_for_page(slug)  # checked every time: a new passphrase signs out
-    version = pages.session_version(group, session_id)
-    if version is None:
-        abort(404)
+    # Checked every time (a new passphrase signs out), with the session's version: one query.
+    group, stamp = access.session_for_page(slug, session_id)
     # What the page depends on beyond the session: the address, the language, the group's
     # name in the header and this browser's form-token secret (its forms carry a token
     # signed with it). Not the raw cookie: Flask re-signs it every request, so it never repeats.
     key = (
         session_id,
-        version,
+        stamp.version,
         request.full_path,
         i18n.select_locale(),
         group.name,
@@ -229,8 +226,8 @@ def hands(slug: str, session_id: int) -> str:
 @bp.get("/<int:session_id>/version.json")
 def version(slug: str, session_id: int) -> Response:
     """What the scoreboard polls: one small answer that changes with every change."""
-    _group, view = _session(slug, session_id)
-    response = jsonify(version=view.version, hands_played=view.hands_played, status=view.status)
+    _group, stamp = access.session_for_page(slug, session_id)  # one query, however often
+    response = jsonify(version=stamp.version, hands_played=stamp.hands_played, status=stamp.status)
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -456,6 +456,16 @@ def test_the_leaderboard_adds_up_every_session(phone):
     assert [r[0] for r in rows] == ["Enda", "John", "Rex", "Finn"]  # by money, best first
 
 
+def test_a_leaderboard_of_money_games_only_has_no_points_column(phone):
+    phone.start()
+    phone.enter(HAND_1)
+    page = html(phone.client.get(f"/g/{phone.slug}"))
+    table = page.split('id="leaderboard-heading"')[1].split("</table>")[0]
+    headers = re.findall(r'<th scope="col"[^>]*>([^<]+)</th>', table)
+    assert headers == ["Player", "Net money", "Hands won"]  # three columns fit a phone
+    assert re.search(r'<th scope="row">Enda</th>\s*<td class="number">\s*<span', table)
+
+
 def test_a_group_opens_by_its_pasted_address_too(app, phone):
     other = app.test_client()
     address = f"http://192.168.1.20:8000/g/{phone.slug}/s/new"

@@ -80,3 +80,27 @@ def test_switching_to_dutch_shows_the_dutch_page_at_once(phone):
     dutch = html(phone.client.get(phone.board))
     assert dutch != english
     assert 'lang="nl"' in dutch
+
+
+def test_the_sign_in_cookie_is_renewed_once_a_day_not_on_every_look(app, phone, monkeypatch):
+    import datetime as real
+
+    from ledger.web import access
+
+    other = signed_in(app, phone)
+    other.get(phone.board)  # the first look of the day may renew it
+    again = other.get(phone.board)
+    assert again.status_code == 200
+    assert "Set-Cookie" not in again.headers  # polling re-sends nothing
+
+    class Tomorrow(real.date):
+        @classmethod
+        def today(cls):
+            return real.date.today() + real.timedelta(days=1)
+
+    monkeypatch.setattr(access, "date", Tomorrow)
+    renewed = other.get(phone.board)
+    cookie = renewed.headers.get("Set-Cookie", "")
+    assert cookie.startswith("session=") and "Expires=" in cookie  # 31 more days from today
+    assert other.get(phone.board).status_code == 200  # still signed in with the new cookie
+    assert "Set-Cookie" not in other.get(phone.board).headers
