@@ -80,7 +80,7 @@ def find_group(slug: str) -> GroupRef:
     """The group with this slug, for the command line (which needs no passphrase)."""
     row = db.session.scalar(select(Group).where(Group.slug == slug))
     if row is None:
-        raise NotFound(f"There is no group {slug}.")
+        raise NotFound("There is no group {slug}.", slug=slug)
     return GroupRef(row.id, row.slug, row.name)
 
 
@@ -88,7 +88,7 @@ def backup_group(slug: str) -> dict[str, Any]:
     """The group's every row as a JSON-ready dict (see the module's docstring)."""
     group = db.session.scalar(select(Group).where(Group.slug == slug))
     if group is None:
-        raise NotFound(f"There is no group {slug}.")
+        raise NotFound("There is no group {slug}.", slug=slug)
     session_ids = select(GameSession.id).where(GameSession.group_id == group.id)
     queries = {
         "players": select(Player).where(Player.group_id == group.id),
@@ -151,8 +151,9 @@ def restore_group(data: Mapping[str, Any], *, slug: str | None = None) -> GroupR
         raise BackupError("This file is not a Pub Ledger backup.")
     if data.get("version") != VERSION:
         raise BackupError(
-            f"This backup is of version {data.get('version')}; this Pub Ledger reads "
-            f"version {VERSION}."
+            "This backup is of version {version}; this Pub Ledger reads version {readable}.",
+            version=str(data.get("version")),
+            readable=VERSION,
         )
     group_data = {
         k: v
@@ -169,12 +170,14 @@ def restore_group(data: Mapping[str, Any], *, slug: str | None = None) -> GroupR
     _check_references(group, rows)
     if not SLUG.fullmatch(group["slug"]):
         raise BackupError(
-            f"“{group['slug']}” cannot be a group's slug: use small letters, digits and hyphens."
+            "“{slug}” cannot be a group's slug: use small letters, digits and hyphens.",
+            slug=str(group["slug"]),
         )
     if db.session.scalar(select(Group.id).where(Group.slug == group["slug"])) is not None:
         raise Conflict(
-            f"There is a group {group['slug']} already: restore the backup under another slug.",
+            "There is a group {slug} already: restore the backup under another slug.",
             field="slug",
+            slug=str(group["slug"]),
         )
     try:
         keep_ids = _ids_are_free(group, rows)
@@ -284,7 +287,7 @@ def _check_readable(group: GroupRef) -> None:
             raise
         except Exception as e:
             raise BackupError(
-                f"Session {summary.id} of the backup cannot be read back: it is damaged."
+                "Session {id} of the backup cannot be read back: it is damaged.", id=summary.id
             ) from e
 
 
@@ -293,7 +296,7 @@ def _check_readable(group: GroupRef) -> None:
 
 def _mapping(value: Any, where: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise BackupError(f"The backup is damaged: {where} is not a row.")
+        raise BackupError("The backup is damaged: {where} is not a row.", where=where)
     return value
 
 
@@ -301,7 +304,7 @@ def _list(value: Any, where: str) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise BackupError(f"The backup is damaged: {where} is not a list of rows.")
+        raise BackupError("The backup is damaged: {where} is not a list of rows.", where=where)
     return value
 
 
@@ -319,12 +322,20 @@ def _values(model: Any, raw: Mapping[str, Any], where: str) -> dict[str, Any]:
                 not column.nullable and column.default is None and column.server_default is None
             )
             if needed:
-                raise BackupError(f"The backup is damaged: a row of {where} has no {name}.")
+                raise BackupError(
+                    "The backup is damaged: a row of {where} has no {column}.",
+                    where=where,
+                    column=name,
+                )
             continue
         value = raw[name]
         if value is None:
             if column.primary_key or not column.nullable:
-                raise BackupError(f"The backup is damaged: a row of {where} has no {name}.")
+                raise BackupError(
+                    "The backup is damaged: a row of {where} has no {column}.",
+                    where=where,
+                    column=name,
+                )
             out[name] = None
             continue
         out[name] = _typed(column, value, f"{where}.{name}")
@@ -333,7 +344,9 @@ def _values(model: Any, raw: Mapping[str, Any], where: str) -> dict[str, Any]:
 
 def _typed(column: Any, value: Any, where: str) -> Any:
     kind = column.type
-    bad = BackupError(f"The backup is damaged: {where} cannot be {value!r}.")
+    bad = BackupError(
+        "The backup is damaged: {where} cannot be {value}.", where=where, value=repr(value)
+    )
     if isinstance(kind, Boolean):
         if not isinstance(value, bool):
             raise bad
@@ -365,13 +378,16 @@ def _check_references(group: Mapping[str, Any], rows: Mapping[str, list[dict[str
     for key, model in TABLES:
         ids = [r["id"] for r in rows[key]]
         if len(set(ids)) != len(ids):
-            raise BackupError(f"The backup is damaged: two rows of {key} have one id.")
+            raise BackupError("The backup is damaged: two rows of {rows} have one id.", rows=key)
         known[model.__tablename__] = set(ids)
     for key, model in TABLES:
         for column, target in _references(model):
             for row in rows[key]:
                 if row.get(column) is not None and row[column] not in known[target]:
                     raise BackupError(
-                        f"The backup is damaged: a row of {key} refers to {target} "
-                        f"{row[column]}, which it does not hold."
+                        "The backup is damaged: a row of {rows} refers to {target} {id}, "
+                        "which it does not hold.",
+                        rows=key,
+                        target=target,
+                        id=str(row[column]),
                     )

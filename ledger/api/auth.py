@@ -35,5 +35,5 @@ def with_group(view: F) -> F:
 def own_group(group: GroupRef, slug: str) -> GroupRef:
     """The group in the URL must be the one authenticated; another group's is not found."""
     if slug != group.slug:
-        raise services.NotFound(f"There is no group {slug}.")
+        raise services.NotFound("There is no group {slug}.", slug=slug)
     return group

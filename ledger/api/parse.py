@@ -113,6 +113,8 @@ def request_id(body: dict[str, Any]) -> str | None:
     value = text(body, "request_id")
     if value is not None and len(value) > REQUEST_ID_LENGTH:
         raise RuleError(
-            f"A request_id has at most {REQUEST_ID_LENGTH} characters.", field="request_id"
+            "A request_id has at most {most} characters.",
+            field="request_id",
+            most=REQUEST_ID_LENGTH,
         )
     return value or None

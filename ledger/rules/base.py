@@ -220,9 +220,11 @@ def check_options(game: Game, given: Mapping[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(given) - set(game.options))
     if unknown:
         raise RuleError(
-            f"{game.name} has no option '{unknown[0]}'. "
-            f"Its options are: {', '.join(game.options)}.",
+            "{game} has no option '{option}'. Its options are: {options}.",
             field=f"options.{unknown[0]}",
+            game=game.name,
+            option=unknown[0],
+            options=", ".join(game.options),
         )
     chosen = game.defaults()
     for name, value in given.items():
@@ -234,17 +236,33 @@ def check_options(game: Game, given: Mapping[str, Any]) -> dict[str, Any]:
             if not match:
                 allowed = ", ".join(str(c) for c in opt.choices)
                 raise RuleError(
-                    f"The option {name} cannot be '{value}': choose one of {allowed}.", field=where
+                    "The option {option} cannot be '{value}': choose one of {allowed}.",
+                    field=where,
+                    option=name,
+                    value=str(value),
+                    allowed=allowed,
                 )
             chosen[name] = match[0]
         elif opt.minimum is not None or opt.maximum is not None:
             number = _whole(value)
             if number is None:
-                raise RuleError(f"The option {name} must be a whole number.", field=where)
+                raise RuleError(
+                    "The option {option} must be a whole number.", field=where, option=name
+                )
             if opt.minimum is not None and number < opt.minimum:
-                raise RuleError(f"The option {name} must be at least {opt.minimum}.", field=where)
+                raise RuleError(
+                    "The option {option} must be at least {minimum}.",
+                    field=where,
+                    option=name,
+                    minimum=opt.minimum,
+                )
             if opt.maximum is not None and number > opt.maximum:
-                raise RuleError(f"The option {name} must be at most {opt.maximum}.", field=where)
+                raise RuleError(
+                    "The option {option} must be at most {maximum}.",
+                    field=where,
+                    option=name,
+                    maximum=opt.maximum,
+                )
             chosen[name] = number
         elif opt.parse is not None:
             chosen[name] = opt.parse(value)
@@ -274,17 +292,30 @@ def check_players(game: Game, players: Sequence[str], dealer: str) -> tuple[str,
     seen: set[str] = set()
     for p in seats:
         if p.casefold() in seen:
-            raise RuleError(f"{p} is seated twice.", field="players", players=(p,))
+            raise RuleError("{player} is seated twice.", field="players", players=(p,), player=p)
         seen.add(p.casefold())
     n = len(seats)
     if not game.min_players <= n <= game.max_players:
         if game.min_players == game.max_players:
-            span = f"exactly {game.min_players}"
-        else:
-            span = f"{game.min_players} to {game.max_players}"
-        raise RuleError(f"{game.name} is played by {span} players, not {n}.", field="players")
+            raise RuleError(
+                "{game} is played by exactly {count} players, not {n}.",
+                field="players",
+                game=game.name,
+                count=game.min_players,
+                n=n,
+            )
+        raise RuleError(
+            "{game} is played by {min} to {max} players, not {n}.",
+            field="players",
+            game=game.name,
+            min=game.min_players,
+            max=game.max_players,
+            n=n,
+        )
     if dealer not in seats:
-        raise RuleError(f"The dealer {dealer} is not one of the players.", field="dealer")
+        raise RuleError(
+            "The dealer {dealer} is not one of the players.", field="dealer", dealer=dealer
+        )
     return seats
 
 
@@ -325,18 +356,23 @@ def join(
     """
     name = name.strip()
     if not game.open_seating:
-        raise RuleError(f"Players cannot join a game of {game.name} once it has begun.")
+        raise RuleError("Players cannot join a game of {game} once it has begun.", game=game.name)
     if state.finished:
         raise RuleError("The session is finished: nobody can join it.")
     if not name:
         raise RuleError("The new player needs a name.", field="name")
     if any(p.casefold() == name.casefold() for p in state.seats):
-        raise RuleError(f"{name} is already seated.", field="name", players=(name,))
+        raise RuleError("{player} is already seated.", field="name", players=(name,), player=name)
     if after not in state.seats:
-        raise RuleError(f"{after} is not seated, so nobody can sit after them.", field="after")
+        raise RuleError(
+            "{player} is not seated, so nobody can sit after them.", field="after", player=after
+        )
     if len(state.seats) >= game.max_players:
         raise RuleError(
-            f"{game.name} is played by at most {game.max_players} players.", field="name"
+            "{game} is played by at most {max} players.",
+            field="name",
+            game=game.name,
+            max=game.max_players,
         )
     i = state.seats.index(after)
     seats = state.seats[: i + 1] + (name,) + state.seats[i + 1 :]
@@ -363,15 +399,18 @@ def leave(
     if pass_deal is None:
         pass_deal = game.pass_direction(options or game.defaults())
     if not game.open_seating:
-        raise RuleError(f"Players cannot leave a game of {game.name} before it ends.")
+        raise RuleError("Players cannot leave a game of {game} before it ends.", game=game.name)
     if state.finished:
         raise RuleError("The session is finished.")
     if name not in state.seats:
-        raise RuleError(f"{name} is not seated in this session.", players=(name,))
+        raise RuleError("{player} is not seated in this session.", players=(name,), player=name)
     if len(state.seats) <= game.min_players:
         raise RuleError(
-            f"{name} cannot leave: {game.name} needs at least {game.min_players} players.",
+            "{player} cannot leave: {game} needs at least {min} players.",
             players=(name,),
+            player=name,
+            game=game.name,
+            min=game.min_players,
         )
     dealer = state.dealer
     if dealer == name:
@@ -394,34 +433,49 @@ def index_results(state: State, entry: HandEntry) -> dict[str, tuple[int, Result
     for i, r in enumerate(entry.results):
         name = seated.get((r.player or "").strip().casefold())
         if name is None:
+            if not r.player:
+                raise RuleError(
+                    "A result with no name is not seated in this session.",
+                    field=f"results[{i}].player",
+                )
             raise RuleError(
-                f"{r.player or 'A result with no name'} is not seated in this session.",
+                "{player} is not seated in this session.",
                 field=f"results[{i}].player",
+                player=r.player,
             )
         if name in by_player:
             raise RuleError(
-                f"{name} has two results in this hand.",
+                "{player} has two results in this hand.",
                 field=f"results[{i}].player",
                 players=(name,),
+                player=name,
             )
         given = sum(x is not None for x in (r.cards, r.spots, r.melds)) + bool(r.sitting_out)
         if given > 1:
             raise RuleError(
-                f"{name} has more than one of cards, spots, melds and sitting out.",
+                "{player} has more than one of cards, spots, melds and sitting out.",
                 field=f"results[{i}]",
                 players=(name,),
+                player=name,
             )
         by_player[name] = (i, r)
     out = canonical(state, entry.out) if entry.out else None
     if entry.out and out is None:
-        raise RuleError(f"{entry.out}, who went out, is not seated in this session.", field="out")
+        raise RuleError(
+            "{player}, who went out, is not seated in this session.", field="out", player=entry.out
+        )
     missing = [p for p in state.seats if p not in by_player and p != out]
     if missing:
         raise RuleError(
-            f"{missing[0]} has no result in this hand.", field="results", players=(missing[0],)
+            "{player} has no result in this hand.",
+            field="results",
+            players=(missing[0],),
+            player=missing[0],
         )
     if out is not None and out in by_player and by_player[out][1].sitting_out:
-        raise RuleError(f"{out} cannot both sit out and go out.", field="out", players=(out,))
+        raise RuleError(
+            "{player} cannot both sit out and go out.", field="out", players=(out,), player=out
+        )
     return by_player
 
 

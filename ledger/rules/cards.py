@@ -7,7 +7,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ledger.rules.errors import RuleError
+from ledger.rules.errors import Param, Phrase, RuleError
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
@@ -76,13 +76,33 @@ _LEADING_DIGITS = re.compile(r"[0-9]+")
 _SEPARATORS = re.compile(r"[\s,\-\u2010\u2011\u2012\u2013\u2014\u2212]+")
 # Emoji presentation selectors follow a suit symbol on many phones ("♠️"); they carry no meaning.
 _INVISIBLE = dict.fromkeys(map(ord, "\ufe0e\ufe0f\u200b\u200d"))
-_SUITS_IN_WORDS = "S, H, D, C or ♠ ♥ ♦ ♣"
+# A message's words for the ranks, each a Phrase so that a page shows it in its language.
 # Letter ranks are named in words ("the ace", "four queens"); "four As" is hard to read.
-_FACES = ("A", "J", "Q", "K")
+_A_RANK: dict[str, Phrase] = {
+    "A": Phrase("an ace"), "2": Phrase("a two"), "3": Phrase("a three"), "4": Phrase("a four"),
+    "5": Phrase("a five"), "6": Phrase("a six"), "7": Phrase("a seven"), "8": Phrase("an eight"),
+    "9": Phrase("a nine"), "10": Phrase("a ten"), "J": Phrase("a jack"), "Q": Phrase("a queen"),
+    "K": Phrase("a king"),
+}  # fmt: skip
+_THE_FACE: dict[str, Phrase] = {
+    "A": Phrase("ace"), "J": Phrase("jack"), "Q": Phrase("queen"), "K": Phrase("king"),
+}  # fmt: skip
+_RANK_PLURALS: dict[str, Phrase] = {
+    "A": Phrase("aces"), "2": Phrase("2s"), "3": Phrase("3s"), "4": Phrase("4s"),
+    "5": Phrase("5s"), "6": Phrase("6s"), "7": Phrase("7s"), "8": Phrase("8s"), "9": Phrase("9s"),
+    "10": Phrase("10s"), "J": Phrase("jacks"), "Q": Phrase("queens"), "K": Phrase("kings"),
+}  # fmt: skip
+
+# A message names the game (its name stays as it is in any language); this when none is given.
+_THIS_GAME = Phrase("this game")
 
 
 class _Bad(Exception):
-    """A token that is not a card here; the text is the sentence shown, before the player."""
+    """A token that is not a card here, with the sentence shown (before the player's name)."""
+
+    def __init__(self, phrase: Phrase) -> None:
+        super().__init__(phrase.template)
+        self.phrase = phrase
 
 
 def parse_cards(
@@ -91,7 +111,7 @@ def parse_cards(
     jokers: bool = False,
     ranks: tuple[str, ...] = RANKS,
     suits_required: bool = False,
-    game_name: str = "this game",
+    game_name: Param = _THIS_GAME,
     player: str | None = None,
     field: str | None = None,
 ) -> tuple[Card, ...]:
@@ -114,7 +134,7 @@ def parse_cards(
             )
         except _Bad as bad:
             raise RuleError(
-                _for_player(str(bad), player),
+                _for_player(bad.phrase, player),
                 field=field,
                 players=(player,) if player is not None else (),
             ) from None
@@ -122,7 +142,7 @@ def parse_cards(
 
 
 def _read_token(
-    token: str, *, jokers: bool, ranks: tuple[str, ...], suits_required: bool, game_name: str
+    token: str, *, jokers: bool, ranks: tuple[str, ...], suits_required: bool, game_name: Param
 ) -> Card:
     upper = token.upper()
     quoted = _quote(token)
@@ -130,23 +150,52 @@ def _read_token(
     def allowed(card: Card) -> Card:
         if card.rank is None:
             if not jokers:
-                # "JK" is also what a jack and a king typed without a space look like.
-                hint = (
-                    " For a jack and a king, put a space between them: J K."
-                    if upper == "JK"
-                    else ""
+                if upper == "JK":  # also what a jack and a king typed without a space look like
+                    raise _Bad(
+                        Phrase(
+                            "{token} is a joker, and {game} is played without jokers. "
+                            "For a jack and a king, put a space between them: J K.",
+                            token=quoted,
+                            game=game_name,
+                        )
+                    )
+                raise _Bad(
+                    Phrase(
+                        "{token} is a joker, and {game} is played without jokers.",
+                        token=quoted,
+                        game=game_name,
+                    )
                 )
-                raise _Bad(f"{quoted} is a joker, and {game_name} is played without jokers.{hint}")
             return card
         if card.rank not in ranks:
             raise _Bad(
-                f"{quoted} is not a card here — there are no {_plural(card.rank)} in "
-                f"{game_name}; ranks run {_describe(ranks)}."
+                Phrase(
+                    "{token} is not a card here — there are no {rank_plural} in {game}; "
+                    "ranks run {ranks}.",
+                    token=quoted,
+                    rank_plural=_RANK_PLURALS[card.rank],
+                    game=game_name,
+                    ranks=_describe(ranks),
+                )
             )
         if suits_required and card.suit is None:
-            named = _RANK_NAMES[card.rank] if card.rank in _FACES else card.rank
-            typed = "" if upper == card.rank else f" ({quoted})"
-            raise _Bad(f"Give the suit of the {named}{typed}, e.g. {card.rank}H or {card.rank}♥.")
+            named: Param = _THE_FACE.get(card.rank, card.rank)
+            if upper == card.rank:
+                raise _Bad(
+                    Phrase(
+                        "Give the suit of the {rank}, e.g. {code}H or {code}♥.",
+                        rank=named,
+                        code=card.rank,
+                    )
+                )
+            raise _Bad(
+                Phrase(
+                    "Give the suit of the {rank} ({token}), e.g. {code}H or {code}♥.",
+                    rank=named,
+                    token=quoted,
+                    code=card.rank,
+                )
+            )
         return card
 
     if upper in _JOKER_WORDS:
@@ -154,29 +203,50 @@ def _read_token(
     for word in _JOKER_WORDS:
         rest = upper[len(word) :]
         if upper.startswith(word) and rest and all(ch in _SUIT_CHARS for ch in rest):
-            raise _Bad(f"{quoted} is not a card — a joker has no suit: write JK or *.")
+            raise _Bad(
+                Phrase("{token} is not a card — a joker has no suit: write JK or *.", token=quoted)
+            )
 
     if upper in _SUIT_CHARS:
         raise _Bad(
-            f"{quoted} is a suit without a rank — write the suit right after the rank, "
-            f"e.g. Q{token}."
+            Phrase(
+                "{token} is a suit without a rank — "
+                "write the suit right after the rank, e.g. Q{suit}.",
+                token=quoted,
+                suit=token,
+            )
         )
     if upper in _SUIT_WORDS:
         suit = _SUIT_WORDS[upper]
         raise _Bad(
-            f"{quoted} is not a card — write the suit as a letter or symbol right after the "
-            f"rank, e.g. Q{suit} or Q{SUIT_SYMBOLS[suit]}."
+            Phrase(
+                "{token} is not a card — write the suit as a letter or symbol right after the "
+                "rank, e.g. Q{letter} or Q{symbol}.",
+                token=quoted,
+                letter=suit,
+                symbol=SUIT_SYMBOLS[suit],
+            )
         )
     if upper in _RANK_WORDS:
         meant = _RANK_WORDS[upper]
         if meant not in ranks:
             allowed(Card(meant))
-        name = _RANK_NAMES[meant]
-        article = "an" if name[0] in "ae" else "a"
-        spelled = "10 or T" if meant == "10" else meant
-        raise _Bad(f"{quoted} is not a card — write {article} {name} as {spelled}.")
+        if meant == "10":
+            raise _Bad(Phrase("{token} is not a card — write a ten as 10 or T.", token=quoted))
+        raise _Bad(
+            Phrase(
+                "{token} is not a card — write {a_rank} as {code}.",
+                token=quoted,
+                a_rank=_A_RANK[meant],
+                code=meant,
+            )
+        )
     if upper == "OF":
-        raise _Bad(f"{quoted} is not a card — write the rank then the suit, e.g. QS or Q♠.")
+        raise _Bad(
+            Phrase(
+                "{token} is not a card — write the rank then the suit, e.g. QS or Q♠.", token=quoted
+            )
+        )
 
     prefix = _RANK_PREFIX.match(upper)
     rank = _rank_of(prefix.group()) if prefix else None
@@ -189,27 +259,56 @@ def _read_token(
 
     if upper[0] in _SUIT_CHARS and _RANK_PREFIX.fullmatch(upper[1:]):
         swapped = _rank_of(upper[1:]) + token[0]
-        raise _Bad(f"{quoted} has the suit first — write the rank first, e.g. {swapped}.")
+        raise _Bad(
+            Phrase(
+                "{token} has the suit first — write the rank first, e.g. {swapped}.",
+                token=quoted,
+                swapped=swapped,
+            )
+        )
     if upper[:2] in ("1O", "IO", "I0", "LO", "L0") and (
         len(upper) == 2 or upper[2:] in _SUIT_CHARS
     ):
-        raise _Bad(f"{quoted} is not a card — a ten is 10 (one, zero) or T.")
+        raise _Bad(Phrase("{token} is not a card — a ten is 10 (one, zero) or T.", token=quoted))
 
     run = _split_run(upper)
     digits = _LEADING_DIGITS.match(upper)
     if digits is not None and digits.group() not in RANKS:
         tail = upper[digits.end() :]
         if digits.group() == "1" and "A" in ranks and (not tail or tail in _SUIT_CHARS):
-            example = f", e.g. A{token[1:]}" if tail else ""
-            raise _Bad(f"{quoted} is not a card — the ace is A{example}.")
-        message = f"{quoted} is not a card — ranks run {_describe(ranks)}."
+            if tail:
+                raise _Bad(
+                    Phrase(
+                        "{token} is not a card — the ace is A, e.g. A{suit}.",
+                        token=quoted,
+                        suit=token[1:],
+                    )
+                )
+            raise _Bad(Phrase("{token} is not a card — the ace is A.", token=quoted))
         if run is not None and len(run) > 1:
-            message += f" For several cards, put a space between them: {_spaced(run)}."
-        raise _Bad(message)
+            raise _Bad(
+                Phrase(
+                    "{token} is not a card — ranks run {ranks}. "
+                    "For several cards, put a space between them: {cards}.",
+                    token=quoted,
+                    ranks=_describe(ranks),
+                    cards=_spaced(run),
+                )
+            )
+        raise _Bad(
+            Phrase(
+                "{token} is not a card — ranks run {ranks}.", token=quoted, ranks=_describe(ranks)
+            )
+        )
     if run is not None and len(run) > 1:
         raise _Bad(
-            f"{quoted} looks like {_count_word(len(run))} cards typed together — "
-            f"put a space between them: {_spaced(run)}."
+            Phrase(
+                "{token} looks like {count} cards typed together — "
+                "put a space between them: {cards}.",
+                token=quoted,
+                count=_count_word(len(run)),
+                cards=_spaced(run),
+            )
         )
 
     if rank is not None and prefix is not None and rest:
@@ -217,19 +316,40 @@ def _read_token(
         if all(ch in _SUIT_CHARS for ch in rest):
             suit = _SUIT_CHARS[rest[0]]
             raise _Bad(
-                f"{quoted} has more than one suit — a card has one, "
-                f"e.g. {rank}{suit} or {rank}{SUIT_SYMBOLS[suit]}."
+                Phrase(
+                    "{token} has more than one suit — "
+                    "a card has one, e.g. {code} or {symbol_code}.",
+                    token=quoted,
+                    code=rank + suit,
+                    symbol_code=rank + SUIT_SYMBOLS[suit],
+                )
             )
         if len(rest) == 1 and not rest.isdigit():
             raise _Bad(
-                f"{quoted} is not a card — '{typed_rest}' is not a suit; "
-                f"suits are {_SUITS_IN_WORDS}."
+                Phrase(
+                    "{token} is not a card — '{typed}' is not a suit; "
+                    "suits are S, H, D, C or ♠ ♥ ♦ ♣.",
+                    token=quoted,
+                    typed=typed_rest,
+                )
             )
 
-    joker = ", or JK for a joker" if jokers else ""
+    if jokers:
+        raise _Bad(
+            Phrase(
+                "{token} is not a card — write a rank ({ranks}), optionally followed by "
+                "a suit (S, H, D, C or ♠ ♥ ♦ ♣), or JK for a joker, e.g. Q♠ or 10h.",
+                token=quoted,
+                ranks=_describe(ranks),
+            )
+        )
     raise _Bad(
-        f"{quoted} is not a card — write a rank ({_describe(ranks)}), optionally followed by "
-        f"a suit ({_SUITS_IN_WORDS}){joker}, e.g. Q♠ or 10h."
+        Phrase(
+            "{token} is not a card — write a rank ({ranks}), optionally followed by "
+            "a suit (S, H, D, C or ♠ ♥ ♦ ♣), e.g. Q♠ or 10h.",
+            token=quoted,
+            ranks=_describe(ranks),
+        )
     )
 
 
@@ -280,13 +400,11 @@ def _quote(token: str) -> str:
     return f"'{token[:20]}…'" if len(token) > 20 else f"'{token}'"
 
 
-def _for_player(message: str, player: str | None) -> str:
+def _for_player(message: Phrase, player: str | None) -> Phrase:
     if player is None:
         return message
     # "Give the suit…" reads as "Rex: give the suit…"; a card ("Q♠…") or a quote keeps its case.
-    if len(message) > 1 and message[0].isupper() and message[1].islower():
-        message = message[0].lower() + message[1:]
-    return f"{player}: {message}"
+    return Phrase("{player}: {message}", player=player, message=message.continued())
 
 
 def _describe(ranks: Sequence[str]) -> str:
@@ -314,23 +432,26 @@ def _describe(ranks: Sequence[str]) -> str:
     return ", ".join(parts)
 
 
-def _plural(rank: str) -> str:
-    return _RANK_NAMES[rank] + "s" if rank in _FACES else rank + "s"
+_WORDS = (
+    Phrase("no"), Phrase("one"), Phrase("two"), Phrase("three"), Phrase("four"), Phrase("five"),
+    Phrase("six"), Phrase("seven"), Phrase("eight"), Phrase("nine"), Phrase("ten"),
+)  # fmt: skip
 
 
-_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+def _count_word(n: int) -> Param:
+    return _WORDS[n] if 0 <= n < len(_WORDS) else n
 
 
-def _count_word(n: int) -> str:
-    return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
+def _capitalized(words: Param) -> Param:
+    return words.capitalized() if isinstance(words, Phrase) else words
 
 
-def _times(n: int) -> str:
-    return {1: "once", 2: "twice"}.get(n, f"{_count_word(n)} times")
-
-
-def _only(n: int) -> str:
-    return "is only one" if n == 1 else f"are only {_count_word(n)}"
+def _times(n: int) -> Phrase:
+    if n == 1:
+        return Phrase("once")
+    if n == 2:
+        return Phrase("twice")
+    return Phrase("{count} times", count=_count_word(n))
 
 
 def spot_value(card: Card, *, ace: int = 1, joker: int = 15) -> int:
@@ -376,7 +497,7 @@ def check_deck(
             counts = by_rank.setdefault(card.rank, {})
             counts[player] = counts.get(player, 0) + 1
 
-    def fail(message: str, counts: Mapping[str, int]) -> RuleError:
+    def fail(message: Phrase, counts: Mapping[str, int]) -> RuleError:
         # Counts were filled scanning the hands in order, so their keys are in that order too.
         players = tuple(counts)
         where = fields.get(players[0]) if fields is not None else None
@@ -395,48 +516,118 @@ def check_deck(
                 raise fail(_too_many_of_rank(card.rank, counts, 4 * packs), counts)
 
 
-def _entered(counts: Mapping[str, int]) -> str:
+# The sentences below are whole for each count a player may see ("there is only one", "there
+# are only two"), so a translation never has to agree with a piece of English.
+
+
+def _entered(counts: Mapping[str, int]) -> Phrase:
     total = sum(counts.values())
     listed = ", ".join(f"{player} {n}" for player, n in counts.items())
-    return f"{total} {'was' if total == 1 else 'were'} entered ({listed})"
+    if total == 1:
+        return Phrase("{total} was entered ({listed})", total=total, listed=listed)
+    return Phrase("{total} were entered ({listed})", total=total, listed=listed)
 
 
-def _too_many_of_card(card: Card, counts: Mapping[str, int], limit: int) -> str:
+def _too_many_of_card(card: Card, counts: Mapping[str, int], limit: int) -> Phrase:
     players = list(counts)
     if len(players) == 1:
         ((player, n),) = counts.items()
-        return f"{player} has the {card} {_times(n)}, but there {_only(limit)} in the deck."
+        if limit == 1:
+            return Phrase(
+                "{player} has the {card} {times}, but there is only one in the deck.",
+                player=player,
+                card=str(card),
+                times=_times(n),
+            )
+        return Phrase(
+            "{player} has the {card} {times}, but there are only {limit} in the deck.",
+            player=player,
+            card=str(card),
+            times=_times(n),
+            limit=_count_word(limit),
+        )
     if all(n == 1 for n in counts.values()):
         names = ", ".join(players)
         if len(players) == 2 and limit == 1:
-            return f"Two players both have the {card} ({names})."
-        return (
-            f"{_count_word(len(players)).capitalize()} players have the {card} ({names}), "
-            f"but there {_only(limit)} in the deck."
+            return Phrase(
+                "Two players both have the {card} ({names}).", card=str(card), names=names
+            )
+        count = _capitalized(_count_word(len(players)))
+        if limit == 1:
+            return Phrase(
+                "{count} players have the {card} ({names}), but there is only one in the deck.",
+                count=count,
+                card=str(card),
+                names=names,
+            )
+        return Phrase(
+            "{count} players have the {card} ({names}), but there are only {limit} in the deck.",
+            count=count,
+            card=str(card),
+            names=names,
+            limit=_count_word(limit),
         )
-    return f"There {_only(limit)} {card} in the deck, but {_entered(counts)}."
-
-
-def _too_many_of_rank(rank: str, counts: Mapping[str, int], limit: int) -> str:
-    if len(counts) == 1:
-        ((player, n),) = counts.items()
-        return (
-            f"{player} has {_count_word(n)} {_plural(rank)}, "
-            f"but there are only {_count_word(limit)} in the deck."
+    if limit == 1:
+        return Phrase(
+            "There is only one {card} in the deck, but {entered}.",
+            card=str(card),
+            entered=_entered(counts),
         )
-    return (
-        f"There are only {_count_word(limit)} {_plural(rank)} in the deck, but {_entered(counts)}."
+    return Phrase(
+        "There are only {limit} {card} in the deck, but {entered}.",
+        limit=_count_word(limit),
+        card=str(card),
+        entered=_entered(counts),
     )
 
 
-def _too_many_jokers(counts: Mapping[str, int], limit: int) -> str:
+def _too_many_of_rank(rank: str, counts: Mapping[str, int], limit: int) -> Phrase:
+    # ``limit`` is four cards a pack: never "only one".
     if len(counts) == 1:
         ((player, n),) = counts.items()
-        has = "a joker" if n == 1 else f"{_count_word(n)} jokers"
+        return Phrase(
+            "{player} has {count} {rank_plural}, but there are only {limit} in the deck.",
+            player=player,
+            count=_count_word(n),
+            rank_plural=_RANK_PLURALS[rank],
+            limit=_count_word(limit),
+        )
+    return Phrase(
+        "There are only {limit} {rank_plural} in the deck, but {entered}.",
+        limit=_count_word(limit),
+        rank_plural=_RANK_PLURALS[rank],
+        entered=_entered(counts),
+    )
+
+
+def _too_many_jokers(counts: Mapping[str, int], limit: int) -> Phrase:
+    if len(counts) == 1:
+        ((player, n),) = counts.items()
+        has = Phrase("a joker") if n == 1 else Phrase("{count} jokers", count=_count_word(n))
         if limit == 0:
-            return f"{player} has {has}, but there are none in the deck."
-        return f"{player} has {has}, but there {_only(limit)} in the deck."
+            return Phrase(
+                "{player} has {jokers}, but there are none in the deck.", player=player, jokers=has
+            )
+        if limit == 1:
+            return Phrase(
+                "{player} has {jokers}, but there is only one in the deck.",
+                player=player,
+                jokers=has,
+            )
+        return Phrase(
+            "{player} has {jokers}, but there are only {limit} in the deck.",
+            player=player,
+            jokers=has,
+            limit=_count_word(limit),
+        )
     if limit == 0:
-        return f"There are no jokers in the deck, but {_entered(counts)}."
-    jokers = "joker" if limit == 1 else "jokers"
-    return f"There {_only(limit)} {jokers} in the deck, but {_entered(counts)}."
+        return Phrase("There are no jokers in the deck, but {entered}.", entered=_entered(counts))
+    if limit == 1:
+        return Phrase(
+            "There is only one joker in the deck, but {entered}.", entered=_entered(counts)
+        )
+    return Phrase(
+        "There are only {limit} jokers in the deck, but {entered}.",
+        limit=_count_word(limit),
+        entered=_entered(counts),
+    )

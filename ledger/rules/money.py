@@ -126,25 +126,29 @@ def parse_unit_value(text: str | Decimal | int) -> Decimal:
         )
     if not value.is_finite():
         raise RuleError(
-            f"“{text}” is not an amount: give the money one unit is worth, like 0.01.",
+            "“{text}” is not an amount: give the money one unit is worth, like 0.01.",
             field=_UNIT_VALUE_FIELD,
+            text=str(text),
         )
     if value <= 0:
         raise RuleError(
-            f"A unit must be worth more than nothing, not {text}: give an amount like 0.01.",
+            "A unit must be worth more than nothing, not {text}: give an amount like 0.01.",
             field=_UNIT_VALUE_FIELD,
+            text=str(text),
         )
     if value >= _UNIT_VALUE_LIMIT:
         raise RuleError(
-            f"A unit worth {text} is more than the app can keep: give less than 1000000.",
+            "A unit worth {text} is more than the app can keep: give less than 1000000.",
             field=_UNIT_VALUE_FIELD,
+            text=str(text),
         )
     # Safe from here: below the limit, quantizing needs far fewer digits than any context has.
     if value != value.quantize(Decimal(1).scaleb(-_UNIT_VALUE_PLACES)):
         raise RuleError(
-            f"A unit value has at most {_UNIT_VALUE_PLACES} decimals, not {text}: "
-            "give an amount like 0.005.",
+            "A unit value has at most {places} decimals, not {text}: give an amount like 0.005.",
             field=_UNIT_VALUE_FIELD,
+            places=_UNIT_VALUE_PLACES,
+            text=str(text),
         )
     exponent = value.as_tuple().exponent  # an int: the value is finite
     # "1E+2" is written back as "100", so the stored option reads as it means.

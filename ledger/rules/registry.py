@@ -14,6 +14,9 @@ def get_game(key: str) -> Game:
     try:
         return GAMES[key]
     except KeyError:
-        known = ", ".join(GAMES)
-        message = f"There is no game '{key}'. The games are: {known}."
-        raise RuleError(message, field="game") from None
+        raise RuleError(
+            "There is no game '{key}'. The games are: {games}.",
+            field="game",
+            key=str(key),
+            games=", ".join(GAMES),
+        ) from None

@@ -20,7 +20,7 @@ from ledger.rules.base import (
     start_state,
 )
 from ledger.rules.cards import RANKS, Card, check_deck, parse_cards, spot_total, spot_value
-from ledger.rules.errors import RuleError
+from ledger.rules.errors import Phrase, RuleError
 
 JOKER_VALUE = 15
 RUMMY_BONUS = 10  # rummy_bonus=bonus10: points for the winner, or off the winner's penalties
@@ -97,12 +97,19 @@ def check_seats(seats: Sequence[str], options: Mapping[str, Any]) -> None:
     packs = options["packs"]
     limit = most_players(packs)
     if len(seats) > limit:
-        pack_words = "two packs" if packs == 2 else "one pack"
-        hint = " (with two packs up to 7 can play)" if packs == 1 else ""
+        if packs == 2:
+            raise RuleError(
+                "Rummy with two packs is played by at most {most} players, not {count}.",
+                field="players",
+                most=limit,
+                count=len(seats),
+            )
         raise RuleError(
-            f"Rummy with {pack_words} is played by at most {limit} players, "
-            f"not {len(seats)}{hint}.",
+            "Rummy with one pack is played by at most {most} players, not {count} "
+            "(with two packs up to 7 can play).",
             field="players",
+            most=limit,
+            count=len(seats),
         )
 
 
@@ -140,13 +147,21 @@ def _checked_hands(
             values[player] = _checked_total(player, result, i, out, most, options)
             continue
         where = f"results[{i}].cards"
-        if result.sitting_out or result.melds is not None:
-            what = "sit out" if result.sitting_out else "enter melds"
+        if result.sitting_out:
             raise RuleError(
-                f"{player} cannot {what} in Rummy: enter the cards left in their hand "
+                "{player} cannot sit out in Rummy: enter the cards left in their hand "
                 "(to miss hands, leave the table and join again).",
                 field=f"results[{i}]",
                 players=(player,),
+                player=player,
+            )
+        if result.melds is not None:
+            raise RuleError(
+                "{player} cannot enter melds in Rummy: enter the cards left in their hand "
+                "(to miss hands, leave the table and join again).",
+                field=f"results[{i}]",
+                players=(player,),
+                player=player,
             )
         cards = parse_cards(
             result.cards or "",
@@ -157,22 +172,46 @@ def _checked_hands(
         )
         if player == out and cards:
             raise RuleError(
-                f"{player} went out, so has no cards left.", field=where, players=(player,)
+                "{player} went out, so has no cards left.",
+                field=where,
+                players=(player,),
+                player=player,
             )
         if player != out and not cards:
-            either = " or their total" if options["entry"] == "totals" else ""
+            if options["entry"] == "totals":
+                raise RuleError(
+                    "{player} did not go out, so has cards left: enter them or their total.",
+                    field=where,
+                    players=(player,),
+                    player=player,
+                )
             raise RuleError(
-                f"{player} did not go out, so has cards left: enter them{either}.",
+                "{player} did not go out, so has cards left: enter them.",
                 field=where,
                 players=(player,),
+                player=player,
             )
         if len(cards) > most:
-            deal = f"{n} players" + (" and two packs" if packs == 2 else "")
+            if packs == 2:
+                raise RuleError(
+                    "With {n} players and two packs each player is dealt {most} cards, "
+                    "so {player} cannot have {count} left.",
+                    field=where,
+                    players=(player,),
+                    n=n,
+                    most=most,
+                    player=player,
+                    count=len(cards),
+                )
             raise RuleError(
-                f"With {deal} each player is dealt {most} cards, "
-                f"so {player} cannot have {len(cards)} left.",
+                "With {n} players each player is dealt {most} cards, "
+                "so {player} cannot have {count} left.",
                 field=where,
                 players=(player,),
+                n=n,
+                most=most,
+                player=player,
+                count=len(cards),
             )
         hands[player] = cards
         values[player] = spot_total(cards, ace=options["ace_value"], joker=JOKER_VALUE)
@@ -193,22 +232,35 @@ def _checked_total(
     where = f"results[{i}].spots"
     total = result.spots
 
-    def wrong(message: str) -> RuleError:
+    def wrong(message: Phrase) -> RuleError:
         return RuleError(message, field=where, players=(player,))
 
     if options["entry"] != "totals":
-        raise wrong(f"This session asks for every player's cards: enter {player}'s cards.")
+        raise wrong(
+            Phrase(
+                "This session asks for every player's cards: enter {player}'s cards.",
+                player=player,
+            )
+        )
     if isinstance(total, bool) or not isinstance(total, int):
-        raise wrong(f"{player}'s total must be a whole number.")
+        raise wrong(Phrase("{player}'s total must be a whole number.", player=player))
     if player == out:
         if total != 0:
-            raise wrong(f"{player} went out, so their total is 0.")
+            raise wrong(Phrase("{player} went out, so their total is 0.", player=player))
         return 0
     if total < 1:
-        raise wrong(f"{player} did not go out, so their total is at least 1.")
+        raise wrong(Phrase("{player} did not go out, so their total is at least 1.", player=player))
     top = highest_hand(most, options)
     if total > top:
-        raise wrong(f"{player}'s total cannot be {total}: {most} cards are worth at most {top}.")
+        raise wrong(
+            Phrase(
+                "{player}'s total cannot be {total}: {cards} cards are worth at most {top}.",
+                player=player,
+                total=total,
+                cards=most,
+                top=top,
+            )
+        )
     return total
 
 

@@ -19,7 +19,7 @@ from ledger.rules.base import (
     left_of,
 )
 from ledger.rules.cards import SUITS, Card, check_deck, parse_cards
-from ledger.rules.errors import RuleError
+from ledger.rules.errors import Param, Phrase, RuleError
 
 SPIN_RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # aces high, no 2s
 VALUES = {rank: value for value, rank in enumerate(SPIN_RANKS, start=3)}  # J 11 … A 14
@@ -177,17 +177,19 @@ def _checked_hands(
     for player in state.seats:
         if player not in by_player:
             raise RuleError(
-                f"{player} has no result in this round: the player who called rummy "
+                "{player} has no result in this round: the player who called rummy "
                 "shows their hand too.",
                 field="results",
                 players=(player,),
+                player=player,
             )
         i, result = by_player[player]
         if result.sitting_out or result.spots is not None:
             raise RuleError(
-                f"Spin Rummy scores the melds in hand: enter {player}'s cards or melds.",
+                "Spin Rummy scores the melds in hand: enter {player}'s cards or melds.",
                 field=f"results[{i}]",
                 players=(player,),
+                player=player,
             )
         if result.melds is not None:
             where = f"results[{i}].melds"
@@ -203,9 +205,12 @@ def _checked_hands(
             offered[player] = melds_in(cards)
         if len(cards) > HAND_SIZE:
             raise RuleError(
-                f"{player} holds at most {HAND_SIZE} cards at the tally, not {len(cards)}.",
+                "{player} holds at most {most} cards at the tally, not {count}.",
                 field=where,
                 players=(player,),
+                player=player,
+                most=HAND_SIZE,
+                count=len(cards),
             )
         hands[player] = cards
         fields[player] = where
@@ -227,12 +232,15 @@ def _parse(player: str, text: str, where: str) -> tuple[Card, ...]:
 def _checked_meld(player: str, text: str, where: str, j: int) -> Meld:
     meld = _parse(player, text, where)
     if kind(meld) is None:
-        shown = " ".join(str(c) for c in meld) or "empty"
+        shown: Param = " ".join(str(c) for c in meld) or Phrase("empty")
         raise RuleError(
-            f"{player}'s meld {j + 1} ({shown}) is not a meld: a set is three cards of one rank "
+            "{player}'s meld {number} ({cards}) is not a meld: a set is three cards of one rank "
             "in different suits, a run three cards of one suit in sequence (aces high only).",
             field=where,
             players=(player,),
+            player=player,
+            number=j + 1,
+            cards=shown,
         )
     return _ordered(meld)
 

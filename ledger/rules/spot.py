@@ -21,7 +21,7 @@ from ledger.rules.base import (
     next_seat,
 )
 from ledger.rules.cards import Card, check_deck, parse_cards, spot_total
-from ledger.rules.errors import RuleError
+from ledger.rules.errors import Param, Phrase, RuleError
 from ledger.rules.money import parse_unit_value
 
 MAX_CARDS = 8  # the leader's 9th card is always discarded before the hand ends
@@ -99,8 +99,9 @@ def finish(state: State, options: Mapping[str, Any], leftover_pot: str | None) -
     choice = leftover_pot or opts["leftover_pot"]
     if choice not in ("carry", "refund"):
         raise RuleError(
-            f"The pot left at the end can be carried or refunded, not '{choice}'.",
+            "The pot left at the end can be carried or refunded, not '{choice}'.",
             field="leftover_pot",
+            choice=str(choice),
         )
     if state.finished:
         raise RuleError("The session is already finished.")
@@ -203,9 +204,11 @@ def read_leftovers(
             continue
         if r.melds is not None:
             raise RuleError(
-                f"{game_name} has no melds to enter: give the cards left in {p}'s hand.",
+                "{game} has no melds to enter: give the cards left in {player}'s hand.",
                 field=f"{where}.melds",
                 players=(p,),
+                game=game_name,
+                player=p,
             )
         if r.spots is not None:
             where = f"{where}.spots"
@@ -216,36 +219,42 @@ def read_leftovers(
             cards = parse_cards(r.cards or "", game_name=game_name, player=p, field=where)
             if len(cards) > MAX_CARDS:
                 raise RuleError(
-                    f"{p} has {len(cards)} cards, but a hand of {game_name} ends with at most "
-                    f"{MAX_CARDS}.",
+                    "{player} has {count} cards, but a hand of {game} ends with at most {most}.",
                     field=where,
                     players=(p,),
+                    player=p,
+                    count=len(cards),
+                    game=game_name,
+                    most=MAX_CARDS,
                 )
             if cards:
                 hands[p], fields[p] = cards, where
             results[p] = PlayerResult(p, cards=cards, spots=spot_total(cards))
         if p == out and results[p].spots:
             raise RuleError(
-                f"{p} went out, so {p} has no cards left: leave {p}'s hand empty.",
+                "{player} went out, so {player} has no cards left: leave {player}'s hand empty.",
                 field=where,
                 players=(p,),
+                player=p,
             )
         if not results[p].spots:
             empty.append((p, where))
     if len(empty) > 1:
         names = [p for p, _ in empty]
         raise RuleError(
-            f"Only one player can go out in a hand, but {_and(names)} have no cards left.",
+            "Only one player can go out in a hand, but {names} have no cards left.",
             field=next(f for p, f in empty if p != out),
             players=tuple(names),
+            names=_and(names),
         )
     if empty and out is None:
         p, where = empty[0]
         raise RuleError(
-            f"{p} has no cards left: only the player who went out can end with none. "
-            f"If {p} went out, mark {p} as out.",
+            "{player} has no cards left: only the player who went out can end with none. "
+            "If {player} went out, mark {player} as out.",
             field=where,
             players=(p,),
+            player=p,
         )
     check_deck(hands, packs=1, fields=fields)
     return results, out
@@ -255,30 +264,42 @@ def _spot_total(player: str, spots: object, *, went_out: bool, entry_mode: str, 
     """A spot total typed instead of cards: whole, 1 to 80, or 0 for the player out."""
     if entry_mode != "totals" and not (went_out and spots == 0):
         raise RuleError(
-            f"This session asks for every player's cards, not a spot total: "
-            f"give the cards left in {player}'s hand.",
+            "This session asks for every player's cards, not a spot total: "
+            "give the cards left in {player}'s hand.",
             field=field,
             players=(player,),
+            player=player,
         )
     if isinstance(spots, bool) or not isinstance(spots, int):
         raise RuleError(
-            f"{player}'s spot total must be a whole number.", field=field, players=(player,)
+            "{player}'s spot total must be a whole number.",
+            field=field,
+            players=(player,),
+            player=player,
         )
     if went_out and spots != 0:
         raise RuleError(
-            f"{player} went out, so {player}'s spot total is 0.", field=field, players=(player,)
+            "{player} went out, so {player}'s spot total is 0.",
+            field=field,
+            players=(player,),
+            player=player,
         )
     if not went_out and not 0 <= spots <= MAX_SPOTS:
         raise RuleError(
-            f"{player}'s spot total must be from 1 to {MAX_SPOTS}, not {spots}.",
+            "{player}'s spot total must be from 1 to {most}, not {spots}.",
             field=field,
             players=(player,),
+            player=player,
+            most=MAX_SPOTS,
+            spots=spots,
         )
     return spots
 
 
-def _and(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+def _and(names: Sequence[str]) -> Param:
+    if len(names) == 1:
+        return names[0]
+    return Phrase("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 # --- The game and its options ------------------------------------------------------------------
@@ -293,8 +314,9 @@ def _currency(value: Any) -> str:
     code = str(value).strip().upper()
     if len(code) != 3 or not code.isascii() or not code.isalpha():
         raise RuleError(
-            f"The currency must be a three-letter code like EUR or GBP, not '{value}'.",
+            "The currency must be a three-letter code like EUR or GBP, not '{value}'.",
             field="options.currency",
+            value=str(value),
         )
     return code
 

@@ -104,25 +104,36 @@ def _seat_the_dealer_out(state: State, entry: HandEntry) -> HandEntry:
             dealer_at = i
             if (r.cards or "").strip() or r.spots or r.melds:
                 raise RuleError(
-                    f"{p} deals this hand, and with five players the dealer sits it out: "
-                    f"{p} has no cards to enter.",
+                    "{player} deals this hand, and with five players the dealer sits it out: "
+                    "{player} has no cards to enter.",
                     field=f"results[{i}].{'spots' if r.spots is not None else 'cards'}",
                     players=(p,),
+                    player=p,
                 )
         elif p is not None and r.sitting_out:
-            who = "only the dealer sits out, " if five else "everyone plays every hand, "
+            if five:
+                raise RuleError(
+                    "{player} cannot sit out: in Spots only the dealer sits out, "
+                    "so give {player}'s cards.",
+                    field=f"results[{i}].sitting_out",
+                    players=(p,),
+                    player=p,
+                )
             raise RuleError(
-                f"{p} cannot sit out: in Spots {who}so give {p}'s cards.",
+                "{player} cannot sit out: in Spots everyone plays every hand, "
+                "so give {player}'s cards.",
                 field=f"results[{i}].sitting_out",
                 players=(p,),
+                player=p,
             )
     if not five:
         return entry
     if canonical(state, entry.out) == state.dealer:
         raise RuleError(
-            f"{state.dealer} deals this hand and sits it out, so {state.dealer} cannot go out.",
+            "{player} deals this hand and sits it out, so {player} cannot go out.",
             field="out",
             players=(state.dealer,),
+            player=state.dealer,
         )
     sitting = ResultEntry(player=state.dealer, sitting_out=True)
     if dealer_at is None:

@@ -63,16 +63,20 @@ def check_group_name(name: str) -> str:
     if not name:
         raise RuleError("Give the group a name.", field="name")
     if len(name) > GROUP_NAME_LENGTH:
-        raise RuleError(f"A group's name has at most {GROUP_NAME_LENGTH} characters.", field="name")
+        raise RuleError(
+            "A group's name has at most {most} characters.", field="name", most=GROUP_NAME_LENGTH
+        )
     return name
 
 
 def check_passphrase(passphrase: str, field: str = "passphrase") -> str:
     if len(passphrase or "") < MIN_PASSPHRASE:
-        raise RuleError(f"The passphrase needs at least {MIN_PASSPHRASE} characters.", field=field)
+        raise RuleError(
+            "The passphrase needs at least {least} characters.", field=field, least=MIN_PASSPHRASE
+        )
     if len(passphrase) > MAX_PASSPHRASE:
         raise RuleError(
-            f"The passphrase can have at most {MAX_PASSPHRASE} characters.", field=field
+            "The passphrase can have at most {most} characters.", field=field, most=MAX_PASSPHRASE
         )
     return passphrase
 

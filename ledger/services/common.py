@@ -92,7 +92,7 @@ def load_session(group: GroupRef, session_id: int, *, lock: bool = False) -> Gam
         select(GameSession).where(GameSession.id == session_id, GameSession.group_id == group.id)
     )
     if row is None:
-        raise NotFound(f"There is no session {session_id}.")
+        raise NotFound("There is no session {id}.", id=session_id)
     return row
 
 
@@ -298,7 +298,9 @@ def rule_error_for_hand(number: int, e: RuleError) -> RuleError:
     """A later hand that a correction leaves impossible: the whole correction is refused."""
     where = f"hands[{number}]" + (f".{e.field}" if e.field else "")
     return RuleError(
-        f"This correction would make hand {number} impossible: {e.message}",
+        "This correction would make hand {number} impossible: {reason}",
         field=where,
         players=e.players,
+        number=number,
+        reason=e.phrase,
     )

@@ -7,7 +7,7 @@ wrong passphrase (401) or too many of them (429).
 
 from __future__ import annotations
 
-from ledger.rules.errors import RuleError
+from ledger.rules.errors import Param, Phrase, RuleError, phrase_of
 
 __all__ = [
     "Conflict",
@@ -20,14 +20,29 @@ __all__ = [
 
 
 class ServiceError(Exception):
-    """A refused request. ``status`` is the HTTP status the API answers with."""
+    """A refused request. ``status`` is the HTTP status the API answers with.
+
+    Like RuleError: ``phrase`` is the sentence as a template and its params, for a page to
+    translate; ``message`` is the English the API answers with.
+    """
 
     status = 400
 
-    def __init__(self, message: str, *, field: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(
+        self, template: str | Phrase, /, *, field: str | None = None, **params: Param
+    ) -> None:
+        self.phrase = phrase_of(template, params)
+        self.message = self.phrase.render()
+        super().__init__(self.message)
         self.field = field
+
+    @property
+    def template(self) -> str:
+        return self.phrase.template
+
+    @property
+    def params(self) -> dict[str, Param]:
+        return self.phrase.params
 
     def __str__(self) -> str:
         return self.message
@@ -58,7 +73,14 @@ class TooManyAttempts(ServiceError):
 
     def __init__(self, retry_after: int) -> None:
         self.retry_after = retry_after
-        unit = "second" if retry_after == 1 else "seconds"
-        super().__init__(
-            f"Too many wrong passphrases for this group; try again in {retry_after} {unit}."
-        )
+        if retry_after == 1:
+            super().__init__(
+                Phrase("Too many wrong passphrases for this group; try again in 1 second.")
+            )
+        else:
+            super().__init__(
+                Phrase(
+                    "Too many wrong passphrases for this group; try again in {seconds} seconds.",
+                    seconds=retry_after,
+                )
+            )

@@ -73,7 +73,9 @@ def check_player_name(name: Any, field: str = "name") -> str:
     if not clean:
         raise RuleError("Give the player a name.", field=field)
     if len(clean) > NAME_LENGTH:
-        raise RuleError(f"A player's name has at most {NAME_LENGTH} characters.", field=field)
+        raise RuleError(
+            "A player's name has at most {most} characters.", field=field, most=NAME_LENGTH
+        )
     return clean
 
 
@@ -108,7 +110,9 @@ def add_player(group: GroupRef, name: str) -> PlayerView:
         existing = find_players(group.id, [name]).get(name_key(name))
         if existing is not None:
             raise Conflict(
-                f"There is already a player called {existing.name} in this group.", field="name"
+                "There is already a player called {player} in this group.",
+                field="name",
+                player=existing.name,
             )
         # Insert rather than players_for(): it would look again, and a phone that added the
         # same name in between would be answered 201 with that other phone's player.
@@ -133,11 +137,13 @@ def rename_player(group: GroupRef, player_id: int, new_name: str) -> PlayerView:
             select(Player).where(Player.id == player_id, Player.group_id == group.id)
         )
         if player is None:
-            raise NotFound(f"There is no player {player_id} in this group.")
+            raise NotFound("There is no player {id} in this group.", id=player_id)
         clash = find_players(group.id, [new_name]).get(name_key(new_name))
         if clash is not None and clash.id != player.id:
             raise Conflict(
-                f"There is already a player called {clash.name} in this group.", field="name"
+                "There is already a player called {player} in this group.",
+                field="name",
+                player=clash.name,
             )
         old = player.name
         player.name, player.name_key = new_name, name_key(new_name)

@@ -76,7 +76,7 @@ def get_hand(group: GroupRef, session_id: int, number: int) -> HandView:
         select(*_VIEWED).where(Hand.session_id == row.id, Hand.number == number)
     ).first()
     if hand is None:
-        raise NotFound(f"Session {row.id} has no hand {number}.")
+        raise NotFound("Session {id} has no hand {number}.", id=row.id, number=number)
     return hand_view(hand)
 
 
@@ -122,9 +122,11 @@ def score_history(
 def _check_version(row: GameSession, version: int | None) -> None:
     if version is not None and version != row.version:
         raise Conflict(
-            f"The session has changed since you loaded it (version {version}, now "
-            f"{row.version}). Reload it and try again.",
+            "The session has changed since you loaded it (version {version}, now "
+            "{now}). Reload it and try again.",
             field="version",
+            version=version,
+            now=row.version,
         )
 
 
@@ -213,7 +215,7 @@ def correct_hand(
         previous = next((h for h in hands if h.number == number - 1), None)
         later = [h for h in hands if h.number >= number]
         if not later or later[0].number != number:
-            raise NotFound(f"Session {row.id} has no hand {number}.")
+            raise NotFound("Session {id} has no hand {number}.", id=row.id, number=number)
         _check_editable(row)
         game = session_game(row)
         state = State.from_dict(previous.state_after if previous else row.start_state)
@@ -247,9 +249,10 @@ def correct_hand(
             state = apply_seating(game, state, row.seating, row.options)
         except RuleError as e:
             raise RuleError(
-                f"This correction clashes with a player joining or leaving since the last "
-                f"hand: {e.message}",
+                "This correction clashes with a player joining or leaving since the last "
+                "hand: {reason}",
                 field="seating",
+                reason=e.phrase,
             ) from None
         row.state = state.to_dict()
         if state.finished:
@@ -279,11 +282,13 @@ def undo_hand(
         row = load_session(group, session_id, lock=True)
         _check_version(row, version)
         if not 1 <= number <= row.hands_played:
-            raise NotFound(f"Session {row.id} has no hand {number}.")
+            raise NotFound("Session {id} has no hand {number}.", id=row.id, number=number)
         if number != row.hands_played:
             raise Conflict(
-                f"Only the last hand can be undone, and that is hand {row.hands_played}. "
-                f"To change hand {number}, correct it instead."
+                "Only the last hand can be undone, and that is hand {last}. "
+                "To change hand {number}, correct it instead.",
+                last=row.hands_played,
+                number=number,
             )
         _check_editable(row)
         hands = db.session.scalars(

@@ -189,11 +189,11 @@ def leave_session(group: GroupRef, session_id: int, name: str) -> SessionView:
         state = State.from_dict(row.state)
         who = next((p for p in state.scores if name_key(p) == name_key(name.strip())), None)
         if who is None:
-            raise NotFound(f"{name} is not a player in this session.")
+            raise NotFound("{player} is not a player in this session.", player=name)
         if row.status != "open":
             raise Conflict("The game is over: nobody can leave it.")
         if who not in state.seats:
-            raise Conflict(f"{who} has already left this session.")
+            raise Conflict("{player} has already left this session.", player=who)
         game = session_game(row)
         state = base.leave(game, state, who, row.options)
         row.state = state.to_dict()
@@ -260,7 +260,7 @@ def settlement(group: GroupRef, session_id: int) -> SettlementView:
     row = load_session(group, session_id)
     game = session_game(row)
     if not game.money:
-        raise RuleError(f"{game.name} is played for points: there is no money to settle.")
+        raise RuleError("{game} is played for points: there is no money to settle.", game=game.name)
     state = State.from_dict(row.state)
     unit_value = Decimal(row.options["unit_value"])
     currency = row.options["currency"]

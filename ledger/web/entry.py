@@ -22,6 +22,7 @@ from ledger.rules.registry import get_game
 from ledger.rules.spin import SPIN_RANKS
 from ledger.rules.spin import VALUES as SPIN_VALUES
 from ledger.web.forms import HandForm
+from ledger.web.i18n import error_text
 
 JOKER_VALUE = 15
 _RESULT_FIELD = re.compile(r"^results\[(\d+)\](?:\.(\w+))?")
@@ -155,15 +156,16 @@ def place(error: RuleError, players: Sequence[str]) -> RowErrors:
     """Where the engine's message goes: beside the row its field names, beside each player it
     names, beside the 'went out' choice, or above the form."""
     placed = RowErrors()
+    message = error_text(error)
     match = _RESULT_FIELD.match(error.field or "")
     if match and int(match.group(1)) < len(players):
-        placed.add_row(int(match.group(1)), error.message)
+        placed.add_row(int(match.group(1)), message)
     for name in error.players:
         if name in players:
-            placed.add_row(players.index(name), error.message)
+            placed.add_row(players.index(name), message)
     if not placed.rows:
         if error.field == "out" or error.field == "rummy":
-            placed.out.append(error.message)
+            placed.out.append(message)
         else:
-            placed.general.append(error.message)
+            placed.general.append(message)
     return placed

@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException, default_exceptions
 from ledger import services
 from ledger.services.errors import NotFound, ServiceError
 from ledger.web import access
+from ledger.web.i18n import error_text
 
 # An address inside a group, and inside one of its sessions: /g/<slug>/s/<id>/…
 _IN_A_GROUP = re.compile(r"^/g/(?P<slug>[^/]+)(?:/s/(?P<session>\d+)(?:/|$))?")
@@ -59,7 +60,7 @@ def service_error_page(e: ServiceError) -> Response:
     would say no more, but the friendly page is the same for every missing thing.
     """
     exception_class = default_exceptions.get(e.status, HTTPException)
-    description = None if isinstance(e, NotFound) else e.message
+    description = None if isinstance(e, NotFound) else error_text(e)
     error = exception_class(description=description)
     error.code = e.status
     return http_error_page(error)

@@ -13,6 +13,7 @@ from ledger.export import XLSX_MIMETYPE
 from ledger.services import pages
 from ledger.web import access
 from ledger.web.forms import ConfirmForm, PassphraseForm, PlayerForm
+from ledger.web.i18n import error_text
 from ledger.web.qr import qr_svg
 from ledger.web.util import add_error
 
@@ -49,7 +50,7 @@ def add_player(slug: str) -> Response | tuple[str, int]:
         try:
             player = services.add_player(group, form.name.data or "")
         except (services.RuleError, services.Conflict) as e:
-            add_error(form, "name", e.message)
+            add_error(form, "name", error_text(e))
         else:
             flash(_("%(name)s joins the group.", name=player.name), "success")
             return redirect(url_for(".show", slug=slug) + "#players")
@@ -67,7 +68,7 @@ def rename_player(slug: str, player_id: int) -> Response:
     try:
         player = services.rename_player(group, player_id, form.name.data or "")
     except (services.RuleError, services.Conflict) as e:
-        flash(e.message, "error")
+        flash(error_text(e), "error")
     else:
         flash(_("Renamed to %(name)s.", name=player.name), "success")
     return redirect(url_for(".show", slug=slug) + "#players")
@@ -95,7 +96,7 @@ def change_passphrase(slug: str) -> Response | tuple[str, int]:
         try:
             services.change_passphrase(group, form.passphrase.data or "")
         except services.RuleError as e:
-            add_error(form, "passphrase", e.message)
+            add_error(form, "passphrase", error_text(e))
         else:
             access.sign_in(group)  # this phone stays in, at the new epoch
             flash(

@@ -14,6 +14,7 @@ from ledger.rules.registry import GAMES
 from ledger.services.views import GroupRef, HandView, SessionView
 from ledger.web import access, entry, texts
 from ledger.web.forms import HandForm
+from ledger.web.i18n import error_text
 from ledger.web.summary import hand_summary
 
 bp = Blueprint("hands", __name__, url_prefix="/g/<slug>/s/<int:session_id>/hands")
@@ -82,7 +83,7 @@ def new(slug: str, session_id: int):
         except services.RuleError as e:
             errors = entry.place(e, [r.player.data for r in form.results])
         except services.Conflict as e:
-            errors = entry.RowErrors(general=[e.message])
+            errors = entry.RowErrors(general=[error_text(e)])
         else:
             return redirect(
                 url_for("sessions.show", slug=slug, session_id=session_id, saved=added.hand.number)
@@ -150,7 +151,7 @@ def edit(slug: str, session_id: int, number: int):
         except services.RuleError as e:
             errors = entry.place(e, players)
         except services.Conflict as e:
-            errors = entry.RowErrors(general=[e.message])
+            errors = entry.RowErrors(general=[error_text(e)])
         else:
             flash(texts.hand_text(view.game, "corrected", number=number), "success")
             return redirect(url_for("sessions.show", slug=slug, session_id=session_id))

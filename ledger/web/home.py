@@ -11,7 +11,7 @@ from ledger.services import pages
 from ledger.services.views import GroupRef
 from ledger.web import access
 from ledger.web.forms import CreateGroupForm, OpenGroupForm, RestoreForm
-from ledger.web.i18n import same_site_path
+from ledger.web.i18n import error_text, same_site_path
 from ledger.web.util import add_error
 
 bp = Blueprint("home", __name__)
@@ -69,7 +69,7 @@ def restore() -> Response | tuple[str, int]:
         except services.Conflict:
             add_error(form, "backup", _("This group is here already: open it with its passphrase."))
         except services.ServiceError as e:  # not a backup, or a damaged one
-            add_error(form, "backup", e.message)
+            add_error(form, "backup", error_text(e))
         else:
             flash(
                 _(
@@ -88,7 +88,7 @@ def create_group() -> Response | tuple[str, int]:
         try:
             group = services.create_group(form.name.data or "", form.passphrase.data or "")
         except services.RuleError as e:
-            add_error(form, e.field, e.message)
+            add_error(form, e.field, error_text(e))
         else:
             access.sign_in(group)
             return redirect(url_for("groups.show", slug=group.slug, new=1))
@@ -107,7 +107,7 @@ def open_group() -> Response | tuple[str, int]:
         try:
             group = _authenticate(candidates, form.passphrase.data or "")
         except services.TooManyAttempts as e:
-            add_error(form, "passphrase", e.message)
+            add_error(form, "passphrase", error_text(e))
         else:
             if group is not None:
                 access.sign_in(group)

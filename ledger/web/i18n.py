@@ -2,11 +2,14 @@ r"""The page's language: English or Dutch, from a cookie set by the switch or th
 
 Translations live in ledger/translations/<lang>/LC_MESSAGES/messages.po beside the compiled
 .mo, which is committed so a fresh checkout speaks Dutch without a build step. English is the
-language the texts are written in (its msgstr stay empty). After changing a text, from the
-repository's top folder:
+language the texts are written in (its msgstr stay empty). The engine's and the services'
+refusals are translated too: their message ids are the templates given to RuleError, the
+service errors and Phrase (see ledger/rules/errors.py), and ``error_text`` shows them. After
+changing a text, from the repository's top folder:
 
-    pybabel extract -F ledger/translations/babel.cfg -k _l -k N_ --no-location \
-        --sort-output -o ledger/translations/messages.pot .
+    pybabel extract -F ledger/translations/babel.cfg -k _l -k N_ -k Phrase -k RuleError \
+        -k ServiceError -k NotFound -k Conflict -k Unauthorized -k BackupError \
+        --no-location --sort-output -o ledger/translations/messages.pot .
     pybabel update -i ledger/translations/messages.pot -d ledger/translations \
         --ignore-obsolete --no-fuzzy-matching -w 100
     (translate the new entries in ledger/translations/nl/LC_MESSAGES/messages.po)
@@ -20,7 +23,10 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, redirect, request, url_for
-from flask_babel import get_locale
+from flask_babel import get_locale, get_translations
+
+from ledger.rules.errors import RuleError
+from ledger.services.errors import ServiceError
 
 LANGUAGES = {"en": "English", "nl": "Nederlands"}
 DEFAULT_LANGUAGE = "en"
@@ -42,6 +48,15 @@ def select_locale() -> str:
 def N_(text: str) -> str:  # noqa: N802  (the name gettext's tools look for)
     """Marks a text for translation where it is defined; it is translated where shown."""
     return text
+
+
+def error_text(error: RuleError | ServiceError) -> str:
+    """What the engine or a service refused, in the page's language (the API keeps the English).
+
+    Each template is looked up as it is and filled with ``str.format``, never ``%``: a plain
+    gettext, with none of Flask-Babel's interpolation, so a "%" in a sentence stays a "%".
+    """
+    return error.phrase.render(get_translations().gettext)
 
 
 @bp.app_context_processor

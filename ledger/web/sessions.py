@@ -91,7 +91,7 @@ def new(slug: str):
             try:
                 session = services.create_session(group, game, players, form.dealer.data, options)
             except (services.RuleError, services.Conflict) as e:
-                errors.setdefault(_error_place(game, e.field), []).append(e.message)
+                errors.setdefault(_error_place(game, e.field), []).append(i18n.error_text(e))
             else:
                 return redirect(url_for(".show", slug=slug, session_id=session.id))
         else:
@@ -242,7 +242,7 @@ def undo(slug: str, session_id: int) -> Response:
         try:
             view = services.undo_hand(group, session_id, number)
         except services.Conflict as e:
-            flash(e.message, "error")
+            flash(i18n.error_text(e), "error")
         else:
             flash(texts.hand_text(view.game, "undone", number=number), "success")
     return redirect(url_for(".show", slug=slug, session_id=session_id))
@@ -261,7 +261,7 @@ def join(slug: str, session_id: int) -> Response:
                 group, session_id, form.name.data or "", request.form.get("after", "")
             )
         except (services.RuleError, services.Conflict) as e:
-            flash(e.message, "error")
+            flash(i18n.error_text(e), "error")
         else:
             flash(_("%(name)s sits down.", name=form.name.data), "success")
     else:
@@ -278,7 +278,7 @@ def leave(slug: str, session_id: int) -> Response:
         try:
             services.leave_session(group, session_id, name)
         except (services.RuleError, services.Conflict) as e:
-            flash(e.message, "error")
+            flash(i18n.error_text(e), "error")
         else:
             flash(_("%(name)s leaves the table; their score stays.", name=name), "success")
     return redirect(url_for(".show", slug=slug, session_id=session_id))
@@ -328,7 +328,7 @@ def finish(slug: str, session_id: int):
         try:
             services.finish_session(group, session_id, leftover)
         except services.Conflict as e:
-            flash(e.message, "error")
+            flash(i18n.error_text(e), "error")
         else:
             flash(_("The session is finished."), "success")
         target = ".settle" if view.money else ".show"
