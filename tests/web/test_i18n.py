@@ -83,10 +83,23 @@ def test_the_compiled_catalog_is_the_one_the_po_file_makes(language):
     )
 
 
+# The sentences the engine and the services refuse with (ledger/rules/errors.py): the first
+# argument of each of these is a message id, as the extract command in ledger/web/i18n.py says.
+ERROR_KEYWORDS = (
+    "Phrase",
+    "RuleError",
+    "ServiceError",
+    "NotFound",
+    "Conflict",
+    "Unauthorized",
+    "BackupError",
+)
+
+
 def texts_in_the_source() -> set[str | tuple[str, ...]]:
-    """Every text the pages' code and templates mark, read as `pybabel extract` reads them."""
-    method_map = [("ledger/web/**.py", "python"), ("templates/**.html", "jinja2")]
-    keywords = {**DEFAULT_KEYWORDS, "_l": None, "N_": None}
+    """Every text the code and templates mark, read as `pybabel extract` reads them."""
+    method_map = [("ledger/**.py", "python"), ("templates/**.html", "jinja2")]
+    keywords = {**DEFAULT_KEYWORDS, "_l": None, "N_": None, **dict.fromkeys(ERROR_KEYWORDS)}
     found = extract_from_dir(str(ROOT), method_map, keywords=keywords)
     return {message for _file, _line, message, _comments, _context in found}
 
