@@ -44,6 +44,25 @@
     }
   });
 
+  /* Times come in UTC (<time datetime="…Z" data-local>); each phone shows them on its own
+     clock, in the page's language with the phone's regional habits ("22 Nov 2026, 21:05"). */
+  var stamps = document.querySelectorAll("time[data-local]");
+  if (stamps.length && window.Intl) {
+    var page = document.documentElement.lang || "en";
+    var phone = navigator.language || page;
+    var locale = phone.split("-")[0] === page.split("-")[0] ? phone : page;
+    var format = new Intl.DateTimeFormat(locale, {
+      day: "numeric", month: "short", year: "numeric",
+      hour: "2-digit", minute: "2-digit", hourCycle: "h23"
+    });
+    stamps.forEach(function (stamp) {
+      var moment = new Date(stamp.dateTime);
+      if (!isNaN(moment.getTime())) {
+        stamp.textContent = format.format(moment);
+      }
+    });
+  }
+
   function fallback(source) {
     if (source.select) {
       source.hidden = false;

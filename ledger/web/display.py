@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -82,9 +82,16 @@ def unmelded(codes: Iterable[str], melds: Iterable[Sequence[str]]) -> list[str]:
 
 
 @bp.app_template_filter("when")
-def when(moment: datetime | None) -> str:
-    """A moment in the page's language and the app's time zone (Flask-Babel's)."""
-    return "" if moment is None else format_datetime(moment, DATETIME_PATTERN)
+def when(moment: datetime | None) -> Markup:
+    """A moment as a <time> element: the page's language on the server's clock (UTC), which
+    static/app.js turns into the phone's own clock; without script the text says "UTC"."""
+    if moment is None:
+        return Markup("")
+    utc = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    return Markup('<time datetime="{}" data-local>{} UTC</time>').format(
+        utc.isoformat(timespec="seconds").replace("+00:00", "Z"),
+        format_datetime(utc, DATETIME_PATTERN),
+    )
 
 
 @bp.app_template_global("csrf_field")

@@ -43,6 +43,8 @@ PHONE: dict[str, Any] = {
     "is_mobile": True,
     "device_scale_factor": 2,
     "locale": "en-GB",
+    # Half an hour off UTC, as no server clock is: a time shown on the phone's clock shows it.
+    "timezone_id": "Asia/Kolkata",
 }
 # Milliseconds a step waits for the page (an answer, a change) before the test fails.
 TIMEOUT = 10_000

@@ -8,6 +8,7 @@ browser test visits; here every page is visited once on purpose, in light and da
 from __future__ import annotations
 
 import re
+from datetime import datetime, timedelta, timezone
 
 import pytest
 from playwright.sync_api import expect
@@ -115,10 +116,14 @@ def visit_every_page(phone: Phone, table: dict[str, str]) -> list[str]:
 
     page.goto(f"{table['spot']}/hands/1")
     expect(phone.region("Before the corrections")).to_be_visible()
-    # An en-GB phone reads the day before the month, on a 24-hour clock.
+    # An en-GB phone reads the day before the month, on a 24-hour clock: its own clock.
     expect(phone.region("Before the corrections")).to_contain_text(
-        re.compile(r"Until \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:")
+        re.compile(r"Until \d{1,2} [A-Z][a-z]{2,3} \d{4}, \d{2}:\d{2}:")
     )
+    stamp = phone.region("Before the corrections").locator("time").first
+    utc = datetime.fromisoformat(stamp.get_attribute("datetime").replace("Z", "+00:00"))
+    local = utc.astimezone(timezone(timedelta(hours=5, minutes=30)))  # the phone's zone
+    expect(stamp).to_have_text(re.compile(rf"^{local.day} \w+ {local.year}, {local:%H:%M}$"))
     check("hand-with-history", phone.link("Correct this hand"))
     phone.link("Correct this hand").tap()
     check("correction-form", phone.button("Save the correction"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -394,12 +395,16 @@ def test_the_paid_ticks_are_kept_per_line_not_per_version(phone):
 def test_dates_are_the_day_then_the_month_on_a_24_hour_clock(phone):
     phone.start()
     english = html(phone.client.get(f"/g/{phone.slug}", headers={"Accept-Language": "en-GB"}))
-    assert re.search(r"· \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} ·", english)
+    assert re.search(
+        r"· <time [^>]+>\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC</time> ·", english
+    )
     assert not re.search(r"\d{1,2}/\d{1,2}/\d{2}", english)
     assert " AM " not in english and " PM " not in english
     dutch = html(phone.client.get(f"/g/{phone.slug}", headers={"Accept-Language": "nl"}))
     months = "jan|feb|mrt|apr|mei|jun|jul|aug|sep|okt|nov|dec"
-    assert re.search(rf"· \d{{1,2}} ({months})\.? \d{{4}}, \d{{2}}:\d{{2}} ·", dutch)
+    assert re.search(
+        rf"· <time [^>]+>\d{{1,2}} ({months})\.? \d{{4}}, \d{{2}}:\d{{2}} UTC</time> ·", dutch
+    )
 
 
 def test_spin_rummy_calls_its_hands_rounds(client):
@@ -497,3 +502,15 @@ def test_going_rummy_is_offered_in_rummy_only(phone):
     assert response.status_code == 302, html(response)
     hand = html(phone.client.get(f"{phone.board}/hands/1"))
     assert "Enda goes out and scores 56." in hand  # 20 + 5 + 3, doubled
+
+
+def test_times_are_sent_in_utc_for_each_phone_to_show_on_its_own_clock(phone):
+    phone.start()
+    page = html(phone.client.get(f"/g/{phone.slug}"))
+    stamp = re.search(r'<time datetime="([^"]+)" data-local>([^<]+)</time>', page)
+    assert stamp is not None, "the session's start time is not marked up as a <time>"
+    moment = datetime.fromisoformat(stamp.group(1).replace("Z", "+00:00"))
+    assert moment.utcoffset() == timedelta(0)
+    assert abs(datetime.now(UTC) - moment) < timedelta(minutes=5)
+    # Without script the text still makes sense: it says which clock it is on.
+    assert stamp.group(2) == f"{moment.day} {moment:%b %Y, %H:%M} UTC"
