@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from flask_babel import Babel
@@ -13,6 +15,7 @@ from sqlalchemy.orm import DeclarativeBase
 
 if TYPE_CHECKING:
     from flask import Flask
+    from sqlalchemy import Connection
 
 # Named constraints give Alembic migrations stable names to drop and alter, the same on
 # SQLite and PostgreSQL (otherwise each database invents its own).
@@ -36,6 +39,18 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
 babel = Babel()
+
+
+@contextmanager
+def quick_read() -> Iterator[Connection]:
+    """A pooled connection for a read or two, outside the ORM session, in autocommit mode.
+
+    For what every poll and every API call reads first (a group, a version, a credential):
+    no ORM bookkeeping, and on PostgreSQL no BEGIN before the query and no ROLLBACK when the
+    connection goes back to the pool, so the read is one round trip.
+    """
+    with db.engine.connect() as connection:
+        yield connection.execution_options(isolation_level="AUTOCOMMIT")
 
 
 def init_sqlite_pragmas(app: Flask) -> None:

@@ -26,7 +26,7 @@ from flask import current_app
 from sqlalchemy import bindparam, case, delete, or_, select, update
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from ledger.extensions import db
+from ledger.extensions import db, quick_read
 from ledger.models import GROUP_NAME_LENGTH, Credential, Group, utcnow
 from ledger.rules.errors import RuleError
 from ledger.services.common import write
@@ -139,7 +139,7 @@ def authenticate(slug: str, passphrase: str) -> GroupRef:
     """The group whose slug and passphrase these are, or Unauthorized / TooManyAttempts."""
     now = utcnow()
     # One pooled connection for both reads, given back before any slow check or write.
-    with db.engine.connect() as connection:
+    with quick_read() as connection:
         group = connection.execute(_GROUP_FOR_AUTH, {"slug": slug}).first()
         if group is not None and passphrase:
             digest = _digest(group.slug, passphrase, group.auth_epoch)

@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from sqlalchemy import and_, bindparam, func, select
 
-from ledger.extensions import db
+from ledger.extensions import db, quick_read
 from ledger.models import GameSession, Group, Hand
 from ledger.rules.money import amount
 from ledger.rules.registry import GAMES
@@ -82,7 +82,7 @@ def session_page_access(
     if the group has no such session); None if there is no such group. One query."""
     # Core on a pooled connection of its own: none of the ORM session's bookkeeping is needed
     # for a few columns, and the poll holds no transaction open.
-    with db.engine.connect() as connection:
+    with quick_read() as connection:
         row = connection.execute(_PAGE_ACCESS, {"slug": slug, "session_id": session_id}).first()
     if row is None:
         return None
