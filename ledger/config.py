@@ -23,6 +23,9 @@ ENVIRONMENT = {
 
 SECRET_KEY_FILE = "secret_key"
 
+# Connections each app process keeps open to PostgreSQL (SQLAlchemy's default is 5).
+POSTGRES_POOL_SIZE = 10
+
 # Seconds a SQLite connection waits for another writer before giving up: waitress runs several
 # threads, and two phones may save a hand at the same moment.
 SQLITE_BUSY_TIMEOUT = 15
@@ -115,6 +118,10 @@ def engine_options(url: str, configured: Mapping[str, Any]) -> dict[str, Any]:
     if backend == "postgresql":
         # Connections dropped by a server restart or a NAT box are replaced, not reported.
         options["pool_pre_ping"] = True
+        # As many kept connections as `ledger serve` has threads (up to --threads 10): past
+        # the pool's size every connection is a new server process, opened and closed again
+        # for one request.
+        options["pool_size"] = POSTGRES_POOL_SIZE
     elif backend == "sqlite":
         options["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT}
     options.update(configured)

@@ -47,10 +47,14 @@ def quick_read() -> Iterator[Connection]:
 
     For what every poll and every API call reads first (a group, a version, a credential):
     no ORM bookkeeping, and on PostgreSQL no BEGIN before the query and no ROLLBACK when the
-    connection goes back to the pool, so the read is one round trip.
+    connection goes back to the pool, so the read is one round trip. (SQLite's driver opens
+    no transaction for a SELECT anyway; switching it to autocommit and back costs more.)
     """
     with db.engine.connect() as connection:
-        yield connection.execution_options(isolation_level="AUTOCOMMIT")
+        if connection.dialect.name == "sqlite":
+            yield connection
+        else:
+            yield connection.execution_options(isolation_level="AUTOCOMMIT")
 
 
 def init_sqlite_pragmas(app: Flask) -> None:

@@ -76,21 +76,25 @@ def load_session(group: GroupRef, session_id: int, *, lock: bool = False) -> Gam
     """The group's session ``session_id``; another group's answers exactly like a missing one.
 
     With ``lock`` the session is locked for the rest of the transaction before it is read, so
-    phones writing at the same moment take turns instead of racing: a no-op UPDATE takes the
-    row lock on PostgreSQL (as SELECT … FOR UPDATE would) and the write lock on SQLite, where
-    a transaction that writes first never reads a stale snapshot. The version guard on the
-    UPDATE that follows stays as the backstop.
+    phones writing at the same moment take turns instead of racing: SELECT … FOR UPDATE on
+    PostgreSQL (a writer that waited reads the row as the one before it left it); on SQLite,
+    which has no row locks, a no-op UPDATE first takes the database's write lock, so the read
+    after it is never a stale snapshot. The version guard on the UPDATE that follows stays as
+    the backstop.
     """
-    if lock:
+    wanted = select(GameSession).where(
+        GameSession.id == session_id, GameSession.group_id == group.id
+    )
+    if lock and db.session.get_bind().dialect.name == "sqlite":
         db.session.execute(
             update(GameSession)
             .where(GameSession.id == session_id, GameSession.group_id == group.id)
             .values(version=GameSession.version)
             .execution_options(synchronize_session=False)
         )
-    row = db.session.scalar(
-        select(GameSession).where(GameSession.id == session_id, GameSession.group_id == group.id)
-    )
+    elif lock:
+        wanted = wanted.with_for_update()  # the row lock and the read in one round trip
+    row = db.session.scalar(wanted)
     if row is None:
         raise NotFound("There is no session {id}.", id=session_id)
     return row
