@@ -226,7 +226,14 @@ def test_plain_postgres_urls_are_sent_to_psycopg_3():
 
 
 def test_engine_options_suit_the_database():
-    assert engine_options("postgresql+psycopg://pub@db/ledger", {}) == {"pool_pre_ping": True}
+    from ledger.cli import serve_command
+
+    postgres = engine_options("postgresql+psycopg://pub@db/ledger", {})
+    assert postgres["pool_pre_ping"] is True
+    # Each thread of `ledger serve` keeps a connection: none is opened and closed per request.
+    threads = next(p.default for p in serve_command.params if p.name == "threads")
+    assert postgres["pool_size"] >= threads
+    assert engine_options("postgresql+psycopg://pub@db/ledger", {"pool_size": 3})["pool_size"] == 3
     assert engine_options("sqlite:////tmp/x.sqlite", {})["connect_args"]["timeout"] > 0
     assert engine_options("sqlite://", {"echo": True})["echo"] is True
 
