@@ -91,6 +91,13 @@ class Phone:
                 f"{where}: the page is {found['seen']} px wide on a {WIDTH} px phone "
                 f"({self.page.url}):\n    {culprits}"
             )
+        # A table in a sideways-scrolling box fits the page but may hide its last columns.
+        cut = self.page.locator(".table-scroll").evaluate_all(
+            "boxes => boxes.filter(b => b.scrollWidth > b.clientWidth + 1)"
+            "  .map(b => (b.querySelector('caption') || b).textContent.trim().slice(0, 60))"
+        )
+        for table in cut:
+            self.problems.append(f"{where}: a table is cut off at the right: {table!r}")
 
     def heading(self, text: str | re.Pattern[str]) -> Locator:
         return self.page.get_by_role("heading", name=text, level=1)
