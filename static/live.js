@@ -21,7 +21,15 @@
         if (!fresh) return;
         document.querySelectorAll("[data-live]").forEach(function (old) {
           var replacement = page.getElementById(old.id);
-          if (replacement) old.replaceWith(document.importNode(replacement, true));
+          if (!replacement) return;
+          // The element stays and only what is inside it changes: a screen reader announces
+          // changes inside a live region it knows, not a region that has just been put in.
+          old.replaceChildren.apply(old, Array.prototype.map.call(replacement.childNodes, function (node) {
+            return document.importNode(node, true);
+          }));
+          Array.prototype.forEach.call(replacement.attributes, function (attribute) {
+            old.setAttribute(attribute.name, attribute.value);
+          });
         });
         version = fresh.getAttribute("data-version");
         root.setAttribute("data-version", version);

@@ -39,6 +39,7 @@ def test_phones_following_the_scoreboard_see_a_new_hand_without_reloading(new_ph
         phone.expect_scores(dict.fromkeys(PLAYERS, 0))
         # Set on the page itself: a reload (by the player or by the page) would lose it.
         phone.page.evaluate("window.notReloaded = true")
+        phone.page.evaluate("window.liveScores = document.getElementById('scores')")
     second.shot("scoreboard-before")
 
     first.enter_hand(1, {"Enda": "J-10", "John": "A-3", "Rex": "2-9", "Finn": "Q-K"})
@@ -57,6 +58,11 @@ def test_phones_following_the_scoreboard_see_a_new_hand_without_reloading(new_ph
         expect(status).to_contain_text("Pot: 20")
         expect(status).to_contain_text("Deals: Rex")
         assert phone.page.evaluate("window.notReloaded === true"), "the page was reloaded"
+        # The same live region, with new contents: a screen reader announces the new totals.
+        assert phone.page.evaluate(
+            "window.liveScores === document.getElementById('scores')"
+            " && window.liveScores.getAttribute('aria-live') === 'polite'"
+        ), "the scores' live region was replaced instead of updated"
     second.shot("scoreboard-followed-hand-1")
 
     # The undo on phone 2 shows on phone 1 as well.
