@@ -53,9 +53,17 @@ def _money_summary(hand: Mapping[str, Any]) -> str:
     for p in hand.get("payments") or ():
         received[p["to"]] = received.get(p["to"], 0) + int(p["units"])
         paid[p["from"]] = paid.get(p["from"], 0) + int(p["units"])
-    payers = [(r["player"], paid[r["player"]]) for r in _in_order(hand) if paid.get(r["player"])]
     before, after = hand.get("pot_before"), hand.get("pot_after")
     pot_taken = before - after if before is not None and after is not None else 0
+    # Units that did not divide evenly among tied winners went into the pot: payments between
+    # players leave them out, but each loser still paid their whole spot total.
+    odd = after - before if out is None and before is not None and after is not None else 0
+    if odd > 0:
+        for r in _in_order(hand):
+            name, spots = r["player"], r.get("spots")
+            if name not in winners and not r.get("sitting_out") and spots:
+                paid[name] = max(paid.get(name, 0), int(spots))
+    payers = [(r["player"], paid[r["player"]]) for r in _in_order(hand) if paid.get(r["player"])]
 
     sentences: list[str] = []
     if out is not None and winners == [out]:
@@ -76,7 +84,16 @@ def _money_summary(hand: Mapping[str, Any]) -> str:
     else:
         sentences.append(_winners_clause(winners, received) + ": " + _payers_clause(payers) + ".")
 
-    if before is not None and after is not None:
+    if odd > 0 and winners and payers:
+        sentences.append(
+            ngettext(
+                "The odd unit goes into the pot, which grows to %(units)s.",
+                "The %(num)d odd units go into the pot, which grows to %(units)s.",
+                odd,
+                units=after,
+            )
+        )
+    elif before is not None and after is not None:
         if after == 0:
             sentences.append(gettext("The pot is empty."))
         elif after == before:

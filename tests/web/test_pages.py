@@ -514,3 +514,15 @@ def test_times_are_sent_in_utc_for_each_phone_to_show_on_its_own_clock(phone):
     assert abs(datetime.now(UTC) - moment) < timedelta(minutes=5)
     # Without script the text still makes sense: it says which clock it is on.
     assert stamp.group(2) == f"{moment.day} {moment:%b %Y, %H:%M} UTC"
+
+
+def test_a_tie_says_what_each_loser_paid_and_the_odd_unit_that_went_into_the_pot(phone):
+    phone.start()
+    # Enda A-3 and John 4 tie on 4; Rex pays 9 and Finn 8: 17 shared by two, one left over.
+    saved = phone.enter({"Enda": "A 3", "John": "4", "Rex": "9", "Finn": "8"})
+    assert saved.status_code == 302
+    page = html(phone.client.get(saved.headers["Location"]))
+    assert (
+        "Enda and John win 8 each: Rex pays 9, Finn 8. "
+        "The odd unit goes into the pot, which grows to 21."
+    ) in page

@@ -72,8 +72,9 @@ def test_going_out_when_the_others_sit_out_collects_the_pot_alone():
 
 
 def test_joint_winners_share_and_an_odd_unit_grows_the_pot():
+    spots = {"Enda": 20, "John": 4, "Rex": 4, "Finn": 15}  # 35 shared by two: one left over
     hand = {
-        "results": results(*SEATS),
+        "results": [{"player": n, "spots": spots[n], "sitting_out": False} for n in SEATS],
         "out": None,
         "winners": ["John", "Rex"],
         "payments": payments(
@@ -83,7 +84,8 @@ def test_joint_winners_share_and_an_odd_unit_grows_the_pot():
         "pot_after": 21,
     }
     assert hand_summary(hand, money=True) == (
-        "John and Rex win 17 each: Enda pays 20, Finn 14. The pot grows to 21."
+        "John and Rex win 17 each: Enda pays 20, Finn 15. "
+        "The odd unit goes into the pot, which grows to 21."
     )
 
 
