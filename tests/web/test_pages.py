@@ -526,3 +526,16 @@ def test_a_tie_says_what_each_loser_paid_and_the_odd_unit_that_went_into_the_pot
         "Enda and John win 8 each: Rex pays 9, Finn 8. "
         "The odd unit goes into the pot, which grows to 21."
     ) in page
+
+
+def test_someone_sitting_down_is_seated_to_the_left_of_the_player_the_form_names(phone):
+    board = phone.start()
+    page = html(phone.client.get(board))
+    assert "Sits down to the left of (next after them, clockwise)" in page
+    response = phone.client.post(f"{board}/join", data={"join-name": "Ann", "after": "John"})
+    assert response.status_code == 302
+    seats = re.search(
+        r'<select id="join-after"[^>]*>(.*?)</select>', html(phone.client.get(board)), re.S
+    )
+    order = re.findall(r'<option value="([^"]+)">', seats.group(1))
+    assert order == ["Enda", "John", "Ann", "Rex", "Finn"]  # in seat order, clockwise
