@@ -111,7 +111,7 @@ class LeaderboardRow:
     player: str
     sessions: int
     hands_won: int
-    points: int  # summed over the points games
+    games_won: int  # finished points games (Spots, Rummy, Spin Rummy) won or shared
     plays_points: bool  # has played a game scored in points
     money: dict[str, Decimal] = field(default_factory=dict)  # net, per currency
 
@@ -120,22 +120,30 @@ def leaderboard(group: GroupRef) -> list[LeaderboardRow]:
     """Every player's totals across the group's sessions: two queries however many sessions.
 
     Net money is each money session's balance in its currency (antes and the pot counted);
-    points add up each points session's score; hands won count the hands a player won or
-    shared. Sorted by net money, then hands won, best first (points are not ranked: in some
-    games the most wins, in others the fewest).
+    hands won count the hands a player won or shared; games won count the finished points
+    games a player won or shared. Points themselves are not added up across sessions: in
+    Spots they are penalties (fewest wins), in Rummy a score (most wins). Sorted by net
+    money, then hands won, best first.
     """
     sessions = db.session.execute(
-        select(GameSession.id, GameSession.game, GameSession.options, GameSession.state).where(
-            GameSession.group_id == group.id
-        )
+        select(
+            GameSession.id,
+            GameSession.game,
+            GameSession.options,
+            GameSession.state,
+            GameSession.status,
+        ).where(GameSession.group_id == group.id)
     ).all()
     played: dict[str, int] = defaultdict(int)
-    points: dict[str, int] = defaultdict(int)
+    games_won: dict[str, int] = defaultdict(int)
     plays_points: set[str] = set()
     money: dict[str, dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
-    for _id, game_key, options, state in sessions:
+    for _id, game_key, options, state, status in sessions:
         game = GAMES.get(game_key)
         scores = (state or {}).get("scores", {})
+        if game is not None and not game.money and status == "finished":
+            for name in (state or {}).get("winners", ()):
+                games_won[name] += 1
         for name, score in scores.items():
             played[name] += 1
             if game is not None and game.money:
@@ -143,7 +151,6 @@ def leaderboard(group: GroupRef) -> list[LeaderboardRow]:
                 value = amount(int(score), Decimal(str(options["unit_value"])), currency)
                 money[name][currency] += value
             else:
-                points[name] += int(score)
                 plays_points.add(name)
     won: dict[str, int] = defaultdict(int)
     if sessions:
@@ -158,7 +165,7 @@ def leaderboard(group: GroupRef) -> list[LeaderboardRow]:
             player=name,
             sessions=played[name],
             hands_won=won.get(name, 0),
-            points=points.get(name, 0),
+            games_won=games_won.get(name, 0),
             plays_points=name in plays_points,
             money=dict(money.get(name, {})),
         )

@@ -448,16 +448,21 @@ def test_the_leaderboard_adds_up_every_session(phone):
     phone.enter(HAND_1)
     phone.enter(HAND_2, out="Enda")
     phone.start(game="spots", dealer="Enda")
-    phone.enter(HAND_1)
+    phone.enter(HAND_1)  # a Spots game that goes on: its points count for nobody yet
+    phone.start(game="rummy", dealer="Enda", target=10)
+    # Enda goes out and scores 28, past the target: the game is over and Enda has won it.
+    phone.enter({"Enda": "", "John": "K Q", "Rex": "5", "Finn": "A 2"}, out="Enda")
     page = html(phone.client.get(f"/g/{phone.slug}"))
     table = page.split('id="leaderboard-heading"')[1].split("</table>")[0]
+    headers = re.findall(r'<th scope="col"[^>]*>([^<]+)</th>', table)
+    assert headers == ["Player", "Net money", "Games won", "Hands won"]
     rows = re.findall(
         r'<th scope="row">(\w+)</th>\s*<td class="number">\s*<span class="[^"]*">([^<]+)</span>'
-        r'\s*</td>\s*<td class="number">(-?\d+)</td>\s*<td class="number">(\d+)</td>',
+        r'\s*</td>\s*<td class="number">(\d+)</td>\s*<td class="number">(\d+)</td>',
         table,
     )
-    assert rows[0] == ("Enda", "€0.44", "20", "1")
-    assert ("John", "€0.25", "4", "2") in rows  # hand 1 of each session
+    assert rows[0] == ("Enda", "€0.44", "1", "2")  # the Rummy game; Spot hand 2, Rummy hand 1
+    assert ("John", "€0.25", "0", "2") in rows  # hand 1 of Spot and of Spots
     assert [r[0] for r in rows] == ["Enda", "John", "Rex", "Finn"]  # by money, best first
 
 
