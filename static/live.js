@@ -11,6 +11,7 @@
   var version = root.getAttribute("data-version");
   var every = 3000;
   var busy = false;
+  var timer = null;
 
   function refresh() {
     return fetch(window.location.href, { credentials: "same-origin" })
@@ -31,6 +32,10 @@
             old.setAttribute(attribute.name, attribute.value);
           });
         });
+        // "Hand 5 saved." goes once that hand is undone or corrected elsewhere.
+        var saved = document.getElementById("saved");
+        var savedNow = page.getElementById("saved");
+        if (saved && (!savedNow || savedNow.textContent !== saved.textContent)) saved.remove();
         version = fresh.getAttribute("data-version");
         root.setAttribute("data-version", version);
       });
@@ -40,7 +45,18 @@
     if (busy || document.hidden) return;
     busy = true;
     fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
-      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (r) {
+        if (r.status === 401 || r.status === 404) {
+          // Signed out (a new passphrase) or the session is gone: say so and stop following,
+          // instead of showing scores that quietly stopped changing.
+          var notice = document.getElementById("signed-out");
+          if (notice) notice.hidden = false;
+          window.clearInterval(timer);
+          throw new Error(r.status);
+        }
+        if (!r.ok) throw new Error(r.status);
+        return r.json();
+      })
       .then(function (data) {
         if (String(data.version) !== String(version)) return refresh();
       })
@@ -48,6 +64,6 @@
       .then(function () { busy = false; });
   }
 
-  window.setInterval(poll, every);
+  timer = window.setInterval(poll, every);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
 })();

@@ -72,4 +72,13 @@ def test_phones_following_the_scoreboard_see_a_new_hand_without_reloading(new_ph
     assert asked == ["Undo hand 1?"]
     first.expect_scores(dict.fromkeys(PLAYERS, 0), timeout=FOLLOW_TIMEOUT)
     expect(first.region("Last hands")).to_contain_text("No hands yet.")
+    expect(first.page.get_by_text("Hand 1 saved.")).to_have_count(0)  # it is undone now
     first.shot("scoreboard-after-undo-elsewhere")
+
+    # A phone that is signed out (its cookie gone, as after a new passphrase) says so, rather
+    # than showing scores that quietly stopped following the table.
+    signed_out = first.page.get_by_role("alert").filter(has_text="no longer signed in")
+    expect(signed_out).to_be_hidden()
+    first.page.context.clear_cookies()
+    expect(signed_out).to_be_visible(timeout=FOLLOW_TIMEOUT)
+    first.shot("scoreboard-signed-out")
