@@ -120,6 +120,24 @@ def fill(form: HandForm, players: Sequence[str], entry: Mapping[str, Any] | None
         form.rummy.data = bool(entry.get("rummy"))
 
 
+def as_typed(form: HandForm) -> dict[str, Any]:
+    """What a posted form holds, in the shape ``fill`` takes: to lay the same input out again
+    for the players seated now, when someone joined or left after the form was loaded."""
+    return {
+        "results": [
+            {
+                "player": row.player.data,
+                "cards": row.cards.data,
+                "spots": (row.spots.data or "").strip() or None,
+                "sitting_out": row.sitting_out.data,
+            }
+            for row in form.results
+        ],
+        "out": form.out.data,
+        "rummy": form.rummy.data,
+    }
+
+
 def set_out_choices(form: HandForm, players: Sequence[str]) -> None:
     form.out.choices = [SelectChoice("", _("Nobody"))] + [SelectChoice(p) for p in players]
 

@@ -105,7 +105,10 @@ class HandForm(FlaskForm):
     out = RadioField(_l("Who went out?"), validate_choice=False, default="")
     rummy = BooleanField(_l("Went rummy (out in one turn, nothing laid down before)"))
     request_id = HiddenField(validators=[Length(max=REQUEST_ID_LENGTH)])
+    # The session's version the form was loaded at, and (entering) the hand it was loaded for:
+    # a save after another phone changed the session is refused and says what changed.
     version = HiddenField()
+    number = HiddenField()
 
 
 class ConfirmForm(FlaskForm):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
@@ -29,6 +30,26 @@ def _seated(view: SessionView) -> list[str]:
     return [p.name for p in view.players if p.active]
 
 
+@dataclass(frozen=True)
+class Notice:
+    """Why a save was refused though nothing typed was wrong (another phone changed the session
+    meanwhile), and the page to check before saving again."""
+
+    message: str
+    href: str
+    link: str
+
+
+def _whole(text: str | None) -> int | None:
+    return int(text) if (text or "").isdigit() else None
+
+
+def _closed_text(view: SessionView) -> str:
+    if view.money:
+        return _("The night is finished: no more hands can be added.")
+    return texts.hand_text(view.game, "no_more")
+
+
 def _render_form(
     group: GroupRef,
     view: SessionView,
@@ -38,6 +59,7 @@ def _render_form(
     leader: str | None,
     errors: entry.RowErrors,
     hand: HandView | None = None,
+    notice: Notice | None = None,
 ):
     shape = entry.layout(view.game, view.options, len(players))
     html = render_template(
@@ -51,7 +73,10 @@ def _render_form(
         leader=leader,
         errors=errors,
         hand=hand,
+        notice=notice,
     )
+    if notice is not None:
+        return html, 409
     return (html, 422) if errors or form.errors else html
 
 
@@ -59,10 +84,7 @@ def _render_form(
 def new(slug: str, session_id: int):
     group, view = _session(slug, session_id)
     if view.status != "open":
-        if view.money:
-            flash(_("The night is finished: no more hands can be added."), "error")
-        else:
-            flash(texts.hand_text(view.game, "no_more"), "error")
+        flash(_closed_text(view), "error")
         return redirect(url_for("sessions.show", slug=slug, session_id=session_id))
     players = _seated(view)
     form = HandForm()
@@ -71,6 +93,7 @@ def new(slug: str, session_id: int):
         entry.fill(form, players)
         # A resend of this very form (a double tap, a retry) names the same hand.
         form.request_id.data = uuid.uuid4().hex
+        _loaded_at(form, view)
         return _render_form(group, view, form, players, view.dealer, view.leader, entry.RowErrors())
 
     shape = entry.layout(view.game, view.options, len(players))
@@ -78,11 +101,17 @@ def new(slug: str, session_id: int):
     if form.validate() and not errors:
         try:
             added = services.add_hand(
-                group, session_id, typed, request_id=form.request_id.data or None
+                group,
+                session_id,
+                typed,
+                request_id=form.request_id.data or None,
+                version=_whole(form.version.data),
             )
         except services.RuleError as e:
             errors = entry.place(e, [r.player.data for r in form.results])
         except services.Conflict as e:
+            if e.field == "version":
+                return _entered_meanwhile(group, session_id, form)
             errors = entry.RowErrors(general=[error_text(e)])
         else:
             return redirect(
@@ -90,6 +119,34 @@ def new(slug: str, session_id: int):
                 + "#saved"
             )
     return _render_form(group, view, form, players, view.dealer, view.leader, errors)
+
+
+def _loaded_at(form: HandForm, view: SessionView) -> None:
+    """The session as the new-hand form stands for it: its version, and the hand it enters."""
+    form.version.data = str(view.version)
+    form.number.data = str(view.hands_played + 1)
+
+
+def _entered_meanwhile(group: GroupRef, session_id: int, form: HandForm):
+    """The new-hand form again, 409, after another phone changed the session since it was
+    loaded: what was typed, laid out for the players seated now, standing for the session
+    as it is now, so that saving it again enters it as the next hand."""
+    view = services.session_view(group, session_id)
+    players = _seated(view)
+    loaded = _whole(form.number.data)
+    entry.fill(form, players, entry.as_typed(form))
+    entry.set_out_choices(form, players)
+    _loaded_at(form, view)
+    if loaded is not None and view.hands_played >= loaded:
+        message = texts.hand_text(view.game, "entered_elsewhere", number=loaded)
+    else:
+        message = texts.hand_text(view.game, "changed_elsewhere")
+    errors = entry.RowErrors()
+    if view.status != "open":
+        errors.general.append(_closed_text(view))
+    board = url_for("sessions.show", slug=group.slug, session_id=session_id)
+    notice = Notice(message, board, _("Open the scoreboard"))
+    return _render_form(group, view, form, players, view.dealer, view.leader, errors, notice=notice)
 
 
 def _hand(group: GroupRef, session_id: int, number: int) -> HandView:
@@ -145,14 +202,47 @@ def edit(slug: str, session_id: int, number: int):
     shape = entry.layout(view.game, view.options, len(players))
     typed, errors = entry.read(form, shape, hand.dealer)
     if form.validate() and not errors:
-        version = int(form.version.data) if (form.version.data or "").isdigit() else None
+        version = _whole(form.version.data)
         try:
             services.correct_hand(group, session_id, number, typed, version=version)
         except services.RuleError as e:
             errors = entry.place(e, players)
         except services.Conflict as e:
+            if e.field == "version" and version is not None:
+                return _corrected_meanwhile(group, session_id, number, form, version)
             errors = entry.RowErrors(general=[error_text(e)])
         else:
             flash(texts.hand_text(view.game, "corrected", number=number), "success")
             return redirect(url_for("sessions.show", slug=slug, session_id=session_id))
     return _render_form(group, view, form, players, hand.dealer, hand.leader, errors, hand)
+
+
+def _corrected_meanwhile(
+    group: GroupRef, session_id: int, number: int, form: HandForm, loaded: int
+):
+    """The correction form again, 409, after another phone changed the session since it was
+    loaded (at version ``loaded``): what was typed, and the version now, so that saving it
+    again applies the correction to the hand as it is now. Says so if it was this very hand
+    that another phone corrected, since saving again replaces that correction."""
+    view = services.session_view(group, session_id)
+    hand = _hand(group, session_id, number)
+    players = [r.player for r in hand.results]
+    entry.fill(form, players, entry.as_typed(form))
+    entry.set_out_choices(form, players)
+    form.version.data = str(view.version)
+    history = services.hand_history(group, session_id, number)
+    if any(c.kind == "hand.corrected" and c.version > loaded for c in history):
+        notice = Notice(
+            texts.hand_text(view.game, "corrected_elsewhere", number=number),
+            url_for("hands.show", slug=group.slug, session_id=session_id, number=number),
+            texts.hand_text(view.game, "see_now", number=number),
+        )
+    else:
+        notice = Notice(
+            texts.hand_text(view.game, "changed_while_correcting", number=number),
+            url_for("sessions.show", slug=group.slug, session_id=session_id),
+            _("Open the scoreboard"),
+        )
+    return _render_form(
+        group, view, form, players, hand.dealer, hand.leader, entry.RowErrors(), hand, notice
+    )

@@ -118,6 +118,52 @@ HAND_TEXTS = {
         N_("The game is over: no more hands can be added."),
         N_("The game is over: no more rounds can be added."),
     ),
+    # A save refused because another phone changed the session after the form was loaded.
+    "entered_elsewhere": (
+        N_(
+            "Hand %(number)d was entered on another phone while you were typing. Check the "
+            "scoreboard: if this is the next hand, save it again."
+        ),
+        N_(
+            "Round %(number)d was entered on another phone while you were typing. Check the "
+            "scoreboard: if this is the next round, save it again."
+        ),
+    ),
+    "changed_elsewhere": (
+        N_(
+            "The session changed on another phone while you were typing (a hand undone or "
+            "corrected, or someone joining or leaving). Check the scoreboard: if this is still "
+            "the next hand, save it again."
+        ),
+        N_(
+            "The session changed on another phone while you were typing (a round undone or "
+            "corrected, or someone joining or leaving). Check the scoreboard: if this is still "
+            "the next round, save it again."
+        ),
+    ),
+    "changed_while_correcting": (
+        N_(
+            "The session changed on another phone while you were correcting hand %(number)d. "
+            "What you typed is kept: saving again applies your correction to hand %(number)d "
+            "as it is now."
+        ),
+        N_(
+            "The session changed on another phone while you were correcting round %(number)d. "
+            "What you typed is kept: saving again applies your correction to round %(number)d "
+            "as it is now."
+        ),
+    ),
+    "corrected_elsewhere": (
+        N_(
+            "Hand %(number)d was corrected on another phone while you were correcting it. "
+            "What you typed is kept: saving again puts your correction in place of that one."
+        ),
+        N_(
+            "Round %(number)d was corrected on another phone while you were correcting it. "
+            "What you typed is kept: saving again puts your correction in place of that one."
+        ),
+    ),
+    "see_now": (N_("See hand %(number)d as it is now"), N_("See round %(number)d as it is now")),
 }
 
 

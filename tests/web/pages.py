@@ -16,6 +16,11 @@ def html(response: TestResponse) -> str:
     return response.get_data(as_text=True)
 
 
+def hidden_fields(page: str) -> dict[str, str]:
+    """A form's own hidden fields (request id, version…), as a phone would post them back."""
+    return dict(re.findall(r'name="(\w+)" type="hidden" value="([^"]*)"', page))
+
+
 @dataclass
 class Phone:
     """One browser: its own cookie jar, signed in to the groups it opened."""
@@ -81,6 +86,10 @@ class Phone:
 
     def enter(self, cards: dict[str, str], out: str | None = None, **extra: Any) -> TestResponse:
         return self.client.post(f"{self.board}/hands/new", data=self.hand_form(cards, out, **extra))
+
+    def hidden(self, path: str) -> dict[str, str]:
+        """The hidden fields of the form at ``path`` as this phone loaded it."""
+        return hidden_fields(html(self.client.get(path)))
 
     def request_id(self) -> str:
         page = html(self.client.get(f"{self.board}/hands/new"))

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tests.web.pages import HAND_1, HAND_2, Phone, html
+from tests.web.pages import HAND_1, HAND_2, PASSPHRASE, Phone, hidden_fields, html
 
 
 @pytest.fixture
@@ -281,6 +281,114 @@ def test_a_double_tap_saves_one_hand(phone):
     assert phone.client.get(f"{phone.board}/version.json").get_json()["hands_played"] == 1
 
 
+def _second_phone(app, phone: Phone) -> Phone:
+    """Another phone at the same table, signed in to the group and looking at the session."""
+    other = Phone(app.test_client(), phone.slug, phone.session_id, list(phone.seats))
+    opened = other.client.post(
+        "/open", data={"open-group": phone.slug, "open-passphrase": PASSPHRASE}
+    )
+    assert opened.status_code == 302
+    return other
+
+
+def _alert(page: str) -> str:
+    found = re.search(
+        r'<div class="flash flash-error" role="alert" id="form-errors">(.*?)</div>', page, re.S
+    )
+    assert found, page
+    return found.group(1)
+
+
+def _hands_played(phone: Phone) -> int:
+    return phone.client.get(f"{phone.board}/version.json").get_json()["hands_played"]
+
+
+def test_two_phones_entering_the_same_hand_store_it_once_and_the_second_is_told(app, phone):
+    board = phone.start()
+    other = _second_phone(app, phone)
+    mine = phone.hidden(f"{board}/hands/new")
+    theirs = other.hidden(f"{board}/hands/new")
+    saved = phone.enter(HAND_1, **mine)
+    assert saved.status_code == 302
+
+    refused = other.enter(dict(HAND_1, Enda="J 9"), **theirs)
+    assert refused.status_code == 409
+    page = html(refused)
+    alert = _alert(page)
+    assert "Hand 1 was entered on another phone while you were typing." in alert
+    assert "if this is the next hand, save it again" in alert
+    assert f'href="{board}"' in alert  # the scoreboard, to check
+    assert 'value="J 9"' in page and 'value="Q K"' in page  # what was typed is kept
+    assert "<h1>Hand 2" in page  # the form now stands for the next hand
+    assert _hands_played(phone) == 1
+
+    again = other.enter(dict(HAND_1, Enda="J 9"), **hidden_fields(page))
+    assert again.status_code == 302, html(again)
+    assert "saved=2" in again.headers["Location"]
+    assert _hands_played(phone) == 2
+    assert "John wins 50: Enda pays 19, Rex 11, Finn 20." in html(
+        phone.client.get(f"{board}/hands/2")
+    )  # the second phone's input, as hand 2
+
+    # The first phone's form sent again (a retry) still names hand 1 and adds nothing.
+    resent = phone.enter(HAND_1, **mine)
+    assert resent.status_code == 302
+    assert resent.headers["Location"] == saved.headers["Location"]
+    assert _hands_played(phone) == 2
+
+
+def test_a_hand_undone_on_another_phone_while_typing_is_said_and_saving_again_enters_it(app, phone):
+    board = phone.start()
+    phone.enter(HAND_1)
+    other = _second_phone(app, phone)
+    theirs = other.hidden(f"{board}/hands/new")  # for hand 2
+    assert phone.client.post(f"{board}/undo", data={"number": "1"}).status_code == 302
+
+    refused = other.enter(HAND_2, out="Enda", **theirs)
+    assert refused.status_code == 409
+    page = html(refused)
+    alert = _alert(page)
+    assert "was entered on another phone" not in alert
+    assert "The session changed on another phone while you were typing" in alert
+    assert 'value="5 5 6"' in page
+    assert re.search(r'name="out" id="out-0" value="Enda" checked', page)
+    assert "<h1>Hand 1" in page
+    assert _hands_played(phone) == 0
+
+    again = other.enter(HAND_2, out="Enda", **hidden_fields(page))
+    assert again.status_code == 302, html(again)
+    assert "saved=1" in again.headers["Location"]
+
+
+def test_someone_sitting_down_while_a_phone_types_gets_a_row_and_the_typed_rows_stay(app, phone):
+    board = phone.start()
+    other = _second_phone(app, phone)
+    theirs = other.hidden(f"{board}/hands/new")
+    joined = phone.client.post(f"{board}/join", data={"join-name": "Ann", "after": "John"})
+    assert joined.status_code == 302
+
+    refused = other.enter(HAND_1, **theirs)
+    assert refused.status_code == 409
+    page = html(refused)
+    assert "The session changed on another phone while you were typing" in _alert(page)
+    rows = re.findall(r'id="row-\d+"\s+data-player="([^"]+)"', page)
+    assert rows == ["Enda", "John", "Ann", "Rex", "Finn"]
+    assert 'value="A 3"' in page and 'value="2 9"' in page  # John's and Rex's, as typed
+    assert _hands_played(phone) == 0
+
+
+def test_spin_rummy_says_round_when_the_same_round_was_entered_on_another_phone(app, client):
+    phone = Phone(client)
+    phone.create_group()
+    board = phone.start(game="spin", players=("Anna", "Ben"), dealer="Anna")
+    other = _second_phone(app, phone)
+    theirs = other.hidden(f"{board}/hands/new")
+    assert phone.enter({"Anna": "3H 3S 3D", "Ben": "QH KH AH"}).status_code == 302
+    refused = other.enter({"Anna": "3H 3S 3D", "Ben": "QH KH AH"}, **theirs)
+    assert refused.status_code == 409
+    assert "Round 1 was entered on another phone while you were typing." in _alert(html(refused))
+
+
 def test_each_hand_form_has_a_new_request_id(phone):
     phone.start()
     assert phone.request_id() != phone.request_id()
@@ -492,10 +600,43 @@ def test_a_correction_based_on_an_old_scoreboard_is_refused_with_the_input_kept(
     phone.enter(HAND_2, out="Enda")  # another phone saves a hand meanwhile
     data = phone.hand_form(dict(HAND_1, Enda="J 9"), version=version)
     response = phone.client.post(f"{board}/hands/1/edit", data=data)
-    assert response.status_code == 422
+    assert response.status_code == 409
     page = html(response)
-    assert "The session has changed since you loaded it" in page
+    alert = _alert(page)
+    assert "changed on another phone while you were correcting" in alert
+    assert "saving again applies your correction to hand 1 as it is now" in alert
     assert 'value="J 9"' in page
+    assert scores(html(phone.client.get(board))) == {
+        "Enda": "+44",
+        "John": "+25",
+        "Rex": "-31",
+        "Finn": "-38",
+    }  # nothing changed yet
+
+    # Saved again from the page it came back on, the correction goes through.
+    again = phone.client.post(f"{board}/hands/1/edit", data=data | hidden_fields(page))
+    assert again.status_code == 302, html(again)
+    page = html(phone.client.get(board))
+    assert "Hand 1 is corrected." in page
+    assert scores(page) == {"Enda": "+45", "John": "+24", "Rex": "-31", "Finn": "-38"}
+
+
+def test_a_correction_refused_because_another_phone_corrected_that_hand_says_so(app, phone):
+    board = phone.start()
+    phone.enter(HAND_1)
+    other = _second_phone(app, phone)
+    theirs = other.hidden(f"{board}/hands/1/edit")
+    corrected = phone.client.post(
+        f"{board}/hands/1/edit",
+        data=phone.hand_form(dict(HAND_1, Rex="2 8"), **phone.hidden(f"{board}/hands/1/edit")),
+    )
+    assert corrected.status_code == 302
+    refused = other.client.post(
+        f"{board}/hands/1/edit", data=other.hand_form(dict(HAND_1, Enda="J 9"), **theirs)
+    )
+    assert refused.status_code == 409
+    alert = _alert(html(refused))
+    assert "Hand 1 was corrected on another phone while you were correcting it" in alert
 
 
 def test_going_rummy_is_offered_in_rummy_only(phone):
