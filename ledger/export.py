@@ -542,6 +542,18 @@ def session_workbook(
     return _save(wb, stream)
 
 
+def _option_cell(session: Mapping[str, Any], option: str, value: Any) -> Any:
+    """An option as the Summary writes it. ``leftover_pot`` is what happened to the pot once
+    the session is finished (finishing may choose otherwise than the option); before that it
+    is the option, marked as not decided yet."""
+    if option == "leftover_pot":
+        if session.get("status") != "finished":
+            return f"{value} (not decided yet)"
+        if session.get("leftover_pot"):
+            return str(session["leftover_pot"])
+    return _number(value)
+
+
 def _summary(
     wb: Workbook,
     session: Mapping[str, Any],
@@ -570,7 +582,8 @@ def _summary(
         session.get("status"),
         session.get("hands_played", len(hands)),
     ]
-    info += [_number(v) for v in options.values()]
+    settings = {k: _option_cell(session, k, v) for k, v in options.items()}
+    info += list(settings.values())
 
     players_header: Row = [
         "Player",
@@ -581,7 +594,7 @@ def _summary(
     if money:
         players_header.append(f"Amount ({currency})" if currency else "Amount")
     widths = [max(_width(*names, "Player"), 12), 14, 16, 18, 16, 10, 8]
-    widths += [_width(k, v) for k, v in options.items()]
+    widths += [_width(k, v) for k, v in settings.items()]
     sheet = _Sheet(wb, "Summary", widths, freeze="A5", formats={4: cash})
     sheet.header(info_header)
     sheet.row(info)

@@ -1,3 +1,25 @@
+/* Settle up: the payments shown are for the pot's choice ticked above them (carried on or
+   given back). Changing the choice loads the payments for it at once; without JavaScript the
+   "Show the payments" button does. After the reload the choice keeps the focus. */
+(function () {
+  "use strict";
+  var form = document.getElementById("pot-choice");
+  if (!form) return;
+  var button = document.getElementById("pot-show");
+  if (button) button.parentNode.removeChild(button);
+  form.addEventListener("change", function (event) {
+    var box = event.target;
+    if (box.name !== "pot" || !box.checked) return;
+    var url = new URL(form.action, window.location.href);
+    url.searchParams.set("pot", box.value);
+    window.location.replace(url.toString());
+  });
+  if (new URLSearchParams(window.location.search).has("pot")) {
+    var checked = form.querySelector("input[name=pot]:checked");
+    if (checked) checked.focus();
+  }
+})();
+
 /* Settle up: the "paid" ticks are kept on this phone (localStorage), one list per session.
    Each tick is kept under its line (from, to, amount), so finishing the night or a reload keeps
    it, and a line that a correction changed starts unticked. */

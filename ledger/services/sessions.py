@@ -251,17 +251,24 @@ def finish_session(
     return write(work)
 
 
-def settlement(group: GroupRef, session_id: int) -> SettlementView:
+def settlement(group: GroupRef, session_id: int, leftover_pot: str | None = None) -> SettlementView:
     """Who pays whom to square the session (RULES.md §6), in the session's currency.
 
     The pot is a party: money that went into a pot carried on is paid into it (``to`` None);
     a carried-in pot that was won is paid out of it (``from`` None).
+
+    ``leftover_pot`` (``carry`` or ``refund``) answers, for an open session, the settlement it
+    will have once finished that way: the same transfers ``finish_session`` then leaves. Without
+    it an open session is settled as it stands, its pot carried on. A finished session always
+    answers its own settlement.
     """
     row = load_session(group, session_id)
     game = session_game(row)
     if not game.money:
         raise RuleError("{game} is played for points: there is no money to settle.", game=game.name)
     state = State.from_dict(row.state)
+    if leftover_pot is not None and row.status == "open" and game.finish is not None:
+        state = game.finish(state, row.options, leftover_pot).state
     unit_value = Decimal(row.options["unit_value"])
     currency = row.options["currency"]
     players = ordered_players(state)

@@ -287,12 +287,20 @@ def leave(slug: str, session_id: int) -> Response:
 # --- Settling up and finishing ----------------------------------------------------------------
 
 
+# What can happen to the pot left at the end of the night (RULES.md §2).
+POT_CHOICES = ("carry", "refund")
+
+
 @bp.get("/<int:session_id>/settle")
 def settle(slug: str, session_id: int):
+    """Who pays whom. Before the night is finished, ``?pot=carry|refund`` picks what happens to
+    the pot; the session's ``leftover_pot`` option is the default."""
     group, view = _session(slug, session_id)
     if not view.money:
         abort(404)
-    return _settle_page(group, view, FinishForm(formdata=None, leftover_pot=_leftover(view)))
+    asked = request.args.get("pot")
+    choice = asked if asked in POT_CHOICES else _leftover(view)
+    return _settle_page(group, view, FinishForm(formdata=None, leftover_pot=choice))
 
 
 def _leftover(view: SessionView) -> str:
@@ -300,9 +308,16 @@ def _leftover(view: SessionView) -> str:
 
 
 def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: int = 200):
-    result = services.settlement(group, view.id)
+    """The settle-up page. While the session is open the transfers are those it will end with
+    under the pot choice the finish form holds, and the form finishes with that same choice:
+    what the table pays from this page is what finishing stores."""
+    choice = form.leftover_pot.data
+    if choice not in POT_CHOICES:
+        choice = _leftover(view)
+    result = services.settlement(group, view.id, choice if view.status == "open" else None)
     lines = [transfer_text(t.to_json(), result.currency) for t in result.transfers]
     title = _("%(game)s #%(id)d: settling up", game=texts.text(GAMES[view.game].name), id=view.id)
+    labels = {c.value: c.label for c in form.leftover_pot.choices}
     html = render_template(
         "sessions/settle.html",
         group=group,
@@ -311,6 +326,9 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
         transfers=list(zip(result.transfers, lines, strict=True)),
         copy_text="\n".join([title, *lines]) if lines else title,
         finish_form=form,
+        choosing_pot=view.status == "open" and bool(view.pot),
+        pot_choice=choice,
+        pot_choices=[(value, labels[value]) for value in POT_CHOICES],
     )
     return html if status == 200 else (html, status)
 

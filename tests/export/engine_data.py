@@ -36,6 +36,7 @@ class EngineSession:
         self.hands: list[dict[str, Any]] = []
         self.status = "open"
         self.refunds: list[dict[str, Any]] = []
+        self.leftover_pot: str | None = None  # what finishing did with the pot (money games)
 
     def hand(self, results: dict[str, Any], out: str | None = None, rummy: bool = False) -> None:
         """``results`` maps each player to cards text, a spot total (int) or None (sits out)."""
@@ -87,6 +88,7 @@ class EngineSession:
         ]
         self.state = done.state
         self.status = "finished"
+        self.leftover_pot = leftover_pot
 
     @property
     def session(self) -> dict[str, Any]:
@@ -112,6 +114,7 @@ class EngineSession:
             "pot": self.state.pot if self.game.money else None,
             "scores": dict(self.state.scores),
             "winners": list(self.state.winners),
+            "leftover_pot": self.leftover_pot,
             "started_at": "2024-05-02T20:05:00Z",
             "finished_at": "2024-05-02T23:40:00Z" if self.status == "finished" else None,
         }

@@ -240,6 +240,23 @@ def test_a_pot_refunded_at_the_end_shows_as_payments_out_of_the_pot_after_the_la
     assert {k: v for k, v in net.items() if k != "(pot)"} == balances
 
 
+def summary_info(wb) -> dict:
+    return dict(zip(rows(wb["Summary"])[0], rows(wb["Summary"])[1], strict=False))
+
+
+def test_the_summary_gives_what_finishing_did_with_the_pot_not_the_option():
+    for option, finished in [("carry", "refund"), ("refund", "carry")]:
+        night = EngineSession("spot", ["Enda", "John", "Rex"], "Enda", {"leftover_pot": option})
+        night.hand({"Enda": "J 10", "John": "A 3", "Rex": "2 9"})  # nobody out: the pot stays
+        info = summary_info(load(night_workbook(night)))
+        assert info["leftover_pot"] == f"{option} (not decided yet)"
+
+        night.finish(finished)
+        info = summary_info(load(night_workbook(night)))
+        assert info["Status"] == "finished"
+        assert info["leftover_pot"] == finished
+
+
 def test_players_who_sit_out_join_or_leave_count_only_the_hands_they_played():
     night = EngineSession("spot", ["Enda", "John", "Rex"], "Enda")
     night.hand({"Enda": "J 10", "John": "", "Rex": None}, out="John")

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from html import unescape
 
 import pytest
 
@@ -685,3 +688,125 @@ def test_someone_sitting_down_is_seated_to_the_left_of_the_player_the_form_names
     )
     order = re.findall(r'<option value="([^"]+)">', seats.group(1))
     assert order == ["Enda", "John", "Ann", "Rex", "Finn"]  # in seat order, clockwise
+
+
+# --- Settling up before the night is finished: the payments follow what happens to the pot ---
+
+
+def settle_lines(page: str) -> list[str]:
+    return re.findall(r'<span class="what">(.*?)</span>', page)
+
+
+def copied(page: str) -> list[str]:
+    """What "Copy as text" copies: the hidden text area, line by line."""
+    found = re.search(r'<textarea id="settle-text"[^>]*>(.*?)</textarea>', page, re.S)
+    assert found, page
+    return unescape(found.group(1)).splitlines()
+
+
+def balances_after_paying(page: str) -> dict[str, int]:
+    """Each player's balance on the page (units) once every listed payment is made."""
+    left = {
+        name: int(units)
+        for name, units in re.findall(
+            r'<th scope="row">([^<]+)</th>\s*<td class="number[^"]*">([-+]?\d+)</td>', page
+        )
+    }
+    assert left, page
+    for source, target, amount in (
+        json.loads(unescape(p)) for p in re.findall(r"data-paid='([^']*)'", page)
+    ):
+        units = int(Decimal(amount) / Decimal("0.01"))  # the default unit, €0.01
+        if source is not None:
+            left[source] += units
+        if target is not None:
+            left[target] -= units
+    return left
+
+
+def finish_choice(page: str) -> str:
+    """The pot choice the "Finish the night" form posts."""
+    found = re.search(r'<input type="hidden" name="leftover_pot" value="(\w+)">', page)
+    assert found, page
+    return found.group(1)
+
+
+def test_a_refund_night_settles_before_finishing_as_it_will_after(phone):
+    board = phone.start(leftover_pot="refund")
+    phone.enter(HAND_1)  # nobody out: 20 units stay in the pot
+
+    before = html(phone.client.get(f"{board}/settle"))
+    refund = ["Enda pays John €0.20", "Finn pays John €0.20", "Rex pays John €0.11"]
+    assert settle_lines(before) == refund
+    assert copied(before) == ["Spot #1: settling up", *refund]
+    assert 'id="pot-refund" value="refund" checked' in before
+    assert "These balances count the antes given back from the pot." in before
+    assert "In the pot: 20 units (€0.20)" in before
+    assert finish_choice(before) == "refund"
+    assert set(balances_after_paying(before).values()) == {0}
+
+    done = phone.client.post(f"{board}/finish", data={"leftover_pot": finish_choice(before)})
+    assert done.status_code == 302
+    after = html(phone.client.get(f"{board}/settle"))
+    assert "The session is finished; the pot was given back." in after
+    assert settle_lines(after) == refund
+    assert copied(after) == copied(before)
+    assert re.findall(r"data-paid='([^']*)'", after) == re.findall(r"data-paid='([^']*)'", before)
+    assert 'name="pot"' not in after  # decided: no more choice
+    assert settle_lines(html(phone.client.get(f"{board}/settle?pot=carry"))) == refund
+
+
+def test_switching_the_pot_to_carry_shows_the_payments_into_the_pot(phone):
+    board = phone.start(leftover_pot="refund")
+    phone.enter(HAND_1)
+
+    page = html(phone.client.get(f"{board}/settle?pot=carry"))
+    carry = [
+        "Enda pays John €0.25",
+        "Finn pays John €0.21",
+        "Finn pays €0.04 into the pot",
+        "Rex pays €0.16 into the pot",
+    ]
+    assert settle_lines(page) == carry
+    assert copied(page) == ["Spot #1: settling up", *carry]
+    assert 'id="pot-carry" value="carry" checked' in page
+    assert "These balances count the antes given back from the pot." not in page
+    assert finish_choice(page) == "carry"
+    assert set(balances_after_paying(page).values()) == {0}
+    # Without JavaScript the choice is a form that asks this page again with ?pot=.
+    assert re.search(rf'<form method="get" action="{board}/settle" id="pot-choice">', page)
+    assert "Show the payments" in page
+
+    # Anything but carry or refund is the session's option.
+    assert settle_lines(html(phone.client.get(f"{board}/settle?pot=spend"))) == [
+        "Enda pays John €0.20",
+        "Finn pays John €0.20",
+        "Rex pays John €0.11",
+    ]
+
+    phone.client.post(f"{board}/finish", data={"leftover_pot": finish_choice(page)})
+    after = html(phone.client.get(f"{board}/settle"))
+    assert "the pot of €0.20 goes to the next Spot session" in after
+    assert settle_lines(after) == carry
+
+
+def test_a_carry_night_switched_to_refund_shares_a_carried_pot_as_finishing_will(phone):
+    """A pot carried in is shared among those who paid antes; the odd units stay in the pot."""
+    phone.start()
+    phone.enter(HAND_1)
+    phone.client.post(f"{phone.board}/finish", data={"leftover_pot": "carry"})
+    board = phone.start(players=("Enda", "John", "Rex"), dealer="Rex")
+    phone.enter({"Enda": "J 10", "John": "A 3", "Rex": "2 9"})  # the pot: 20 + 15
+
+    default = html(phone.client.get(f"{board}/settle"))
+    assert finish_choice(default) == "carry"
+    page = html(phone.client.get(f"{board}/settle?pot=refund"))
+    assert settle_lines(page) != settle_lines(default)
+    assert finish_choice(page) == "refund"
+    assert set(balances_after_paying(page).values()) == {0}
+
+    phone.client.post(f"{board}/finish", data={"leftover_pot": "refund"})
+    after = html(phone.client.get(f"{board}/settle"))
+    assert settle_lines(after) == settle_lines(page)
+    assert copied(after) == copied(page)
+    assert "In the pot: 2 units (€0.02)" in after  # 20 shared by three: 2 carried on
