@@ -16,7 +16,7 @@ from wtforms import (
     SelectChoice,
     StringField,
 )
-from wtforms.validators import DataRequired, Length, Optional, Regexp
+from wtforms.validators import DataRequired, EqualTo, Length, Optional, Regexp
 
 from ledger.models import GROUP_NAME_LENGTH, NAME_LENGTH, REQUEST_ID_LENGTH
 
@@ -81,7 +81,23 @@ class RestoreForm(FlaskForm):
 
 
 class PassphraseForm(FlaskForm):
-    passphrase = _passphrase(_l("New passphrase"))
+    """The current passphrase too: a phone that joined by an invite link never typed it, and
+    must not be able to lock the rest of the table out. The view checks it (and counts it)."""
+
+    current_passphrase = PasswordField(
+        _l("Current passphrase"),
+        validators=[DataRequired(_l("Give the current passphrase."))],
+        render_kw={"autocomplete": "current-password"},
+    )
+    new_passphrase = _passphrase(_l("New passphrase"))
+    new_passphrase_again = PasswordField(
+        _l("New passphrase again"),
+        validators=[
+            DataRequired(_l("Type the new passphrase again.")),
+            EqualTo("new_passphrase", _l("The two new passphrases are not the same.")),
+        ],
+        render_kw={"autocomplete": "new-password"},
+    )
 
 
 class ResultForm(Form):

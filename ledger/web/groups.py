@@ -89,14 +89,18 @@ def invite(slug: str) -> str:
 
 @bp.post("/passphrase")
 def change_passphrase(slug: str) -> Response | tuple[str, int]:
-    """A new passphrase signs out every other phone and voids every invite link made so far."""
+    """A new passphrase signs out every other phone and voids every invite link made so far.
+
+    Only for whoever knows the current one, checked like any sign-in: wrong guesses count
+    towards the group's limit, and once it is reached the change waits like an open would.
+    """
     group = access.group_for_page(slug)
     form = PassphraseForm()
-    if form.validate_on_submit():
+    if form.validate_on_submit() and _current_passphrase_is_right(form, group.slug):
         try:
-            services.change_passphrase(group, form.passphrase.data or "")
+            services.change_passphrase(group, form.new_passphrase.data or "")
         except services.RuleError as e:
-            add_error(form, "passphrase", error_text(e))
+            add_error(form, "new_passphrase", error_text(e))
         else:
             access.sign_in(group)  # this phone stays in, at the new epoch
             flash(
@@ -113,6 +117,18 @@ def change_passphrase(slug: str) -> Response | tuple[str, int]:
         passphrase_form=form,
     )
     return html, 422
+
+
+def _current_passphrase_is_right(form: PassphraseForm, slug: str) -> bool:
+    try:
+        services.authenticate(slug, form.current_passphrase.data or "")
+    except services.Unauthorized:
+        add_error(form, "current_passphrase", _("That is not the group's current passphrase."))
+    except services.TooManyAttempts as e:
+        add_error(form, "current_passphrase", error_text(e))
+    else:
+        return True
+    return False
 
 
 @bp.post("/sign-out")

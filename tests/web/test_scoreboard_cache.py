@@ -55,8 +55,9 @@ def test_a_new_passphrase_signs_out_a_phone_that_had_the_page(app, phone):
     other = signed_in(app, phone)
     assert other.get(phone.board).status_code == 200
     assert other.get(phone.board).status_code == 200
+    new = {"new_passphrase": "a brand new one", "new_passphrase_again": "a brand new one"}
     response = phone.client.post(
-        f"/g/{phone.slug}/passphrase", data={"passphrase": "a brand new one"}
+        f"/g/{phone.slug}/passphrase", data={"current_passphrase": PASSPHRASE, **new}
     )
     assert response.status_code == 302
     assert other.get(phone.board).status_code == 401

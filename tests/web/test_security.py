@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.web.pages import HAND_1, Phone, html
+from tests.web.pages import HAND_1, PASSPHRASE, Phone, html
 
 SCRIPT = "<script>alert(1)</script>"
 
@@ -188,7 +188,10 @@ def test_an_invite_link_opens_the_group_until_the_passphrase_changes(app, client
     assert joined.status_code == 302
     assert guest.get(f"/g/{phone.slug}").status_code == 200
 
-    changed = client.post(f"/g/{phone.slug}/passphrase", data={"passphrase": "new-pints-4"})
+    new = {"new_passphrase": "new-pints-4", "new_passphrase_again": "new-pints-4"}
+    changed = client.post(
+        f"/g/{phone.slug}/passphrase", data={"current_passphrase": PASSPHRASE, **new}
+    )
     assert changed.status_code == 302
     assert client.get(f"/g/{phone.slug}").status_code == 200  # the phone that changed it
     assert guest.get(f"/g/{phone.slug}").status_code == 401  # everyone else is signed out
