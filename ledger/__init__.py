@@ -40,12 +40,14 @@ def register_extensions(app: Flask) -> None:
     """Bind the extensions of ledger/extensions.py to this app."""
     from ledger import models  # noqa: F401  (its tables must be on db.metadata for create_all)
     from ledger.extensions import babel, csrf, db, init_sqlite_pragmas, migrate
-    from ledger.web import i18n, security
+    from ledger.web import i18n, limits, security
 
     db.init_app(app)
     init_sqlite_pragmas(app)
     # An absolute folder, so `ledger db upgrade` works from any working directory.
     migrate.init_app(app, db, directory=str(MIGRATIONS))
+    # First: a restore may send more than MAX_CONTENT_LENGTH, and CSRFProtect reads the form.
+    limits.init_app(app)
     csrf.init_app(app)
     # English or Dutch: the language switch's cookie, else the browser's Accept-Language.
     babel.init_app(app, locale_selector=i18n.select_locale)

@@ -6,22 +6,25 @@ import re
 from typing import Any
 
 from flask import Response, render_template, request
+from flask_babel import format_decimal
 from jinja2 import TemplateNotFound
 from werkzeug.exceptions import HTTPException, default_exceptions
 
 from ledger import services
 from ledger.services.errors import NotFound, ServiceError
-from ledger.web import access
+from ledger.web import access, limits
 from ledger.web.i18n import error_text
 
 # An address inside a group, and inside one of its sessions: /g/<slug>/s/<id>/…
 _IN_A_GROUP = re.compile(r"^/g/(?P<slug>[^/]+)(?:/s/(?P<session>\d+)(?:/|$))?")
 
+MEGABYTE = 1024 * 1024
+
 
 def http_error_page(e: HTTPException) -> Response:
     """templates/errors/<code>.html if there is one, else the general errors/error.html."""
     response = e.get_response()  # keeps headers such as Allow
-    context = way_back() if e.code == 404 else {}
+    context = way_back() if e.code == 404 else too_large() if e.code == 413 else {}
     try:
         html = render_template(f"errors/{e.code}.html", error=e, **context)
     except TemplateNotFound:
@@ -51,6 +54,19 @@ def way_back() -> dict[str, Any]:
         except ServiceError:
             pass  # not a session of this group: the group's page is the way back
     return back
+
+
+def too_large() -> dict[str, Any]:
+    """Whether a restore was too large, and the most that address takes (in MB) when that limit
+    is the one it broke: a body within it broke one of the form's own (a field or part count).
+    """
+    limit = request.max_content_length  # the restore's own (ledger/web/limits.py) or the app's
+    length = request.content_length
+    over = limit is not None and (length is None or length > limit)
+    return {
+        "restoring": limits.is_restore(),
+        "limit_mb": format_decimal(round(limit / MEGABYTE, 1)) if over and limit else None,
+    }
 
 
 def service_error_page(e: ServiceError) -> Response:

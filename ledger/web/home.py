@@ -16,9 +16,6 @@ from ledger.web.util import add_error
 
 bp = Blueprint("home", __name__)
 
-# A group's whole history can be far larger than any other form the app takes.
-RESTORE_LIMIT = 64 * 1024 * 1024
-
 
 # Both forms are on one page: the prefixes keep their fields' names and ids apart.
 def _create_form(**kwargs: object) -> CreateGroupForm:
@@ -59,9 +56,9 @@ def restore() -> Response | tuple[str, int]:
     """Bring back a whole group from its backup file, e.g. on a new server.
 
     The browser is not signed in to it: the file holds the passphrase only as a hash, and
-    whoever restores opens the group with its passphrase like everyone else.
+    whoever restores opens the group with its passphrase like everyone else. The file may be
+    larger than other forms (ledger/web/limits.py raises the limit before the form is read).
     """
-    request.max_content_length = RESTORE_LIMIT
     form = _restore_form()
     if form.validate_on_submit():
         try:

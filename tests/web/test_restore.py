@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import io
 import re
+from html import unescape
 
 import pytest
+from werkzeug.datastructures import FileStorage
+from werkzeug.test import encode_multipart
 
 from tests.web.pages import HAND_1, HAND_2, PASSPHRASE, Phone, html
+
+MB = 1024 * 1024
 
 
 @pytest.fixture
@@ -94,3 +99,122 @@ def test_the_upload_asks_for_a_file(client):
     response = client.post("/restore", data={}, content_type="multipart/form-data")
     assert response.status_code == 422
     assert "Choose the backup file" in html(response)
+
+
+# --- With form tokens on, as in production, and files larger than other forms ----------------
+
+
+def long_history(app, phone: Phone, hands: int) -> None:
+    """Many nights' worth of hands in one session, entered as the API would."""
+    from ledger import services
+    from ledger.rules.base import HandEntry, ResultEntry
+
+    with app.app_context():
+        group = services.authenticate(phone.slug, PASSPHRASE)
+        for number in range(hands):
+            cards = HAND_1 if number % 2 else dict(HAND_2, Enda="")
+            results = tuple(ResultEntry(name, cards=text or None) for name, text in cards.items())
+            entry = HandEntry(results, out=None if number % 2 else "Enda")
+            services.add_hand(group, phone.session_id, entry)
+
+
+def form_token(page: str) -> str:
+    return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+
+
+def post_multipart(client, path: str, fields: dict):
+    """The body encoded beforehand: the test client would spool a large one to a temporary
+    file, and one the app refuses unread would be left open."""
+    boundary, body = encode_multipart(fields)
+    return client.post(path, data=body, content_type=f"multipart/form-data; boundary={boundary}")
+
+
+def upload_with_token(client, content: bytes):
+    token = form_token(html(client.get("/")))
+    backup = FileStorage(io.BytesIO(content), "backup.json")
+    fields = {"csrf_token": token, "restore-backup": backup}
+    return post_multipart(client, "/restore", fields)
+
+
+def message(page: str) -> str:
+    found = re.search(r'<section class="card error">(.*?)</section>', page, re.S)
+    assert found, page
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", found.group(1))).split())
+
+
+def test_a_backup_larger_than_other_forms_restores_with_the_form_token_on(app, empty_server):
+    phone = Phone(app.test_client())
+    phone.create_group("Thursday crowd")
+    phone.add_players("Enda", "John", "Rex", "Finn")
+    phone.start()
+    long_history(app, phone, 760)
+    backup = phone.client.get(f"/g/{phone.slug}/backup.json").data
+    assert len(backup) > empty_server.config["MAX_CONTENT_LENGTH"]
+
+    empty_server.config["WTF_CSRF_ENABLED"] = True
+    new_phone = empty_server.test_client()
+    response = upload_with_token(new_phone, backup)
+    assert response.status_code == 302, html(response)
+    assert "Thursday crowd is back with all its sessions" in html(new_phone.get("/"))
+    opened = new_phone.post(
+        "/open",
+        data={
+            "csrf_token": form_token(html(new_phone.get("/"))),
+            "open-group": phone.slug,
+            "open-passphrase": PASSPHRASE,
+        },
+    )
+    assert opened.status_code == 302
+    assert new_phone.get(f"{phone.board}/hands/760").status_code == 200
+    assert new_phone.get(f"{phone.board}/hands/761").status_code == 404
+
+
+def test_a_backup_over_the_restore_limit_gets_a_page_that_says_so(app, client, monkeypatch):
+    from ledger.web import limits
+
+    monkeypatch.setattr(limits, "RESTORE_LIMIT", 3 * MB)
+    app.config["WTF_CSRF_ENABLED"] = True
+    response = upload_with_token(client, b" " * (3 * MB + 1))
+    assert response.status_code == 413
+    page = html(response)
+    assert "<h1>That backup file is too big</h1>" in page
+    assert "restores a backup file of at most 3 MB, and this one is bigger" in message(page)
+    assert "ledger restore FILE" in message(page)
+    assert 'href="/#restore"' in page  # back to the restore form
+    assert "Something about that request was not right" not in page
+
+
+def test_the_restore_limit_is_64_mb_and_no_other_form_takes_more_than_2(app, client):
+    from ledger.web import limits
+
+    assert limits.RESTORE_LIMIT == 64 * MB
+    assert app.config["MAX_CONTENT_LENGTH"] == 2 * MB
+    app.config["WTF_CSRF_ENABLED"] = True
+    token = form_token(html(client.get("/")))
+    fields = {
+        "csrf_token": token,
+        "create-name": "Pub",
+        "create-passphrase": PASSPHRASE,
+        "photo": FileStorage(io.BytesIO(b" " * (2 * MB + 1)), "photo.jpg"),
+    }
+    response = post_multipart(client, "/groups", fields)
+    assert response.status_code == 413
+    page = html(response)
+    assert "A form here sends at most 2 MB, and this was more." in message(page)
+    assert "backup" not in message(page)
+
+
+def test_the_group_page_says_a_backup_is_restored_on_the_start_page(client):
+    phone = Phone(client)
+    phone.create_group()
+    page = html(client.get(f"/g/{phone.slug}"))
+    files = re.search(r'<section[^>]*aria-labelledby="files-heading">(.*?)</section>', page, re.S)
+    sentence = re.search(r"<p[^>]*>([^<]*<a href=\"([^\"]+)\">[^<]*</a>[^<]*)</p>", files.group(1))
+    assert sentence, files.group(1)
+    text = re.sub(r"<[^>]+>", "", sentence.group(1))
+    assert text == "A backup file is restored on the start page."
+    path, anchor = sentence.group(2).split("#")
+    start = html(client.get(path))
+    restore_card = re.search(rf'<section[^>]*id="{anchor}"[^>]*>(.*?)</section>', start, re.S)
+    assert restore_card, start
+    assert 'action="/restore"' in restore_card.group(1)
