@@ -91,7 +91,32 @@ def phrase_of(template: str | Phrase, params: dict[str, Param]) -> Phrase:
     return Phrase(template, **params)
 
 
-class RuleError(ValueError):
+class PhrasedError(Exception):
+    """An exception whose message is a Phrase: ``phrase`` (the template and its values, for a
+    page to translate), ``message`` (the English, as the API answers it) and ``field`` (the
+    input it concerns, in the API's notation, when there is one)."""
+
+    def __init__(
+        self, template: str | Phrase, /, *, field: str | None = None, **params: Param
+    ) -> None:
+        self.phrase = phrase_of(template, params)
+        self.message = self.phrase.render()
+        super().__init__(self.message)
+        self.field = field
+
+    @property
+    def template(self) -> str:
+        return self.phrase.template
+
+    @property
+    def params(self) -> dict[str, Param]:
+        return self.phrase.params
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class RuleError(PhrasedError, ValueError):
     """A hand, a card or an option that the rules do not allow.
 
     ``phrase`` is the sentence a player reads, as a template with named blanks and the values
@@ -111,19 +136,5 @@ class RuleError(ValueError):
         players: tuple[str, ...] = (),
         **params: Param,
     ) -> None:
-        self.phrase = phrase_of(template, params)
-        self.message = self.phrase.render()
-        super().__init__(self.message)
-        self.field = field
+        super().__init__(template, field=field, **params)
         self.players = players
-
-    @property
-    def template(self) -> str:
-        return self.phrase.template
-
-    @property
-    def params(self) -> dict[str, Param]:
-        return self.phrase.params
-
-    def __str__(self) -> str:
-        return self.message

@@ -7,7 +7,7 @@ wrong passphrase (401) or too many of them (429).
 
 from __future__ import annotations
 
-from ledger.rules.errors import Param, Phrase, RuleError, phrase_of
+from ledger.rules.errors import Phrase, PhrasedError, RuleError
 
 __all__ = [
     "Conflict",
@@ -19,7 +19,7 @@ __all__ = [
 ]
 
 
-class ServiceError(Exception):
+class ServiceError(PhrasedError):
     """A refused request. ``status`` is the HTTP status the API answers with.
 
     Like RuleError: ``phrase`` is the sentence as a template and its params, for a page to
@@ -27,25 +27,6 @@ class ServiceError(Exception):
     """
 
     status = 400
-
-    def __init__(
-        self, template: str | Phrase, /, *, field: str | None = None, **params: Param
-    ) -> None:
-        self.phrase = phrase_of(template, params)
-        self.message = self.phrase.render()
-        super().__init__(self.message)
-        self.field = field
-
-    @property
-    def template(self) -> str:
-        return self.phrase.template
-
-    @property
-    def params(self) -> dict[str, Param]:
-        return self.phrase.params
-
-    def __str__(self) -> str:
-        return self.message
 
 
 class NotFound(ServiceError):
