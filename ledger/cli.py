@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import errno
-import ipaddress
-import socket
 
 import click
 from flask import Flask, current_app
@@ -13,8 +11,7 @@ from sqlalchemy.engine import make_url
 
 from ledger import MIGRATIONS, create_app
 from ledger.extensions import db
-
-WILDCARD_HOSTS = {"0.0.0.0", "::", ""}
+from ledger.network import WILDCARD_HOSTS, is_loopback, lan_address
 
 
 def ensure_database(app: Flask) -> None:
@@ -35,34 +32,10 @@ def ensure_database(app: Flask) -> None:
             upgrade(directory=str(MIGRATIONS))
 
 
-def lan_address() -> str:
-    """This machine's address on the local network, or 127.0.0.1 when there is none.
-
-    Connecting a UDP socket only asks the kernel which interface would route to that address;
-    no packet is sent, so this works offline and behind any firewall.
-    """
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            s.connect(("10.255.255.255", 1))
-            address = s.getsockname()[0]
-        except OSError:
-            return "127.0.0.1"
-    return "127.0.0.1" if address == "0.0.0.0" else address
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def open_message(host: str, port: int) -> str:
     """The line that tells the person at the table which address to type into a phone."""
     shown = lan_address() if host in WILDCARD_HOSTS else host
-    if _is_loopback(shown):
+    if is_loopback(shown):
         where = "on this computer"
         if host in WILDCARD_HOSTS:
             where += " (no network was found for a phone to reach it)"
@@ -96,6 +69,7 @@ def serve_command(host: str, port: int, threads: int) -> None:
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     ensure_database(app)
+    app.config["LEDGER_LISTEN_HOST"] = host  # the invite page asks (ledger/web/groups.py)
     try:
         server = create_server(app, host=host, port=port, threads=threads, ident="Pub Ledger")
     except OSError as e:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from urllib.parse import urlsplit, urlunsplit
+
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from ledger import services
+from ledger import network, services
 from ledger.api.exports import download, group_export_bytes, group_filename
 from ledger.backup import backup_group, dumps
 from ledger.export import XLSX_MIMETYPE
 from ledger.services import pages
+from ledger.services.views import GroupRef
 from ledger.web import access
 from ledger.web.forms import ConfirmForm, PassphraseForm, PlayerForm
 from ledger.web.i18n import error_text
@@ -74,10 +77,33 @@ def rename_player(slug: str, player_id: int) -> Response:
     return redirect(url_for(".show", slug=slug) + "#players")
 
 
+def invite_link(group: GroupRef) -> str:
+    """The invite link, on an address the other phones can reach.
+
+    Opened on the laptop that runs the app (localhost), the page's own address would send
+    every phone to itself: when ``ledger serve`` listens on every interface, the link then
+    uses this machine's address on the local network.
+    """
+    link = url_for("home.join", token=access.invite_for(group), _external=True)
+    parts = urlsplit(link)
+    listening = current_app.config.get("LEDGER_LISTEN_HOST")
+    if (
+        listening in network.WILDCARD_HOSTS
+        and parts.hostname
+        and network.is_loopback(parts.hostname)
+    ):
+        lan = network.lan_address()
+        if not network.is_loopback(lan):
+            host = f"[{lan}]" if ":" in lan else lan
+            netloc = f"{host}:{parts.port}" if parts.port else host
+            link = urlunsplit(parts._replace(netloc=netloc))
+    return link
+
+
 @bp.get("/invite")
 def invite(slug: str) -> str:
     group = access.group_for_page(slug)
-    link = url_for("home.join", token=access.invite_for(group), _external=True)
+    link = invite_link(group)
     return render_template(
         "groups/invite.html",
         group=group,
@@ -108,7 +134,7 @@ def change_passphrase(slug: str) -> Response | tuple[str, int]:
                 "success",
             )
             return redirect(url_for(".invite", slug=slug))
-    link = url_for("home.join", token=access.invite_for(group), _external=True)
+    link = invite_link(group)
     html = render_template(
         "groups/invite.html",
         group=group,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from html import unescape
+from urllib.parse import urlsplit
 
 from tests.web.pages import HAND_1, PASSPHRASE, Phone, html
 
@@ -184,7 +186,7 @@ def test_an_invite_link_opens_the_group_until_the_passphrase_changes(app, client
     assert "<svg" in invite and 'role="img"' in invite  # the QR code, inline
 
     guest = app.test_client()
-    joined = guest.get(link.replace("http://localhost", ""))
+    joined = guest.get(urlsplit(link).path)
     assert joined.status_code == 302
     assert guest.get(f"/g/{phone.slug}").status_code == 200
 
@@ -196,10 +198,32 @@ def test_an_invite_link_opens_the_group_until_the_passphrase_changes(app, client
     assert client.get(f"/g/{phone.slug}").status_code == 200  # the phone that changed it
     assert guest.get(f"/g/{phone.slug}").status_code == 401  # everyone else is signed out
     latecomer = app.test_client()
-    void = latecomer.get(link.replace("http://localhost", ""))
+    void = latecomer.get(urlsplit(link).path)
     assert void.status_code == 404
     assert "no longer works" in html(void)
     assert latecomer.get(f"/g/{phone.slug}").status_code == 401
+
+
+def invite_link_of(client, slug: str, **kwargs) -> str:
+    page = html(client.get(f"/g/{slug}/invite", **kwargs))
+    return unescape(re.search(r'<textarea id="invite-link"[^>]*>([^<]+)</textarea>', page).group(1))
+
+
+def test_an_invite_made_on_the_laptop_itself_names_an_address_other_phones_can_reach(
+    app, client, monkeypatch
+):
+    phone = Phone(client)
+    phone.create_group()
+    monkeypatch.setattr("ledger.network.lan_address", lambda: "192.168.1.20")
+    app.config["LEDGER_LISTEN_HOST"] = "0.0.0.0"  # ledger serve on every interface
+    assert invite_link_of(client, phone.slug).startswith("http://192.168.1.20/join/")
+    # Served on this computer only: no phone could follow the LAN address either.
+    app.config["LEDGER_LISTEN_HOST"] = "127.0.0.1"
+    assert invite_link_of(client, phone.slug).startswith("http://localhost/join/")
+    # No network at all: the link stays as the page was opened.
+    app.config["LEDGER_LISTEN_HOST"] = "0.0.0.0"
+    monkeypatch.setattr("ledger.network.lan_address", lambda: "127.0.0.1")
+    assert invite_link_of(client, phone.slug).startswith("http://localhost/join/")
 
 
 def test_a_forged_invite_token_opens_nothing(app, client):
