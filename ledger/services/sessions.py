@@ -208,15 +208,30 @@ def leave_session(group: GroupRef, session_id: int, name: str) -> SessionView:
 
 
 def finish_session(
-    group: GroupRef, session_id: int, leftover_pot: str | None = None
+    group: GroupRef,
+    session_id: int,
+    leftover_pot: str | None = None,
+    version: int | None = None,
 ) -> SessionView:
     """End the session. In a money game the pot left is carried on or refunded (the session's
-    ``leftover_pot`` option when none is given); a points game simply ends where it stands."""
+    ``leftover_pot`` option when none is given); a points game simply ends where it stands.
+
+    With ``version`` (the one the player's page showed), a session changed since answers
+    Conflict: the payments the player saw are no longer those the night would end with.
+    """
 
     def work() -> SessionView:
         row = load_session(group, session_id, lock=True)
         if row.status != "open":
             raise Conflict("This session is already finished.")
+        if version is not None and version != row.version:
+            raise Conflict(
+                "The session has changed since you loaded it (version {version}, now "
+                "{now}). Reload it and try again.",
+                field="version",
+                version=version,
+                now=row.version,
+            )
         game = session_game(row)
         state = State.from_dict(row.state)
         finish: dict[str, Any] | None = None

@@ -140,6 +140,9 @@ class FinishForm(FlaskForm):
         ],
         validate_choice=True,
     )
+    # The session's version the page showed: finishing after another phone changed the
+    # session would end the night with payments nobody has seen.
+    version = HiddenField()
 
 
 class NewSessionForm(FlaskForm):

@@ -343,14 +343,36 @@ def finish(slug: str, session_id: int):
         form.leftover_pot.validate_choice = False
     if form.validate_on_submit():
         leftover = form.leftover_pot.data if view.money else None
+        shown = form.version.data or ""
         try:
-            services.finish_session(group, session_id, leftover)
+            services.finish_session(
+                group, session_id, leftover, version=int(shown) if shown.isdigit() else None
+            )
         except services.Conflict as e:
-            flash(i18n.error_text(e), "error")
+            if e.field != "version":
+                flash(i18n.error_text(e), "error")
+            elif view.money:
+                flash(
+                    _(
+                        "The scores changed on another phone since this page was loaded, so "
+                        "the night is not finished yet. These are the payments now: finish "
+                        "the night again if they are right."
+                    ),
+                    "error",
+                )
+            else:
+                flash(
+                    _(
+                        "The scores changed on another phone since this page was loaded, so "
+                        "the game is not ended. Look at them, then end it again if you mean to."
+                    ),
+                    "error",
+                )
         else:
             flash(_("The session is finished."), "success")
-        target = ".settle" if view.money else ".show"
-        return redirect(url_for(target, slug=slug, session_id=session_id))
+        if view.money:  # the payments under the pot's choice that was shown
+            return redirect(url_for(".settle", slug=slug, session_id=session_id, pot=leftover))
+        return redirect(url_for(".show", slug=slug, session_id=session_id))
     if view.money:
         return _settle_page(group, view, form, status=422)
     return redirect(url_for(".show", slug=slug, session_id=session_id))

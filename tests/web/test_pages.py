@@ -810,3 +810,32 @@ def test_a_carry_night_switched_to_refund_shares_a_carried_pot_as_finishing_will
     assert settle_lines(after) == settle_lines(page)
     assert copied(after) == copied(page)
     assert "In the pot: 2 units (€0.02)" in after  # 20 shared by three: 2 carried on
+
+
+def test_finishing_after_another_phone_saved_a_hand_shows_the_new_payments_first(app, phone):
+    board = phone.start()
+    phone.enter(HAND_1)
+    settle = html(phone.client.get(f"{board}/settle"))
+    shown = re.search(r'name="version" value="(\d+)"', settle).group(1)
+    phone.enter(HAND_2, out="Enda")  # another phone's hand, while this one looks at the list
+    response = phone.client.post(
+        f"{board}/finish", data={"leftover_pot": "carry", "version": shown}
+    )
+    assert response.status_code == 302
+    page = html(phone.client.get(response.headers["Location"]))
+    assert "the night is not finished yet" in page
+    assert phone.client.get(f"{board}/version.json").get_json()["status"] == "open"
+    assert "Finn pays Enda €0.38" in page  # the payments after hand 2, not after hand 1
+    now = re.search(r'name="version" value="(\d+)"', page).group(1)
+    again = phone.client.post(f"{board}/finish", data={"leftover_pot": "carry", "version": now})
+    assert again.status_code == 302
+    assert phone.client.get(f"{board}/version.json").get_json()["status"] == "finished"
+
+
+def test_a_points_game_is_not_ended_on_scores_the_phone_has_not_seen(phone):
+    board = phone.start(game="rummy", dealer="Enda")
+    shown = re.search(r'name="version" value="(\d+)"', html(phone.client.get(board))).group(1)
+    phone.enter({"Enda": "", "John": "K Q", "Rex": "5", "Finn": "A 2"}, out="Enda")
+    response = phone.client.post(f"{board}/finish", data={"version": shown})
+    assert "the game is not ended" in html(phone.client.get(response.headers["Location"]))
+    assert phone.client.get(f"{board}/version.json").get_json()["status"] == "open"
