@@ -46,7 +46,10 @@ def create_session(
     """Start a session: players by name in clockwise seat order (new names join the group).
 
     A money game opens with the pot carried from the group's last session of that game that
-    was finished with ``carry`` and whose pot no later session has taken up yet.
+    was finished with ``carry`` and whose pot no later session has taken up yet, provided it
+    was played for the same money (currency and unit value): units of €0.01 carried into a
+    session at £0.50 a unit would change what the pot is worth. A session with other money
+    settings opens with an empty pot and the pot waits for one that matches.
     """
     rules = get_game(game)
     chosen = rules.check_options(options or {})
@@ -58,7 +61,7 @@ def create_session(
         known = find_players(group.id, names)
         seats = [known[name_key(n)].name if name_key(n) in known else n for n in names]
         first = next((p for p in seats if name_key(p) == name_key(dealer.strip())), dealer)
-        source = _pot_to_take_up(group, rules.key) if rules.money else None
+        source = _pot_to_take_up(group, rules.key, chosen) if rules.money else None
         carried = source.carried_pot if source is not None else 0
         state = rules.new_state(seats, first, chosen, carried)  # checks seats and the dealer
         rows = players_for(group.id, list(state.seats))
@@ -108,8 +111,13 @@ def create_session(
     return write(work)
 
 
-def _pot_to_take_up(group: GroupRef, game: str) -> GameSession | None:
-    return db.session.scalar(
+def _pot_to_take_up(group: GroupRef, game: str, options: Mapping[str, Any]) -> GameSession | None:
+    """The latest pot waiting for a session of ``game`` played for the same money.
+
+    The money settings live in the options' JSON, compared here rather than in SQL (JSON
+    paths differ between SQLite and PostgreSQL); the pots waiting at once are a handful.
+    """
+    waiting = db.session.scalars(
         select(GameSession)
         .where(
             GameSession.group_id == group.id,
@@ -119,8 +127,15 @@ def _pot_to_take_up(group: GroupRef, game: str) -> GameSession | None:
             GameSession.carried_into_id.is_(None),
         )
         .order_by(GameSession.finished_at.desc(), GameSession.id.desc())
-        .limit(1)
     )
+    wanted = _money_settings(options)
+    return next((s for s in waiting if _money_settings(s.options) == wanted), None)
+
+
+def _money_settings(options: Mapping[str, Any]) -> tuple[str | None, Decimal | None]:
+    """What one unit is worth: the currency and the unit value (0.5 and 0.50 are the same)."""
+    unit_value = options.get("unit_value")
+    return options.get("currency"), Decimal(unit_value) if unit_value is not None else None
 
 
 def session_view(group: GroupRef, session_id: int) -> SessionView:

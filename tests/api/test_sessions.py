@@ -179,6 +179,31 @@ def test_a_carried_pot_that_is_won_is_paid_out_of_the_pot(table):
     assert sum(t["units"] for t in out_of_pot) == 20
 
 
+def test_a_carried_pot_waits_for_a_session_played_for_the_same_money(table):
+    first = table.session()["id"]  # 0.01 EUR a unit
+    table.hand(first, SEED_HAND_1)
+    table.ok("POST", f"/sessions/{first}/finish", {"leftover_pot": "carry"})  # €0.20 waits
+
+    pounds = table.session(unit_value="0.50", currency="GBP")
+    assert (pounds["pot"], pounds["carried_in"]) == (0, 0)
+    hand = table.hand(pounds["id"], SEED_HAND_2)  # Enda goes out and takes the pot
+    assert hand["pot_before"] == 20  # this hand's antes only
+    settlement = table.ok("GET", f"/sessions/{pounds['id']}/settlement")
+    # Nothing paid out of a pot: 20 units carried in would have been £10.00, not €0.20.
+    assert [t for t in settlement["transfers"] if t["from"] is None] == []
+    enda = next(b for b in settlement["balances"] if b["player"] == "Enda")
+    assert (enda["units"], enda["amount"]) == (49, "24.50")
+    table.ok("POST", f"/sessions/{pounds['id']}/finish", {"leftover_pot": "carry"})
+
+    # The euro pot is still there for the next session at 0.01 EUR, worth what it was.
+    euros = table.session(unit_value="0.010", currency="eur")
+    assert (euros["pot"], euros["carried_in"]) == (20, 20)
+    table.hand(euros["id"], SEED_HAND_2)
+    settlement = table.ok("GET", f"/sessions/{euros['id']}/settlement")
+    out_of_pot = [t for t in settlement["transfers"] if t["from"] is None]
+    assert [(t["units"], t["amount"]) for t in out_of_pot] == [(20, "0.20")]
+
+
 def test_a_points_game_does_not_take_up_a_carried_pot(table):
     sid = table.session()["id"]
     table.hand(sid, SEED_HAND_1)
