@@ -135,6 +135,30 @@ def _check_editable(row: GameSession) -> None:
         raise Conflict("This session is finished: its hands can no longer be changed.")
 
 
+def _check_not_undone(row: GameSession, request_id: str) -> None:
+    """A retry of a request whose hand was saved and then undone saves nothing new.
+
+    The undone hand's row is gone, but its ``hand.deleted`` change keeps the request_id: a
+    phone resending a tap from before the undo must not bring the hand back as a new one.
+    """
+    undone = db.session.scalar(
+        select(Change.hand_number)
+        .where(
+            Change.session_id == row.id,
+            Change.kind == "hand.deleted",
+            Change.before["request_id"].as_string() == request_id,
+        )
+        .order_by(Change.id.desc())
+        .limit(1)
+    )
+    if undone is not None:
+        raise Conflict(
+            "This hand was already saved as hand {number} and then undone; nothing new was saved.",
+            field="request_id",
+            number=undone,
+        )
+
+
 def add_hand(
     group: GroupRef,
     session_id: int,
@@ -143,7 +167,8 @@ def add_hand(
     version: int | None = None,
 ) -> AddedHand:
     """Enter the next hand. A ``request_id`` already used in this session answers that hand
-    again (``created`` False) instead of entering a second one."""
+    again (``created`` False) instead of entering a second one; if that hand has since been
+    undone, Conflict says so and nothing is entered."""
 
     def work() -> AddedHand:
         row = load_session(group, session_id, lock=True)
@@ -153,6 +178,7 @@ def add_hand(
             )
             if earlier is not None:
                 return AddedHand(hand_view(earlier), created=False)
+            _check_not_undone(row, request_id)
         _check_version(row, version)
         if row.status != "open":
             raise Conflict("The game is over: no more hands can be added.")

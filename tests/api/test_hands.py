@@ -35,6 +35,34 @@ def test_a_repeated_request_id_answers_the_first_hand_and_makes_no_second(table,
     assert session["scores"] == {"Enda": -25, "John": 46, "Rex": -16, "Finn": -25}
 
 
+def test_a_retry_of_a_hand_that_was_undone_saves_nothing_and_says_so(table, sid):
+    table.hand(sid, SEED_HAND_1)
+    entry = {**SEED_HAND_2, "request_id": "tap-2"}
+    table.hand(sid, entry)
+    table.ok("DELETE", f"/sessions/{sid}/hands/2", status=204)
+    before = everything(table, sid)
+
+    message = error(table.post(f"/sessions/{sid}/hands", entry), 409, "request_id")
+
+    assert "hand 2" in message and "undone" in message
+    assert everything(table, sid) == before
+    # The same hand typed again (a new request) is saved as usual.
+    assert table.hand(sid, {**SEED_HAND_2, "request_id": "tap-3"})["number"] == 2
+
+
+def test_a_retry_after_the_game_is_over_answers_the_hand_it_made(table):
+    sid = table.session(["Enda", "John"], dealer="Enda", game="rummy")["id"]
+    entry = {**hand_of({"John": "K Q J 10 10 10 10 K Q J"}, out="Enda"), "request_id": "last"}
+    first = table.post(f"/sessions/{sid}/hands", entry)
+    assert table.ok("GET", f"/sessions/{sid}")["status"] == "finished"
+
+    again = table.post(f"/sessions/{sid}/hands", entry)
+
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again.get_json() == first.get_json()
+    assert table.ok("GET", f"/sessions/{sid}")["hands_played"] == 1
+
+
 def test_a_request_id_belongs_to_its_session(table, sid):
     other = table.session()["id"]
     table.hand(sid, {**SEED_HAND_1, "request_id": "same"})
