@@ -161,11 +161,16 @@ def show(slug: str, session_id: int) -> str:
         group.name,
         browser_session.get("csrf_token"),
     )
+    # A message waiting for this browser (a refused join, leave or undo, "the game is over")
+    # belongs on this very page: a kept copy would leave it out, and it would turn up later
+    # on another page. Such a page is rendered anew and never kept.
+    if browser_session.get("_flashes"):
+        return _scoreboard(group, session_id)
     page = scoreboards().get(key)
     if page is None:
         page = _scoreboard(group, session_id)
-        # A page that changed the browser's session (a flash shown, a new form token) is
-        # for this one response only.
+        # A page that changed the browser's session (a new form token) is for this one
+        # response only.
         if not browser_session.modified:
             scoreboards().put(key, page)
     return page

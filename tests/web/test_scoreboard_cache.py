@@ -105,3 +105,50 @@ def test_the_sign_in_cookie_is_renewed_once_a_day_not_on_every_look(app, phone, 
     assert cookie.startswith("session=") and "Expires=" in cookie  # 31 more days from today
     assert other.get(phone.board).status_code == 200  # still signed in with the new cookie
     assert "Set-Cookie" not in other.get(phone.board).headers
+
+
+# --- Messages for this phone are shown on the scoreboard it already had -----------------------
+
+
+def seen_twice(phone: Phone, board: str) -> None:
+    """The phone has the scoreboard as it is now (the page kept for the next look)."""
+    for _look in range(2):
+        assert phone.client.get(board).status_code == 200
+
+
+def test_a_refused_join_is_said_on_the_scoreboard_the_phone_already_had(phone):
+    seen_twice(phone, phone.board)
+    phone.client.post(f"{phone.board}/join", data={"join-name": "", "after": "Rex"})
+    assert "Give the player a name." in html(phone.client.get(phone.board))
+    # Said once, where it belongs: not again on the next page.
+    assert "Give the player a name." not in html(phone.client.get(f"/g/{phone.slug}"))
+
+
+def test_a_refused_leave_is_said_on_the_scoreboard_the_phone_already_had(client):
+    phone = Phone(client)
+    phone.create_group()
+    board = phone.start(players=("Enda", "John"), dealer="John")
+    seen_twice(phone, board)
+    phone.client.post(f"{board}/leave", data={"name": "John"})
+    assert "John cannot leave: Spot needs at least 2 players." in html(phone.client.get(board))
+
+
+def test_a_refused_undo_is_said_on_the_scoreboard_the_phone_already_had(phone):
+    phone.enter(HAND_1)
+    phone.enter({"John": "5 5 6", "Rex": "K", "Finn": "3 5"}, out="Enda")
+    seen_twice(phone, phone.board)  # live.js reloads the page after the second hand
+    phone.client.post(f"{phone.board}/undo", data={"number": "1"})
+    assert "Only the last hand can be undone" in html(phone.client.get(phone.board))
+
+
+def test_enter_hand_after_dutch_spots_ended_says_the_game_is_over_on_the_scoreboard(client):
+    phone = Phone(client)
+    phone.create_group()
+    board = phone.start(game="spots", dealer="Enda", entry="totals")
+    for _hand in range(8):  # four players: two rounds of four hands
+        response = phone.enter({"Enda": 3, "John": 5, "Rex": 7, "Finn": 0}, out="Finn")
+        assert response.status_code == 302, html(response)
+    seen_twice(phone, board)
+    opened = phone.client.get(f"{board}/hands/new")
+    assert opened.status_code == 302
+    assert "The game is over: no more hands can be added." in html(phone.client.get(board))
