@@ -100,3 +100,70 @@ def test_a_player_cannot_take_another_players_name(table, app):
         with pytest.raises(services.Conflict, match="Finn"):
             services.rename_player(group, players["Rex"], "finn")
         assert services.rename_player(group, players["Rex"], "REX").name == "REX"
+
+
+# --- Ended at the table before the game ended by itself ---------------------------------------
+
+
+def finish(table, sid) -> dict:
+    session = table.ok("POST", f"/sessions/{sid}/finish")
+    assert session["status"] == "finished"
+    assert table.ok("GET", f"/sessions/{sid}")["winners"] == session["winners"]
+    return session
+
+
+@pytest.mark.parametrize(("scoring", "winners"), [("winner", ["John"]), ("penalty", ["Rex"])])
+def test_rummy_ended_at_the_table_is_won_by_the_best_score_for_its_scoring(table, scoring, winners):
+    sid = table.session(["Enda", "John", "Rex"], dealer="Enda", game="rummy", scoring=scoring)
+    sid = sid["id"]
+    table.hand(sid, hand_of({"John": "K Q", "Rex": "5"}, out="Enda"))
+    table.hand(sid, hand_of({"Enda": "K Q J 10", "Rex": "2"}, out="John"))
+    # winner: Enda 25, John 42, Rex 0 (highest wins); penalty: Enda 40, John 20, Rex 7 (lowest).
+
+    assert finish(table, sid)["winners"] == winners
+
+
+def test_rummy_ended_on_equal_best_scores_is_shared(table):
+    sid = table.session(["Enda", "John", "Rex"], dealer="Enda", game="rummy")["id"]
+    table.hand(sid, hand_of({"John": "5", "Rex": "5"}, out="Enda"))
+    table.hand(sid, hand_of({"Enda": "5", "Rex": "5"}, out="John"))
+
+    assert finish(table, sid)["winners"] == ["Enda", "John"]
+
+
+def test_rummy_ended_before_its_first_hand_has_no_winner(table):
+    sid = table.session(["Enda", "John", "Rex"], dealer="Enda", game="rummy")["id"]
+
+    assert finish(table, sid)["winners"] == []
+
+
+def test_spots_ended_at_the_table_is_won_by_the_lowest_total(table):
+    sid = table.session(game="spots", dealer="Finn")["id"]
+    table.hand(sid, hand_of({"John": "2", "Rex": "3 4", "Finn": "K"}, out="Enda"))
+    table.hand(sid, hand_of({"Enda": "K", "Rex": "2", "Finn": "3"}, out="John"))
+    # Enda 10, John 2, Rex 9, Finn 13, after 2 of its 8 hands.
+
+    session = finish(table, sid)
+
+    assert session["winners"] == ["John"]
+    assert session["hands_played"] == 2
+
+
+def test_spin_rummy_ended_at_the_table_is_won_by_the_highest_total(table):
+    sid = table.session(["Ann", "Bob"], dealer="Ann", game="spin")["id"]
+    table.hand(sid, {"results": [{"player": "Ann", "cards": "3S 3H 3D"},
+                                 {"player": "Bob", "cards": "KS KH KD"}]})  # fmt: skip
+
+    assert finish(table, sid)["winners"] == ["Bob"]
+
+
+SOLO_ROUNDS = ["AS AH AD KS KH KD", "QH KH AH QS KS AS", "QD KD AD AS AH AC"]  # 27, 24, 26
+
+
+@pytest.mark.parametrize(("rounds", "winners"), [(1, []), (3, ["Ann"])])
+def test_solo_spin_rummy_ended_at_the_table_is_won_only_with_60_points(table, rounds, winners):
+    sid = table.session(["Ann"], dealer="Ann", game="spin")["id"]
+    for cards in SOLO_ROUNDS[:rounds]:
+        table.hand(sid, {"results": [{"player": "Ann", "cards": cards}]})
+
+    assert finish(table, sid)["winners"] == winners
