@@ -91,7 +91,12 @@ def create_session(
             # A pot is taken up once: the version guard makes a second taker start over.
             source.carried_into_id = row.id
             source.version += 1
-            record(source, "pot.carried", before=None, after={"session": row.id, "pot": carried})
+            record(
+                source,
+                "pot.carried",
+                before={"carried_into": None},
+                after={"session": row.id, "pot": carried},
+            )
         record(
             row,
             "session.created",
@@ -143,6 +148,11 @@ def session_view(group: GroupRef, session_id: int) -> SessionView:
     return build_session_view(group, load_session(group, session_id))
 
 
+def _seating(state: State) -> dict[str, Any]:
+    """Who sat where and who was to deal: what a join or a leave changes, for the history."""
+    return {"seats": list(state.seats), "dealer": state.dealer}
+
+
 def _sync_seats(row: GameSession, state: State) -> None:
     """Mirror the engine's seats in session_players (one query for the rows, then updates)."""
     rows = db.session.execute(
@@ -171,6 +181,7 @@ def join_session(group: GroupRef, session_id: int, name: str, after: str) -> Ses
         state = State.from_dict(row.state)
         player = players_for(group.id, [name])[name_key(name)]
         seated_after = base.canonical(state, after) or after.strip()
+        seating_before = _seating(state)
         state = base.join(game, state, player.name, seated_after, row.options)
         if not db.session.scalar(
             select(SessionPlayer.id).where(
@@ -187,7 +198,7 @@ def join_session(group: GroupRef, session_id: int, name: str, after: str) -> Ses
             row,
             "player.joined",
             hand_number=row.hands_played,
-            before=None,
+            before=seating_before,
             after={"player": player.name, "after": seated_after},
         )
         db.session.flush()
@@ -210,12 +221,19 @@ def leave_session(group: GroupRef, session_id: int, name: str) -> SessionView:
         if who not in state.seats:
             raise Conflict("{player} has already left this session.", player=who)
         game = session_game(row)
+        seating_before = _seating(state)
         state = base.leave(game, state, who, row.options)
         row.state = state.to_dict()
         row.seating = [*row.seating, {"leave": who}]
         row.version += 1
         _sync_seats(row, state)
-        record(row, "player.left", hand_number=row.hands_played, before=None, after={"player": who})
+        record(
+            row,
+            "player.left",
+            hand_number=row.hands_played,
+            before=seating_before,
+            after={"player": who},
+        )
         db.session.flush()
         return build_session_view(group, row)
 

@@ -139,6 +139,40 @@ def test_the_last_two_players_cannot_leave(table):
     assert "at least 2" in error(table.delete(f"/sessions/{sid}/players/John"), 422)
 
 
+def test_the_history_keeps_the_seating_before_each_join_and_leave(table):
+    sid = table.session()["id"]
+    table.hand(sid, SEED_HAND_1)  # Rex deals next
+    table.ok("POST", f"/sessions/{sid}/players", {"name": "Maeve", "after": "John"}, 201)
+    table.ok("DELETE", f"/sessions/{sid}/players/Rex")
+
+    joined, left = table.ok("GET", f"/sessions/{sid}/history")[-2:]
+
+    assert (joined["kind"], joined["after"]) == (
+        "player.joined",
+        {"player": "Maeve", "after": "John"},
+    )
+    assert joined["before"] == {"seats": ["Enda", "John", "Rex", "Finn"], "dealer": "Rex"}
+    assert (left["kind"], left["after"]) == ("player.left", {"player": "Rex"})
+    assert left["before"] == {"seats": ["Enda", "John", "Maeve", "Rex", "Finn"], "dealer": "Rex"}
+
+
+def test_joining_leaving_and_finishing_each_raise_the_version_by_one(table):
+    sid = table.session()["id"]
+    table.hand(sid, SEED_HAND_1)
+    version = table.ok("GET", f"/sessions/{sid}")["version"]
+
+    joined = table.ok("POST", f"/sessions/{sid}/players", {"name": "Maeve", "after": "John"}, 201)
+    left = table.ok("DELETE", f"/sessions/{sid}/players/Maeve")
+    finished = table.ok("POST", f"/sessions/{sid}/finish", {"leftover_pot": "refund"})
+
+    assert [joined["version"], left["version"], finished["version"]] == [
+        version + 1,
+        version + 2,
+        version + 3,
+    ]
+    assert table.ok("GET", f"/sessions/{sid}")["version"] == version + 3
+
+
 # --- The end of the night --------------------------------------------------------------------
 
 
@@ -163,6 +197,10 @@ def test_finishing_with_carry_keeps_the_pot_for_the_next_spot_session(table):
     assert hand["pot_before"] == 40
     # The pot was taken up once: the session after that opens empty.
     assert table.session()["pot"] == 0
+    carried = table.ok("GET", f"/sessions/{sid}/history")[-1]
+    assert carried["kind"] == "pot.carried"
+    assert carried["before"] == {"carried_into": None}
+    assert carried["after"] == {"session": following["id"], "pot": 20}
 
 
 def test_a_carried_pot_that_is_won_is_paid_out_of_the_pot(table):
