@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
@@ -30,7 +31,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.orm import DeclarativeBase, Session
 
 from ledger.extensions import db
 from ledger.models import (
@@ -85,28 +86,70 @@ def find_group(slug: str) -> GroupRef:
 
 
 def backup_group(slug: str) -> dict[str, Any]:
-    """The group's every row as a JSON-ready dict (see the module's docstring)."""
-    group = db.session.scalar(select(Group).where(Group.slug == slug))
-    if group is None:
-        raise NotFound("There is no group {slug}.", slug=slug)
-    session_ids = select(GameSession.id).where(GameSession.group_id == group.id)
-    queries = {
-        "players": select(Player).where(Player.group_id == group.id),
-        "sessions": select(GameSession).where(GameSession.group_id == group.id),
-        "session_players": select(SessionPlayer).where(SessionPlayer.session_id.in_(session_ids)),
-        "hands": select(Hand).where(Hand.session_id.in_(session_ids)),
-        "changes": select(Change).where(Change.session_id.in_(session_ids)),
-    }
-    data: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "made_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "group": {k: v for k, v in _row_dict(group).items() if k not in GROUP_COLUMNS_LEFT_OUT},
-    }
-    for key, model in TABLES:
-        rows = db.session.scalars(queries[key].order_by(model.id)).all()
-        data[key] = [_row_dict(row) for row in rows]
+    """The group's every row as a JSON-ready dict (see the module's docstring), all of one
+    moment: a hand saved while the backup is read is in it entirely or not at all."""
+    with _snapshot() as session:
+        group = session.scalar(select(Group).where(Group.slug == slug))
+        if group is None:
+            raise NotFound("There is no group {slug}.", slug=slug)
+        session_ids = select(GameSession.id).where(GameSession.group_id == group.id)
+        queries = {
+            "players": select(Player).where(Player.group_id == group.id),
+            "sessions": select(GameSession).where(GameSession.group_id == group.id),
+            "session_players": select(SessionPlayer).where(
+                SessionPlayer.session_id.in_(session_ids)
+            ),
+            "hands": select(Hand).where(Hand.session_id.in_(session_ids)),
+            "changes": select(Change).where(Change.session_id.in_(session_ids)),
+        }
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "made_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "group": {k: v for k, v in _row_dict(group).items() if k not in GROUP_COLUMNS_LEFT_OUT},
+        }
+        for key, model in TABLES:
+            rows = session.scalars(queries[key].order_by(model.id)).all()
+            data[key] = [_row_dict(row) for row in rows]
     return data
+
+
+@contextmanager
+def _snapshot() -> Iterator[Session]:
+    """A read-only ORM session on a connection of its own that sees the database as it was
+    at its first query, whatever is committed while the backup's queries run.
+
+    The backup reads five tables one after another while phones go on saving hands. Without
+    one snapshot a hand saved between reading the sessions and reading the hands would be
+    backed up beside a session that does not count it, and the restored session could take
+    no next hand. The app's own session cannot give that snapshot: on SQLite the driver
+    (pysqlite) sends no BEGIN before a SELECT, so every query is a read transaction of its
+    own, and on PostgreSQL the default READ COMMITTED takes a new snapshot per statement.
+
+    - PostgreSQL: REPEATABLE READ, read only. The snapshot is taken at the first query and
+      held to the end; a read-only transaction never waits for writers nor makes them wait.
+    - SQLite: an explicit BEGIN on the connection. With WAL (ledger/extensions.py) the read
+      transaction keeps the snapshot of its first SELECT while writers commit beside it;
+      without WAL it holds a shared lock, so writers wait (up to the busy timeout) instead.
+
+    A connection of its own, because the isolation level of a transaction cannot change once
+    it has begun, and the request may have begun one on ``db.session`` already. Comparing
+    the sessions' versions before and after and reading again was the other way; it trusts
+    every write of every table to move a session's version, which adding or renaming a
+    player does not, and a busy table could make it give up.
+    """
+    with db.engine.connect() as connection:
+        if connection.dialect.name == "postgresql":
+            connection = connection.execution_options(
+                isolation_level="REPEATABLE READ", postgresql_readonly=True
+            )
+        elif connection.dialect.name == "sqlite":
+            connection.exec_driver_sql("BEGIN")
+        with Session(bind=connection) as session:
+            try:
+                yield session
+            finally:
+                session.rollback()  # a read: nothing to keep; ends SQLite's read transaction
 
 
 def dumps(data: Mapping[str, Any]) -> str:
@@ -168,6 +211,7 @@ def restore_group(data: Mapping[str, Any], *, slug: str | None = None) -> GroupR
         for key, model in TABLES
     }
     _check_references(group, rows)
+    _check_hands(rows)
     if not SLUG.fullmatch(group["slug"]):
         raise BackupError(
             "“{slug}” cannot be a group's slug: use small letters, digits and hyphens.",
@@ -391,3 +435,30 @@ def _check_references(group: Mapping[str, Any], rows: Mapping[str, list[dict[str
                         target=target,
                         id=str(row[column]),
                     )
+
+
+def _check_hands(rows: Mapping[str, list[dict[str, Any]]]) -> None:
+    """Each session holds exactly its hands 1 to ``hands_played``: the number the next hand
+    gets is ``hands_played + 1``, so a hand row beyond the count (a backup read while a hand
+    was saved, by a version before backups were one snapshot) would make the restored
+    session refuse every next hand."""
+    numbers: dict[int, list[int]] = {s["id"]: [] for s in rows["sessions"]}
+    for hand in rows["hands"]:
+        numbers[hand["session_id"]].append(hand["number"])
+    for session in rows["sessions"]:
+        played = session.get("hands_played", 0)
+        held = sorted(numbers[session["id"]])
+        if len(held) != played:
+            raise BackupError(
+                "The backup is damaged: the count of hands played in session {id} ({played}) "
+                "does not match the hands it holds ({held}).",
+                id=session["id"],
+                played=played,
+                held=len(held),
+            )
+        if held != list(range(1, played + 1)):
+            raise BackupError(
+                "The backup is damaged: the hands of session {id} are not numbered 1 to {played}.",
+                id=session["id"],
+                played=played,
+            )

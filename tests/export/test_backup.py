@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from ledger import create_app
 from ledger.backup import (
@@ -239,3 +239,67 @@ def test_a_file_that_is_not_json_is_not_a_backup():
         loads(b"PK\x03\x04 a workbook perhaps")
     with pytest.raises(BackupError, match="not a Pub Ledger backup"):
         loads("[1, 2, 3]")
+
+
+def test_a_hand_entered_while_the_backup_is_read_never_splits_the_session_from_its_hands(
+    app, client, tmp_path, monkeypatch
+):
+    made = Table.new_group(client)
+    night = made.new_session("spot", ["Enda", "John", "Rex"], "Enda")
+    made.hand(night, {"Enda": "J 10", "John": "A 3", "Rex": "2 9"})
+    entered = []
+
+    def a_phone_enters_a_hand(conn, cursor, statement, parameters, context, executemany):
+        # Once the backup has read the sessions and is about to read their hands, a phone at
+        # the table saves the next hand (on a connection of its own, and commits it).
+        if (
+            not entered
+            and statement.lstrip().upper().startswith("SELECT")
+            and ("FROM hands" in statement)
+        ):
+            entered.append(made.hand(night, {"Enda": "", "John": "K", "Rex": "3"}, out="Enda"))
+
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", a_phone_enters_a_hand)
+        try:
+            data = backup_group(made.slug)
+        finally:
+            event.remove(db.engine, "before_cursor_execute", a_phone_enters_a_hand)
+    assert entered and made.get(f"/sessions/{night}")["hands_played"] == 2
+
+    (session,) = data["sessions"]
+    assert [h["number"] for h in data["hands"]] == list(range(1, session["hands_played"] + 1))
+    assert len([c for c in data["changes"] if c["kind"] == "hand.created"]) == len(data["hands"])
+    with sqlite_app(tmp_path, monkeypatch, "target") as target:
+        with target.app_context():
+            restore_group(data)
+        table = Table(target.test_client(), made.slug)
+        table.hand(night, {"Enda": "5", "John": "", "Rex": "6"}, out="John")  # 201, not 500
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda d: d["hands"].pop(), r"played in session 1 \(2\) .* the hands it holds \(1\)"),
+        (lambda d: d["sessions"][0].update(hands_played=1), r"session 1 \(1\) .* holds \(2\)"),
+        (lambda d: d["hands"][1].update(number=3), "hands of session 1 are not numbered 1 to 2"),
+    ],
+)
+def test_a_backup_whose_session_does_not_count_its_hands_is_refused_naming_the_session(
+    app, client, damage, message
+):
+    made = Table.new_group(client)
+    night = made.new_session("spot", ["Enda", "John", "Rex"], "Enda")
+    assert night == 1
+    made.hand(night, {"Enda": "J 10", "John": "A 3", "Rex": "2 9"})
+    made.hand(night, {"Enda": "", "John": "K", "Rex": "3"}, out="Enda")
+    with app.app_context():
+        data = backup_group(made.slug)
+        db.session.rollback()
+    data["group"]["slug"] = "restored-here"
+    damage(data)
+    counted = count_rows(app)
+
+    with app.app_context(), pytest.raises(BackupError, match=message):
+        restore_group(data)
+    assert count_rows(app) == counted
