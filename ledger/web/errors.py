@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Response, render_template, request
+from flask import Response, render_template, request, url_for
 from flask_babel import format_decimal
 from jinja2 import TemplateNotFound
 from werkzeug.exceptions import HTTPException, default_exceptions
@@ -24,7 +24,14 @@ MEGABYTE = 1024 * 1024
 def http_error_page(e: HTTPException) -> Response:
     """templates/errors/<code>.html if there is one, else the general errors/error.html."""
     response = e.get_response()  # keeps headers such as Allow
-    context = way_back() if e.code == 404 else too_large() if e.code == 413 else {}
+    if e.code == 404:
+        context = way_back()
+    elif e.code == 401:
+        context = resume()
+    elif e.code == 413:
+        context = too_large()
+    else:
+        context = {}
     try:
         html = render_template(f"errors/{e.code}.html", error=e, **context)
     except TemplateNotFound:
@@ -54,6 +61,45 @@ def way_back() -> dict[str, Any]:
         except ServiceError:
             pass  # not a session of this group: the group's page is the way back
     return back
+
+
+# The forms whose typed input the passphrase page carries through: a hand typed at the table
+# is worth keeping, and these addresses show their form again on GET.
+KEEPS_TYPED = frozenset({"hands.new", "hands.edit"})
+KEPT_PREFIX = "keep-"
+# What a kept form may hold at most (it rides in the signed cookie until the form is shown).
+KEPT_MAX_CHARS = 2000
+
+
+def resume() -> dict[str, Any]:
+    """Where the passphrase page goes once the group is open (``resume``): the page itself, or
+    for a form sent to an address that only takes forms (undo, join, finish…), the scoreboard
+    of its session, else the group's page: never an address that answers GET with 405.
+
+    A hand form sent while signed out also hands on what was typed (``kept``): the page sends
+    it with the passphrase, and the form opens with it again (ledger/web/kept.py).
+    """
+    if request.method in ("GET", "HEAD"):
+        return {"resume": request.full_path.rstrip("?")}
+    rule = request.url_rule
+    kept: list[tuple[str, str]] = []
+    if rule is not None and "GET" in (rule.methods or ()):
+        target = request.path
+        if request.endpoint in KEEPS_TYPED:
+            kept = [(KEPT_PREFIX + k, v) for k, v in request.form.items(multi=True)]
+            kept = [(k, v) for k, v in kept if k != KEPT_PREFIX + "csrf_token"]
+            if sum(len(k) + len(v) for k, v in kept) > KEPT_MAX_CHARS:
+                kept = []
+    else:
+        match = _IN_A_GROUP.match(request.path)
+        if match is None:
+            return {}
+        slug, session_id = match["slug"], match["session"]
+        if session_id:
+            target = url_for("sessions.show", slug=slug, session_id=int(session_id))
+        else:
+            target = url_for("groups.show", slug=slug)
+    return {"resume": target, "kept": kept}
 
 
 def too_large() -> dict[str, Any]:

@@ -7,13 +7,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ledger import services
 from ledger.rules.registry import GAMES
 from ledger.services.views import GroupRef, HandView, SessionView
-from ledger.web import access, entry, texts
+from ledger.web import access, entry, kept, texts
 from ledger.web.forms import HandForm
 from ledger.web.i18n import error_text
 from ledger.web.summary import hand_summary
@@ -83,10 +83,18 @@ def _render_form(
 @bp.route("/new", methods=["GET", "POST"])
 def new(slug: str, session_id: int):
     group, view = _session(slug, session_id)
+    typed_before = kept.take(request.path) if request.method == "GET" else None
     if view.status != "open":
         flash(_closed_text(view), "error")
         return redirect(url_for("sessions.show", slug=slug, session_id=session_id))
     players = _seated(view)
+    if typed_before is not None:
+        # Typed before the passphrase was asked for: shown again as it was sent, with its
+        # request id and version, so saving it is the save that was refused.
+        form = HandForm(formdata=typed_before)
+        entry.fill(form, players, entry.as_typed(form))
+        entry.set_out_choices(form, players)
+        return _render_form(group, view, form, players, view.dealer, view.leader, entry.RowErrors())
     form = HandForm()
     entry.set_out_choices(form, players)
     if not form.is_submitted():
@@ -190,6 +198,16 @@ def edit(slug: str, session_id: int, number: int):
     group, view = _session(slug, session_id)
     hand = _hand(group, session_id, number)
     players = [r.player for r in hand.results]
+    typed_before = kept.take(request.path) if request.method == "GET" else None
+    if typed_before is not None:
+        # The correction typed before the passphrase was asked for, with the version it was
+        # loaded at: saving it is the save that was refused.
+        form = HandForm(formdata=typed_before)
+        entry.fill(form, players, entry.as_typed(form))
+        entry.set_out_choices(form, players)
+        return _render_form(
+            group, view, form, players, hand.dealer, hand.leader, entry.RowErrors(), hand
+        )
     form = HandForm()
     entry.set_out_choices(form, players)
     if not form.is_submitted():

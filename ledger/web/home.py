@@ -9,7 +9,7 @@ from werkzeug.wrappers import Response
 from ledger import backup, services
 from ledger.services import pages
 from ledger.services.views import GroupRef
-from ledger.web import access
+from ledger.web import access, kept
 from ledger.web.forms import CreateGroupForm, OpenGroupForm, RestoreForm
 from ledger.web.i18n import error_text, same_site_path
 from ledger.web.util import add_error
@@ -109,6 +109,8 @@ def open_group() -> Response | tuple[str, int]:
             if group is not None:
                 access.sign_in(group)
                 target = same_site_path(request.form.get("next"))
+                if target:
+                    kept.keep(request.form, target)  # a hand typed before the 401 page
                 return redirect(target or url_for("groups.show", slug=group.slug))
             add_error(form, "passphrase", _("The group's name or passphrase is wrong."))
     return _start_page(_create_form(formdata=None), form, 401)
