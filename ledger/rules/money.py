@@ -11,8 +11,9 @@ from types import MappingProxyType
 from ledger.rules.errors import RuleError
 from ledger.rules.settle import PartyT, Transfer, party_key, settle
 
-# ISO 4217 minor units. This is the currency's smallest amount on paper, not always a coin in
-# circulation (HUF and CZK have none below 1), but it is what banks and transfer apps accept.
+# ISO 4217 minor units: the currency's smallest amount on paper, which amounts are written to.
+# It is not always a coin in circulation (HUF and CZK have none below 1): settling up rounds to
+# the smallest coin instead (CASH_COINS below).
 CURRENCY_DECIMALS: Mapping[str, int] = MappingProxyType(
     {
         **dict.fromkeys(
@@ -27,6 +28,22 @@ CURRENCY_DECIMALS: Mapping[str, int] = MappingProxyType(
     }
 )
 DEFAULT_DECIMALS = 2
+
+# The smallest coin in circulation where it is bigger than the minor unit: settling up in cash
+# is rounded to it (RULES.md §6). Every other currency's smallest coin is its minor unit.
+CASH_COINS: Mapping[str, Decimal] = MappingProxyType(
+    {
+        "CHF": Decimal("0.05"),
+        "DKK": Decimal("0.50"),
+        "SEK": Decimal("1"),
+        "NOK": Decimal("1"),
+        "CZK": Decimal("1"),
+        "HUF": Decimal("5"),
+        "CAD": Decimal("0.05"),
+        "AUD": Decimal("0.05"),
+        "NZD": Decimal("0.10"),
+    }
+)
 
 # Symbols a reader recognises without doubt; any other currency is written with its code.
 CURRENCY_SYMBOLS: Mapping[str, str] = MappingProxyType(
@@ -69,6 +86,20 @@ def minor_units(currency: str) -> int:
 def coin(currency: str) -> Decimal:
     """The currency's smallest amount: ``Decimal("0.01")`` for EUR, ``Decimal("1")`` for JPY."""
     return _from_coins(1, minor_units(currency))
+
+
+def smallest_coin(currency: str) -> Decimal:
+    """The smallest coin in circulation, which settling up rounds to: ``Decimal("0.05")`` for
+    CHF, ``Decimal("1")`` for SEK, the minor unit (``coin``) for a currency not in CASH_COINS."""
+    code = currency.strip().upper()
+    return CASH_COINS.get(code, coin(code))
+
+
+def _minor_per_coin(currency: str) -> int:
+    """How many minor units the smallest coin is worth: 5 for CHF, 100 for SEK, 1 for EUR."""
+    per: Fraction = Fraction(smallest_coin(currency)) * 10 ** minor_units(currency)
+    assert per.denominator == 1 and per > 0, currency  # CASH_COINS holds whole minor units
+    return per.numerator
 
 
 def amount(units: int, unit_value: Decimal, currency: str) -> Decimal:
@@ -158,16 +189,18 @@ def parse_unit_value(text: str | Decimal | int) -> Decimal:
 def settle_amounts(
     balances: Mapping[PartyT, int], unit_value: Decimal, currency: str
 ) -> tuple[dict[PartyT, Decimal], tuple[tuple[Transfer, Decimal], ...]]:
-    """Balances and the transfers that settle them, in the currency (RULES.md §6).
+    """Balances and the transfers that settle them, in the currency's coins (RULES.md §6).
 
     Returns every party's balance as an amount, and the fewest transfers with their amounts;
-    after the transfers every returned balance is zero, to the coin.
+    every amount is a whole number of the currency's smallest coin (``smallest_coin``: 0.01 for
+    EUR, 0.05 for CHF, 1 for SEK), and after the transfers every returned balance is zero,
+    exactly: what is paid is what is received.
 
-    When a unit is a whole number of coins (0.01, 0.05 or 1 EUR) all of it is exact: each
-    amount is ``units × unit_value`` and each transfer's ``units`` are real units.
+    When a unit is a whole number of coins (0.01, 0.05 or 1 EUR; 0.05 or 0.10 CHF) all of it
+    is exact: each amount is ``units × unit_value`` and each transfer's ``units`` are real units.
 
-    When it is not (0.005 EUR), the exact amounts are rounded to coins by largest remainder:
-    each is rounded down, then the coins that leaves over go one each to the largest
+    When it is not (0.005 EUR, 0.01 CHF), the exact amounts are rounded to coins by largest
+    remainder: each is rounded down, then the coins that leaves over go one each to the largest
     remainders (ties by party: name, the pot last), so no money is created or lost and each
     balance is within one coin of exact. The transfers settle those coin amounts, which are
     what people hand over; a transfer's ``units`` is then its amount in units rounded to the
@@ -177,25 +210,26 @@ def settle_amounts(
     if total != 0:
         raise ValueError(f"Balances must add up to zero, not {total}.")
     places = minor_units(currency)
-    coins_per_unit = Fraction(unit_value) * 10**places
+    step = _minor_per_coin(currency)
+    coins_per_unit = Fraction(unit_value) * 10**places / step
     if coins_per_unit <= 0:
         raise ValueError(f"A unit must be worth more than nothing, not {unit_value}.")
 
+    def money(coins: int) -> Decimal:
+        return _from_coins(coins * step, places)
+
     if coins_per_unit.denominator == 1:
         per_unit = coins_per_unit.numerator
-        exact = {party: _from_coins(units * per_unit, places) for party, units in balances.items()}
-        pairs = tuple(
-            (transfer, _from_coins(transfer.units * per_unit, places))
-            for transfer in settle(balances)
-        )
+        exact = {party: money(units * per_unit) for party, units in balances.items()}
+        pairs = tuple((transfer, money(transfer.units * per_unit)) for transfer in settle(balances))
         return exact, pairs
 
     coins = _round_conserving({party: units * coins_per_unit for party, units in balances.items()})
-    rounded = {party: _from_coins(count, places) for party, count in coins.items()}
+    rounded = {party: money(count) for party, count in coins.items()}
     pairs = tuple(
         (
             Transfer(paid.source, paid.target, max(1, round(paid.units / coins_per_unit))),
-            _from_coins(paid.units, places),
+            money(paid.units),
         )
         for paid in settle(coins)
     )

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from ledger.rules.errors import RuleError
 from ledger.rules.money import (
+    CASH_COINS,
     CURRENCY_DECIMALS,
     CURRENCY_SYMBOLS,
     amount,
@@ -19,6 +20,7 @@ from ledger.rules.money import (
     format_amount,
     parse_unit_value,
     settle_amounts,
+    smallest_coin,
 )
 from ledger.rules.settle import PartyT, Transfer, settle
 
@@ -59,6 +61,23 @@ def test_the_common_currencies_are_known() -> None:
         assert CURRENCY_DECIMALS[code] == 0
     assert CURRENCY_SYMBOLS["EUR"] == "€"
     assert CURRENCY_SYMBOLS["GBP"] == "£"
+
+
+def test_the_smallest_coin_is_the_smallest_one_in_circulation() -> None:
+    assert smallest_coin("CHF") == Decimal("0.05")
+    assert smallest_coin("DKK") == Decimal("0.50")
+    assert smallest_coin("sek") == smallest_coin("NOK") == smallest_coin("CZK") == Decimal("1")
+    assert smallest_coin("HUF") == Decimal("5")
+    # Elsewhere it is the minor unit.
+    assert str(smallest_coin("EUR")) == "0.01"
+    assert str(smallest_coin("JPY")) == "1"
+    assert str(smallest_coin("XYZ")) == "0.01"
+
+
+def test_every_smallest_coin_is_a_whole_number_of_minor_units_above_one() -> None:
+    for code, value in CASH_COINS.items():
+        per = Fraction(value) / Fraction(coin(code))
+        assert per.denominator == 1 and per > 1, code
 
 
 def test_units_become_an_amount_in_the_currency() -> None:
@@ -214,6 +233,43 @@ def test_half_coin_units_are_rounded_without_making_or_losing_money() -> None:
     assert all(paid == 0 for paid in remaining(rounded, transfers).values())
 
 
+def test_swiss_francs_are_settled_in_five_rappen_coins() -> None:
+    # Exactly 0.43, 0.12 and -0.55 CHF: rounded down to 0.40, 0.10 and -0.55, the one
+    # 5-rappen coin left over goes to the largest remainder, Amy's.
+    balances = {"Amy": 43, "Ben": 12, "Cat": -55}
+
+    rounded, transfers = settle_amounts(balances, Decimal("0.01"), "CHF")
+
+    assert rounded == {"Amy": Decimal("0.45"), "Ben": Decimal("0.10"), "Cat": Decimal("-0.55")}
+    assert [(t, str(paid)) for t, paid in transfers] == [
+        (Transfer("Cat", "Amy", 45), "0.45"),
+        (Transfer("Cat", "Ben", 10), "0.10"),
+    ]
+    assert all(paid == 0 for paid in remaining(rounded, transfers).values())
+
+
+def test_swiss_units_of_whole_coins_settle_exactly() -> None:
+    rounded, transfers = settle_amounts({"Amy": 3, "Ben": -3}, Decimal("0.05"), "CHF")
+
+    assert rounded == {"Amy": Decimal("0.15"), "Ben": Decimal("-0.15")}
+    assert transfers == ((Transfer("Ben", "Amy", 3), Decimal("0.15")),)
+
+
+def test_swedish_kronor_are_settled_in_whole_kronor_paid_as_received() -> None:
+    # Exactly 1.75, 1.25 and -3.00 SEK.
+    balances = {"Amy": 7, "Ben": 5, "Cat": -12}
+
+    rounded, transfers = settle_amounts(balances, Decimal("0.25"), "SEK")
+
+    assert rounded == {"Amy": Decimal("2.00"), "Ben": Decimal("1.00"), "Cat": Decimal("-3.00")}
+    assert [(t, str(paid)) for t, paid in transfers] == [
+        (Transfer("Cat", "Amy", 8), "2.00"),
+        (Transfer("Cat", "Ben", 4), "1.00"),
+    ]
+    paid = sum((value for _, value in transfers), Decimal(0))
+    assert paid == -rounded["Cat"] == rounded["Amy"] + rounded["Ben"]
+
+
 def test_a_balance_that_rounds_to_nothing_needs_no_transfer() -> None:
     rounded, transfers = settle_amounts({"Amy": 1, "Ben": -1}, Decimal("0.004"), "EUR")
 
@@ -240,7 +296,7 @@ def zero_sum_balances(draw: st.DrawFn) -> Balances:
 unit_values = st.decimals(
     min_value=Decimal("0.0001"), max_value=Decimal("5"), places=4, allow_nan=False
 )
-currencies = st.sampled_from(["EUR", "JPY", "KWD", "XYZ"])
+currencies = st.sampled_from(["EUR", "JPY", "KWD", "XYZ", "CHF", "DKK", "SEK", "HUF"])
 
 
 @settings(max_examples=300, deadline=None)
@@ -254,8 +310,9 @@ def test_rounded_balances_add_up_to_zero_and_stay_within_a_coin(
     assert sum(rounded.values()) == 0
     for party, units in balances.items():
         exact = Fraction(units) * Fraction(unit_value)
-        assert abs(Fraction(rounded[party]) - exact) < Fraction(coin(currency))
+        assert abs(Fraction(rounded[party]) - exact) < Fraction(smallest_coin(currency))
         assert rounded[party] == rounded[party].quantize(coin(currency))
+        assert rounded[party] % smallest_coin(currency) == 0
         if units == 0:
             assert rounded[party] == 0
 
@@ -270,9 +327,10 @@ def test_the_transfers_in_money_leave_everyone_square(
 
     assert all(paid > 0 and t.units > 0 for t, paid in transfers)
     assert all(paid == paid.quantize(coin(currency)) for _, paid in transfers)
+    assert all(paid % smallest_coin(currency) == 0 for _, paid in transfers)
     assert all(value == 0 for value in remaining(rounded, transfers).values())
     assert len(transfers) <= max(nonzero - 1, 0)
-    if (unit_value / coin(currency)) % 1 == 0:
+    if (unit_value / smallest_coin(currency)) % 1 == 0:
         assert all(paid == amount(t.units, unit_value, currency) for t, paid in transfers)
         assert tuple(t for t, _ in transfers) == settle(balances)
 
