@@ -23,7 +23,7 @@ def translate(template: str) -> str:
     return CATALOG.get(template, template)
 
 
-def test_the_message_is_the_template_filled_in_english():
+def test_the_message_is_the_template_filled_in_english() -> None:
     error = RuleError("{player} is seated twice.", field="players", players=("Rex",), player="Rex")
     assert error.message == str(error) == "Rex is seated twice."
     assert error.template == "{player} is seated twice."
@@ -31,12 +31,12 @@ def test_the_message_is_the_template_filled_in_english():
     assert (error.field, error.players) == ("players", ("Rex",))
 
 
-def test_a_translation_fills_the_same_blanks():
+def test_a_translation_fills_the_same_blanks() -> None:
     error = RuleError("{player} is seated twice.", player="Rex")
     assert error.phrase.render(translate) == "Rex zit twee keer aan tafel."
 
 
-def test_a_piece_of_a_sentence_is_translated_before_it_fills_a_blank():
+def test_a_piece_of_a_sentence_is_translated_before_it_fills_a_blank() -> None:
     with pytest.raises(RuleError) as refused:
         parse_cards("Q", suits_required=True, player="Rex")
     assert refused.value.message == "Rex: give the suit of the queen, e.g. QH or Q♥."
@@ -44,7 +44,7 @@ def test_a_piece_of_a_sentence_is_translated_before_it_fills_a_blank():
     assert refused.value.phrase.render(translate) == "Rex: kleur van de vrouw: QH."
 
 
-def test_a_refusal_wrapping_another_translates_both():
+def test_a_refusal_wrapping_another_translates_both() -> None:
     inner = RuleError("{player} is seated twice.", player="Rex")
     outer = RuleError(
         "This correction would make hand {number} impossible: {reason}",
@@ -55,7 +55,7 @@ def test_a_refusal_wrapping_another_translates_both():
     assert outer.phrase.render(translate) == "Spel 3: Rex zit twee keer aan tafel."
 
 
-def test_a_count_that_starts_a_sentence_is_capitalized_after_translation():
+def test_a_count_that_starts_a_sentence_is_capitalized_after_translation() -> None:
     (queen,) = parse_cards("QS")
     with pytest.raises(RuleError) as refused:
         check_deck({"Enda": [queen], "John": [queen], "Rex": [queen]})
@@ -63,15 +63,15 @@ def test_a_count_that_starts_a_sentence_is_capitalized_after_translation():
     assert refused.value.phrase.render(translate).startswith("Drie players have the Q♠")
 
 
-def test_a_translation_with_the_wrong_blanks_falls_back_to_the_english():
+def test_a_translation_with_the_wrong_blanks_falls_back_to_the_english() -> None:
     error = RuleError("The dealer {dealer} is not one of the players.", dealer="Rex")
     assert error.phrase.render(translate) == "The dealer Rex is not one of the players."
 
 
-def test_a_percent_sign_is_just_a_character():
+def test_a_percent_sign_is_just_a_character() -> None:
     assert str(Phrase("{share}% of the pot", share=50)) == "50% of the pot"
 
 
-def test_a_made_phrase_is_given_whole_not_with_more_params():
+def test_a_made_phrase_is_given_whole_not_with_more_params() -> None:
     with pytest.raises(TypeError):
         RuleError(Phrase("{player} went out.", player="Rex"), player="Finn")
