@@ -66,6 +66,12 @@ NOT_BACKED_UP = frozenset({Credential.__tablename__})
 GROUP_COLUMNS_LEFT_OUT = frozenset({"failed_logins", "failed_since"})
 # A reference to a row of the same table that may point forward: filled in at the end.
 LATE_REFERENCES = {"sessions": ("carried_into_id",)}
+# Keys of a change record's ``before`` and ``after`` that hold a session's id: the session a
+# pot was carried into ("pot.carried" after.session, before.carried_into), the one a session's
+# pot came from ("session.created" after.carried_from). Renamed as the sessions are, or the
+# restored history would point at the backed-up ids. Only the top level of each is looked at:
+# deeper down are scores keyed by player names, and a player may be called "session".
+SESSION_IDS_IN_CHANGES = frozenset({"session", "session_id", "carried_from", "carried_into"})
 
 
 class BackupError(ServiceError):
@@ -255,6 +261,9 @@ def _insert_all(group: dict[str, Any], rows: Mapping[str, list[dict[str, Any]]],
                     deferred[column] = values.pop(column)
                 else:
                     values[column] = ids[target][values[column]]
+            if model is Change:
+                for column in ("before", "after"):
+                    values[column] = _renamed_sessions(values.get(column), ids["sessions"])
             new_id = _insert(model, values, keep)
             table_ids[backed_up["id"]] = new_id
             later += [(model, new_id, column, old) for column, old in deferred.items()]
@@ -266,6 +275,18 @@ def _insert_all(group: dict[str, Any], rows: Mapping[str, list[dict[str, Any]]],
             .values({column: ids[target][old]})
         )
     return ids[Group.__tablename__][group["id"]]
+
+
+def _renamed_sessions(record: Any, renamed: Mapping[int, int]) -> Any:
+    """A change record's ``before`` or ``after`` with the session ids it holds renamed."""
+    if not isinstance(record, dict):
+        return record
+    return {
+        k: renamed.get(v, v)
+        if k in SESSION_IDS_IN_CHANGES and isinstance(v, int) and not isinstance(v, bool)
+        else v
+        for k, v in record.items()
+    }
 
 
 def _insert(model: Any, values: Mapping[str, Any], keep_id: bool) -> int:

@@ -150,24 +150,30 @@ def test_a_restore_beside_the_group_itself_takes_new_ids_and_a_new_slug(app, cli
     new_ids = [s["id"] for s in group["sessions"]]
     assert len(new_ids) == len(ids) and not set(new_ids) & set(ids.values())
 
-    def without_ids(answer: Any) -> Any:
+    renamed = dict(zip(ids.values(), new_ids, strict=True))
+
+    def comparable(answer: Any, rename: dict[int, int], top: bool = True) -> Any:
+        """An answer without the group's slug, every session id in it (the session's own,
+        the settlement's, the pots carried on in the history) renamed by ``rename``."""
         if isinstance(answer, dict):
             return {
-                k: without_ids(v)
+                k: rename.get(v, v)
+                if k in ("session", "carried_from", "carried_into") or (top and k == "id")
+                else comparable(v, rename, top=False)
                 for k, v in answer.items()
-                if k not in ("id", "session", "group", "slug")
+                if k not in ("group", "slug")
             }
         if isinstance(answer, list):
-            return [without_ids(v) for v in answer]
+            return [comparable(v, rename, top=False) for v in answer]
         return answer
 
-    for old, new in zip(ids.values(), new_ids, strict=True):
+    for old, new in renamed.items():
         for what in ("", "/hands", "/history", "/settlement"):
             a = made.call("GET", f"/sessions/{old}{what}")
             b = table.call("GET", f"/sessions/{new}{what}")
-            assert (a.status_code, without_ids(a.get_json())) == (
-                b.status_code,
-                without_ids(b.get_json()),
+            assert (b.status_code, comparable(b.get_json(), {})) == (
+                a.status_code,
+                comparable(a.get_json(), renamed),
             )
     # A pot carried from one night into the next follows the new ids.
     with app.app_context():
@@ -303,3 +309,36 @@ def test_a_backup_whose_session_does_not_count_its_hands_is_refused_naming_the_s
     with app.app_context(), pytest.raises(BackupError, match=message):
         restore_group(data)
     assert count_rows(app) == counted
+
+
+def test_a_restore_under_new_ids_renames_the_sessions_named_in_the_history(app, client):
+    made = Table.new_group(client)
+    first = made.new_session("spot", ["Enda", "John"], "Enda")
+    made.hand(first, {"Enda": "J 10", "John": "A 3"})  # nobody out: the pot is carried on
+    made.ok("POST", f"/sessions/{first}/finish", {"leftover_pot": "carry"})
+    second = made.new_session("spot", ["Enda", "John"], "John")
+    with app.app_context():
+        data = backup_group(made.slug)
+        db.session.rollback()
+    (carried,) = [c for c in data["changes"] if c["kind"] == "pot.carried"]
+    assert carried["after"]["session"] == second
+    carried["before"] = {"carried_into": None, "pot": 10}  # as a later version may write it
+    data["changes"].append({**carried, "id": 999, "before": {"carried_into": second}})
+
+    with app.app_context():
+        copy = restore_group(data, slug="the-copy")
+    table = Table(client, copy.slug)
+    first_copy, second_copy = (s["id"] for s in table.get(f"/groups/{copy.slug}")["sessions"])
+    assert (first_copy, second_copy) != (first, second)
+
+    history = table.get(f"/sessions/{first_copy}/history")
+    pots = [c for c in history if c["kind"] == "pot.carried"]
+    assert [c["after"]["session"] for c in pots] == [second_copy, second_copy]
+    assert [c["before"] for c in pots] == [
+        {"carried_into": None, "pot": 10},
+        {"carried_into": second_copy},
+    ]
+    (created,) = [
+        c for c in table.get(f"/sessions/{second_copy}/history") if c["kind"] == "session.created"
+    ]
+    assert created["after"]["carried_from"] == first_copy
