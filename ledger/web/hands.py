@@ -11,6 +11,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext as _
 
 from ledger import services
+from ledger.rules.base import HandEntry
 from ledger.rules.registry import GAMES
 from ledger.services.views import GroupRef, HandView, SessionView
 from ledger.web import access, entry, kept, texts
@@ -227,12 +228,44 @@ def edit(slug: str, session_id: int, number: int):
             errors = entry.place(e, players)
         except services.Conflict as e:
             if e.field == "version" and version is not None:
+                if _same_entry(_hand(group, session_id, number).entry, typed):
+                    # A resend (a double tap, a retry on bad wifi) of the correction that was
+                    # just saved: it stands as sent, so this save is done, not a second one.
+                    return _corrected(view, number)
                 return _corrected_meanwhile(group, session_id, number, form, version)
             errors = entry.RowErrors(general=[error_text(e)])
         else:
-            flash(texts.hand_text(view.game, "corrected", number=number), "success")
-            return redirect(url_for("sessions.show", slug=slug, session_id=session_id))
+            return _corrected(view, number)
     return _render_form(group, view, form, players, hand.dealer, hand.leader, errors, hand)
+
+
+def _corrected(view: SessionView, number: int):
+    flash(texts.hand_text(view.game, "corrected", number=number), "success")
+    return redirect(url_for("sessions.show", slug=view.group, session_id=view.id))
+
+
+def _same_entry(stored: Mapping[str, Any], typed: HandEntry) -> bool:
+    """Whether a hand's entry as stored is the one typed: the same cards or total for each
+    player, the same player out (and rummy)."""
+
+    def row(cards: Any, spots: Any, melds: Any, sitting_out: Any) -> tuple[Any, ...]:
+        return (
+            str(cards or "").strip(),
+            None if spots is None else int(spots),
+            tuple(melds or ()),
+            bool(sitting_out),
+        )
+
+    before = {
+        r.get("player"): row(r.get("cards"), r.get("spots"), r.get("melds"), r.get("sitting_out"))
+        for r in stored.get("results") or ()
+    }
+    now = {r.player: row(r.cards, r.spots, r.melds, r.sitting_out) for r in typed.results}
+    return (
+        before == now
+        and (stored.get("out") or None) == (typed.out or None)
+        and bool(stored.get("rummy")) == bool(typed.rummy)
+    )
 
 
 def _corrected_meanwhile(

@@ -642,6 +642,35 @@ def test_a_correction_refused_because_another_phone_corrected_that_hand_says_so(
     assert "Hand 1 was corrected on another phone while you were correcting it" in alert
 
 
+def test_a_correction_sent_twice_is_saved_once_and_not_called_a_clash(phone):
+    board = phone.start()
+    phone.enter(HAND_1)
+    data = phone.hand_form(dict(HAND_1, Enda="J 9"), **phone.hidden(f"{board}/hands/1/edit"))
+    first = phone.client.post(f"{board}/hands/1/edit", data=data)
+    resent = phone.client.post(f"{board}/hands/1/edit", data=data)  # a double tap, a retry
+    assert first.status_code == resent.status_code == 302, html(resent)
+    assert resent.headers["Location"] == first.headers["Location"]
+    hand = html(phone.client.get(f"{board}/hands/1"))
+    assert "corrected on another phone" not in hand
+    assert hand.count("Until ") == 1  # one correction in the history, not two
+    assert scores(html(phone.client.get(board)))["Enda"] == "-24"
+
+
+def test_a_stale_correction_that_differs_from_the_hand_now_is_still_refused(phone):
+    board = phone.start()
+    phone.enter(HAND_1)
+    loaded = phone.hidden(f"{board}/hands/1/edit")
+    saved = phone.client.post(
+        f"{board}/hands/1/edit", data=phone.hand_form(dict(HAND_1, Enda="J 9"), **loaded)
+    )
+    assert saved.status_code == 302
+    other = phone.client.post(
+        f"{board}/hands/1/edit", data=phone.hand_form(dict(HAND_1, Enda="J 8"), **loaded)
+    )
+    assert other.status_code == 409
+    assert "Hand 1 was corrected on another phone" in _alert(html(other))
+
+
 def test_going_rummy_is_offered_in_rummy_only(phone):
     phone.start(game="rummy", dealer="Enda")
     form = html(phone.client.get(f"{phone.board}/hands/new"))
