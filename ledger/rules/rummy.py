@@ -27,7 +27,11 @@ RUMMY_BONUS = 10  # rummy_bonus=bonus10: points for the winner, or off the winne
 
 
 def play(state: State, entry: HandEntry, options: Mapping[str, Any]) -> HandOutcome:
-    """Score one hand: check every result, then the points, the new scores and the game's end."""
+    """Score one hand: check every result, then the points, the new scores and the game's end.
+
+    Options not given take their defaults, as in the other games.
+    """
+    options = {**GAME.defaults(), **options}
     seats, dealer = state.seats, state.dealer
     hands, values = _checked_hands(state, entry, options)
     out = canonical(state, entry.out)
@@ -94,7 +98,7 @@ def most_players(packs: int) -> int:
 
 def check_seats(seats: Sequence[str], options: Mapping[str, Any]) -> None:
     """One pack seats 6 players at most and two packs 7; a RuleError says so."""
-    packs = options["packs"]
+    packs = {**GAME.defaults(), **options}["packs"]
     limit = most_players(packs)
     if len(seats) > limit:
         if packs == 2:
@@ -235,7 +239,8 @@ def _checked_total(
     def wrong(message: Phrase) -> RuleError:
         return RuleError(message, field=where, players=(player,))
 
-    if options["entry"] != "totals":
+    # The player out may say 0 whatever the session asks for: there are no cards to give.
+    if options["entry"] != "totals" and not (player == out and total == 0):
         raise wrong(
             Phrase(
                 "This session asks for every player's cards: enter {player}'s cards.",

@@ -184,8 +184,15 @@ def read_leftovers(
 
     Each result is cards (at most 8) or, with ``entry_mode`` ``totals``, a spot total from 1 to
     80. Only the player out has nothing left (no result, ``""`` or a total of 0), and only
-    one player goes out; all the hand's cards must fit in one pack.
+    one player goes out; all the hand's cards must fit in one pack. Going rummy is Rummy's
+    alone: an entry that claims it is refused.
     """
+    if entry.rummy:
+        raise RuleError(
+            "{game} has no going-rummy bonus: mark the player who went out as out.",
+            field="rummy",
+            game=game_name,
+        )
     given = index_results(state, entry)
     out = canonical(state, entry.out)
     results: dict[str, PlayerResult] = {}
@@ -284,7 +291,7 @@ def _spot_total(player: str, spots: object, *, went_out: bool, entry_mode: str, 
             players=(player,),
             player=player,
         )
-    if not went_out and not 0 <= spots <= MAX_SPOTS:
+    if not went_out and not 1 <= spots <= MAX_SPOTS:
         raise RuleError(
             "{player}'s spot total must be from 1 to {most}, not {spots}.",
             field=field,

@@ -87,6 +87,14 @@ def test_numeric_options_typed_as_text_in_a_form_are_accepted() -> None:
 # --- Seats and the deal ------------------------------------------------------------------------
 
 
+def test_options_not_given_take_their_defaults() -> None:
+    outcome = GAME.play(start(), entry("Enda", John="5", Rex="K"), {})
+    assert points(outcome)["Enda"] == 15
+    rummy.check_seats(("A", "B", "C", "D", "E", "F"), {})
+    with pytest.raises(RuleError, match="at most 6 players"):
+        rummy.check_seats(("A", "B", "C", "D", "E", "F", "G"), {})
+
+
 def test_one_pack_seats_two_to_six_players() -> None:
     assert start("A B", dealer="A").seats == ("A", "B")
     assert len(start("A B C D E F", dealer="A").seats) == 6
@@ -154,6 +162,13 @@ def test_the_player_out_has_no_cards_left() -> None:
     problem = error(start(), entry("Enda", Enda="3", John="5", Rex="K"))
     assert (problem.field, problem.players) == ("results[0].cards", ("Enda",))
     assert "went out" in problem.message
+
+
+def test_the_player_out_may_say_a_total_of_zero_even_when_cards_are_asked_for() -> None:
+    outcome = play(start(), entry("Enda", Enda=0, John="5", Rex="K"))
+    assert points(outcome) == {"Enda": 15, "John": 0, "Rex": 0}
+    problem = error(start(), entry("Enda", Enda=0, John=5, Rex="K"))
+    assert (problem.field, problem.players) == ("results[1].spots", ("John",))
 
 
 def test_a_player_who_did_not_go_out_has_cards_left() -> None:

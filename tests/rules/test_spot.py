@@ -551,12 +551,13 @@ def test_the_player_out_may_say_zero_spots_even_when_cards_are_asked_for() -> No
     assert outcome.winners == ("Enda",)
 
 
-@pytest.mark.parametrize("total", [81, -1, 100])
+@pytest.mark.parametrize("total", [81, 0, -1, 100])
 def test_a_spot_total_runs_from_1_to_80(total: int) -> None:
     opts = options(entry="totals")
     error = rejected(start(), hand(Enda="A", John=total, Rex="2", Finn="3"), opts)
     assert error.field == "results[1].spots"
     assert error.players == ("John",)
+    assert error.message == f"John's spot total must be from 1 to 80, not {total}."
 
 
 def test_a_spot_total_of_80_is_the_most_a_hand_can_hold() -> None:
@@ -566,10 +567,18 @@ def test_a_spot_total_of_80_is_the_most_a_hand_can_hold() -> None:
 
 def test_a_total_of_zero_is_only_for_the_player_out() -> None:
     opts = options(entry="totals")
-    error = rejected(start(), hand(Enda="A", John=0, Rex="2", Finn="3"), opts)
-    assert error.players == ("John",)
+    error = rejected(start(), hand(out="Enda", Enda=0, John=0, Rex="2", Finn="3"), opts)
+    assert (error.field, error.players) == ("results[1].spots", ("John",))
+    assert "from 1 to 80" in error.message
     error = rejected(start(), hand(out="John", Enda="A", John=4, Rex="2", Finn="3"), opts)
     assert error.field == "results[1].spots"
+
+
+def test_going_rummy_is_not_part_of_spot() -> None:
+    entry = HandEntry(HAND_2.results, out="Enda", rummy=True)
+    error = rejected(start(), entry)
+    assert error.field == "rummy"
+    assert error.message == "Spot has no going-rummy bonus: mark the player who went out as out."
 
 
 @pytest.mark.parametrize("total", [True, 4.0, "4"])

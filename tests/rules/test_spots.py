@@ -308,9 +308,18 @@ def test_a_spots_session_that_wants_cards_refuses_totals() -> None:
     assert error.field == "results[0].spots"
 
 
-def test_a_spots_total_runs_from_1_to_80() -> None:
-    error = rejected(start(), hand(out="Bram", Anna=81, Cees="3", Dirk="4"), TOTALS)
-    assert error.field == "results[0].spots"
+@pytest.mark.parametrize("total", [81, 0])
+def test_a_spots_total_runs_from_1_to_80(total: int) -> None:
+    error = rejected(start(), hand(out="Bram", Anna=total, Cees="3", Dirk="4"), TOTALS)
+    assert (error.field, error.players) == ("results[0].spots", ("Anna",))
+    assert error.message == f"Anna's spot total must be from 1 to 80, not {total}."
+
+
+def test_going_rummy_is_not_part_of_spots() -> None:
+    entry = hand(out="Bram", Anna="2", Cees="3", Dirk="4")
+    error = rejected(start(), HandEntry(entry.results, out="Bram", rummy=True))
+    assert error.field == "rummy"
+    assert error.message == "Spots has no going-rummy bonus: mark the player who went out as out."
 
 
 def test_an_unknown_player_in_spots_is_refused() -> None:
