@@ -24,7 +24,7 @@ from ledger.api.exports import download, session_data, session_filename
 from ledger.export import XLSX_MIMETYPE, session_workbook
 from ledger.rules.registry import GAMES
 from ledger.services.views import GroupRef, SessionView
-from ledger.web import access, i18n, texts
+from ledger.web import access, i18n, once, texts
 from ledger.web.chart import score_chart
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
 from ledger.web.pagecache import scoreboards
@@ -88,12 +88,20 @@ def new(slug: str):
             options = {
                 k[len(prefix) :]: v for k, v in options_typed.items() if k.startswith(prefix)
             }
-            try:
-                session = services.create_session(group, game, players, form.dealer.data, options)
-            except (services.RuleError, services.Conflict) as e:
-                errors.setdefault(_error_place(game, e.field), []).append(i18n.error_text(e))
-            else:
-                return redirect(url_for(".show", slug=slug, session_id=session.id))
+            token = once.token_of(request.form.get(once.FIELD))
+            with once.once(slug, token) as made:
+                if made is not None:  # a resend of a form that started its session already
+                    return redirect(url_for(".show", slug=slug, session_id=made))
+                try:
+                    session = services.create_session(
+                        group, game, players, form.dealer.data, options
+                    )
+                except (services.RuleError, services.Conflict) as e:
+                    errors.setdefault(_error_place(game, e.field), []).append(i18n.error_text(e))
+                else:
+                    if token is not None:
+                        once.remember(slug, token, session.id)
+                    return redirect(url_for(".show", slug=slug, session_id=session.id))
         else:
             for name, messages in form.errors.items():
                 errors.setdefault(name if name in ("game", "dealer") else "form", []).extend(
@@ -112,6 +120,8 @@ def new(slug: str):
         options_typed=options_typed,
         option_field=_option_field,
         errors=errors,
+        # The same form, redrawn after a move or a refusal, keeps its token.
+        once_token=once.token_of(request.form.get(once.FIELD)) or once.new_token(),
     )
     return (html, 422) if errors else html
 

@@ -185,6 +185,48 @@ def test_a_session_the_engine_refuses_says_why_beside_the_option(phone):
     assert 'value="-1"' in page
 
 
+def test_start_the_session_sent_twice_starts_one_session(phone):
+    page = html(phone.client.get(f"/g/{phone.slug}/s/new"))
+    token = re.search(r'name="once" value="([0-9a-f]+)"', page).group(1)
+    form = {
+        "game": "spot",
+        "order": ["Enda", "John"],
+        "seated": ["Enda", "John"],
+        "dealer": "Enda",
+        "once": token,
+    }
+    first = phone.client.post(f"/g/{phone.slug}/s/new", data=form)
+    resent = phone.client.post(f"/g/{phone.slug}/s/new", data=form)  # a double tap, a retry
+    assert first.status_code == resent.status_code == 302
+    assert resent.headers["Location"] == first.headers["Location"]
+    group = html(phone.client.get(f"/g/{phone.slug}"))
+    assert len(set(re.findall(rf'href="/g/{phone.slug}/s/(\d+)"', group))) == 1
+    # The same form sent from another browser (its cookie knows nothing) still finds it.
+    again = phone.client.application.test_client()
+    again.post("/open", data={"open-group": phone.slug, "open-passphrase": PASSPHRASE})
+    assert (
+        again.post(f"/g/{phone.slug}/s/new", data=form).headers["Location"]
+        == (first.headers["Location"])
+    )
+    # A new form is a new session.
+    fresh = re.search(
+        r'name="once" value="([0-9a-f]+)"', html(phone.client.get(f"/g/{phone.slug}/s/new"))
+    ).group(1)
+    assert fresh != token
+    other = phone.client.post(f"/g/{phone.slug}/s/new", data=form | {"once": fresh})
+    assert other.headers["Location"] != first.headers["Location"]
+
+
+def test_a_redrawn_new_session_form_keeps_its_one_time_token(phone):
+    page = html(phone.client.get(f"/g/{phone.slug}/s/new"))
+    token = re.search(r'name="once" value="([0-9a-f]+)"', page).group(1)
+    moved = phone.client.post(
+        f"/g/{phone.slug}/s/new",
+        data={"game": "spot", "order": ["Enda", "Finn"], "move": "up:1", "once": token},
+    )
+    assert f'name="once" value="{token}"' in html(moved)
+
+
 def test_one_player_is_not_enough_for_spot(phone):
     response = phone.client.post(
         f"/g/{phone.slug}/s/new",
