@@ -98,3 +98,70 @@ def test_two_corrections_from_the_same_version_one_wins_the_other_is_told(table)
     assert winner["winners"] in (["Rex"], ["Finn"])
     assert api.ok("GET", f"/sessions/{sid}/hands") == [winner]
     assert api.ok("GET", f"/sessions/{sid}")["version"] > version
+
+
+# Rex lowest instead of Enda: what a correction of hand 1 or 2 types.
+LOW_REX = {"Enda": "9 8", "John": "3 4", "Rex": "A", "Finn": "7 8"}
+
+
+def test_a_correction_and_an_undo_of_the_same_hand_at_once_one_wins_the_other_is_told(table):
+    api, sid = table
+    api.ok("POST", f"/sessions/{sid}/hands", hand_entry(LOW_ENDA), 201)
+    api.ok("POST", f"/sessions/{sid}/hands", hand_entry(LOW_ENDA), 201)
+    version = api.ok("GET", f"/sessions/{sid}")["version"]
+    requests = [
+        lambda: api.put(f"/sessions/{sid}/hands/2", hand_entry(LOW_REX, version=version)),
+        lambda: api.call("DELETE", f"/sessions/{sid}/hands/2", {"version": version}),
+    ]
+
+    corrected, undone = all_at_once(2, lambda i: requests[i]())
+
+    statuses = (corrected.status_code, undone.status_code)
+    assert statuses in ((200, 409), (409, 204)), [corrected.text, undone.text]
+    loser = undone if undone.status_code == 409 else corrected
+    assert loser.json()["error"]["message"]
+    hands = api.ok("GET", f"/sessions/{sid}/hands")
+    history = api.ok("GET", f"/sessions/{sid}/history")
+    session = api.ok("GET", f"/sessions/{sid}")
+    assert session["version"] == version + 1
+    if corrected.status_code == 200:
+        assert [h["number"] for h in hands] == [1, 2]
+        assert hands[1] == corrected.json()
+        assert hands[1]["winners"] == ["Rex"]
+        assert history[-1]["kind"] == "hand.corrected"
+    else:
+        assert [h["number"] for h in hands] == [1]
+        assert history[-1]["kind"] == "hand.deleted"  # the hand typed stays in the history
+        assert history[-1]["before"]["entry"]["results"][0]["cards"] == LOW_ENDA["Enda"]
+    assert sum(session["scores"].values()) + session["pot"] == 0
+
+
+def test_a_correction_and_a_new_hand_from_the_same_version_one_wins_the_other_is_told(table):
+    api, sid = table
+    api.ok("POST", f"/sessions/{sid}/hands", hand_entry(LOW_ENDA), 201)
+    version = api.ok("GET", f"/sessions/{sid}")["version"]
+    requests = [
+        lambda: api.put(f"/sessions/{sid}/hands/1", hand_entry(LOW_REX, version=version)),
+        lambda: api.post(
+            f"/sessions/{sid}/hands", hand_entry(LOW_ENDA, request_id="new", version=version)
+        ),
+    ]
+
+    corrected, added = all_at_once(2, lambda i: requests[i]())
+
+    statuses = (corrected.status_code, added.status_code)
+    assert statuses in ((200, 409), (409, 201)), [corrected.text, added.text]
+    loser = added if added.status_code == 409 else corrected
+    assert loser.json()["error"]["message"]
+    hands = api.ok("GET", f"/sessions/{sid}/hands")
+    session = api.ok("GET", f"/sessions/{sid}")
+    assert session["version"] == version + 1
+    if corrected.status_code == 200:
+        assert hands == [corrected.json()]
+        assert hands[0]["winners"] == ["Rex"]
+    else:
+        assert [h["number"] for h in hands] == [1, 2]
+        assert [h["winners"] for h in hands] == [["Enda"], ["Enda"]]  # hand 1 as it was
+        assert hands[1] == added.json()
+    assert session["hands_played"] == len(hands)
+    assert sum(session["scores"].values()) + session["pot"] == 0
