@@ -198,11 +198,28 @@ class Game:
         return check_options(self, given or {})
 
     def new_state(
-        self, players: Sequence[str], dealer: str, options: Mapping[str, Any], carried_pot: int = 0
+        self,
+        players: Sequence[str],
+        dealer: str,
+        options: Mapping[str, Any],
+        carried_pot: int = 0,
+        *,
+        carried_antes: Mapping[str, int] | None = None,
     ) -> State:
-        if self.start is not None:
-            return self.start(players, dealer, options, carried_pot)
-        return start_state(self, players, dealer, carried_pot)
+        """The state before hand 1, opened with the pot carried in from an earlier session.
+
+        ``carried_antes`` are the antes in that pot by player since it was last won (the
+        finished session's ``pot_antes``): a refund gives them back to those who paid them.
+        A points game has no pot, so it ignores both.
+        """
+        if not self.money:
+            carried_pot, carried_antes = 0, None
+        if self.start is None:
+            return start_state(self, players, dealer, carried_pot, carried_antes=carried_antes)
+        state = self.start(players, dealer, options, carried_pot)
+        if not carried_antes:
+            return state
+        return replace(state, pot_antes=checked_antes(carried_antes, state.pot))
 
 
 @dataclass(frozen=True)
@@ -319,15 +336,62 @@ def check_players(game: Game, players: Sequence[str], dealer: str) -> tuple[str,
     return seats
 
 
-def start_state(game: Game, players: Sequence[str], dealer: str, carried_pot: int = 0) -> State:
+def start_state(
+    game: Game,
+    players: Sequence[str],
+    dealer: str,
+    carried_pot: int = 0,
+    *,
+    carried_antes: Mapping[str, int] | None = None,
+) -> State:
+    """A new session's state: nobody has scored, and a money game opens with the carried pot.
+
+    A points game starts with no pot whatever is passed: a pot left in Spot is not its to take.
+    """
     seats = check_players(game, players, dealer)
+    pot = carried_pot if game.money else 0
+    antes = checked_antes(carried_antes, pot) if game.money and carried_antes else {}
     return State(
         seats=seats,
         dealer=dealer,
         scores={p: 0 for p in seats},
-        pot=carried_pot,
-        carried_in=carried_pot,
+        pot=pot,
+        carried_in=pot,
+        pot_antes=antes,
     )
+
+
+def checked_antes(antes: Mapping[str, int] | None, pot: int) -> dict[str, int]:
+    """The antes carried in with a pot, by player: whole units, none negative, within the pot.
+
+    Players whose antes are 0 are left out, as ``pot_antes`` never holds them.
+    """
+    kept: dict[str, int] = {}
+    for player, units in (antes or {}).items():
+        if not isinstance(player, str) or not player:
+            raise RuleError(
+                "Every ante carried in with the pot needs the name of the player who paid it.",
+                field="carried_antes",
+            )
+        if isinstance(units, bool) or not isinstance(units, int) or units < 0:
+            raise RuleError(
+                "The antes {player} paid into the carried pot must be a whole number of units, "
+                "at least 0.",
+                field="carried_antes",
+                players=(player,),
+                player=player,
+            )
+        if units:
+            kept[player] = units
+    if sum(kept.values()) > pot:
+        raise RuleError(
+            "The antes carried in with the pot add up to {antes} units, "
+            "more than the {pot} units in it.",
+            field="carried_antes",
+            antes=sum(kept.values()),
+            pot=pot,
+        )
+    return kept
 
 
 def next_seat(seats: Sequence[str], player: str, step: int = 1) -> str:

@@ -269,8 +269,9 @@ def _checked_total(
     return total
 
 
-def start(players: Sequence[str], dealer: str, options: Mapping[str, Any], pot: int) -> State:
-    state = start_state(GAME, players, dealer, pot)
+def start(players: Sequence[str], dealer: str, options: Mapping[str, Any], pot: int = 0) -> State:
+    # A points game has no pot, so a pot carried from a Spot session cannot open it.
+    state = start_state(GAME, players, dealer)
     check_seats(state.seats, options)
     return state
 

@@ -87,13 +87,16 @@ def play(state: State, entry: HandEntry, options: Mapping[str, Any]) -> HandOutc
 def finish(state: State, options: Mapping[str, Any], leftover_pot: str | None) -> Finish:
     """The end of the night: the pot is carried to the group's next Spot session, or refunded.
 
-    ``refund`` gives every player back the antes they paid since the pot was last won. Whatever
-    else is in the pot (tie remainders, a pot carried in from an earlier session) is shared
-    equally among the players who paid those antes, in whole units; the odd units are treated
-    as in a tie: with ``tie_remainder`` ``pot`` they stay in the pot and are carried on, with
-    ``first_winner`` they go one each in playing order from the left of the next dealer (players
-    who have left the table after those seated, by name). With no antes to refund (ante 0) the
-    pot is carried whole.
+    ``refund`` gives every player back the antes they paid since the pot was last won
+    (``pot_antes``, which a carried pot brings with it from the sessions before), if they have a
+    score in this session, seated or gone. Antes of players who were not at this session stay
+    in the pot with their ``pot_antes`` entries, so the pot carried on still knows whose they
+    are. Whatever is in the pot beyond all the recorded antes (tie remainders, a pot carried in
+    with no record of its antes) is shared equally among the players refunded, in whole units;
+    the odd units are treated as in a tie: with ``tie_remainder`` ``pot`` they stay in the pot
+    and are carried on, with ``first_winner`` they go one each in playing order from the left of
+    the next dealer (players who have left the table after those seated, by name). With nobody
+    here to refund (ante 0, or only absent players' antes) the pot is carried whole.
     """
     opts = {**GAME.defaults(), **options}
     choice = leftover_pot or opts["leftover_pot"]
@@ -109,11 +112,12 @@ def finish(state: State, options: Mapping[str, Any], leftover_pot: str | None) -
         return Finish(movements=(), state=replace(state, finished=True))
 
     seated = in_play_order(state.seats, state.dealer)
-    gone = sorted(p for p in state.pot_antes if p not in seated)
-    payers = [p for p in (*seated, *gone) if state.pot_antes.get(p, 0) > 0]
-    back = {p: state.pot_antes[p] for p in payers}
+    gone = sorted(p for p in state.scores if p not in seated)
+    antes = {p: units for p, units in state.pot_antes.items() if units > 0}
+    payers = [p for p in (*seated, *gone) if p in antes]
+    back = {p: antes[p] for p in payers}
     if payers:
-        share, odd = divmod(max(0, state.pot - sum(back.values())), len(payers))
+        share, odd = divmod(max(0, state.pot - sum(antes.values())), len(payers))
         first = opts["tie_remainder"] == "first_winner"
         for k, p in enumerate(payers):
             back[p] += share + (1 if first and k < odd else 0)
@@ -124,7 +128,8 @@ def finish(state: State, options: Mapping[str, Any], leftover_pot: str | None) -
             state,
             scores=_apply(state.scores, moves),
             pot=state.pot - sum(back.values()),
-            pot_antes={},
+            # Absent players' antes are still in the pot: they go on with it.
+            pot_antes={p: units for p, units in antes.items() if p not in back},
             finished=True,
         ),
     )

@@ -43,6 +43,9 @@ def assert_explained(before: State, after: State, movements: Sequence[Movement])
     assert after.pot - before.pot == pot
     assert after.pot >= 0
     assert sum(after.scores.values()) + after.pot == after.carried_in
+    # The antes recorded since the pot was last won are all still in it.
+    assert all(units > 0 for units in after.pot_antes.values())
+    assert sum(after.pot_antes.values()) <= after.pot
 
 
 def random_hand(data: st.DataObject, state: State, opts: Mapping[str, Any]) -> HandEntry:
@@ -103,7 +106,14 @@ def test_random_spot_sessions_conserve_money_hand_by_hand_and_at_the_end(
     seats = NAMES[:n]
     dealer = data.draw(st.sampled_from(seats), label="dealer")
     carried = data.draw(st.integers(0, 40), label="carried pot")
-    state = GAME.new_state(seats, dealer, opts, carried)
+    # Antes carried with the pot, by players who may or may not be at the table tonight; the
+    # rest of the pot has no record (tie remainders, or a pot carried before antes were kept).
+    antes: dict[str, int] = {}
+    for name in data.draw(st.lists(st.sampled_from(NAMES), unique=True), label="paid antes"):
+        units = data.draw(st.integers(0, carried - sum(antes.values())), label=f"{name} paid")
+        antes[name] = units
+    state = GAME.new_state(seats, dealer, opts, carried, carried_antes=antes)
+    assert state.pot_antes == {p: units for p, units in antes.items() if units}
     assert_explained(state, state, ())
 
     for number in range(1, data.draw(st.integers(0, 8), label="hands") + 1):
@@ -137,8 +147,18 @@ def test_random_spot_sessions_conserve_money_hand_by_hand_and_at_the_end(
         assert_explained(state, end.state, end.movements)
         if choice == "carry":
             assert end.movements == () and end.state.pot == state.pot
-        elif state.pot_antes:
-            payers = [p for p, units in state.pot_antes.items() if units]
+        else:
+            # Players here get their antes back, and no more than a fair share besides; the
+            # antes of players not here stay in the pot, kept as theirs.
+            payers = [p for p in state.pot_antes if p in state.scores]
+            absent = {p: units for p, units in state.pot_antes.items() if p not in payers}
             for p in payers:
                 assert end.state.scores[p] - state.scores[p] >= state.pot_antes[p]
-            assert end.state.pot < (len(payers) if opts["tie_remainder"] == "pot" else 1)
+            assert end.state.pot_antes == (absent if payers else state.pot_antes)
+            if payers:
+                unrecorded = end.state.pot - sum(absent.values())
+                assert 0 <= unrecorded < (len(payers) if opts["tie_remainder"] == "pot" else 1)
+            else:
+                assert end.movements == () and end.state.pot == state.pot
+            if absent:
+                event("a refund leaves absent players' antes in the pot")

@@ -95,6 +95,12 @@ def test_options_not_given_take_their_defaults() -> None:
         rummy.check_seats(("A", "B", "C", "D", "E", "F", "G"), {})
 
 
+def test_a_pot_carried_from_spot_does_not_open_a_game_of_rummy() -> None:
+    state = GAME.new_state(["Enda", "John"], "Enda", options(), 40, carried_antes={"Enda": 40})
+    assert (state.pot, state.carried_in, state.pot_antes) == (0, 0, {})
+    assert rummy.start(["Enda", "John"], "Enda", options(), 40).pot == 0
+
+
 def test_one_pack_seats_two_to_six_players() -> None:
     assert start("A B", dealer="A").seats == ("A", "B")
     assert len(start("A B C D E F", dealer="A").seats) == 6

@@ -305,6 +305,11 @@ def test_who_called_rummy_is_recorded_but_scores_nothing_and_still_shows_their_h
     assert problem.players == ("Bob",)
 
 
+def test_a_pot_carried_from_spot_does_not_open_a_game_of_spin_rummy() -> None:
+    state = GAME.new_state(["Ann", "Bob"], "Ann", {}, 40, carried_antes={"Ann": 40})
+    assert (state.pot, state.carried_in, state.pot_antes) == (0, 0, {})
+
+
 def test_going_rummy_is_not_a_spin_rummy_bonus() -> None:
     assert error(start(), entry(out="Ann", rummy=True, Ann="", Bob="")).field == "rummy"
 

@@ -649,13 +649,80 @@ def test_refund_shares_tie_remainders_and_the_odd_unit_stays_in_the_pot() -> Non
     balance_check(finished.state)
 
 
-def test_refund_with_first_winner_gives_odd_units_in_playing_order_from_the_dealers_left() -> None:
+def carried_from(finished: State, seats: tuple[str, ...], dealer: str = "Finn") -> State:
+    """The group's next session, opened with the pot and the antes a finished one left."""
+    return GAME.new_state(seats, dealer, DEFAULTS, finished.pot, carried_antes=finished.pot_antes)
+
+
+def test_a_carried_pot_brings_the_antes_paid_into_it() -> None:
+    last_night = spot.finish(play(start(), HAND_1).state, DEFAULTS, "carry").state
+    assert last_night.pot_antes == {p: 5 for p in PUB}
+
+    tonight = carried_from(last_night, ("Enda", "John", "Maeve"), dealer="Maeve")
+    assert (tonight.pot, tonight.carried_in) == (20, 20)
+    assert tonight.pot_antes == {p: 5 for p in PUB}
+    balance_check(tonight)
+
+
+def test_refund_of_a_carried_pot_goes_back_to_the_players_who_paid_it() -> None:
+    last_night = spot.finish(play(start(), HAND_1).state, DEFAULTS, "carry").state
+    tonight = carried_from(last_night, ("Enda", "John", "Maeve"), dealer="Maeve")
+    state = play(tonight, hand(Enda="2", John="3", Maeve="4")).state  # pot 20 + 15
+
+    finished = spot.finish(state, DEFAULTS, "refund")
+
+    # Enda and John get last night's antes and tonight's; Maeve only tonight's. Rex's and
+    # Finn's antes from last night stay in the pot, and it still knows they are theirs.
+    assert {m.target: m.units for m in finished.movements} == {
+        "Enda": 10,
+        "John": 10,
+        "Maeve": 5,
+    }
+    assert finished.state.pot == 10
+    assert finished.state.pot_antes == {"Rex": 5, "Finn": 5}
+    balance_check(finished.state)
+
+    # When Rex and Finn next play, a refund gives them their antes back.
+    next_night = carried_from(finished.state, ("Rex", "Finn", "Maeve"))
+    refunded = spot.finish(next_night, DEFAULTS, "refund")
+    assert {m.target: m.units for m in refunded.movements} == {"Rex": 5, "Finn": 5}
+    assert (refunded.state.pot, refunded.state.pot_antes) == (0, {})
+    balance_check(refunded.state)
+
+
+def test_refund_gives_a_player_who_paid_nothing_into_the_pot_nothing_of_it() -> None:
+    last_night = spot.finish(play(start(), HAND_1).state, DEFAULTS, "carry").state
+    tonight = carried_from(last_night, ("Enda", "Maeve"), dealer="Maeve")
+
+    finished = spot.finish(tonight, DEFAULTS, "refund")
+
+    assert finished.movements == (Movement(None, "Enda", 5),)
+    assert finished.state.scores == {"Enda": 5, "Maeve": 0}
+    assert finished.state.pot == 15
+    assert finished.state.pot_antes == {"John": 5, "Rex": 5, "Finn": 5}
+
+
+def test_a_carried_pot_that_is_won_takes_its_antes_with_it() -> None:
+    last_night = spot.finish(play(start(), HAND_1).state, DEFAULTS, "carry").state
+    state = play(carried_from(last_night, PUB), HAND_2).state  # Enda goes out: pot won
+    state = play(state, hand(Enda="A", John="2", Rex="3", Finn="4")).state
+
+    finished = spot.finish(state, DEFAULTS, "refund")
+
+    assert {m.target: m.units for m in finished.movements} == {p: 5 for p in PUB}
+    assert (finished.state.pot, finished.state.pot_antes) == (0, {})
+
+
+def test_refund_shares_a_pot_carried_with_no_record_of_its_antes_among_the_players_refunded() -> (
+    None
+):
+    # A pot carried before the antes were recorded with it: nobody can say whose it is.
     opts = options(tie_remainder="first_winner", ante=1)
     state = start(carried_pot=10, tie_remainder="first_winner")  # Finn deals first
     state = play(state, HAND_1, opts).state  # Rex deals next, so Finn is first to play
     assert state.pot == 14
     finished = spot.finish(state, opts, "refund")
-    # 4 antes back and 10 carried in: 2 each and one more for Finn then Enda.
+    # 4 antes back and 10 unrecorded: 2 each and one more for Finn then Enda.
     assert {m.target: m.units for m in finished.movements} == {
         "Finn": 4,
         "Enda": 4,
@@ -664,6 +731,47 @@ def test_refund_with_first_winner_gives_odd_units_in_playing_order_from_the_deal
     }
     assert finished.state.pot == 0
     assert sum(finished.state.scores.values()) == 10
+
+
+def test_refund_shares_only_what_is_beyond_every_recorded_ante() -> None:
+    # Last night's pot: 20 in antes and 1 odd unit from a tie, carried on.
+    last_night = spot.finish(play(start(), TIE).state, DEFAULTS, "carry").state
+    assert (last_night.pot, sum(last_night.pot_antes.values())) == (21, 20)
+    opts = options(tie_remainder="first_winner")
+    tonight = GAME.new_state(
+        ("Enda", "John"), "John", opts, last_night.pot, carried_antes=last_night.pot_antes
+    )
+
+    finished = spot.finish(tonight, opts, "refund")
+
+    # The odd unit is shared as a tie's: Enda plays first. Rex's and Finn's antes are theirs.
+    assert {m.target: m.units for m in finished.movements} == {"Enda": 6, "John": 5}
+    assert (finished.state.pot, finished.state.pot_antes) == (10, {"Rex": 5, "Finn": 5})
+
+
+@pytest.mark.parametrize(
+    "antes, pot",
+    [
+        ({"Enda": 15, "John": 10}, 20),  # more antes than the pot holds
+        ({"Enda": 10}, 0),
+        ({"Enda": -5}, 20),
+        ({"Enda": 2.5}, 20),
+        ({"Enda": True}, 20),
+        ({"": 5}, 20),
+    ],
+)
+def test_antes_carried_in_must_be_whole_units_the_carried_pot_holds(
+    antes: dict[str, Any], pot: int
+) -> None:
+    with pytest.raises(RuleError) as caught:
+        GAME.new_state(PUB, "Finn", DEFAULTS, pot, carried_antes=antes)
+    assert caught.value.field == "carried_antes"
+    assert caught.value.message.endswith(".")
+
+
+def test_antes_of_nothing_carried_in_are_not_kept() -> None:
+    state = GAME.new_state(PUB, "Finn", DEFAULTS, 10, carried_antes={"Enda": 10, "John": 0})
+    assert state.pot_antes == {"Enda": 10}
 
 
 def test_refund_includes_a_player_who_has_left_the_table() -> None:

@@ -69,8 +69,8 @@ def test_spots_refuses_two_or_six_players(seats: tuple[str, ...]) -> None:
 
 
 def test_a_pot_carried_from_spot_does_not_open_a_game_of_spots() -> None:
-    state = GAME.new_state(FOUR, "Anna", CARDS, 40)
-    assert (state.pot, state.carried_in) == (0, 0)
+    state = GAME.new_state(FOUR, "Anna", CARDS, 40, carried_antes={"Anna": 40})
+    assert (state.pot, state.carried_in, state.pot_antes) == (0, 0, {})
     assert dict(state.scores) == {p: 0 for p in FOUR}
 
 
