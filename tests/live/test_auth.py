@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from tests.live.api import Api, new_group
+from tests.live.server import fresh_database, running_server
 
 # Enough wrong guesses to pass any sensible limit; the tests find the limit by trying.
 MAX_TRIES = 20
@@ -117,3 +118,24 @@ def test_an_unknown_group_or_no_credentials_get_401(live_server):
     response = stranger.get("/groups/no-such-group")
     assert response.status_code == 401
     assert response.json()["error"]["message"]
+
+
+def test_the_limit_holds_across_two_server_processes_on_one_database(
+    tmp_path, external_database, limit
+):
+    """Two `ledger serve` processes (two workers) share the database: guesses split between
+    them count together, and past the limit either one answers 429."""
+    with (
+        fresh_database(external_database, tmp_path) as database_url,
+        running_server(tmp_path / "one", database_url, threads=2) as one,
+        running_server(tmp_path / "two", database_url, threads=2) as two,
+    ):
+        first = new_group(one)
+        second = Api(two, first.slug, first.passphrase)
+        second.ok("GET", f"/groups/{first.slug}")  # the group is there for the other process
+
+        statuses = [guess(first if i % 2 == 0 else second) for i in range(limit)]
+
+        assert statuses == [401] * limit
+        assert guess(first) == 429
+        assert guess(second) == 429
