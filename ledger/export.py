@@ -14,8 +14,8 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
-from decimal import Decimal, InvalidOperation
+from datetime import UTC, date, datetime
+from decimal import MAX_PREC, Context, Decimal, InvalidOperation
 from typing import IO, Any, NamedTuple
 
 from openpyxl import Workbook
@@ -32,11 +32,15 @@ XLSX_MIMETYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.she
 CSV_MIMETYPE = "text/csv"  # Flask adds "; charset=utf-8"
 
 POT = "(pot)"  # the pot, where a payment's "from" or "to" is not a player
+REFUND_NOTE = "pot given back at the end of the night"
 DATE_FORMAT = "yyyy-mm-dd hh:mm"
+STARTED, FINISHED = "Started (UTC)", "Finished (UTC)"  # the times are UTC: see _when
 MAX_WIDTH = 40
 
 Row = list[Any]
 Movement = Mapping[str, Any]
+
+_EXACT = Context(prec=MAX_PREC)
 
 
 # --- Text a player typed must stay text ------------------------------------------------------
@@ -118,9 +122,10 @@ def _unit_value(session: Mapping[str, Any]) -> Decimal:
 
 
 def _when(value: Any) -> datetime | date | None:
-    """An API timestamp as a spreadsheet date.
+    """An API timestamp as a spreadsheet date, in UTC (the headers say so).
 
-    Workbooks have no time zones: the time is written as the server wrote it, zone dropped.
+    A workbook's dates have no time zone, and the people opening it may be anywhere: the
+    time is written in UTC, as the app keeps it, a time with an offset turned into UTC first.
     """
     if value is None or value == "":
         return None
@@ -132,7 +137,7 @@ def _when(value: Any) -> datetime | date | None:
         except ValueError:
             return None
     if isinstance(moment, datetime) and moment.tzinfo is not None:
-        moment = moment.replace(tzinfo=None)
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
     return moment
 
 
@@ -192,41 +197,14 @@ def _player_cells(result: Mapping[str, Any] | None, money: bool) -> Row:
     return [cards_text(result) or None, _score_of(result, money)]
 
 
-def hand_movements(session: Mapping[str, Any], hand: Mapping[str, Any]) -> list[Movement]:
+def hand_movements(hand: Mapping[str, Any]) -> list[Movement]:
     """Every movement of money in a hand, antes and the pot included: ``{from, to, units}``,
-    ``None`` for the pot.
-
-    The API's hands answer these as ``movements`` where it can; without them they are rebuilt
-    from what a hand answers: the antes of the players dealt in, the pot to the player out, the
-    payments between players, and what a loser owed beyond those payments (the units joint
-    winners could not share) into the pot.
-    """
-    if hand.get("movements") is not None:
-        return [
-            {"from": m.get("from"), "to": m.get("to"), "units": int(m["units"])}
-            for m in hand["movements"]
-        ]
-    options = session.get("options") or {}
-    ante = int(options.get("ante") or 0)
-    results = [r for r in hand.get("results") or [] if not r.get("sitting_out")]
-    moves: list[Movement] = []
-    if ante:
-        moves += [{"from": r["player"], "to": None, "units": ante} for r in results]
-    out = hand.get("out")
-    if out and hand.get("pot_before"):
-        moves.append({"from": None, "to": out, "units": int(hand["pot_before"])})
-    payments = list(hand.get("payments") or [])
-    moves += [{"from": p["from"], "to": p["to"], "units": int(p["units"])} for p in payments]
-    if not out:
-        winners = set(hand.get("winners") or [])
-        for r in results:
-            if r["player"] in winners:
-                continue
-            paid = sum(int(p["units"]) for p in payments if p["from"] == r["player"])
-            left = int(r.get("spots") or 0) - paid
-            if left > 0:
-                moves.append({"from": r["player"], "to": None, "units": left})
-    return moves
+    ``None`` for the pot, as the API's hand answers them (every stored hand has them: the
+    engine's outcome holds them from the first version of the schema on)."""
+    return [
+        {"from": m.get("from"), "to": m.get("to"), "units": int(m["units"])}
+        for m in hand["movements"]
+    ]
 
 
 def closing_movements(
@@ -324,36 +302,57 @@ def payments_table(
     settlement: Mapping[str, Any] | None = None,
 ) -> tuple[Row, Iterator[Row]]:
     """The header and rows of the Payments sheet (and payments.csv): every movement of money,
-    antes into the pot, pot wins and refunds out of it. A refund at the end has hand "end"."""
+    antes into the pot, pot wins and refunds out of it.
+
+    A row's amount is exactly its units times the unit's value, not rounded to the coin: at
+    €0.005 a unit an ante of 5 is €0.025, and rows each rounded would not add up to the
+    balances (the number format rounds only what is shown). A refund at the end of the night
+    belongs to no hand: its Hand cell is empty, so the column holds only numbers, and its
+    Note says what it is.
+    """
     currency, unit_value = _currency(session, settlement), _unit_value(session)
-    header: Row = ["Hand", "From", "To", "Units", f"Amount ({currency})" if currency else "Amount"]
+    header: Row = [
+        "Hand",
+        "From",
+        "To",
+        "Units",
+        f"Amount ({currency})" if currency else "Amount",
+        "Note",
+    ]
     # A night has a handful of different payments (the ante, a few spot counts) and thousands
     # of rows: each amount is worked out once.
     amounts: dict[int, Decimal] = {}
 
-    def row(number: Any, m: Movement) -> Row:
+    def row(number: int | None, m: Movement, note: str | None = None) -> Row:
         units = int(m["units"])
         money = amounts.get(units)
         if money is None:
-            money = amounts[units] = amount(units, unit_value, currency)
+            money = amounts[units] = exact_amount(units, unit_value)
         return [
             number,
             POT if m.get("from") is None else m["from"],
             POT if m.get("to") is None else m["to"],
             units,
             money,
+            note,
         ]
 
     def rows() -> Iterator[Row]:
         if not is_money(session):
             return
         for hand in hands:
-            for m in hand_movements(session, hand):
+            for m in hand_movements(hand):
                 yield row(hand.get("number"), m)
         for m in closing_movements(session, hands, settlement):
-            yield row("end", m)
+            yield row(None, m, REFUND_NOTE)
 
     return header, rows()
+
+
+def exact_amount(units: int, unit_value: Decimal) -> Decimal:
+    """``units`` worth ``unit_value`` each, exactly: the context's precision is the largest
+    there is, so the product of two decimals is never rounded."""
+    return _EXACT.multiply(Decimal(units), unit_value)
 
 
 def settlement_table(settlement: Mapping[str, Any] | None) -> tuple[Row, Iterator[Row]]:
@@ -531,7 +530,8 @@ def session_workbook(
     _write_table(_Sheet(wb, "Hands", widths, freeze="B2"), header, rows)
 
     header, rows = payments_table(session, hands, settlement)
-    sheet = _Sheet(wb, "Payments", [6, name_width, name_width, 8, 14], formats={4: cash})
+    widths = [6, name_width, name_width, 8, 14, _width(REFUND_NOTE)]
+    sheet = _Sheet(wb, "Payments", widths, formats={4: cash})
     _write_table(sheet, header, rows)
 
     header, rows = settlement_table(settlement)
@@ -571,7 +571,7 @@ def _summary(
     if started is None and group is not None:
         listed = [s for s in group.get("sessions") or [] if s.get("id") == session.get("id")]
         started = listed[0].get("started_at") if listed else None
-    info_header: Row = ["Game", "Session", "Group", "Started", "Finished", "Status", "Hands"]
+    info_header: Row = ["Game", "Session", "Group", STARTED, FINISHED, "Status", "Hands"]
     info_header += list(options)
     info: Row = [
         _game_name(session),
@@ -736,7 +736,7 @@ def group_workbook(
 
     sessions_sheet = _Sheet(wb, "Sessions", [9, 12, 17, 17, 30, name_width + 4, 9, 7], freeze="B2")
     sessions_sheet.header(
-        ["Session", "Game", "Started", "Finished", "Players", "Winners", "Status", "Hands"]
+        ["Session", "Game", STARTED, FINISHED, "Players", "Winners", "Status", "Hands"]
     )
     # Players is the second sheet but is written last, once the totals are known. It has a
     # net money column per currency, unknown until then: its widths are set generously now.

@@ -92,7 +92,7 @@ def test_a_sessions_workbook_holds_the_numbers_the_api_answers(history, name):
         assert payments == []
         assert table(wb["Settlement"]) == []
         return
-    in_hands = [p for p in payments if p["Hand"] != "end"]
+    in_hands = [p for p in payments if p["Hand"] is not None]
     assert [(p["Hand"], p["From"], p["To"], p["Units"]) for p in in_hands] == movements_of(hands)
     unit = Decimal(session["options"]["unit_value"])
     assert all(money(p[f"Amount ({currency})"]) == p["Units"] * unit for p in payments)
@@ -116,11 +116,16 @@ def test_a_refunded_pot_shows_in_payments_as_paid_back_at_the_end(history):
     wb = load(t.ok("GET", f"/sessions/{ids['spot2']}/export.xlsx"))
 
     refunds = [
-        (p["From"], p["To"], p["Units"]) for p in table(wb["Payments"]) if p["Hand"] == "end"
+        (p["From"], p["To"], p["Units"], p["Note"])
+        for p in table(wb["Payments"])
+        if p["Hand"] is None
     ]
     # Three antes of 5 since the pot was last won, and the 20 carried in shared: 6 each,
     # the odd 2 stay in the pot (tie_remainder "pot").
-    assert refunds == [("(pot)", "Enda", 11), ("(pot)", "John", 11), ("(pot)", "Finn", 11)]
+    assert refunds == [
+        ("(pot)", name, 11, "pot given back at the end of the night")
+        for name in ("Enda", "John", "Finn")
+    ]
 
 
 def test_the_downloads_are_attachments_with_a_telling_name(history):
@@ -170,8 +175,8 @@ def test_the_csv_files_hold_the_hands_and_every_movement(history):
     assert [int(line[0]) for line in lines[1:]] == [h["number"] for h in hands]
 
     lines = csv_rows(t.ok("GET", f"/sessions/{ids['spot']}/payments.csv").decode())
-    assert lines[0] == ["Hand", "From", "To", "Units", "Amount (EUR)"]
-    assert [(int(a), b, c, int(d)) for a, b, c, d, _ in lines[1:]] == movements_of(hands)
+    assert lines[0] == ["Hand", "From", "To", "Units", "Amount (EUR)", "Note"]
+    assert [(int(a), b, c, int(d)) for a, b, c, d, _, _ in lines[1:]] == movements_of(hands)
     assert all(Decimal(line[4]) == int(line[3]) * Decimal("0.01") for line in lines[1:])
 
 

@@ -31,12 +31,12 @@ def test_payments_csv_has_every_movement_with_the_amount_as_a_plain_decimal():
     night = seed_000_night()
     lines = csv_rows(payments_csv(night.session, night.hands, night.settlement))
 
-    assert lines[0] == ["Hand", "From", "To", "Units", "Amount (EUR)"]
+    assert lines[0] == ["Hand", "From", "To", "Units", "Amount (EUR)", "Note"]
     assert lines[1:5] == [
-        ["1", name, "(pot)", "5", "0.05"] for name in ["Enda", "John", "Rex", "Finn"]
+        ["1", name, "(pot)", "5", "0.05", ""] for name in ["Enda", "John", "Rex", "Finn"]
     ]
-    assert ["2", "(pot)", "Enda", "40", "0.40"] in lines
-    assert ["1", "Rex", "John", "11", "0.11"] in lines
+    assert ["2", "(pot)", "Enda", "40", "0.40", ""] in lines
+    assert ["1", "Rex", "John", "11", "0.11", ""] in lines
     assert len(lines) == 1 + 8 + 1 + 6
 
 
@@ -55,6 +55,6 @@ def test_a_points_games_payments_csv_is_only_its_header():
     game.hand({"Ann": "K Q", "Bob": "", "Cas": "2 3"}, out="Bob")
 
     assert csv_rows(payments_csv(game.session, game.hands)) == [
-        ["Hand", "From", "To", "Units", "Amount"]
+        ["Hand", "From", "To", "Units", "Amount", "Note"]
     ]
     assert csv_rows(hands_csv(game.session, game.hands))[1][:4] == ["1", "Ann", "Bob", "Bob"]

@@ -6,14 +6,21 @@ no app; tests/export/test_api_exports.py checks the same through the real API.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from datetime import datetime
 from decimal import Decimal
 
 from openpyxl.chart import LineChart
 
-from ledger.export import SessionData, group_workbook, money_format, session_workbook
+from ledger.export import (
+    SessionData,
+    group_workbook,
+    money_format,
+    payments_csv,
+    session_workbook,
+)
 from tests.export.engine_data import EngineSession, seed_000_night
-from tests.export.sheets import load, money, rows, table
+from tests.export.sheets import csv_rows, load, money, rows, table
 
 SESSION_SHEETS = ["Summary", "Hands", "Payments", "Settlement"]
 
@@ -53,7 +60,7 @@ def test_the_summary_gives_the_game_date_options_and_each_players_hands_score_an
     info = dict(zip(rows(ws)[0], rows(ws)[1], strict=False))
     assert info["Game"] == "Spot"
     assert info["Status"] == "open"
-    assert info["Started"] == datetime(2024, 5, 2, 20, 5)
+    assert info["Started (UTC)"] == datetime(2024, 5, 2, 20, 5)
     assert info["Hands"] == 2
     assert info["ante"] == 5
     assert info["unit_value"] == 0.01  # a number, not the text "0.01"
@@ -216,7 +223,7 @@ def test_a_points_game_has_points_no_pot_no_money_and_an_empty_settlement():
     players = {p["Player"]: p for p in players_table(wb["Summary"])}
     assert list(players["Ann"]) == ["Player", "Hands played", "Hands won", "Final score (points)"]
     assert players["Ann"]["Final score (points)"] == game.session["scores"]["Ann"] == 30
-    assert rows(wb["Payments"]) == [["Hand", "From", "To", "Units", "Amount"]]
+    assert rows(wb["Payments"]) == [["Hand", "From", "To", "Units", "Amount", "Note"]]
     assert rows(wb["Settlement"]) == [["From", "To", "Amount", "Units"]]
     assert rows(wb["Scores"])[1:] == [[1, 0, 25, 0], [2, 10, 25, 0], [3, 30, 25, 0]]
 
@@ -228,7 +235,7 @@ def test_a_pot_refunded_at_the_end_shows_as_payments_out_of_the_pot_after_the_la
     wb = load(night_workbook(night))
     payments = table(wb["Payments"])
 
-    refunds = [p for p in payments if p["Hand"] == "end"]
+    refunds = [p for p in payments if p["Hand"] is None]
     assert [(p["From"], p["To"], p["Units"]) for p in refunds] == [
         ("(pot)", p["to"], p["units"]) for p in night.refunds
     ]
@@ -330,7 +337,7 @@ def test_the_group_workbook_has_sessions_players_and_every_hand():
     assert listed[0]["Winners"] == "Enda"  # up the most on a finished money night
     assert listed[1]["Winners"] == "Enda"  # reached the target
     assert listed[2]["Winners"] is None  # still open
-    assert listed[0]["Started"] == datetime(2024, 5, 2, 20, 5)
+    assert listed[0]["Started (UTC)"] == datetime(2024, 5, 2, 20, 5)
 
     players = {p["Player"]: p for p in table(wb["Players"])}
     assert players["Enda"] == {
@@ -383,3 +390,66 @@ def test_a_session_without_hands_and_a_group_without_sessions_still_make_workboo
     wb = load(group_workbook({"slug": "new", "name": "New", "players": [], "sessions": []}, []))
     assert wb.sheetnames == ["Sessions", "Players", "Hands"]
     assert [rows(wb[name])[1:] for name in wb.sheetnames] == [[], [], []]
+
+
+def half_cent_night() -> EngineSession:
+    """A unit of €0.005: each ante of 5 is €0.025, yet every balance is whole cents."""
+    night = EngineSession("spot", ["Enda", "John", "Rex"], "Enda", {"unit_value": "0.005"})
+    night.hand({"Enda": "J 10", "John": "A 3", "Rex": "2 8"})
+    night.hand({"Enda": "", "John": "5 5 6", "Rex": "K"}, out="Enda")
+    return night
+
+
+def test_payments_at_half_a_cent_a_unit_add_up_to_each_players_balance():
+    night = half_cent_night()
+    wb = load(night_workbook(night))
+    payments = table(wb["Payments"])
+    lines = csv_rows(payments_csv(night.session, night.hands, night.settlement))
+    assert [p["Amount (EUR)"] for p in payments[:3]] == [0.025, 0.025, 0.025]  # not 0.02 each
+    assert [line[4] for line in lines[1:4]] == ["0.025", "0.025", "0.025"]
+    assert {row[4].number_format for row in wb["Payments"].iter_rows(min_row=2)} == {'"€"#,##0.00'}
+
+    balances = {b["player"]: Decimal(b["amount"]) for b in night.settlement["balances"]}
+    assert balances == {"Enda": Decimal("0.13"), "John": Decimal("0.02"), "Rex": Decimal("-0.15")}
+    for amounts in (
+        [(p["From"], p["To"], Decimal(str(p["Amount (EUR)"]))) for p in payments],
+        [(line[1], line[2], Decimal(line[4])) for line in lines[1:]],
+    ):
+        net: dict[str, Decimal] = defaultdict(Decimal)
+        for source, target, value in amounts:
+            net[source] -= value
+            net[target] += value
+        assert {p: net[p] for p in balances} == balances
+        assert net["(pot)"] == 0
+
+
+def test_a_refund_at_the_end_of_the_night_leaves_the_hand_number_cell_empty():
+    night = EngineSession("spot", ["Enda", "John", "Rex"], "Enda", {"leftover_pot": "refund"})
+    night.hand({"Enda": "J 10", "John": "A 3", "Rex": "2 9"})  # nobody out: the pot stays
+    night.finish("refund")
+    ws = load(night_workbook(night))["Payments"]
+
+    assert rows(ws)[0] == ["Hand", "From", "To", "Units", "Amount (EUR)", "Note"]
+    hands = [row[0].value for row in ws.iter_rows(min_row=2)]
+    assert all(isinstance(h, int) for h in hands[: -len(night.refunds)])
+    assert hands[-len(night.refunds) :] == [None] * len(night.refunds)
+    notes = [row[5].value for row in ws.iter_rows(min_row=2)]
+    assert set(notes[-len(night.refunds) :]) == {"pot given back at the end of the night"}
+    assert set(notes[: -len(night.refunds)]) == {None}
+
+
+def test_times_are_real_dates_in_utc_and_their_headers_say_so():
+    night = seed_000_night()
+    night.finish("carry")
+    session = {**night.session, "started_at": "2024-05-02T22:05:00+02:00"}  # 20:05 UTC
+    wb = load(session_workbook(session, night.hands, night.settlement))
+    info = summary_info(wb)
+    assert info["Started (UTC)"] == datetime(2024, 5, 2, 20, 5)
+    assert info["Finished (UTC)"] == datetime(2024, 5, 2, 23, 40)
+    assert "Started" not in info and "Finished" not in info
+
+    group, _ = a_groups_history()
+    data = SessionData(session, night.hands, night.settlement)
+    listed = table(load(group_workbook(group, [data]))["Sessions"])
+    assert listed[0]["Started (UTC)"] == datetime(2024, 5, 2, 20, 5)
+    assert listed[0]["Finished (UTC)"] == datetime(2024, 5, 2, 23, 40)
