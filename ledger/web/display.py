@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from copy import copy
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
+from babel import Locale
 from flask import Blueprint
-from flask_babel import format_datetime
+from flask_babel import format_datetime, get_locale
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from ledger.rules.cards import SUIT_SYMBOLS
-from ledger.rules.money import amount, format_amount
+from ledger.rules.money import amount, coin, minor_units
 from ledger.rules.registry import GAMES
 from ledger.web import texts
 from ledger.web.chart import series_class
+from ledger.web.i18n import DEFAULT_LANGUAGE
 
 bp = Blueprint("display", __name__)
 
@@ -27,9 +31,38 @@ bp = Blueprint("display", __name__)
 DATETIME_PATTERN = "d MMM y, HH:mm"
 
 
+# A currency written in letters ("CHF") is kept apart from the digits by a no-break space, as
+# CLDR's currency spacing says (Babel leaves it out: "CHF4.50").
+_LETTERS_THEN_DIGIT = re.compile(r"(?<=[^\W\d_])(?=[-\d])")
+_DIGIT_THEN_LETTERS = re.compile(r"(?<=\d)(?=[^\W\d_])")
+
+
+def format_money(value: Decimal, currency: str | None) -> str:
+    """An amount the way the page's language writes money: "-€0.46", in Dutch "€ -0,46".
+
+    The amount is written exactly, with the currency's own number of decimals (ISO 4217, as
+    the engine rounds it: ledger/rules/money.py), whatever Babel thinks the currency has.
+    A value that rounds to zero has no sign: "-€0.00" reads as a debt.
+    """
+    code = (currency or "").strip().upper()
+    places = minor_units(code)
+    exact = value.quantize(coin(code))
+    if not exact:
+        exact = abs(exact)
+    locale = get_locale() or Locale.parse(DEFAULT_LANGUAGE)
+    standard = locale.currency_formats["standard"] if code else locale.decimal_formats[None]
+    pattern = copy(standard)
+    pattern.frac_prec = (places, places)
+    text = pattern.apply(exact, locale, currency=code or None, currency_digits=False)
+    if code:
+        text = _LETTERS_THEN_DIGIT.sub("\u00a0", text)
+        text = _DIGIT_THEN_LETTERS.sub("\u00a0", text)
+    return text
+
+
 @bp.app_template_filter("money")
 def money(value: Decimal | None, currency: str | None) -> str:
-    return "" if value is None else format_amount(value, currency or "")
+    return "" if value is None else format_money(value, currency)
 
 
 @bp.app_template_filter("units_money")
@@ -37,7 +70,7 @@ def units_money(units: int | None, session: Any) -> str:
     """Units of a money session (its pot) in the session's currency: "€0.20"."""
     if units is None or session.unit_value is None:
         return ""
-    return format_amount(amount(units, session.unit_value, session.currency), session.currency)
+    return format_money(amount(units, session.unit_value, session.currency), session.currency)
 
 
 @bp.app_template_filter("signed")

@@ -23,9 +23,9 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, redirect, request, url_for
-from flask_babel import get_locale, get_translations
+from flask_babel import get_locale, get_translations, gettext
 
-from ledger.rules.errors import RuleError
+from ledger.rules.errors import Phrase, RuleError
 from ledger.services.errors import ServiceError
 
 LANGUAGES = {"en": "English", "nl": "Nederlands"}
@@ -56,7 +56,28 @@ def error_text(error: RuleError | ServiceError) -> str:
     Each template is looked up as it is and filled with ``str.format``, never ``%``: a plain
     gettext, with none of Flask-Babel's interpolation, so a "%" in a sentence stays a "%".
     """
-    return error.phrase.render(get_translations().gettext)
+    return _options_by_label(error).render(get_translations().gettext)
+
+
+def _options_by_label(error: RuleError | ServiceError) -> Phrase:
+    """The error's phrase with the option it concerns named as the page names it ("Play to"),
+    not by the engine's key ("target"), which a player never sees.
+
+    Only for an option of the game (its field is that option): the list of a game's options
+    in "has no option" stays as keys, as the API takes them.
+    """
+    phrase = error.phrase
+    key = phrase.params.get("option")
+    if not isinstance(key, str) or error.field != f"options.{key}" or "options" in phrase.params:
+        return phrase
+    from ledger.web.texts import OPTION_LABELS, option_label  # texts imports N_ from here
+
+    if key not in OPTION_LABELS:
+        return phrase
+    label = gettext("“%(option)s”", option=option_label(key))
+    named = Phrase(phrase.template, **{**phrase.params, "option": label})
+    named.case = phrase.case
+    return named
 
 
 @bp.app_context_processor

@@ -15,7 +15,7 @@ from typing import Any
 
 from flask_babel import gettext, ngettext
 
-from ledger.rules.money import format_amount
+from ledger.web.display import format_money
 
 
 def join_names(names: Sequence[str]) -> str:
@@ -180,7 +180,7 @@ def _in_order(hand: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 def transfer_text(transfer: Mapping[str, Any], currency: str) -> str:
     """A transfer in words: "Finn pays Enda €0.38"; the pot (None) pays out or is paid into."""
-    money = format_amount(Decimal(str(transfer["amount"])), currency)
+    money = format_money(Decimal(str(transfer["amount"])), currency)
     source, target = transfer.get("from"), transfer.get("to")
     if source is None:
         return gettext("The pot pays %(to)s %(amount)s", to=target, amount=money)

@@ -181,7 +181,7 @@ def test_a_session_the_engine_refuses_says_why_beside_the_option(phone):
     )
     assert response.status_code == 422
     page = html(response)
-    assert re.search(r'id="opt-spot-ante-error"[^>]*>The option ante must be at least 0', page)
+    assert re.search(r'id="opt-spot-ante-error"[^>]*>The option “Ante” must be at least 0', page)
     assert 'value="-1"' in page
 
 
