@@ -180,8 +180,18 @@ def show(slug: str, session_id: int, number: int) -> str:
         shape=entry.layout(view.game, view.options, len(hand.results)),
         summary=hand_summary(hand.to_json(), money=view.money, rounds=rounds),
         earlier=[(c, _summary_before(c.before, money=view.money, rounds=rounds)) for c in earlier],
-        editable=not (view.money and view.status == "finished"),
+        editable=_editable(view),
     )
+
+
+def _editable(view: SessionView) -> bool:
+    """Whether the hands of the session can still be corrected: not once the night is
+    finished (its payments are settled)."""
+    return not (view.money and view.status == "finished")
+
+
+# The service's own refusal (ledger/services/hands.py), said before a form is filled in vain.
+FINISHED_HANDS = "This session is finished: its hands can no longer be changed."
 
 
 def _summary_before(before: Mapping[str, Any], *, money: bool, rounds: bool) -> str:
@@ -200,6 +210,9 @@ def edit(slug: str, session_id: int, number: int):
     hand = _hand(group, session_id, number)
     players = [r.player for r in hand.results]
     typed_before = kept.take(request.path) if request.method == "GET" else None
+    if request.method == "GET" and not _editable(view):
+        flash(_(FINISHED_HANDS), "error")
+        return redirect(url_for("hands.show", slug=slug, session_id=session_id, number=number))
     if typed_before is not None:
         # The correction typed before the passphrase was asked for, with the version it was
         # loaded at: saving it is the save that was refused.

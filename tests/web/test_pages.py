@@ -713,6 +713,18 @@ def test_a_stale_correction_that_differs_from_the_hand_now_is_still_refused(phon
     assert "Hand 1 was corrected on another phone" in _alert(html(other))
 
 
+def test_correcting_a_hand_of_a_finished_night_goes_to_the_hand_and_says_why(phone):
+    board = phone.start()
+    phone.enter(HAND_1)
+    assert phone.client.post(f"{board}/finish", data={"leftover_pot": "carry"}).status_code == 302
+    response = phone.client.get(f"{board}/hands/1/edit")
+    assert response.status_code == 302
+    assert response.headers["Location"] == f"{board}/hands/1"
+    page = html(phone.client.get(response.headers["Location"]))
+    assert "This session is finished: its hands can no longer be changed." in page
+    assert "Save the correction" not in page
+
+
 def test_going_rummy_is_offered_in_rummy_only(phone):
     phone.start(game="rummy", dealer="Enda")
     form = html(phone.client.get(f"{phone.board}/hands/new"))
