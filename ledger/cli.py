@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+from pathlib import Path
 
 import click
 from flask import Flask, current_app
@@ -115,23 +116,40 @@ def main() -> None:
 # these can read the database file anyway.
 
 
+def _target(file: str) -> Path:
+    """FILE as a path to write to, or a one-line error when its folder is not there (checked
+    before anything is read, so a typo costs no export)."""
+    path = Path(file)
+    if not path.parent.is_dir():
+        raise click.ClickException(f"There is no folder {path.parent} to write {path.name} in.")
+    return path
+
+
+def _write(path: Path, data: bytes) -> None:
+    try:
+        path.write_bytes(data)
+    except OSError as e:
+        raise click.ClickException(f"{path} cannot be written: {e.strerror or e}.") from e
+
+
 @click.command("export")
 @click.argument("group")
 @click.argument("file", type=click.Path(dir_okay=False, writable=True))
 @with_appcontext
 def export_command(group: str, file: str) -> None:
     """Write GROUP's whole history to FILE as a workbook (GROUP is the group's slug)."""
-    from pathlib import Path
-
     from ledger.api.exports import group_export_bytes
     from ledger.backup import find_group
     from ledger.services.errors import ServiceError
 
+    # Like `serve` and `restore`: a database never started has no tables to read yet.
+    ensure_database(current_app._get_current_object())  # type: ignore[attr-defined]
+    path = _target(file)
     try:
         data = group_export_bytes(find_group(group))
     except ServiceError as e:
         raise click.ClickException(e.message) from e
-    Path(file).write_bytes(data)
+    _write(path, data)
     click.echo(f"The history of {group} is in {file}.")
 
 
@@ -141,16 +159,16 @@ def export_command(group: str, file: str) -> None:
 @with_appcontext
 def backup_command(group: str, file: str) -> None:
     """Write everything of GROUP to FILE (JSON), for `ledger restore`."""
-    from pathlib import Path
-
     from ledger.backup import backup_group, dumps
     from ledger.services.errors import ServiceError
 
+    ensure_database(current_app._get_current_object())  # type: ignore[attr-defined]
+    path = _target(file)
     try:
         text = dumps(backup_group(group))
     except ServiceError as e:
         raise click.ClickException(e.message) from e
-    Path(file).write_text(text, encoding="utf-8")
+    _write(path, text.encode("utf-8"))
     click.echo(f"{group} is backed up in {file}.")
 
 
@@ -160,8 +178,6 @@ def backup_command(group: str, file: str) -> None:
 @with_appcontext
 def restore_command(file: str, slug: str | None) -> None:
     """Put back the group backed up in FILE, with its players, sessions, hands and history."""
-    from pathlib import Path
-
     from ledger.backup import loads, restore_group
     from ledger.services.errors import ServiceError
 

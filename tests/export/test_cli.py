@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
+import pytest
+from flask import Flask
+from sqlalchemy import inspect
+
+from ledger import create_app
 from ledger.backup import loads, restore_group
+from ledger.extensions import db
 from tests.export.history import Table, play_a_history
 from tests.export.sheets import load, rows
 from tests.export.test_backup import every_answer, sqlite_app
@@ -88,3 +97,62 @@ def test_restore_group_is_the_service_a_web_upload_calls(app, client):
         group = restore_group(loads(raw), slug="uploaded")
     assert (group.slug, group.name) == ("uploaded", "The Local")
     assert group.id != 1
+
+
+@contextmanager
+def a_new_database(tmp_path: Path, monkeypatch) -> Iterator[Flask]:
+    """The app on a database file nothing has been written to yet: no tables at all."""
+    monkeypatch.setenv("LEDGER_INSTANCE_PATH", str(tmp_path / "new-instance"))
+    fresh = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'new.sqlite'}",
+        }
+    )
+    try:
+        yield fresh
+    finally:
+        with fresh.app_context():
+            db.session.remove()
+            for engine in db.engines.values():
+                engine.dispose()
+
+
+def said_in_one_line(result) -> str:
+    """The command failed as a command should: a non-zero exit and a one-line error last (after
+    what the migrations log on a new database), no traceback."""
+    assert result.exit_code != 0
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    lines = result.output.strip().splitlines()
+    assert [line for line in lines if line.startswith("Error")] == lines[-1:], result.output
+    return lines[-1]
+
+
+@pytest.mark.parametrize("command", ["export", "backup"])
+def test_export_and_backup_on_a_new_database_say_there_is_no_such_group(
+    tmp_path, monkeypatch, command
+):
+    with a_new_database(tmp_path, monkeypatch) as fresh:
+        result = fresh.test_cli_runner().invoke(args=[command, "the-local", str(tmp_path / "x")])
+
+        assert said_in_one_line(result) == "Error: There is no group the-local."
+        assert not (tmp_path / "x").exists()
+        # The database was brought up to date on the way, as `ledger serve` would.
+        with fresh.app_context():
+            assert "groups" in inspect(db.engine).get_table_names()
+
+
+@pytest.mark.parametrize(("command", "name"), [("export", "x.xlsx"), ("backup", "x.json")])
+def test_export_and_backup_into_a_folder_that_does_not_exist_say_so(
+    client, runner, tmp_path, command, name
+):
+    table = Table.new_group(client)
+    path = tmp_path / "missing_dir" / name
+
+    result = runner.invoke(args=[command, table.slug, str(path)])
+
+    line = said_in_one_line(result)
+    assert line == f"Error: There is no folder {path.parent} to write {name} in."
+    assert not path.parent.exists()
