@@ -760,6 +760,15 @@ def test_a_tie_says_what_each_loser_paid_and_the_odd_unit_that_went_into_the_pot
     ) in page
 
 
+def test_a_pot_of_one_unit_is_one_unit_on_the_settle_up_page(phone):
+    board = phone.start(ante=0)
+    phone.enter({"Enda": "A 3", "John": "4", "Rex": "9", "Finn": "8"})  # the odd unit: pot 1
+    page = html(phone.client.get(f"{board}/settle"))
+    assert "In the pot: 1 unit (€0.01)" in page
+    assert "There is 1 unit (€0.01) in the pot. What happens to it?" in page
+    assert "1 units" not in page
+
+
 def test_someone_sitting_down_is_seated_to_the_left_of_the_player_the_form_names(phone):
     board = phone.start()
     page = html(phone.client.get(board))
