@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from decimal import Decimal
 from pathlib import Path
@@ -232,10 +233,16 @@ def test_a_name_typed_as_a_formula_stays_text_in_every_download(client):
     names = [p["Player"] for p in players_table(session_wb["Summary"])]
     assert names == ["'=1+2", "'@SUM(1,1)", "'-3+4", "'+5"]
     assert {p["Player"] for p in table(group_wb["Players"])} == set(names)
+    seen = set()
     for what in ("hands", "payments"):
         text = t.ok("GET", f"/sessions/{night}/{what}.csv").decode()
         for line in csv_rows(text):
-            assert not any(f.startswith(("=", "@", "+")) for f in line), line
+            seen.update(line)
+            for f in line:
+                # Only a number may start with "-"; nothing may start with = + @, a tab or a CR.
+                assert not f.lstrip(" ").startswith(("=", "@", "+", "\t", "\r")), line
+                assert not f.startswith("-") or re.fullmatch(r"-\d+(\.\d+)?", f), line
+    assert {"'=1+2", "'@SUM(1,1)", "'-3+4", "'+5"} <= seen
 
 
 @needs_soffice
