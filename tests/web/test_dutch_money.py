@@ -35,7 +35,7 @@ def test_the_dutch_settle_up_writes_euros_with_a_comma_and_the_sign_after_the_eu
     assert re.search(rf"Finn betaalt John €{NBSP}0,\d\d", page), page
     assert f"€{NBSP}-0,25" in page  # Enda's balance
     assert "-€" not in page and "€0." not in page
-    assert f"In de pot: 20 eenheden (€{NBSP}0,20)" in page
+    assert f"(€{NBSP}0,20)" in page  # the pot of 20 units
 
 
 def test_the_dutch_scoreboard_writes_the_pot_in_dutch(phone):
