@@ -151,6 +151,7 @@ def rename_player(group: GroupRef, player_id: int, new_name: str) -> PlayerView:
         sessions = db.session.scalars(
             select(GameSession).where(GameSession.id.in_(session_ids))
         ).all()
+        sessions = [*sessions, *_holding_carried_antes(group.id, old, {s.id for s in sessions})]
         for s in sessions:
             s.state = _rename_state(s.state, old, new_name)
             s.start_state = _rename_state(s.start_state, old, new_name)
@@ -171,6 +172,27 @@ def rename_player(group: GroupRef, player_id: int, new_name: str) -> PlayerView:
         return PlayerView(player.id, player.name)
 
     return write(work)
+
+
+def _holding_carried_antes(group_id: int, name: str, known: set[int]) -> list[GameSession]:
+    """Sessions the player never sat in whose pot holds antes they paid on an earlier night.
+
+    A carried pot brings its antes by name (a refund gives them back), so a session that
+    took one up can name a player who was not at the table. Only sessions that opened with a
+    carried pot can; the name is looked for in Python, as JSON paths differ between SQLite
+    and PostgreSQL.
+    """
+    took_a_pot = select(GameSession.carried_into_id).where(
+        GameSession.group_id == group_id, GameSession.carried_into_id.is_not(None)
+    )
+    candidates = db.session.scalars(
+        select(GameSession).where(GameSession.group_id == group_id, GameSession.id.in_(took_a_pot))
+    )
+    return [
+        s
+        for s in candidates
+        if s.id not in known and any(_same(p, name) for p in s.start_state.get("pot_antes", {}))
+    ]
 
 
 # --- Renaming inside the stored JSON: by structure, never by blind text replacement ---------

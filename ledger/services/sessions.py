@@ -63,7 +63,11 @@ def create_session(
         first = next((p for p in seats if name_key(p) == name_key(dealer.strip())), dealer)
         source = _pot_to_take_up(group, rules.key, chosen) if rules.money else None
         carried = source.carried_pot if source is not None else 0
-        state = rules.new_state(seats, first, chosen, carried)  # checks seats and the dealer
+        # The antes in the pot travel with it, so a refund on a later night gives them back
+        # to the players who paid them (RULES.md §2), not to whoever antes tonight.
+        antes = State.from_dict(source.state).pot_antes if source is not None else None
+        # new_state checks the seats and the dealer.
+        state = rules.new_state(seats, first, chosen, carried, carried_antes=antes)
         rows = players_for(group.id, list(state.seats))
         now = utcnow()
         row = GameSession(

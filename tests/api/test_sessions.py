@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ledger import services
 from tests.api.helpers import SEED_HAND_1, SEED_HAND_2, error, hand_of
 
 # Spots, four players: Enda goes out every hand, the others keep a few spots.
@@ -265,6 +266,45 @@ def test_finishing_with_refund_gives_back_the_antes_in_the_pot(table):
     settlement = table.ok("GET", f"/sessions/{sid}/settlement")
     assert all(t["from"] is not None and t["to"] is not None for t in settlement["transfers"])
     assert table.session()["pot"] == 0  # nothing was carried
+
+
+def test_a_refund_on_a_later_night_gives_the_carried_antes_back_to_those_who_paid_them(table):
+    first = table.session()["id"]
+    table.hand(first, SEED_HAND_1)  # nobody out: each of the four antes 5, the pot stays 20
+    table.ok("POST", f"/sessions/{first}/finish", {"leftover_pot": "carry"})
+
+    # Finn stays at home tonight; Ann, new, paid nothing into that pot.
+    tonight = table.session(players=["Enda", "John", "Rex", "Ann"], dealer="Ann")
+    assert tonight["pot"] == 20
+    session = table.ok("POST", f"/sessions/{tonight['id']}/finish", {"leftover_pot": "refund"})
+
+    assert session["scores"] == {"Enda": 5, "John": 5, "Rex": 5, "Ann": 0}
+    # Finn's 5 are still his: they stay in the pot and wait for the next Spot night.
+    assert session["pot"] == 5
+    following = table.session()
+    assert following["pot"] == 5
+    back = table.ok("POST", f"/sessions/{following['id']}/finish", {"leftover_pot": "refund"})
+    assert back["scores"] == {"Enda": 0, "John": 0, "Rex": 0, "Finn": 5}
+    assert back["pot"] == 0
+
+
+def test_a_renamed_player_gets_back_the_antes_carried_in_under_the_old_name(table, app):
+    first = table.session()["id"]
+    table.hand(first, SEED_HAND_1)
+    table.ok("POST", f"/sessions/{first}/finish", {"leftover_pot": "carry"})
+    tonight = table.session(players=["Enda", "John", "Rex"], dealer="Rex")  # without Finn
+    table.ok("POST", f"/sessions/{tonight['id']}/finish", {"leftover_pot": "carry"})
+    players = table.ok("GET", f"/groups/{table.slug}")["players"]
+    finn = next(p["id"] for p in players if p["name"] == "Finn")
+
+    with app.app_context():
+        group = services.authenticate(table.slug, table.passphrase)
+        services.rename_player(group, finn, "Finbar")
+
+    following = table.session(players=["Enda", "John", "Rex", "Finbar"], dealer="Finbar")
+    back = table.ok("POST", f"/sessions/{following['id']}/finish", {"leftover_pot": "refund"})
+    assert back["scores"] == {"Enda": 5, "John": 5, "Rex": 5, "Finbar": 5}
+    assert back["pot"] == 0
 
 
 def test_finishing_twice_is_a_conflict_and_a_finished_game_takes_no_hand_or_player(table):
