@@ -121,12 +121,13 @@ def test_a_refunded_pot_shows_in_payments_as_paid_back_at_the_end(history):
         for p in table(wb["Payments"])
         if p["Hand"] is None
     ]
-    # Three antes of 5 since the pot was last won, and the 20 carried in shared: 6 each,
-    # the odd 2 stay in the pot (tie_remainder "pot").
+    # Each gets back the antes they paid since the pot was last won: 5 on the night the pot
+    # was carried from and 5 tonight. Seán's 5 from that night stay in the pot, his.
     assert refunds == [
-        ("(pot)", name, 11, "pot given back at the end of the night")
+        ("(pot)", name, 10, "pot given back at the end of the night")
         for name in ("Enda", "John", "Finn")
     ]
+    assert t.ok("GET", f"/sessions/{ids['spot2']}")["pot"] == 5
 
 
 def test_the_downloads_are_attachments_with_a_telling_name(history):

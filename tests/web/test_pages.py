@@ -883,7 +883,7 @@ def test_switching_the_pot_to_carry_shows_the_payments_into_the_pot(phone):
 
 
 def test_a_carry_night_switched_to_refund_shares_a_carried_pot_as_finishing_will(phone):
-    """A pot carried in is shared among those who paid antes; the odd units stay in the pot."""
+    """A pot carried in goes back to those who paid its antes; Finn's wait in the pot."""
     phone.start()
     phone.enter(HAND_1)
     phone.client.post(f"{phone.board}/finish", data={"leftover_pot": "carry"})
@@ -901,7 +901,7 @@ def test_a_carry_night_switched_to_refund_shares_a_carried_pot_as_finishing_will
     after = html(phone.client.get(f"{board}/settle"))
     assert settle_lines(after) == settle_lines(page)
     assert copied(after) == copied(page)
-    assert "In the pot: 2 units (€0.02)" in after  # 20 shared by three: 2 carried on
+    assert "In the pot: 5 units (€0.05)" in after  # Finn's ante from the first night
 
 
 def test_finishing_after_another_phone_saved_a_hand_shows_the_new_payments_first(app, phone):
