@@ -93,9 +93,12 @@ class GameSession(db.Model):
     """
 
     __tablename__ = "sessions"
+    # A double tap on "Start" or a retry sends the same request_id: one session only.
+    __table_args__ = (UniqueConstraint("group_id", "request_id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
+    request_id: Mapped[str | None] = mapped_column(String(REQUEST_ID_LENGTH))
     game: Mapped[str] = mapped_column(String(20))
     status: Mapped[str] = mapped_column(String(10), default="open")
     options: Mapped[dict[str, Any]] = mapped_column(JSON)

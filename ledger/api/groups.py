@@ -7,7 +7,7 @@ from flask import jsonify, url_for
 from ledger import services
 from ledger.api import bp
 from ledger.api.auth import own_group, with_group
-from ledger.api.parse import json_object, mapping, text, text_list
+from ledger.api.parse import json_object, mapping, request_id, text, text_list
 from ledger.services.views import GroupRef
 
 
@@ -39,14 +39,17 @@ def add_player(group: GroupRef, slug: str):
 @with_group
 def create_session(group: GroupRef, slug: str):
     body = json_object()
-    session = services.create_session(
+    added = services.create_session(
         own_group(group, slug),
         text(body, "game") or "",
         text_list(body, "players") or [],
         text(body, "dealer"),
         mapping(body, "options"),
+        request_id=request_id(body),
     )
+    session = added.session
     response = jsonify(session.to_json())
-    response.status_code = 201
+    # A repeated request_id answers the session it started, as for hands.
+    response.status_code = 201 if added.created else 200
     response.headers["Location"] = url_for("api.session", session_id=session.id)
     return response

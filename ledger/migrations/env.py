@@ -53,9 +53,26 @@ def run_migrations_online() -> None:
     conf_args.setdefault("compare_type", True)
 
     with db.engine.connect() as connection:
-        context.configure(connection=connection, target_metadata=db.metadata, **conf_args)
-        with context.begin_transaction():
-            context.run_migrations()
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # Batch mode alters a SQLite table by copying it and dropping the old one; with
+            # foreign keys on (ledger/extensions.py turns them on for every connection), that
+            # DROP would cascade and delete the rows that refer to it (a session's hands).
+            # SQLite ignores this pragma inside a transaction, so it comes first.
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
+        try:
+            context.configure(connection=connection, target_metadata=db.metadata, **conf_args)
+            with context.begin_transaction():
+                context.run_migrations()
+                if sqlite:
+                    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                    if broken:
+                        raise RuntimeError(f"The migration broke references: {broken[:5]}")
+        finally:
+            if sqlite:
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                connection.commit()
 
 
 if context.is_offline_mode():

@@ -27,6 +27,7 @@ from ledger.services.common import (
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import check_player_name, find_players, name_key, players_for
 from ledger.services.views import (
+    AddedSession,
     BalanceView,
     ChangeView,
     GroupRef,
@@ -42,8 +43,15 @@ def create_session(
     players: Sequence[str],
     dealer: str | None,
     options: Mapping[str, Any] | None = None,
-) -> SessionView:
+    *,
+    request_id: str | None = None,
+) -> AddedSession:
     """Start a session: players by name in clockwise seat order (new names join the group).
+
+    A ``request_id`` the group has used already answers the session it started (``created``
+    False) instead of starting a second one: a double tap on "Start" or a retry over a bad
+    connection. Two at the same moment: the unique key makes the second one start over and
+    find the first.
 
     A money game opens with the pot carried from the group's last session of that game that
     was finished with ``carry`` and whose pot no later session has taken up yet, provided it
@@ -57,7 +65,15 @@ def create_session(
     if not dealer or not isinstance(dealer, str) or not dealer.strip():
         raise RuleError("Say who deals the first hand.", field="dealer")
 
-    def work() -> SessionView:
+    def work() -> AddedSession:
+        if request_id is not None:
+            earlier = db.session.scalar(
+                select(GameSession).where(
+                    GameSession.group_id == group.id, GameSession.request_id == request_id
+                )
+            )
+            if earlier is not None:
+                return AddedSession(build_session_view(group, earlier), created=False)
         known = find_players(group.id, names)
         seats = [known[name_key(n)].name if name_key(n) in known else n for n in names]
         first = next((p for p in seats if name_key(p) == name_key(dealer.strip())), dealer)
@@ -72,6 +88,7 @@ def create_session(
         now = utcnow()
         row = GameSession(
             group_id=group.id,
+            request_id=request_id,
             game=rules.key,
             status="open",
             options=chosen,
@@ -115,7 +132,7 @@ def create_session(
             },
         )
         db.session.flush()
-        return build_session_view(group, row)
+        return AddedSession(build_session_view(group, row), created=True)
 
     return write(work)
 

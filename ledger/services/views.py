@@ -263,6 +263,15 @@ class HandView:
 
 
 @dataclass(frozen=True)
+class AddedSession:
+    """``create_session``'s answer: the session, and whether it is new (False: a repeated
+    request_id answered the session that request started)."""
+
+    session: SessionView
+    created: bool
+
+
+@dataclass(frozen=True)
 class AddedHand:
     """``add_hand``'s answer: the hand, and whether it is new (False: a repeated request_id)."""
 

@@ -88,20 +88,17 @@ def new(slug: str):
             options = {
                 k[len(prefix) :]: v for k, v in options_typed.items() if k.startswith(prefix)
             }
+            # The form's one-time token is the request_id: a resend opens the session the
+            # first send started, whichever server process it reaches.
             token = once.token_of(request.form.get(once.FIELD))
-            with once.once(slug, token) as made:
-                if made is not None:  # a resend of a form that started its session already
-                    return redirect(url_for(".show", slug=slug, session_id=made))
-                try:
-                    session = services.create_session(
-                        group, game, players, form.dealer.data, options
-                    )
-                except (services.RuleError, services.Conflict) as e:
-                    errors.setdefault(_error_place(game, e.field), []).append(i18n.error_text(e))
-                else:
-                    if token is not None:
-                        once.remember(slug, token, session.id)
-                    return redirect(url_for(".show", slug=slug, session_id=session.id))
+            try:
+                added = services.create_session(
+                    group, game, players, form.dealer.data, options, request_id=token
+                )
+            except (services.RuleError, services.Conflict) as e:
+                errors.setdefault(_error_place(game, e.field), []).append(i18n.error_text(e))
+            else:
+                return redirect(url_for(".show", slug=slug, session_id=added.session.id))
         else:
             for name, messages in form.errors.items():
                 errors.setdefault(name if name in ("game", "dealer") else "form", []).extend(

@@ -45,6 +45,19 @@ def test_a_session_that_breaks_a_rule_is_refused_with_the_field_and_nothing_is_k
     assert (group["players"], group["sessions"]) == ([], [])
 
 
+def test_a_session_started_twice_with_one_request_id_is_started_once(table):
+    body = {"game": "spot", "players": ["Enda", "John"], "dealer": "Enda", "request_id": "s-1"}
+
+    first = table.post(f"/groups/{table.slug}/sessions", body)
+    again = table.post(f"/groups/{table.slug}/sessions", body)  # a double tap, a retry
+
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again.get_json() == first.get_json()
+    assert len(table.ok("GET", f"/groups/{table.slug}")["sessions"]) == 1
+    other = table.post(f"/groups/{table.slug}/sessions", body | {"request_id": "s-2"})
+    assert other.status_code == 201 and other.get_json()["id"] != first.get_json()["id"]
+
+
 def test_a_session_body_of_the_wrong_shape_is_a_bad_request(table):
     slug = table.slug
     error(
