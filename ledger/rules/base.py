@@ -178,6 +178,9 @@ class Game:
 
     # Who plays first in the next hand; None means the player to the dealer's left.
     first_player: Callable[[State], str] | None = None
+    # Points games: who wins where the game stands, when the table ends it before it ends by
+    # itself (the game's own measure: highest or lowest score). Money games have no winner.
+    leaders: Callable[[State, Mapping[str, Any]], tuple[str, ...]] | None = None
 
     def pass_direction(self, options: Mapping[str, Any]) -> int:
         return self.deal_step(options) if self.deal_step is not None else 1
@@ -189,6 +192,16 @@ class Game:
         if self.first_player is not None:
             return self.first_player(state)
         return left_of(state.seats, state.dealer)
+
+    def standing_winners(self, state: State, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """The winners of a game ended at the table: its leaders among the players still
+        seated (equal best share the win), nobody before the first hand."""
+        if self.leaders is None or state.hands_played == 0:
+            return ()
+        seated = tuple(p for p in state.seats if p in state.scores)
+        if not seated:
+            return ()
+        return self.leaders(replace(state, seats=seated), {**self.defaults(), **options})
 
     def defaults(self) -> dict[str, Any]:
         return {name: opt.default for name, opt in self.options.items()}

@@ -52,10 +52,7 @@ def play(state: State, entry: HandEntry, options: Mapping[str, Any]) -> HandOutc
         scores[p] = scores.get(p, 0) + points[p]
     # Only the players still seated can end or win the game: one who left is out of it.
     finished = any(scores[p] >= options["target"] for p in seats)
-    winners: tuple[str, ...] = ()
-    if finished:
-        best = (max if options["scoring"] == "winner" else min)(scores[p] for p in seats)
-        winners = tuple(p for p in seats if scores[p] == best)
+    winners = _best(scores, seats, options) if finished else ()
 
     results = tuple(
         PlayerResult(player=p, cards=hands[p], spots=values[p], points=points[p]) for p in seats
@@ -83,6 +80,20 @@ def play(state: State, entry: HandEntry, options: Mapping[str, Any]) -> HandOutc
 
 
 # --- Checking a hand --------------------------------------------------------------------------
+
+
+def _best(
+    scores: Mapping[str, int], seats: Sequence[str], options: Mapping[str, Any]
+) -> tuple[str, ...]:
+    """The seated players with the best score: the highest with ``winner`` scoring, the
+    lowest with ``penalty``; equal best share the win."""
+    best = (max if options["scoring"] == "winner" else min)(scores[p] for p in seats)
+    return tuple(p for p in seats if scores[p] == best)
+
+
+def leaders(state: State, options: Mapping[str, Any]) -> tuple[str, ...]:
+    """Who wins if the table ends the game where it stands."""
+    return _best(state.scores, state.seats, options)
 
 
 def cards_each(players: int, packs: int) -> int:
@@ -308,4 +319,5 @@ GAME = Game(
     open_seating=True,
     start=start,
     check_seats=check_seats,
+    leaders=leaders,
 )

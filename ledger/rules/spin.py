@@ -109,14 +109,11 @@ def play(state: State, entry: HandEntry, options: Mapping[str, Any]) -> HandOutc
 
     finished = False
     winners: tuple[str, ...] = ()
-    if len(seats) == 1 and round_no >= ROUNDS:
-        finished = True
-        winners = tuple(p for p in seats if scores[p] >= SOLO_TARGET)
-    elif round_no >= ROUNDS:
-        top = max(scores[p] for p in seats)
-        leaders = tuple(p for p in seats if scores[p] == top)
-        finished = len(leaders) == 1  # a tie plays round 4's contract again
-        winners = leaders if finished else ()
+    if round_no >= ROUNDS:
+        ahead = _leaders(scores, seats)
+        # Solo ends after round 4 won or lost; a tie plays round 4's contract again.
+        finished = len(seats) == 1 or len(ahead) == 1
+        winners = ahead if finished else ()
 
     round_top = max(points.values())
     results = tuple(
@@ -245,6 +242,15 @@ def _checked_meld(player: str, text: str, where: str, j: int) -> Meld:
     return _ordered(meld)
 
 
+def _leaders(scores: Mapping[str, int], seats: Sequence[str]) -> tuple[str, ...]:
+    """Who is winning: solo, the player with at least the target; else the highest total
+    (equal highest share it)."""
+    if len(seats) == 1:
+        return tuple(p for p in seats if scores[p] >= SOLO_TARGET)
+    top = max(scores[p] for p in seats)
+    return tuple(p for p in seats if scores[p] == top)
+
+
 GAME = Game(
     key="spin",
     name="Spin Rummy",
@@ -255,5 +261,6 @@ GAME = Game(
     options={},
     play=play,
     progress=progress,
+    leaders=lambda state, options: _leaders(state.scores, state.seats),
     first_player=lambda state: state.dealer,  # the round's starting player deals and leads
 )

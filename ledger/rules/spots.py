@@ -167,4 +167,5 @@ GAME = Game(
     open_seating=False,
     start=start,
     progress=progress,
+    leaders=lambda state, options: _lowest(state.scores, state.seats),
 )

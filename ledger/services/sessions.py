@@ -11,8 +11,8 @@ from sqlalchemy import select
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession, Player, SessionPlayer, utcnow
-from ledger.rules import base, rummy, spin, spots
-from ledger.rules.base import Game, State
+from ledger.rules import base
+from ledger.rules.base import State
 from ledger.rules.errors import RuleError
 from ledger.rules.money import amount, settle_amounts
 from ledger.rules.registry import get_game
@@ -303,9 +303,7 @@ def finish_session(
         else:
             # The players end a points game where it stands; the mark keeps it from being
             # reopened by a correction or an undo.
-            state = replace(
-                state, finished=True, winners=_standing_winners(game, state, row.options)
-            )
+            state = replace(state, finished=True, winners=game.standing_winners(state, row.options))
             finish = {"leftover_pot": None, "movements": []}
         before = row.state
         row.state = state.to_dict()
@@ -320,28 +318,6 @@ def finish_session(
         return build_session_view(group, row)
 
     return write(work)
-
-
-def _standing_winners(game: Game, state: State, options: Mapping[str, Any]) -> tuple[str, ...]:
-    """Who wins a points game ended by the players before it ended by itself.
-
-    The game's own measure, where it stands (RULES.md §3-5): Rummy the highest score with
-    ``winner`` scoring and the lowest with ``penalty``, Spots the lowest, Spin Rummy the
-    highest (solo: the player wins with at least its target). Equal best share the win; as
-    when a game ends by itself, only the players still seated can win. A game ended before
-    its first hand has no winner.
-    """
-    seated = [p for p in state.seats if p in state.scores]
-    if not seated or state.hands_played == 0:
-        return ()
-    scores = {p: state.scores[p] for p in seated}
-    if game.key == spin.GAME.key and len(seated) == 1:
-        return tuple(p for p in seated if scores[p] >= spin.SOLO_TARGET)
-    lowest_wins = game.key == spots.GAME.key or (
-        game.key == rummy.GAME.key and options.get("scoring") == "penalty"
-    )
-    best = (min if lowest_wins else max)(scores.values())
-    return tuple(p for p in seated if scores[p] == best)
 
 
 def settlement(group: GroupRef, session_id: int, leftover_pot: str | None = None) -> SettlementView:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from ledger.rules.base import State
 from ledger.rules.errors import RuleError
 from ledger.rules.registry import GAMES, get_game
 
@@ -90,3 +91,32 @@ def test_the_next_hand_is_led_by_the_dealers_left_except_in_spin_rummy() -> None
     spin = get_game("spin")
     state = spin.new_state(["Ann", "Bea"], "Bea", spin.defaults())
     assert spin.next_leader(state) == "Bea"
+
+
+def _standing(key: str, scores: dict[str, int], **options: object) -> tuple[str, ...]:
+    seats = tuple(scores)
+    state = State(seats=seats, dealer=seats[0], scores=scores, hands_played=2)
+    return get_game(key).standing_winners(state, options)
+
+
+@pytest.mark.parametrize(
+    ("key", "scores", "options", "winners"),
+    [
+        ("rummy", {"A": 40, "B": 75, "C": 75}, {}, ("B", "C")),
+        ("rummy", {"A": 40, "B": 75, "C": 12}, {"scoring": "penalty"}, ("C",)),
+        ("spots", {"A": 30, "B": 12, "C": 50}, {}, ("B",)),
+        ("spin", {"A": 30, "B": 52}, {}, ("B",)),
+        ("spin", {"A": 61}, {}, ("A",)),
+        ("spin", {"A": 59}, {}, ()),
+        ("spot", {"A": 30, "B": -30}, {}, ()),
+    ],
+)
+def test_a_game_ended_at_the_table_is_won_by_its_own_measure_where_it_stands(
+    key: str, scores: dict[str, int], options: dict[str, object], winners: tuple[str, ...]
+) -> None:
+    assert _standing(key, scores, **options) == winners
+
+
+def test_a_game_ended_before_its_first_hand_has_no_winner() -> None:
+    state = State(seats=("A", "B"), dealer="A", scores={"A": 0, "B": 0})
+    assert get_game("rummy").standing_winners(state, {}) == ()
