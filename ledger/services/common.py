@@ -295,6 +295,7 @@ def build_session_view(group: GroupRef, row: GameSession) -> SessionView:
         leftover_pot=row.leftover_pot,
         started_at=row.started_at,
         finished_at=row.finished_at,
+        closed=row.finish is not None,
     )
 
 

@@ -154,6 +154,9 @@ class SessionView:
     leftover_pot: str | None  # carry | refund once a money game is finished
     started_at: datetime
     finished_at: datetime | None
+    # Finished by the players (Finish the night, or a points game ended at the table): its
+    # hands can no longer be corrected or undone. A points game that ended by itself can.
+    closed: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {

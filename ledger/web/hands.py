@@ -185,9 +185,9 @@ def show(slug: str, session_id: int, number: int) -> str:
 
 
 def _editable(view: SessionView) -> bool:
-    """Whether the hands of the session can still be corrected: not once the night is
-    finished (its payments are settled)."""
-    return not (view.money and view.status == "finished")
+    """Whether the hands of the session can still be corrected: not once the players have
+    finished it (a night's payments are settled; a points game was ended at the table)."""
+    return not view.closed
 
 
 # The service's own refusal (ledger/services/hands.py), said before a form is filled in vain.

@@ -493,6 +493,10 @@ def test_a_points_game_can_be_ended_by_the_table(phone):
     page = html(phone.client.get(board))
     assert "The game is over." in page
     assert "Enter hand" not in page
+    # Ended by the table, its hands stay as they are: no undo, no correction offered.
+    assert 'id="undo"' not in page
+    assert "Correct this hand" not in html(phone.client.get(f"{board}/hands/1"))
+    assert phone.client.get(f"{board}/hands/1/edit").status_code == 302
 
 
 def test_a_player_joins_and_another_leaves_between_hands(phone):
