@@ -121,6 +121,10 @@ def new(slug: str, session_id: int):
         except services.Conflict as e:
             if e.field == "version":
                 return _entered_meanwhile(group, session_id, form)
+            if e.field == "request_id":
+                # This form's hand was saved and then undone: saving it again after reading
+                # that is a new hand, not a resend of the undone one.
+                form.request_id.data = uuid.uuid4().hex
             errors = entry.RowErrors(general=[error_text(e)])
         else:
             return redirect(

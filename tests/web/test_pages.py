@@ -326,6 +326,25 @@ def test_a_double_tap_saves_one_hand(phone):
     assert phone.client.get(f"{phone.board}/version.json").get_json()["hands_played"] == 1
 
 
+def test_a_hand_resent_after_its_undo_is_not_saved_again_until_the_player_saves_it_anew(phone):
+    phone.start()
+    request_id = phone.request_id()
+    assert phone.enter(HAND_1, request_id=request_id).status_code == 302
+    undone = phone.client.post(f"{phone.board}/undo", data={"number": "1"})
+    assert undone.status_code == 302
+
+    resent = phone.enter(HAND_1, request_id=request_id)  # a late retry of the first tap
+
+    assert resent.status_code == 422
+    page = html(resent)
+    assert "already saved as hand 1 and then undone; nothing new was saved" in page
+    assert phone.client.get(f"{phone.board}/version.json").get_json()["hands_played"] == 0
+    fresh = re.search(r'name="request_id" type="hidden" value="([0-9a-f]+)"', page).group(1)
+    assert fresh != request_id
+    assert phone.enter(HAND_1, request_id=fresh).status_code == 302  # saving it on purpose
+    assert phone.client.get(f"{phone.board}/version.json").get_json()["hands_played"] == 1
+
+
 def _second_phone(app, phone: Phone) -> Phone:
     """Another phone at the same table, signed in to the group and looking at the session."""
     other = Phone(app.test_client(), phone.slug, phone.session_id, list(phone.seats))
