@@ -4,7 +4,7 @@ Every figure is a ratio of two timings taken in the same run on the same machine
 the same on a laptop and on a loaded CI box. Run it by hand:
 
     python bench/run.py            # the full sizes (2,000 hands), a few minutes
-    python bench/run.py --quick    # small sizes, for CI: a regression shows, nothing is timed
+    python bench/run.py --quick    # small sizes, for CI: a regression shows, no timing enforced
 
 It starts a real ``ledger serve`` on a free loopback port with a throwaway instance folder
 (SQLite, or ``LEDGER_DATABASE_URL`` when set), fills it through the JSON API, measures, and
