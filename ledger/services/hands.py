@@ -99,19 +99,30 @@ CHART_POINTS = 120
 
 
 def score_history(
-    group: GroupRef, session_id: int, points: int = CHART_POINTS
+    group: GroupRef,
+    session_id: int,
+    points: int = CHART_POINTS,
+    *,
+    session: SessionView | None = None,
 ) -> list[tuple[int, dict[str, int]]]:
     """``(hand number, every player's running score after it)`` for a chart of the session.
 
     Every hand while there are at most ``points``; after that ``points`` hands spread evenly
     over the night, the last hand always among them, so the chart costs the same to draw
-    after hand 2,000 as after hand 100. Two queries; only the scores are read.
+    after hand 2,000 as after hand 100. Two queries; only the scores are read. One, given
+    ``session``: the view of this very session just read for this group (a scoreboard reads
+    it anyway), so its row is not loaded again.
     """
-    row = load_session(group, session_id)
-    played = row.hands_played
+    if session is None:
+        row = load_session(group, session_id)
+        played = row.hands_played
+    elif session.id == session_id and session.group == group.slug:
+        played = session.hands_played
+    else:  # a view of another session or group: as if it were not there
+        raise NotFound("There is no session {id}.", id=session_id)
     if played <= 0 or points <= 0:
         return []
-    wanted = select(Hand.number, Hand.state_after["scores"]).where(Hand.session_id == row.id)
+    wanted = select(Hand.number, Hand.state_after["scores"]).where(Hand.session_id == session_id)
     if played > points:
         numbers = {max(1, round(played * k / points)) for k in range(1, points + 1)}
         wanted = wanted.where(Hand.number.in_(sorted(numbers)))
