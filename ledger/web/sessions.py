@@ -27,7 +27,7 @@ from ledger.services.views import GroupRef, SessionView
 from ledger.web import access, i18n, once, texts
 from ledger.web.chart import score_chart
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
-from ledger.web.pagecache import scoreboards
+from ledger.web.pagecache import scoreboards, with_form_token, without_form_token
 from ledger.web.summary import hand_summary, transfer_text
 
 bp = Blueprint("sessions", __name__, url_prefix="/g/<slug>/s")
@@ -157,30 +157,25 @@ def show(slug: str, session_id: int) -> str:
     # Every phone at the table reloads this page; it changes only when the session does.
     # Checked every time (a new passphrase signs out), with the session's version: one query.
     group, stamp = access.session_for_page(slug, session_id)
-    # What the page depends on beyond the session: the address, the language, the group's
-    # name in the header and this browser's form-token secret (its forms carry a token
-    # signed with it). Not the raw cookie: Flask re-signs it every request, so it never repeats.
-    key = (
-        session_id,
-        stamp.version,
-        request.full_path,
-        i18n.select_locale(),
-        group.name,
-        browser_session.get("csrf_token"),
-    )
     # A message waiting for this browser (a refused join, leave or undo, "the game is over")
     # belongs on this very page: a kept copy would leave it out, and it would turn up later
     # on another page. Such a page is rendered anew and never kept.
     if browser_session.get("_flashes"):
         return _scoreboard(group, session_id)
-    page = scoreboards().get(key)
-    if page is None:
-        page = _scoreboard(group, session_id)
-        # A page that changed the browser's session (a new form token) is for this one
-        # response only.
-        if not browser_session.modified:
-            scoreboards().put(key, page)
-    return page
+    # What the page depends on beyond the session: the address (with ?saved=N, the hand just
+    # saved), the language and the group's name in the header. Not the browser: every phone
+    # signed in to the group sees the same page, but for each form's token, which goes in
+    # per response. So one build of a version serves the whole table.
+    key = (session_id, stamp.version, request.full_path, i18n.select_locale(), group.name)
+
+    def build() -> tuple[str, bool]:
+        was_modified = browser_session.modified
+        page = without_form_token(lambda: _scoreboard(group, session_id))
+        # A build that changed this browser's session wrote something of this browser's:
+        # the page is for this response only.
+        return page, was_modified or not browser_session.modified
+
+    return with_form_token(scoreboards().get_or_build(key, build))
 
 
 def _scoreboard(group: GroupRef, session_id: int) -> str:
@@ -212,7 +207,8 @@ def _scoreboard(group: GroupRef, session_id: int) -> str:
         saved_summary=summary(saved_hand) if saved_hand else None,
         chart=score_chart(
             names,
-            services.score_history(group, session_id),
+            # The session just read: the chart's read does not load its row again.
+            services.score_history(group, session_id, session=view),
             label=texts.hand_text(view.game, "chart"),
         ),
         confirm_form=ConfirmForm(),

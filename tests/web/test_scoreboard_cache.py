@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from ledger import services
-from tests.web.pages import HAND_1, PASSPHRASE, Phone, html
+from tests.web.pages import HAND_1, HAND_2, PASSPHRASE, Phone, html
 
 
 @pytest.fixture
@@ -76,11 +79,13 @@ def test_two_phones_never_get_each_others_form_tokens(app, phone):
 
 
 def test_switching_to_dutch_shows_the_dutch_page_at_once(phone):
+    seen_twice(phone, phone.board)  # the English page is kept
     english = html(phone.client.get(phone.board))
-    phone.client.post("/language", data={"language": "nl"})
+    assert '<html lang="en">' in english
+    phone.client.post("/language", data={"lang": "nl", "next": phone.board})
     dutch = html(phone.client.get(phone.board))
-    assert dutch != english
-    assert 'lang="nl"' in dutch
+    assert '<html lang="nl">' in dutch
+    assert "Saldi" in dutch and "Balances" not in dutch
 
 
 def test_the_sign_in_cookie_is_renewed_once_a_day_not_on_every_look(app, phone, monkeypatch):
@@ -152,3 +157,152 @@ def test_enter_hand_after_dutch_spots_ended_says_the_game_is_over_on_the_scorebo
     opened = phone.client.get(f"{board}/hands/new")
     assert opened.status_code == 302
     assert "The game is over: no more hands can be added." in html(phone.client.get(board))
+
+
+# --- One build of a version serves the whole table, each phone with its own form token --------
+
+
+def token_free(page: str) -> str:
+    return re.sub(r'name="csrf_token" value="[^"]+"', 'name="csrf_token" value=""', page)
+
+
+def test_the_phones_at_a_table_are_served_one_build_of_a_new_hand(app, phone, monkeypatch):
+    from ledger.web import sessions
+
+    builds = []
+    real = sessions._scoreboard
+
+    def counted(*args):
+        builds.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(sessions, "_scoreboard", counted)
+    phones = [signed_in(app, phone) for _ in range(3)]
+    assert phone.enter(HAND_1).status_code == 302
+    pages = [html(other.get(phone.board)) for other in phones]
+    assert len(builds) == 1
+    assert "+46" in pages[0]
+    assert token_free(pages[0]) == token_free(pages[1]) == token_free(pages[2])
+    assert len({frozenset(tokens(page)) for page in pages}) == 3  # a token of its own each
+
+
+def test_each_phone_sends_its_own_form_token_and_not_another_phones(app, phone):
+    other = signed_in(app, phone)
+    phone.enter(HAND_1)
+    seen_twice(phone, phone.board)  # the first look may show a flash; the page is then kept
+    seen_twice(Phone(other, phone.slug, phone.session_id), phone.board)
+    app.config["WTF_CSRF_ENABLED"] = True  # the test config leaves tokens out of forms
+    (mine,) = tokens(html(phone.client.get(phone.board)))
+    (theirs,) = tokens(html(other.get(phone.board)))
+    assert mine != theirs
+    undo = f"{phone.board}/undo"
+    refused = other.post(undo, data={"number": "1", "csrf_token": mine})
+    assert refused.status_code == 400
+    assert "+46" in html(other.get(phone.board))  # hand 1 is still there
+    assert other.post(undo, data={"number": "1", "csrf_token": theirs}).status_code == 302
+    assert "+46" not in html(phone.client.get(phone.board))
+
+
+def test_a_group_named_like_the_pages_token_slot_shows_its_name(client):
+    from markupsafe import escape
+
+    from ledger.web.pagecache import TOKEN_SLOT
+
+    phone = Phone(client)
+    phone.create_group(name=str(TOKEN_SLOT))
+    phone.add_players("Enda", "John")
+    board = phone.start(players=("Enda", "John"), dealer="John")
+    seen_twice(phone, board)
+    page = html(phone.client.get(board))
+    assert str(escape(str(TOKEN_SLOT))) in page  # the name, as text
+    assert str(TOKEN_SLOT) not in page
+    assert len(tokens(page)) == 1  # every form: this browser's token, nothing else
+
+
+def test_phones_reading_english_and_dutch_each_get_their_own_language(app, phone):
+    dutch = signed_in(app, phone)
+    dutch.post("/language", data={"lang": "nl"})
+    seen_twice(phone, phone.board)
+    assert "Balances" in html(phone.client.get(phone.board))
+    assert "Saldi" in html(dutch.get(phone.board))
+    assert "Balances" in html(phone.client.get(phone.board))
+
+
+def test_a_renamed_player_shows_on_the_scoreboard_at_once(app, phone):
+    other = signed_in(app, phone)
+    phone.enter(HAND_1)
+    seen_twice(Phone(other, phone.slug, phone.session_id), phone.board)
+    with app.app_context():
+        group = services.authenticate(phone.slug, PASSPHRASE)
+        rex = next(p for p in services.group_view(group).players if p.name == "Rex")
+    response = phone.client.post(f"/g/{phone.slug}/players/{rex.id}", data={"rename-name": "Rexy"})
+    assert response.status_code == 302
+    page = html(other.get(phone.board))
+    assert "Rexy" in page
+
+
+def test_a_group_given_another_name_shows_it_at_once(app, phone):
+    from ledger.extensions import db
+    from ledger.models import Group
+
+    other = signed_in(app, phone)
+    seen_twice(Phone(other, phone.slug, phone.session_id), phone.board)
+    with app.app_context():  # as a restore of the group's backup under its old name would
+        db.session.execute(db.update(Group).values(name="Friday crowd"))
+        db.session.commit()
+    page = html(other.get(phone.board))
+    assert "Friday crowd" in page and "Thursday crowd" not in page
+
+
+def test_a_message_for_one_phone_is_not_shown_to_the_others(app, phone):
+    other = signed_in(app, phone)
+    phone.enter(HAND_1)
+    phone.enter(HAND_2, out="Enda")
+    seen_twice(phone, phone.board)
+    seen_twice(Phone(other, phone.slug, phone.session_id), phone.board)
+    phone.client.post(f"{phone.board}/undo", data={"number": "1"})
+    assert "Only the last hand can be undone" in html(phone.client.get(phone.board))
+    assert "Only the last hand can be undone" not in html(other.get(phone.board))
+    assert "Only the last hand can be undone" not in html(phone.client.get(phone.board))
+
+
+# --- The page cache itself ------------------------------------------------------------------
+
+
+def test_phones_asking_while_a_page_is_built_wait_for_that_build():
+    from ledger.web.pagecache import PageCache
+
+    cache = PageCache()
+    building, release = threading.Event(), threading.Event()
+    builds = []
+
+    def build():
+        builds.append(1)
+        building.set()
+        release.wait(10)
+        return "the page", True
+
+    pool = ThreadPoolExecutor(max_workers=4)
+    first = pool.submit(cache.get_or_build, "v2", build)
+    assert building.wait(10)
+    waiting = [pool.submit(cache.get_or_build, "v2", build) for _ in range(3)]
+    time.sleep(0.2)  # let them reach the wait (if they came later, the page would be kept)
+    release.set()
+    assert [f.result(10) for f in (first, *waiting)] == ["the page"] * 4
+    assert len(builds) == 1
+    pool.shutdown()
+
+
+def test_a_build_that_fails_or_is_not_to_be_kept_leaves_each_phone_building_its_own():
+    from ledger.web.pagecache import PageCache
+
+    cache = PageCache(wait=0)
+
+    def fails():
+        raise RuntimeError("the database went away")
+
+    with pytest.raises(RuntimeError):
+        cache.get_or_build("v2", fails)
+    assert cache.get_or_build("v2", lambda: ("for this phone", False)) == "for this phone"
+    assert cache.get_or_build("v2", lambda: ("kept", True)) == "kept"
+    assert cache.get_or_build("v2", lambda: ("not built again", True)) == "kept"
