@@ -116,8 +116,9 @@ def engine_options(url: str, configured: Mapping[str, Any]) -> dict[str, Any]:
     backend = make_url(url).get_backend_name()
     options: dict[str, Any] = {}
     if backend == "postgresql":
-        # Connections dropped by a server restart or a NAT box are replaced, not reported.
-        options["pool_pre_ping"] = True
+        # No pool_pre_ping: it costs a round trip before every request. Connections dropped by
+        # a server restart or a NAT box are still replaced, not reported: a connection idle
+        # for a while is pinged as it leaves the pool (ledger/extensions.py).
         # As many kept connections as `ledger serve` has threads (up to --threads 10): past
         # the pool's size every connection is a new server process, opened and closed again
         # for one request.
