@@ -248,7 +248,9 @@ def test_a_group_given_another_name_shows_it_at_once(app, phone):
     other = signed_in(app, phone)
     seen_twice(Phone(other, phone.slug, phone.session_id), phone.board)
     with app.app_context():  # as a restore of the group's backup under its old name would
-        db.session.execute(db.update(Group).values(name="Friday crowd"))
+        db.session.execute(
+            db.update(Group).where(Group.slug == phone.slug).values(name="Friday crowd")
+        )
         db.session.commit()
     page = html(other.get(phone.board))
     assert "Friday crowd" in page and "Thursday crowd" not in page
