@@ -39,11 +39,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 def register_extensions(app: Flask) -> None:
     """Bind the extensions of ledger/extensions.py to this app."""
     from ledger import models  # noqa: F401  (its tables must be on db.metadata for create_all)
-    from ledger.extensions import babel, csrf, db, init_sqlite_pragmas, migrate
+    from ledger.extensions import babel, csrf, db, init_engine_events, migrate
     from ledger.web import i18n, limits, security
 
     db.init_app(app)
-    init_sqlite_pragmas(app)
+    init_engine_events(app)
     # An absolute folder, so `ledger db upgrade` works from any working directory.
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     # First: a restore may send more than MAX_CONTENT_LENGTH, and CSRFProtect reads the form.

@@ -87,10 +87,6 @@ def init_engine_events(app: Flask) -> None:
                 ping_idle_connections(engine)
 
 
-# The name ledger/__init__.py calls (outside this change): it binds every engine event now.
-init_sqlite_pragmas = init_engine_events
-
-
 def ping_idle_connections(engine: Engine, idle: float = IDLE_PING_SECONDS) -> None:
     """Ping a pooled connection that sat unused for ``idle`` seconds before handing it out.
 

@@ -27,6 +27,7 @@ from ledger.services.hands import (
     list_hands,
     recent_hands,
     score_history,
+    scoreboard,
     undo_hand,
 )
 from ledger.services.sessions import (
@@ -65,6 +66,7 @@ __all__ = [
     "recent_hands",
     "rename_player",
     "score_history",
+    "scoreboard",
     "session_history",
     "session_view",
     "settlement",

@@ -28,7 +28,14 @@ from ledger.services.common import (
     write,
 )
 from ledger.services.errors import Conflict, NotFound
-from ledger.services.views import AddedHand, ChangeView, GroupRef, HandView, SessionView
+from ledger.services.views import (
+    AddedHand,
+    ChangeView,
+    GroupRef,
+    HandView,
+    ScoreboardView,
+    SessionView,
+)
 
 # What a hand's view is made of. A read takes these columns rather than Hand objects: it has
 # no use for the identity map and change tracking that each object costs.
@@ -84,6 +91,10 @@ def recent_hands(group: GroupRef, session_id: int, count: int) -> list[HandView]
     """The last ``count`` hands, oldest first: what a scoreboard lists, read in two queries
     whether the night has had ten hands or two thousand."""
     row = load_session(group, session_id)
+    return _last_hands(row, count)
+
+
+def _last_hands(row: GameSession, count: int) -> list[HandView]:
     if count <= 0:
         return []
     hands = db.session.execute(
@@ -99,35 +110,53 @@ CHART_POINTS = 120
 
 
 def score_history(
-    group: GroupRef,
-    session_id: int,
-    points: int = CHART_POINTS,
-    *,
-    session: SessionView | None = None,
+    group: GroupRef, session_id: int, points: int = CHART_POINTS
 ) -> list[tuple[int, dict[str, int]]]:
     """``(hand number, every player's running score after it)`` for a chart of the session.
 
     Every hand while there are at most ``points``; after that ``points`` hands spread evenly
     over the night, the last hand always among them, so the chart costs the same to draw
-    after hand 2,000 as after hand 100. Two queries; only the scores are read. One, given
-    ``session``: the view of this very session just read for this group (a scoreboard reads
-    it anyway), so its row is not loaded again.
+    after hand 2,000 as after hand 100. Two queries; only the scores are read.
     """
-    if session is None:
-        row = load_session(group, session_id)
-        played = row.hands_played
-    elif session.id == session_id and session.group == group.slug:
-        played = session.hands_played
-    else:  # a view of another session or group: as if it were not there
-        raise NotFound("There is no session {id}.", id=session_id)
+    return _history(load_session(group, session_id), points)
+
+
+def _history(row: GameSession, points: int) -> list[tuple[int, dict[str, int]]]:
+    played = row.hands_played
     if played <= 0 or points <= 0:
         return []
-    wanted = select(Hand.number, Hand.state_after["scores"]).where(Hand.session_id == session_id)
+    wanted = select(Hand.number, Hand.state_after["scores"]).where(Hand.session_id == row.id)
     if played > points:
         numbers = {max(1, round(played * k / points)) for k in range(1, points + 1)}
         wanted = wanted.where(Hand.number.in_(sorted(numbers)))
     found = db.session.execute(wanted.order_by(Hand.number)).all()
     return [(number, dict(scores)) for number, scores in found]
+
+
+def scoreboard(
+    group: GroupRef,
+    session_id: int,
+    recent: int,
+    saved: int | None = None,
+    points: int = CHART_POINTS,
+) -> ScoreboardView:
+    """What the scoreboard page shows, the session's row read once: the session, its last
+    ``recent`` hands, hand ``saved`` (the one just entered, when asked; None if it is gone)
+    and the chart's running scores. Bounded reads: the same cost at hand 2,000 as at 20."""
+    row = load_session(group, session_id)
+    hands = _last_hands(row, recent)
+    just_saved = next((h for h in hands if h.number == saved), None)
+    if saved and just_saved is None:
+        found = db.session.execute(
+            select(*_VIEWED).where(Hand.session_id == row.id, Hand.number == saved)
+        ).first()
+        just_saved = hand_view(found) if found is not None else None
+    return ScoreboardView(
+        session=build_session_view(group, row),
+        recent=tuple(hands),
+        saved=just_saved,
+        history=tuple(_history(row, points)),
+    )
 
 
 def _check_version(row: GameSession, version: int | None) -> None:

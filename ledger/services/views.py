@@ -266,6 +266,17 @@ class HandView:
 
 
 @dataclass(frozen=True)
+class ScoreboardView:
+    """The scoreboard page's reads: the session, its last hands (oldest first), the hand just
+    saved if asked for, and the chart's ``(hand number, running scores)`` points."""
+
+    session: SessionView
+    recent: tuple[HandView, ...]
+    saved: HandView | None
+    history: tuple[tuple[int, dict[str, int]], ...]
+
+
+@dataclass(frozen=True)
 class AddedSession:
     """``create_session``'s answer: the session, and whether it is new (False: a repeated
     request_id answered the session that request started)."""

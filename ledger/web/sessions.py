@@ -179,16 +179,12 @@ def show(slug: str, session_id: int) -> str:
 
 
 def _scoreboard(group: GroupRef, session_id: int) -> str:
-    view = services.session_view(group, session_id)
-    # Bounded reads only: the page costs the same at hand 2,000 as at hand 20.
-    hand_json = [h.to_json() for h in services.recent_hands(group, session_id, RECENT_HANDS)]
-    saved = request.args.get("saved", type=int)
-    saved_hand = next((h for h in hand_json if h["number"] == saved), None)
-    if saved and saved_hand is None:
-        try:
-            saved_hand = services.get_hand(group, session_id, saved).to_json()
-        except services.NotFound:
-            saved_hand = None
+    board = services.scoreboard(
+        group, session_id, RECENT_HANDS, saved=request.args.get("saved", type=int)
+    )
+    view = board.session
+    hand_json = [h.to_json() for h in board.recent]
+    saved_hand = board.saved.to_json() if board.saved is not None else None
     names = [p.name for p in view.players]
     rounds = texts.is_round_game(view.game)
 
@@ -205,12 +201,7 @@ def _scoreboard(group: GroupRef, session_id: int) -> str:
         more_hands=max(0, view.hands_played - len(hand_json)),
         saved=saved_hand,
         saved_summary=summary(saved_hand) if saved_hand else None,
-        chart=score_chart(
-            names,
-            # The session just read: the chart's read does not load its row again.
-            services.score_history(group, session_id, session=view),
-            label=texts.hand_text(view.game, "chart"),
-        ),
+        chart=score_chart(names, list(board.history), label=texts.hand_text(view.game, "chart")),
         confirm_form=ConfirmForm(),
         finish_form=FinishForm(formdata=None),
         join_form=PlayerForm(formdata=None, prefix="join"),

@@ -1,5 +1,5 @@
-"""A scoreboard build reads the session's row for its view and does not read it again for the
-chart: one query less on every new hand, a round trip less on PostgreSQL."""
+"""A scoreboard build reads the session's row once for everything the page shows: its view,
+the last hands, the hand just saved and the chart."""
 
 from __future__ import annotations
 
@@ -20,26 +20,42 @@ def night(table, app):
     return sid, group
 
 
-def test_the_chart_of_a_session_just_read_is_the_same_in_one_query_less(night, app):
+def test_the_scoreboard_reads_what_the_separate_reads_give(night, app):
     sid, group = night
     with app.app_context():
-        view = services.session_view(group, sid)
-        alone = services.score_history(group, sid, points=4)
-        given = services.score_history(group, sid, points=4, session=view)
-        assert given == alone and given[-1][0] == 7
-        assert (
-            count_queries(app, lambda: services.score_history(group, sid, points=4, session=view))
-            == count_queries(app, lambda: services.score_history(group, sid, points=4)) - 1
+        board = services.scoreboard(group, sid, 3, saved=2, points=4)
+
+        assert board.session == services.session_view(group, sid)
+        assert list(board.recent) == services.recent_hands(group, sid, 3)
+        assert [h.number for h in board.recent] == [5, 6, 7]
+        assert board.saved == services.get_hand(group, sid, 2)
+        assert list(board.history) == services.score_history(group, sid, points=4)
+        assert board.history[-1][0] == 7
+
+
+def test_the_scoreboard_reads_the_session_once_however_long_the_night(night, table, app):
+    sid, group = night
+    with app.app_context():
+        separate = count_queries(
+            app,
+            lambda: (
+                services.session_view(group, sid),
+                services.recent_hands(group, sid, 3),
+                services.score_history(group, sid),
+            ),
         )
-
-
-def test_a_view_of_another_session_or_group_charts_nothing(night, table, other, app):
-    sid, group = night
-    second = table.session()["id"]
+        together = count_queries(app, lambda: services.scoreboard(group, sid, 3))
+    assert together == separate - 2  # the session's row, read once instead of three times
+    for _ in range(5):
+        table.hand(sid, SEED_HAND_1)
     with app.app_context():
-        view = services.session_view(group, sid)
+        assert count_queries(app, lambda: services.scoreboard(group, sid, 3)) == together
+
+
+def test_a_hand_just_saved_that_is_gone_is_none_and_a_stranger_sees_nothing(night, other, app):
+    sid, group = night
+    with app.app_context():
+        assert services.scoreboard(group, sid, 3, saved=99).saved is None
         stranger = services.authenticate(other.slug, other.passphrase)
         with pytest.raises(services.NotFound):
-            services.score_history(stranger, sid, session=view)
-        with pytest.raises(services.NotFound):
-            services.score_history(group, second, session=view)
+            services.scoreboard(stranger, sid, 3)
