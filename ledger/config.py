@@ -116,9 +116,11 @@ def engine_options(url: str, configured: Mapping[str, Any]) -> dict[str, Any]:
     backend = make_url(url).get_backend_name()
     options: dict[str, Any] = {}
     if backend == "postgresql":
-        # No pool_pre_ping: it costs a round trip before every request. Connections dropped by
-        # a server restart or a NAT box are still replaced, not reported: a connection idle
-        # for a while is pinged as it leaves the pool (ledger/extensions.py).
+        # Connections dropped by a server restart or a NAT box are replaced, not reported: a
+        # ping as each leaves the pool. It costs a round trip on loopback (the benchmarks
+        # measure with it); pinging only connections idle for a while would leave the ones
+        # in use every few seconds, a table's, to fail once after a restart.
+        options["pool_pre_ping"] = True
         # As many kept connections as `ledger serve` has threads (up to --threads 10): past
         # the pool's size every connection is a new server process, opened and closed again
         # for one request.

@@ -169,11 +169,16 @@ def show(slug: str, session_id: int) -> str:
     key = (session_id, stamp.version, request.full_path, i18n.select_locale(), group.name)
 
     def build() -> tuple[str, bool]:
-        was_modified = browser_session.modified
-        page = without_form_token(lambda: _scoreboard(group, session_id))
-        # A build that changed this browser's session wrote something of this browser's:
-        # the page is for this response only.
-        return page, was_modified or not browser_session.modified
+        # A build that changes this browser's session writes something of this browser's:
+        # the page is for this response only. The flag is cleared for the build so that its
+        # own change shows even after an earlier one this request (the daily renewal), and
+        # set again after it, so the cookie still goes out.
+        was_modified, browser_session.modified = browser_session.modified, False
+        try:
+            page = without_form_token(lambda: _scoreboard(group, session_id))
+            return page, not browser_session.modified
+        finally:
+            browser_session.modified = browser_session.modified or was_modified
 
     return with_form_token(scoreboards().get_or_build(key, build))
 

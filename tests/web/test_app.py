@@ -229,8 +229,8 @@ def test_engine_options_suit_the_database():
     from ledger.cli import serve_command
 
     postgres = engine_options("postgresql+psycopg://pub@db/ledger", {})
-    # A ping only after a connection sat idle (ledger/extensions.py), not before every use.
-    assert not postgres.get("pool_pre_ping")
+    # A connection dropped by a server restart is replaced before use, not reported.
+    assert postgres["pool_pre_ping"] is True
     # Each thread of `ledger serve` keeps a connection: none is opened and closed per request.
     threads = next(p.default for p in serve_command.params if p.name == "threads")
     assert postgres["pool_size"] >= threads

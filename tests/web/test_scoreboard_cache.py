@@ -186,6 +186,31 @@ def test_the_phones_at_a_table_are_served_one_build_of_a_new_hand(app, phone, mo
     assert len({frozenset(tokens(page)) for page in pages}) == 3  # a token of its own each
 
 
+def test_a_build_that_writes_the_browsers_cookie_is_not_kept_even_on_its_first_look_of_a_day(
+    app, phone, monkeypatch
+):
+    """A new phone's first look of the day renews its cookie before the page is built; a
+    build that then writes something of its own into the cookie must still not be kept."""
+    from flask import session as browser_session
+
+    from ledger.web import sessions
+
+    builds = []
+    real = sessions._scoreboard
+
+    def writing(*args):
+        builds.append(args)
+        browser_session["seen_by_this_phone"] = len(builds)
+        return real(*args)
+
+    monkeypatch.setattr(sessions, "_scoreboard", writing)
+    phones = [signed_in(app, phone) for _ in range(2)]
+    assert phone.enter(HAND_1).status_code == 302
+    for other in phones:
+        assert other.get(phone.board).status_code == 200
+    assert len(builds) == 2  # each phone's page was its own
+
+
 def test_each_phone_sends_its_own_form_token_and_not_another_phones(app, phone):
     other = signed_in(app, phone)
     phone.enter(HAND_1)
