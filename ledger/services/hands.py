@@ -99,7 +99,13 @@ def _last_hands(row: GameSession, count: int) -> list[HandView]:
         return []
     hands = db.session.execute(
         select(*_VIEWED)
-        .where(Hand.session_id == row.id, Hand.number > row.hands_played - count)
+        .where(
+            Hand.session_id == row.id,
+            # Between the row's read and this one another phone may have saved a hand: the
+            # page shows the session as the row says, never a hand past it.
+            Hand.number > row.hands_played - count,
+            Hand.number <= row.hands_played,
+        )
         .order_by(Hand.number)
     )
     return [hand_view(h) for h in hands]
@@ -125,7 +131,9 @@ def _history(row: GameSession, points: int) -> list[tuple[int, dict[str, int]]]:
     played = row.hands_played
     if played <= 0 or points <= 0:
         return []
-    wanted = select(Hand.number, Hand.state_after["scores"]).where(Hand.session_id == row.id)
+    wanted = select(Hand.number, Hand.state_after["scores"]).where(
+        Hand.session_id == row.id, Hand.number <= played
+    )
     if played > points:
         numbers = {max(1, round(played * k / points)) for k in range(1, points + 1)}
         wanted = wanted.where(Hand.number.in_(sorted(numbers)))

@@ -6,10 +6,13 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from typing import TypeVar
 
 from flask import current_app, g
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
+
+T = TypeVar("T")
 
 # How long a phone waits for another request building the same page before building its own:
 # a build takes milliseconds, so only a build stuck behind the database waits this long.
@@ -101,7 +104,7 @@ def _token_field() -> str:
     return str(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
 
 
-def without_form_token(render: Callable[[], str]) -> str:
+def without_form_token(render: Callable[[], T]) -> T:
     """``render()`` with ``TOKEN_SLOT`` wherever a form carries this browser's CSRF token.
 
     Flask-WTF's ``generate_csrf`` returns the token it finds in ``g`` for the rest of the

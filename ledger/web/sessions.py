@@ -161,7 +161,7 @@ def show(slug: str, session_id: int) -> str:
     # belongs on this very page: a kept copy would leave it out, and it would turn up later
     # on another page. Such a page is rendered anew and never kept.
     if browser_session.get("_flashes"):
-        return _scoreboard(group, session_id)
+        return _scoreboard(group, session_id)[0]
     # What the page depends on beyond the session: the address (with ?saved=N, the hand just
     # saved), the language and the group's name in the header. Not the browser: every phone
     # signed in to the group sees the same page, but for each form's token, which goes in
@@ -175,15 +175,18 @@ def show(slug: str, session_id: int) -> str:
         # set again after it, so the cookie still goes out.
         was_modified, browser_session.modified = browser_session.modified, False
         try:
-            page = without_form_token(lambda: _scoreboard(group, session_id))
-            return page, not browser_session.modified
+            page, version = without_form_token(lambda: _scoreboard(group, session_id))
+            # Kept under the version checked above only if it is the version drawn: a hand
+            # saved in between is for the next look to draw.
+            return page, version == stamp.version and not browser_session.modified
         finally:
             browser_session.modified = browser_session.modified or was_modified
 
     return with_form_token(scoreboards().get_or_build(key, build))
 
 
-def _scoreboard(group: GroupRef, session_id: int) -> str:
+def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
+    """The scoreboard page, and the session version it shows."""
     board = services.scoreboard(
         group, session_id, RECENT_HANDS, saved=request.args.get("saved", type=int)
     )
@@ -210,7 +213,7 @@ def _scoreboard(group: GroupRef, session_id: int) -> str:
         confirm_form=ConfirmForm(),
         finish_form=FinishForm(formdata=None),
         join_form=PlayerForm(formdata=None, prefix="join"),
-    )
+    ), view.version
 
 
 @bp.get("/<int:session_id>/hands")

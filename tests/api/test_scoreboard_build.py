@@ -6,6 +6,9 @@ from __future__ import annotations
 import pytest
 
 from ledger import services
+from ledger.extensions import db
+from ledger.services import hands
+from ledger.services.common import load_session
 from tests.api.helpers import SEED_HAND_1, SEED_HAND_2
 from tests.api.test_hands import count_queries
 
@@ -59,3 +62,15 @@ def test_a_hand_just_saved_that_is_gone_is_none_and_a_stranger_sees_nothing(nigh
         stranger = services.authenticate(other.slug, other.passphrase)
         with pytest.raises(services.NotFound):
             services.scoreboard(stranger, sid, 3)
+
+
+def test_a_hand_saved_between_the_sessions_read_and_the_hands_read_is_not_drawn(night, app):
+    """The page draws the session as its row says: hands and chart stop at its hand count,
+    so a hand another phone saves meanwhile never shows beside the older scores."""
+    sid, group = night
+    with app.app_context():
+        row = load_session(group, sid)
+        row.hands_played = 5  # as read just before hands 6 and 7 were saved
+        assert [h.number for h in hands._last_hands(row, 3)] == [3, 4, 5]
+        assert [n for n, _ in hands._history(row, 120)] == [1, 2, 3, 4, 5]
+        db.session.rollback()
