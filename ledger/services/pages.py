@@ -114,6 +114,9 @@ class LeaderboardRow:
     games_won: int  # finished points games (Spots, Rummy, Spin Rummy) won or shared
     plays_points: bool  # has played a game scored in points
     money: dict[str, Decimal] = field(default_factory=dict)  # net, per currency
+    # Points added up per game and scoring (Rummy's ``scoring`` option: a score or penalties),
+    # never across them: ``(game key, scoring or None)`` → points.
+    points: dict[tuple[str, str | None], int] = field(default_factory=dict)
 
 
 def leaderboard(group: GroupRef) -> list[LeaderboardRow]:
@@ -121,9 +124,9 @@ def leaderboard(group: GroupRef) -> list[LeaderboardRow]:
 
     Net money is each money session's balance in its currency (antes and the pot counted);
     hands won count the hands a player won or shared; games won count the finished points
-    games a player won or shared. Points themselves are not added up across sessions: in
-    Spots they are penalties (fewest wins), in Rummy a score (most wins). Sorted by net
-    money, then hands won, best first.
+    games a player won or shared. Points are added up per game and scoring only: in Spots
+    they are penalties (fewest wins), in Rummy a score (most wins) unless played for
+    penalties. Sorted by net money, then hands won, best first.
     """
     sessions = db.session.execute(
         select(
@@ -138,6 +141,7 @@ def leaderboard(group: GroupRef) -> list[LeaderboardRow]:
     games_won: dict[str, int] = defaultdict(int)
     plays_points: set[str] = set()
     money: dict[str, dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    points: dict[str, dict[tuple[str, str | None], int]] = defaultdict(lambda: defaultdict(int))
     for _id, game_key, options, state, status in sessions:
         game = GAMES.get(game_key)
         scores = (state or {}).get("scores", {})
@@ -152,6 +156,8 @@ def leaderboard(group: GroupRef) -> list[LeaderboardRow]:
                 money[name][currency] += value
             else:
                 plays_points.add(name)
+                scoring = options.get("scoring") if isinstance(options, dict) else None
+                points[name][(game_key, scoring)] += int(score)
     won: dict[str, int] = defaultdict(int)
     if sessions:
         outcomes = db.session.scalars(
@@ -168,6 +174,7 @@ def leaderboard(group: GroupRef) -> list[LeaderboardRow]:
             games_won=games_won.get(name, 0),
             plays_points=name in plays_points,
             money=dict(money.get(name, {})),
+            points=dict(points.get(name, {})),
         )
         for name in played
     ]

@@ -12,6 +12,7 @@ from ledger import network, services
 from ledger.api.exports import download, group_export_bytes, group_filename
 from ledger.backup import backup_group, dumps
 from ledger.export import XLSX_MIMETYPE
+from ledger.rules.registry import GAMES
 from ledger.services import pages
 from ledger.services.views import GroupRef
 from ledger.web import access
@@ -27,11 +28,17 @@ def _group_page(slug: str, player_form: PlayerForm | None = None, status: int = 
     group = access.group_for_page(slug)
     view = services.group_view(group)
     sessions = sorted(view.sessions, key=lambda s: (s.status != "open", -s.id))
+    board = pages.leaderboard(group)
     html = render_template(
         "groups/show.html",
         group=view,
         sessions=sessions,
-        leaderboard=pages.leaderboard(group),
+        leaderboard=board,
+        # The points columns: one per game and scoring the group has played, in game order.
+        points_kinds=sorted(
+            {kind for row in board for kind in row.points},
+            key=lambda kind: (list(GAMES).index(kind[0]), kind[1] == "penalty"),
+        ),
         player_form=player_form or PlayerForm(formdata=None),
         rename_form=PlayerForm(formdata=None, prefix="rename"),
         confirm_form=ConfirmForm(),

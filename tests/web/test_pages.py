@@ -642,6 +642,35 @@ def test_the_leaderboard_adds_up_every_session(phone):
     assert [r[0] for r in rows] == ["Enda", "John", "Rex", "Finn"]  # by money, best first
 
 
+def test_the_leaderboard_adds_up_points_game_by_game_and_never_across_games(phone):
+    phone.start(game="spots", dealer="Enda")
+    phone.enter(HAND_1)  # Enda 20, John 4, Rex 11, Finn 20 penalty points
+    out_enda = {"Enda": "", "John": "K Q", "Rex": "5", "Finn": "A 2"}
+    phone.start(game="rummy", dealer="Enda")
+    phone.enter(out_enda, out="Enda")  # Enda scores the others' 28
+    phone.start(game="rummy", dealer="Enda", scoring="penalty")
+    phone.enter(out_enda, out="Enda")  # each adds their own: John 20, Rex 5, Finn 3
+    phone.start()
+    phone.enter(HAND_1)  # Spot, for money: no points
+
+    page = html(phone.client.get(f"/g/{phone.slug}"))
+    table = page.split('id="points-heading"')[1].split("</table>")[0]
+
+    headers = re.findall(r'<th scope="col"[^>]*>([^<]+)</th>', table)
+    assert headers == ["Player", "Spots", "Rummy", "Rummy (penalty)"]
+    rows = {
+        name: re.findall(r'<td class="number">([^<]+)</td>', cells)
+        for name, cells in re.findall(r'<th scope="row">(\w+)</th>(.*?)</tr>', table, re.S)
+    }
+    assert rows == {
+        "Enda": ["20", "28", "0"],
+        "John": ["4", "0", "20"],
+        "Rex": ["11", "0", "5"],
+        "Finn": ["20", "0", "3"],
+    }
+    assert "fewest points are best" in page
+
+
 def test_a_leaderboard_of_money_games_only_has_no_points_column(phone):
     phone.start()
     phone.enter(HAND_1)
