@@ -36,8 +36,11 @@ def _seed_table(live_server, phone: Phone, hands: int) -> str:
 
 def _final_scores(path) -> dict[str, int]:
     """The Summary sheet's players' table: each player's final score in units."""
-    sheet = load_workbook(path, read_only=True)["Summary"]
-    rows = [list(r) for r in sheet.iter_rows(values_only=True)]
+    book = load_workbook(path, read_only=True)
+    try:  # a read-only workbook keeps its file open until closed
+        rows = [list(r) for r in book["Summary"].iter_rows(values_only=True)]
+    finally:
+        book.close()
     header_at = next(i for i, r in enumerate(rows) if r and r[0] == "Player")
     column = rows[header_at].index("Final score (units)")
     return {r[0]: r[column] for r in rows[header_at + 1 :] if r and r[0]}
