@@ -79,12 +79,17 @@ def iter_hands(group: GroupRef, session_id: int) -> Iterator[HandView]:
 def get_hand(group: GroupRef, session_id: int, number: int) -> HandView:
     """Hand ``number`` of the session, or NotFound: two queries, however many hands."""
     row = load_session(group, session_id)
-    hand = db.session.execute(
-        select(*_VIEWED).where(Hand.session_id == row.id, Hand.number == number)
-    ).first()
+    hand = _hand_at(row, number)
     if hand is None:
         raise NotFound("Session {id} has no hand {number}.", id=row.id, number=number)
-    return hand_view(hand)
+    return hand
+
+
+def _hand_at(row: GameSession, number: int) -> HandView | None:
+    found = db.session.execute(
+        select(*_VIEWED).where(Hand.session_id == row.id, Hand.number == number)
+    ).first()
+    return hand_view(found) if found is not None else None
 
 
 def recent_hands(group: GroupRef, session_id: int, count: int) -> list[HandView]:
@@ -155,10 +160,7 @@ def scoreboard(
     hands = _last_hands(row, recent)
     just_saved = next((h for h in hands if h.number == saved), None)
     if saved and just_saved is None:
-        found = db.session.execute(
-            select(*_VIEWED).where(Hand.session_id == row.id, Hand.number == saved)
-        ).first()
-        just_saved = hand_view(found) if found is not None else None
+        just_saved = _hand_at(row, saved)
     return ScoreboardView(
         session=build_session_view(group, row),
         recent=tuple(hands),
