@@ -277,8 +277,13 @@ def test_a_nights_answers_validate_against_the_spec(app, client, spec):
     table.ok("GET", f"{group_path}/export.xlsx")
     table.ok("GET", f"{group_path}/backup.json")
 
+    # Wrong passphrases, one after another, lock the other group out for a while.
+    wrong = basic(other.slug, "a wrong guess")
+    answers = [other.get(f"/groups/{other.slug}", headers=wrong).status_code for _ in range(6)]
+    assert answers[-1] == 429
+
     statuses = {status for _, _, status in checked.seen}
-    assert statuses >= {200, 201, 204, 400, 401, 404, 409, 422}
+    assert statuses >= {200, 201, 204, 400, 401, 404, 409, 422, 429}
 
 
 def test_a_wrong_type_in_an_answer_fails_the_schema(app, client, spec):
