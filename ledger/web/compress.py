@@ -80,11 +80,10 @@ def compress(response: Response) -> Response:
 
 def _body(response: Response) -> bytes | None:
     """The whole body, or None for one a view streams (it is left to stream)."""
-    if not response.is_streamed:
-        return response.get_data()
     if not response.direct_passthrough:
-        return None
-    # A file sent by send_file (a static file): read it whole if it is small, and close it.
+        return None if response.is_streamed else response.get_data()
+    # A file sent by send_file (a static file), in the server's file wrapper (waitress's has
+    # a length, werkzeug's has none): read it whole if it is small, and close it.
     length = response.content_length
     if length is None or length > MAX_FILE_SIZE:
         return None
