@@ -22,7 +22,9 @@ from flask import Flask, Response, request
 MIN_SIZE = 512
 # A static file is read whole to compress it; larger ones go out as they are.
 MAX_FILE_SIZE = 1024 * 1024
-LEVEL = 6
+# Level 3 packs JSON and HTML nearly as small as 6 in a third of the time (2 MB of a long
+# session's hands: 10 ms against 34 ms, 52 KB against 44 KB).
+LEVEL = 3
 
 COMPRESSIBLE = {
     "application/json",

@@ -18,6 +18,7 @@ from referencing.jsonschema import DRAFT202012
 from tests.api.helpers import SEED_HAND_1, SEED_HAND_2, SEED_PLAYERS, Table, basic
 
 SPEC_PATH = Path(__file__).resolve().parents[2] / "docs" / "openapi.yaml"
+API_MD = SPEC_PATH.with_name("api.md")
 SPEC_URI = "urn:pub-ledger:openapi"
 
 # Routes the spec describes that this branch does not serve yet: the access tokens of
@@ -83,6 +84,18 @@ def test_every_route_in_the_spec_is_served_or_named_as_pending(app, spec):
     # A pending route that has arrived must leave the list, so the list never hides one.
     arrived = PENDING_ROUTES & served
     assert not arrived, f"served now, take them out of PENDING_ROUTES: {sorted(arrived)}"
+
+
+def test_every_api_route_is_in_the_prose_reference_too(app):
+    """docs/api.md names each call as `METHOD /path` (placeholders in angle brackets)."""
+    text = API_MD.read_text(encoding="utf-8")
+    named = {
+        (method, re.sub(r"<[^>]+>", "{}", path))
+        for method, path in re.findall(r"`(GET|POST|PUT|DELETE) (/[^`\s?]+)", text)
+    }
+    served = {(method, re.sub(r"{[^}]+}", "{}", path)) for method, path in app_routes(app)}
+    missing = served - named
+    assert not missing, f"calls docs/api.md does not describe: {sorted(missing)}"
 
 
 def test_every_ref_in_the_spec_resolves(spec):
