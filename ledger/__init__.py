@@ -40,7 +40,7 @@ def register_extensions(app: Flask) -> None:
     """Bind the extensions of ledger/extensions.py to this app."""
     from ledger import models  # noqa: F401  (its tables must be on db.metadata for create_all)
     from ledger.extensions import babel, csrf, db, init_engine_events, migrate
-    from ledger.web import i18n, limits, security
+    from ledger.web import compress, i18n, limits, security
 
     db.init_app(app)
     init_engine_events(app)
@@ -52,15 +52,19 @@ def register_extensions(app: Flask) -> None:
     # English or Dutch: the language switch's cookie, else the browser's Accept-Language.
     babel.init_app(app, locale_selector=i18n.select_locale)
     security.init_app(app)
+    # Gzip for clients that accept it (ledger/web/compress.py).
+    compress.init_app(app)
 
 
 def register_blueprints(app: Flask) -> None:
     """The pages, the health check and the JSON API."""
     from ledger import api, web
     from ledger.extensions import csrf
-    from ledger.web import health
+    from ledger.web import assets, health
 
     web.register_pages(app)
+    # /favicon.ico, and static files' versioned URLs with their cache lifetimes.
+    assets.init_app(app)
     app.register_blueprint(health.bp)
     app.register_blueprint(api.bp)
     # The API authenticates every call with Basic auth and sets no cookies (API.md): a

@@ -24,6 +24,7 @@ FORM = {
 # Pages that name no group, or make one: nothing of another group is reachable from them.
 NO_GROUP = {"home.index", "home.restore", "home.create_group", "home.open_group", "home.join"}
 NO_GROUP |= {"i18n.set_language", "health.healthz", "static"}
+NO_GROUP |= {"assets.favicon", "assets.apple_touch_icon"}  # icons at the root, of no group
 
 
 @pytest.fixture
