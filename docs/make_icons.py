@@ -3,7 +3,7 @@
 The same picture as static/icon.svg: a white card with a red heart, tilted, on the table's
 green. Run it after changing the picture; it needs Pillow, which the app itself does not:
 
-    .venv/bin/pip install pillow && .venv/bin/python tools/make_icons.py
+    .venv/bin/pip install pillow && .venv/bin/python docs/make_icons.py
 """
 
 from __future__ import annotations
