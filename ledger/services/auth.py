@@ -513,15 +513,16 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def web_grant_holds(grant_hash: Any) -> Any:
-    """The SQL condition under which a browser's grant opens the group it joins to: it is a
-    web grant of that group, made since the last passphrase change. Folded into the page's
-    own read of the group (ledger/services/pages.py), so checking it costs no query."""
+def web_grant_holds(hashes: Any) -> Any:
+    """The SQL condition under which one of a browser's grants (``hashes``, an expanding
+    bind parameter of token hashes) opens the group it is joined to: a web grant of that
+    group, made since the last passphrase change. Folded into the page's own read of the
+    group (ledger/services/pages.py), so checking it costs no query."""
     return (
         (AccessGrant.group_id == Group.id)
-        & (AccessGrant.token_hash == grant_hash)
         & (AccessGrant.kind == WEB)
         & (AccessGrant.auth_epoch == Group.auth_epoch)
+        & AccessGrant.token_hash.in_(hashes)
     )
 
 
