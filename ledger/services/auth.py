@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import math
 import os
 import re
@@ -69,11 +70,12 @@ CREDENTIAL_LIFETIME = timedelta(hours=12)
 # address may make (ADDRESS_GROUP_MAX_FAILURES each), so one guesser never locks a table out.
 MAX_FAILURES = 10
 FAILURE_WINDOW = timedelta(minutes=5)
-# One client address: as many mistakes per group as a single client always had (5 in the
-# group's window), and across all groups and made-up slugs 30 in 15 minutes, room for a pub's
-# tables behind one NAT mistyping now and then, yet ~3,000 guesses a day at most per address.
+# One client address (an IPv6 one by its /64, what one household or host is given): as many
+# mistakes per group as a single client always had (5 in the group's window), and across all
+# groups and made-up slugs 60 in 15 minutes: room for a pub's tables behind one NAT mistyping
+# now and then, while one address tries at most ~5,800 passphrases a day over every group.
 ADDRESS_GROUP_MAX_FAILURES = 5
-ADDRESS_MAX_FAILURES = 30
+ADDRESS_MAX_FAILURES = 60
 ADDRESS_WINDOW = timedelta(minutes=15)
 # Slow checks at once per process (default: one per core) and how long a request may wait
 # for a slot before it is answered 503 (seconds).
@@ -134,9 +136,47 @@ def _hash(passphrase: str) -> str:
         return _make_hash(passphrase)
 
 
+class _Flight:
+    """One slow check under way, which requests for the very same check wait for."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.result: bool | None = None
+
+
+_flights: dict[str, _Flight] = {}
+_flights_lock = threading.Lock()
+# How long a request waits for the same check made by another (one check takes ~0.1 s).
+FLIGHT_WAIT = 10.0
+
+
 def _check(stored_hash: str, passphrase: str) -> bool:
-    with _hash_slot():
-        return check_password_hash(stored_hash, passphrase)
+    """The slow check, made once for all the requests that ask it at the same moment.
+
+    Twelve phones opening the group with its passphrase at once need one slot, not twelve:
+    the first checks, the others wait for its answer (and are told Busy with it if it found
+    no slot). Guesses that differ are checked each on its own, in a slot of their own.
+    """
+    key = hashlib.sha256(
+        "\x00".join((stored_hash, passphrase)).encode("utf-8", "surrogatepass")
+    ).hexdigest()
+    with _flights_lock:
+        flight = _flights.get(key)
+        leader = flight is None
+        if flight is None:
+            flight = _flights[key] = _Flight()
+    if not leader:
+        if flight.done.wait(FLIGHT_WAIT) and flight.result is not None:
+            return flight.result
+        raise Busy(1)
+    try:
+        with _hash_slot():
+            flight.result = check_password_hash(stored_hash, passphrase)
+        return flight.result
+    finally:
+        with _flights_lock:
+            _flights.pop(key, None)
+        flight.done.set()
 
 
 def check_group_name(name: str) -> str:
@@ -244,13 +284,28 @@ _ADDRESS_COUNT = select(AddressFailure.failures, AddressFailure.since).where(
 WRONG = "The group's name or passphrase is wrong."
 
 
+def client_of(address: str | None) -> str | None:
+    """Who is counted for an address: an IPv4 address itself, an IPv6 address by its /64."""
+    if address is None:
+        return None
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address[:100]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
 def _address_key(address: str) -> str:
-    return f"a:{address[:100]}"
+    return f"a:{address}"
 
 
 def _address_group_key(address: str, group_id: int) -> str:
     # As _GROUPS_FOR_AUTH builds it in SQL.
-    return f"g:{group_id}:{address[:100]}"
+    return f"g:{group_id}:{address}"
 
 
 def _full(
@@ -279,12 +334,13 @@ def authenticate_any(slugs: Sequence[str], passphrase: str, address: str | None 
     several groups may share one): a wrong passphrase counts against each group it was
     checked for, never against one of them when it opened another."""
     now = utcnow()
+    address = client_of(address)
     slugs = list(dict.fromkeys(s for s in slugs if s))
     # One pooled connection for the reads, given back before any slow check or write.
     with quick_read() as connection:
         params: dict[str, Any] = {
             "slugs": slugs,
-            "address": address[:100] if address is not None else _NO_ADDRESS,
+            "address": address if address is not None else _NO_ADDRESS,
             "address_key": _address_key(address) if address is not None else _NO_ADDRESS,
         }
         rows = connection.execute(_GROUPS_FOR_AUTH, params).all() if slugs else []
@@ -593,7 +649,7 @@ def group_for_token(token: str, address: str | None = None) -> GroupRef:
         with quick_read() as connection:
             row = connection.execute(_BEARER, {"hash": token_hash(token)}).first()
     if row is None:
-        _count_failure([], address, utcnow())
+        _count_failure([], client_of(address), utcnow())
         raise Unauthorized("This access token does not open any group (revoked, or made up).")
     return GroupRef(row.id, row.slug, row.name)
 

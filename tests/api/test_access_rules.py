@@ -393,3 +393,10 @@ def test_browsers_unused_for_longer_than_a_cookie_lives_lose_their_grant(app, ta
     web_phone(app, table)  # a new sign-in prunes the unused one
     with app.app_context():
         assert len(db.session.scalars(select(AccessGrant)).all()) == 1
+
+
+def test_an_ipv6_address_is_counted_by_its_64_so_changing_the_last_bits_does_not_escape(table):
+    for n in range(auth.ADDRESS_GROUP_MAX_FAILURES):
+        assert guess(table, f"2001:db8:1:2::{n + 1}").status_code == 401
+    assert guess(table, "2001:db8:1:2:ffff::9").status_code == 429
+    assert guess(table, "2001:db8:1:3::1", passphrase=PASSPHRASE).status_code == 200
