@@ -39,6 +39,11 @@ def _hashes() -> list[str]:
 def remember(group_id: int) -> None:
     """This browser has opened the group (with its passphrase or an invite): a new grant."""
     groups = signed_in_tokens()
+    earlier = groups.get(str(group_id))
+    if earlier is not None:
+        # Signing in again replaces the earlier grant: a copy of the old cookie must not
+        # outlive a later sign-out.
+        auth.revoke(earlier)
     groups[str(group_id)] = auth.grant(group_id, auth.WEB)
     session[SESSION_KEY] = groups
     # The cookie outlives the browser being closed: a phone stays signed in for the night

@@ -400,3 +400,12 @@ def test_an_ipv6_address_is_counted_by_its_64_so_changing_the_last_bits_does_not
         assert guess(table, f"2001:db8:1:2::{n + 1}").status_code == 401
     assert guess(table, "2001:db8:1:2:ffff::9").status_code == 429
     assert guess(table, "2001:db8:1:3::1", passphrase=PASSPHRASE).status_code == 200
+
+
+def test_signing_in_again_replaces_the_earlier_sign_in_so_an_old_copy_dies_with_it(app, table):
+    phone = web_phone(app, table)
+    copy = app.test_client()
+    copy.set_cookie("session", phone.get_cookie("session").value)
+    assert open_form(phone, table.slug, PASSPHRASE).status_code == 302  # signed in again
+    phone.post(f"/g/{table.slug}/sign-out")
+    assert copy.get(f"/g/{table.slug}").status_code == 401
