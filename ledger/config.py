@@ -19,7 +19,11 @@ if TYPE_CHECKING:
 ENVIRONMENT = {
     "LEDGER_DATABASE_URL": "SQLALCHEMY_DATABASE_URI",
     "LEDGER_SECRET_KEY": "SECRET_KEY",
+    "LEDGER_INVITE_LIFETIME_DAYS": "LEDGER_INVITE_LIFETIME_DAYS",
 }
+
+# How long an invite link opens its group, in days (LEDGER_INVITE_LIFETIME_DAYS).
+INVITE_LIFETIME_DAYS = 7
 
 SECRET_KEY_FILE = "secret_key"
 
@@ -54,6 +58,7 @@ def load_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
         # re-sent on every poll of a scoreboard.
         SESSION_REFRESH_EACH_REQUEST=False,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        LEDGER_INVITE_LIFETIME_DAYS=INVITE_LIFETIME_DAYS,
     )
     app.config.from_pyfile("config.py", silent=True)
     for variable, key in ENVIRONMENT.items():
@@ -61,6 +66,10 @@ def load_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
             app.config[key] = value
     if test_config is not None:
         app.config.from_mapping(test_config)
+
+    app.config["LEDGER_INVITE_LIFETIME_DAYS"] = positive_days(
+        app.config["LEDGER_INVITE_LIFETIME_DAYS"], "LEDGER_INVITE_LIFETIME_DAYS"
+    )
 
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret_key(
@@ -71,6 +80,17 @@ def load_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = engine_options(
         url, app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {}
     )
+
+
+def positive_days(value: Any, name: str) -> float:
+    """A number of days from a setting (a variable gives text); a clear error at start-up."""
+    try:
+        days = float(value)
+    except (TypeError, ValueError):
+        days = 0.0
+    if not 0 < days < 100_000:
+        raise RuntimeError(f"{name} must be a number of days above 0, not {value!r}.")
+    return days
 
 
 def load_or_create_secret_key(path: Path) -> str:

@@ -53,6 +53,8 @@ class Group(db.Model):
     # Wrong passphrases in the current window, kept here so the limit holds for every worker.
     failed_logins: Mapped[int] = mapped_column(Integer, default=0)
     failed_since: Mapped[datetime | None] = mapped_column(DateTime)
+    # Bumped by "sign out every phone": every invite link made before it stops working.
+    invite_epoch: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class Credential(db.Model):
@@ -68,6 +70,39 @@ class Credential(db.Model):
     group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
     digest: Mapped[str] = mapped_column(String(64), unique=True)
     expires_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class AccessGrant(db.Model):
+    """A way into a group without the passphrase: a browser's sign-in or an API access token.
+
+    Only the SHA-256 of the random token is kept (the browser's cookie or the API client holds
+    the token itself), so a copy of the database opens nothing. ``kind`` is ``web`` or ``api``.
+    A grant counts only while ``auth_epoch`` is the group's: a passphrase change ends them
+    all. Signing out deletes one web grant; "sign out every phone" deletes all of a group's.
+    ``seen_at`` is moved on once a day while the browser is used, so unused ones can go.
+    """
+
+    __tablename__ = "access_grants"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    auth_epoch: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    seen_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class AddressFailure(db.Model):
+    """Wrong guesses from one client address lately (``key`` is the address, or the address and
+    a group), in the database like a group's count so the limit holds across worker processes."""
+
+    __tablename__ = "address_failures"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(120), unique=True)
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    since: Mapped[datetime] = mapped_column(DateTime)
 
 
 class Player(db.Model):

@@ -1,4 +1,7 @@
-"""HTTP Basic auth for the API: the group's slug as user name, its passphrase as password."""
+"""The API's credentials: HTTP Basic (the group's slug and passphrase) or a Bearer access token.
+
+What each one may do is decided in ledger/services/auth.py; this only reads the header.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +9,10 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
 
-from flask import request
+from flask import g, request
 
 from ledger import services
+from ledger.services import auth as rules
 from ledger.services.views import GroupRef
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -17,9 +21,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 def request_group() -> GroupRef:
     """The group whose credentials came with the request; Unauthorized (401) otherwise."""
     auth = request.authorization
+    if auth is not None and auth.type == "bearer":
+        token = auth.token or ""
+        group = rules.group_for_token(token, request.remote_addr)
+        g.ledger_token = token  # DELETE …/tokens/current revokes the token of this call
+        return group
     if auth is None or auth.type != "basic" or not auth.username:
         raise services.Unauthorized("This needs the group's name and passphrase.")
-    return services.authenticate(auth.username, auth.password or "")
+    return services.authenticate(auth.username, auth.password or "", request.remote_addr)
 
 
 def with_group(view: F) -> F:

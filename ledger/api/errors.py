@@ -6,7 +6,7 @@ from flask import Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
 from ledger.rules.errors import RuleError
-from ledger.services.errors import ServiceError, TooManyAttempts
+from ledger.services.errors import Busy, ServiceError, TooManyAttempts
 
 # Sent with every 401, so a browser or a client library knows to ask for the passphrase.
 AUTHENTICATE = 'Basic realm="Pub Ledger"'
@@ -67,11 +67,12 @@ def handle_rule_error(e: RuleError) -> Response:
 
 
 def handle_service_error(e: ServiceError) -> Response:
-    """A service's refusal: 404, 409, 401 (asking for Basic auth) or 429 (saying when to retry)."""
+    """A service's refusal: 404, 409, 401 (asking for Basic auth), 429 or 503 (saying when to
+    retry)."""
     response = json_error(e.status, e.message, e.field)
     if e.status == 401:
         response.headers["WWW-Authenticate"] = AUTHENTICATE
-    if isinstance(e, TooManyAttempts):
+    if isinstance(e, TooManyAttempts | Busy):
         response.headers["Retry-After"] = str(e.retry_after)
     return response
 

@@ -3,13 +3,14 @@
 The JSON API, the web pages and the workbooks call these functions and get frozen views
 back (ledger/services/views.py); they never touch a row. Refusals are exceptions with a
 sentence for the player: RuleError (422), NotFound (404), Conflict (409), Unauthorized (401),
-TooManyAttempts (429).
+TooManyAttempts (429), Busy (503).
 """
 
 from __future__ import annotations
 
 from ledger.services.auth import authenticate, change_passphrase, create_group
 from ledger.services.errors import (
+    Busy,
     Conflict,
     NotFound,
     RuleError,
@@ -41,6 +42,7 @@ from ledger.services.sessions import (
 )
 
 __all__ = [
+    "Busy",
     "Conflict",
     "NotFound",
     "RuleError",

@@ -1,43 +1,87 @@
-"""Groups and their passphrase: creating a group, checking a passphrase fast and safely.
+"""Who may do what: the one place that decides whether a request may act for a group.
 
-A passphrase is stored only as a slow hash (werkzeug's scrypt). After one successful check
-its HMAC-SHA256 digest, keyed with the app's secret over the slug, the passphrase and the
-group's auth epoch, is remembered in the database for ``CREDENTIAL_LIFETIME``: every worker
-process then accepts the same credentials with one indexed lookup. Changing the passphrase
-bumps the epoch and deletes the digests. Wrong passphrases are counted per group in the
-database: after ``MAX_FAILURES`` within ``FAILURE_WINDOW`` (counted from the first of them)
-every call that would need a slow check is answered 429 with Retry-After until the window
-has passed, the right passphrase included, or guessing could go on. Clients holding
-remembered credentials keep working meanwhile, so someone guessing cannot lock the table's
-phones out; a right passphrase clears the count.
+The rules (tests/api/test_access_rules.py reads them back one by one):
+
+- **Passphrase** (API Basic auth, the web's open form, a passphrase change): stored only as
+  a slow hash (werkzeug's scrypt). After one successful check its HMAC-SHA256 digest, keyed
+  with the app's secret over the slug, the passphrase and the group's auth epoch, is
+  remembered in the database for ``CREDENTIAL_LIFETIME``, so every worker accepts the same
+  credentials with one indexed lookup. A passphrase change bumps the epoch and forgets them.
+- **Lockout**: wrong passphrases are counted per group in the database. After
+  ``MAX_FAILURES`` within ``FAILURE_WINDOW`` (from the first of them) every passphrase for the
+  group is answered 429 with Retry-After until the window has passed, *before* anything is
+  looked up or checked: a right passphrase, remembered or not, looks exactly like a wrong one.
+- **Address throttle**: wrong guesses are counted per client address too (any group, made-up
+  slugs, bad tokens: ``ADDRESS_MAX_FAILURES`` in ``ADDRESS_WINDOW``) and per address and
+  group (``ADDRESS_GROUP_MAX_FAILURES`` in ``FAILURE_WINDOW``, fewer than a lockout takes), so
+  one address is refused before it alone can lock a table out. Refused like a lockout: 429.
+- **Slow checks** run at most ``hash_slots`` at once per process; a request that finds no
+  slot within ``LEDGER_HASH_WAIT`` seconds is answered 503 with Retry-After, not queued.
+- **Grants** (``AccessGrant``): a browser's sign-in (the cookie holds a random token) and an
+  API access token (``Authorization: Bearer``) are random tokens of which only the SHA-256 is
+  stored. They keep working during a lockout and an address throttle (holding one is proof
+  enough), until revoked (sign-out, "sign out every phone", DELETE tokens/current) or the
+  passphrase changes. A wrong bearer token is 401 and counts against its address.
+- **Invite links** carry the group, its auth and invite epochs and the time they were made,
+  signed with the app's secret; they open the group for ``LEDGER_INVITE_LIFETIME_DAYS`` unless
+  the passphrase changed or every phone was signed out since.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import math
+import os
 import re
 import secrets
+import threading
 import unicodedata
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime, timedelta
+from typing import Any
 
 from flask import current_app
-from sqlalchemy import bindparam, case, delete, or_, select, update
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from sqlalchemy import Row, String, bindparam, case, cast, delete, literal, or_, select, update
+from sqlalchemy.orm import aliased
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ledger.extensions import db, quick_read
-from ledger.models import GROUP_NAME_LENGTH, Credential, Group, utcnow
+from ledger.models import (
+    GROUP_NAME_LENGTH,
+    AccessGrant,
+    AddressFailure,
+    Credential,
+    Group,
+    utcnow,
+)
 from ledger.rules.errors import RuleError
 from ledger.services.common import write
-from ledger.services.errors import TooManyAttempts, Unauthorized
+from ledger.services.errors import Busy, TooManyAttempts, Unauthorized
 from ledger.services.views import GroupRef
 
 MIN_PASSPHRASE = 8
 MAX_PASSPHRASE = 200
 CREDENTIAL_LIFETIME = timedelta(hours=12)
-MAX_FAILURES = 5
+# A whole group is locked only after this many wrong passphrases in the window: more than one
+# address may make (ADDRESS_GROUP_MAX_FAILURES each), so one guesser never locks a table out.
+MAX_FAILURES = 10
 FAILURE_WINDOW = timedelta(minutes=5)
+# One client address (an IPv6 one by its /64, what one household or host is given): as many
+# mistakes per group as a single client always had (5 in the group's window), and across all
+# groups and made-up slugs 60 in 15 minutes: room for a pub's tables behind one NAT mistyping
+# now and then, while one address tries at most ~5,800 passphrases a day over every group.
+ADDRESS_GROUP_MAX_FAILURES = 5
+ADDRESS_MAX_FAILURES = 60
+ADDRESS_WINDOW = timedelta(minutes=15)
+# Slow checks at once per process (default: one per core) and how long a request may wait
+# for a slot before it is answered 503 (seconds).
+HASH_SLOTS_SETTING = "LEDGER_HASH_SLOTS"
+HASH_WAIT_SETTING = "LEDGER_HASH_WAIT"
+HASH_WAIT = 0.25
 # werkzeug's default (scrypt) unless the app says otherwise: tests choose a quicker one.
 HASH_METHOD_SETTING = "LEDGER_PASSPHRASE_HASH"
 
@@ -47,15 +91,92 @@ def _decoy_hash() -> str:
     cache = current_app.extensions.setdefault("ledger_decoy_hash", {})
     method = current_app.config.get(HASH_METHOD_SETTING) or "scrypt"
     if method not in cache:
-        cache[method] = _hash(secrets.token_urlsafe(16))
+        cache[method] = _make_hash(secrets.token_urlsafe(16))
     return str(cache[method])
 
 
-def _hash(passphrase: str) -> str:
+def _make_hash(passphrase: str) -> str:
     method = current_app.config.get(HASH_METHOD_SETTING)
     if method:
         return generate_password_hash(passphrase, method=method)
     return generate_password_hash(passphrase)
+
+
+def hash_slots() -> threading.BoundedSemaphore:
+    """The process's slots for slow hash work (one per core unless LEDGER_HASH_SLOTS says)."""
+    slots = current_app.extensions.get("ledger_hash_slots")
+    if slots is None:
+        size = int(current_app.config.get(HASH_SLOTS_SETTING) or os.cpu_count() or 2)
+        slots = current_app.extensions.setdefault(
+            "ledger_hash_slots", threading.BoundedSemaphore(max(1, size))
+        )
+    return slots  # type: ignore[no-any-return]
+
+
+@contextmanager
+def _hash_slot() -> Iterator[None]:
+    """Hold a slot for one slow hash, or answer Busy (503) when none frees up quickly.
+
+    A flood of guesses would otherwise queue every thread behind scrypt, and the phones that
+    are already signed in (a cookie or a token, no hash at all) would wait with them.
+    """
+    slots = hash_slots()
+    wait = float(current_app.config.get(HASH_WAIT_SETTING, HASH_WAIT))
+    got = slots.acquire(timeout=wait) if wait > 0 else slots.acquire(blocking=False)
+    if not got:
+        raise Busy(1)
+    try:
+        yield
+    finally:
+        slots.release()
+
+
+def _hash(passphrase: str) -> str:
+    with _hash_slot():
+        return _make_hash(passphrase)
+
+
+class _Flight:
+    """One slow check under way, which requests for the very same check wait for."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.result: bool | None = None
+
+
+_flights: dict[str, _Flight] = {}
+_flights_lock = threading.Lock()
+# How long a request waits for the same check made by another (one check takes ~0.1 s).
+FLIGHT_WAIT = 10.0
+
+
+def _check(stored_hash: str, passphrase: str) -> bool:
+    """The slow check, made once for all the requests that ask it at the same moment.
+
+    Twelve phones opening the group with its passphrase at once need one slot, not twelve:
+    the first checks, the others wait for its answer (and are told Busy with it if it found
+    no slot). Guesses that differ are checked each on its own, in a slot of their own.
+    """
+    key = hashlib.sha256(
+        "\x00".join((stored_hash, passphrase)).encode("utf-8", "surrogatepass")
+    ).hexdigest()
+    with _flights_lock:
+        flight = _flights.get(key)
+        leader = flight is None
+        if flight is None:
+            flight = _flights[key] = _Flight()
+    if not leader:
+        if flight.done.wait(FLIGHT_WAIT) and flight.result is not None:
+            return flight.result
+        raise Busy(1)
+    try:
+        with _hash_slot():
+            flight.result = check_password_hash(stored_hash, passphrase)
+        return flight.result
+    finally:
+        with _flights_lock:
+            _flights.pop(key, None)
+        flight.done.set()
 
 
 def check_group_name(name: str) -> str:
@@ -118,61 +239,204 @@ def _digest(slug: str, passphrase: str, epoch: int) -> str:
     return hmac.new(key, message, hashlib.sha256).hexdigest()
 
 
-# Built once: every API call reads these two, so they skip the ORM (plain rows are enough).
-_GROUP_FOR_AUTH = select(
-    Group.id,
-    Group.slug,
-    Group.name,
-    Group.auth_epoch,
-    Group.passphrase_hash,
-    Group.failed_logins,
-    Group.failed_since,
-).where(Group.slug == bindparam("slug"))
-_REMEMBERED = select(Credential.id).where(
-    Credential.digest == bindparam("digest"),
-    Credential.group_id == bindparam("group_id"),
+# Built once: every API call reads these, so they skip the ORM (plain rows are enough).
+_PER_ADDRESS = aliased(AddressFailure)
+_NO_ADDRESS = "-"  # matches no key: keys start with "a:" or "g:"
+
+
+def _overall(column: Any) -> Any:
+    return select(column).where(AddressFailure.key == bindparam("address_key")).scalar_subquery()
+
+
+# The groups, each with this address's count for it and the address's count overall: the
+# throttle costs no query of its own on the way to a remembered credential.
+_GROUPS_FOR_AUTH = (
+    select(
+        Group.id,
+        Group.slug,
+        Group.name,
+        Group.auth_epoch,
+        Group.passphrase_hash,
+        Group.failed_logins,
+        Group.failed_since,
+        _PER_ADDRESS.failures.label("address_failures"),
+        _PER_ADDRESS.since.label("address_since"),
+        _overall(AddressFailure.failures).label("overall_failures"),
+        _overall(AddressFailure.since).label("overall_since"),
+    )
+    .outerjoin(
+        _PER_ADDRESS,
+        _PER_ADDRESS.key
+        == literal("g:", String)
+        + cast(Group.id, String)
+        + ":"
+        + bindparam("address", type_=String),
+    )
+    .where(Group.slug.in_(bindparam("slugs", expanding=True)))
+)
+_REMEMBERED = select(Credential.group_id).where(
+    Credential.digest.in_(bindparam("digests", expanding=True)),
     Credential.expires_at > bindparam("now"),
 )
+_ADDRESS_COUNT = select(AddressFailure.failures, AddressFailure.since).where(
+    AddressFailure.key == bindparam("address_key")
+)
+WRONG = "The group's name or passphrase is wrong."
 
 
-def authenticate(slug: str, passphrase: str) -> GroupRef:
-    """The group whose slug and passphrase these are, or Unauthorized / TooManyAttempts."""
-    now = utcnow()
-    # One pooled connection for both reads, given back before any slow check or write.
-    with quick_read() as connection:
-        group = connection.execute(_GROUP_FOR_AUTH, {"slug": slug}).first()
-        if group is not None and passphrase:
-            digest = _digest(group.slug, passphrase, group.auth_epoch)
-            params = {"digest": digest, "group_id": group.id, "now": now}
-            remembered = connection.execute(_REMEMBERED, params).first()
-    if group is None or not passphrase:
-        # The same slow check as a wrong passphrase, so timing does not tell which slugs exist.
-        check_password_hash(_decoy_hash(), passphrase)
-        raise Unauthorized("The group's name or passphrase is wrong.")
-    ref = GroupRef(group.id, group.slug, group.name)
-    if remembered is not None:
-        return ref
-
-    failures, since = group.failed_logins, group.failed_since
-    if failures >= MAX_FAILURES and since is not None and since > now - FAILURE_WINDOW:
-        raise TooManyAttempts(_wait(since, now))
-    if not check_password_hash(group.passphrase_hash, passphrase):
-        _count_failure(group.id, now)
-        raise Unauthorized("The group's name or passphrase is wrong.")
-    _remember(group.id, digest, group.auth_epoch, now)
-    return ref
+def client_of(address: str | None) -> str | None:
+    """Who is counted for an address: an IPv4 address itself, an IPv6 address by its /64."""
+    if address is None:
+        return None
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address[:100]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
-def _wait(since: datetime, now: datetime) -> int:
-    return max(1, math.ceil((since + FAILURE_WINDOW - now).total_seconds()))
+def _address_key(address: str) -> str:
+    return f"a:{address}"
 
 
-def _count_failure(group_id: int, now: datetime) -> None:
-    """Count a wrong passphrase, or, when the group's count is already full, answer 429.
+def _address_group_key(address: str, group_id: int) -> str:
+    # As _GROUPS_FOR_AUTH builds it in SQL.
+    return f"g:{group_id}:{address}"
 
-    The count is taken with one conditional UPDATE, so however many wrong guesses arrive at
-    once, in however many processes, exactly MAX_FAILURES of them are told 401 in a window.
+
+def _full(
+    count: tuple[int, datetime] | None, most: int, window: timedelta, now: datetime
+) -> int | None:
+    """Seconds to wait if this count has reached ``most`` within ``window``, else None."""
+    if count is None:
+        return None
+    failures, since = count
+    if failures >= most and since > now - window:
+        return _wait(since, now, window)
+    return None
+
+
+def authenticate(slug: str, passphrase: str, address: str | None = None) -> GroupRef:
+    """The group whose slug and passphrase these are, or Unauthorized / TooManyAttempts / Busy.
+
+    ``address`` is the client's address (request.remote_addr), counted for the throttle;
+    None outside a request (scripts, tests), which is then not limited by address.
     """
+    return authenticate_any([slug], passphrase, address)
+
+
+def authenticate_any(slugs: Sequence[str], passphrase: str, address: str | None = None) -> GroupRef:
+    """The first group of ``slugs`` this passphrase opens (the web opens a group by name, and
+    several groups may share one): a wrong passphrase counts against each group it was
+    checked for, never against one of them when it opened another."""
+    now = utcnow()
+    address = client_of(address)
+    slugs = list(dict.fromkeys(s for s in slugs if s))
+    # One pooled connection for the reads, given back before any slow check or write.
+    with quick_read() as connection:
+        params: dict[str, Any] = {
+            "slugs": slugs,
+            "address": address if address is not None else _NO_ADDRESS,
+            "address_key": _address_key(address) if address is not None else _NO_ADDRESS,
+        }
+        rows = connection.execute(_GROUPS_FOR_AUTH, params).all() if slugs else []
+        rows.sort(key=lambda r: slugs.index(r.slug))
+        if rows:
+            overall = rows[0].overall_failures, rows[0].overall_since
+        elif address is not None:  # no such group: read the address's count alone
+            overall = connection.execute(_ADDRESS_COUNT, params).first() or (None, None)
+        else:
+            overall = (None, None)
+        # An address past its limit is refused before anything is looked up or checked.
+        if overall[0] is not None:
+            wait = _full(overall, ADDRESS_MAX_FAILURES, ADDRESS_WINDOW, now)
+            if wait is not None:
+                raise TooManyAttempts(wait)
+        candidates: list[Row[Any]] = []
+        waits: list[int] = []
+        for row in rows:
+            wait = _locked(row, now)
+            if wait is None and row.address_failures is not None:
+                per = (row.address_failures, row.address_since)
+                wait = _full(per, ADDRESS_GROUP_MAX_FAILURES, FAILURE_WINDOW, now)
+            if wait is None:
+                candidates.append(row)
+            else:
+                waits.append(wait)
+        if not candidates and waits:
+            # Locked: no digest looked up, no hash checked, so right and wrong look the same.
+            raise TooManyAttempts(max(waits))
+        digests = {r.id: _digest(r.slug, passphrase, r.auth_epoch) for r in candidates}
+        remembered = None
+        if candidates and passphrase:
+            params = {"digests": list(digests.values()), "now": now}
+            remembered = connection.execute(_REMEMBERED, params).scalar()
+    refs = {r.id: GroupRef(r.id, r.slug, r.name) for r in candidates}
+    if remembered in refs:
+        return refs[remembered]
+
+    if not candidates or not passphrase:
+        # The same slow check as a wrong passphrase, so timing does not tell which slugs exist.
+        decoy = _decoy_hash()
+        _check(decoy, passphrase)
+        _count_failure([], address, now)
+        raise Unauthorized(WRONG)
+    for row in candidates:
+        if _check(row.passphrase_hash, passphrase):
+            _remember(row.id, digests[row.id], row.auth_epoch, now, address)
+            return refs[row.id]
+    _count_failure([r.id for r in candidates], address, now)
+    if waits:  # another group of this name is locked: the passphrase may have been its
+        raise TooManyAttempts(max(waits))
+    raise Unauthorized(WRONG)
+
+
+def _locked(row: Row[Any], now: datetime) -> int | None:
+    if row.failed_since is None:
+        return None
+    return _full((row.failed_logins, row.failed_since), MAX_FAILURES, FAILURE_WINDOW, now)
+
+
+def _wait(since: datetime, now: datetime, window: timedelta = FAILURE_WINDOW) -> int:
+    return max(1, math.ceil((since + window - now).total_seconds()))
+
+
+def _count_failure(group_ids: Sequence[int], address: str | None, now: datetime) -> None:
+    """Count a wrong guess against the address and each group, or answer 429 when a count is
+    already full.
+
+    Each count is one conditional UPDATE, so however many wrong guesses arrive at once, in
+    however many processes, no more than the limit of them are told 401 in a window.
+    """
+
+    def work() -> int | None:
+        if address is not None:
+            wait = _bump_address(_address_key(address), ADDRESS_MAX_FAILURES, ADDRESS_WINDOW, now)
+            if wait is not None:
+                return wait
+        waits = []
+        for group_id in group_ids:
+            if address is not None:
+                key = _address_group_key(address, group_id)
+                wait = _bump_address(key, ADDRESS_GROUP_MAX_FAILURES, FAILURE_WINDOW, now)
+                if wait is not None:
+                    waits.append(wait)
+                    continue
+            wait = _bump_group(group_id, now)
+            if wait is not None:
+                waits.append(wait)
+        return max(waits) if waits else None
+
+    wait = write(work)
+    if wait is not None:
+        raise TooManyAttempts(wait)
+
+
+def _bump_group(group_id: int, now: datetime) -> int | None:
     cutoff = now - FAILURE_WINDOW
     fresh = or_(Group.failed_since.is_(None), Group.failed_since <= cutoff)
     result = db.session.execute(
@@ -184,16 +448,48 @@ def _count_failure(group_id: int, now: datetime) -> None:
         )
         .execution_options(synchronize_session=False)
     )
-    if result.rowcount == 1:
-        db.session.commit()
-        return
+    if result.rowcount == 1:  # type: ignore[attr-defined]
+        return None
     since = db.session.scalar(select(Group.failed_since).where(Group.id == group_id))
-    db.session.rollback()
-    raise TooManyAttempts(_wait(since, now) if since is not None else 1)
+    return _wait(since, now) if since is not None else 1
 
 
-def _remember(group_id: int, digest: str, epoch: int, now: datetime) -> None:
-    """A passphrase passed: clear the group's failures and remember the digest."""
+def _bump_address(key: str, most: int, window: timedelta, now: datetime) -> int | None:
+    """Count one failure under ``key``; the seconds to wait if its count was full already."""
+    fresh = AddressFailure.since <= now - window
+    result = db.session.execute(
+        update(AddressFailure)
+        .where(AddressFailure.key == key, or_(fresh, AddressFailure.failures < most))
+        .values(
+            failures=case((fresh, 1), else_=AddressFailure.failures + 1),
+            since=case((fresh, now), else_=AddressFailure.since),
+        )
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount == 1:  # type: ignore[attr-defined]
+        return None
+    since = db.session.scalar(select(AddressFailure.since).where(AddressFailure.key == key))
+    if since is not None:
+        return _wait(since, now, window)
+    # A first failure from here: old counts go as a new one comes, so the table stays small.
+    # (A race on the same key is an IntegrityError, and write() runs the work again.)
+    stale = now - max(ADDRESS_WINDOW, FAILURE_WINDOW)
+    db.session.execute(
+        delete(AddressFailure)
+        .where(AddressFailure.since <= stale)
+        .execution_options(synchronize_session=False)
+    )
+    db.session.add(AddressFailure(key=key, failures=1, since=now))
+    db.session.flush()
+    return None
+
+
+def _remember(
+    group_id: int, digest: str, epoch: int, now: datetime, address: str | None = None
+) -> None:
+    """A passphrase passed: clear the group's failures (and this address's for the group: it
+    was someone at the table mistyping; its count across groups stays) and remember the
+    digest."""
 
     def work() -> None:
         db.session.execute(
@@ -202,6 +498,12 @@ def _remember(group_id: int, digest: str, epoch: int, now: datetime) -> None:
             .values(failed_logins=0, failed_since=None)
             .execution_options(synchronize_session=False)
         )
+        if address is not None:
+            db.session.execute(
+                delete(AddressFailure)
+                .where(AddressFailure.key == _address_group_key(address, group_id))
+                .execution_options(synchronize_session=False)
+            )
         current = db.session.scalar(select(Group.auth_epoch).where(Group.id == group_id))
         if current != epoch:
             return  # the passphrase changed during the check: remember nothing
@@ -242,5 +544,207 @@ def change_passphrase(group: GroupRef, new: str) -> None:
             .where(Credential.group_id == group.id)
             .execution_options(synchronize_session=False)
         )
+        # Every sign-in and token ends with it (their epoch no longer matches either).
+        db.session.execute(
+            delete(AccessGrant)
+            .where(AccessGrant.group_id == group.id)
+            .execution_options(synchronize_session=False)
+        )
 
     write(work)
+
+
+# --- Grants: browsers' sign-ins and API access tokens ------------------------------------------
+
+WEB = "web"
+API = "api"
+INVITE_SALT = "pub-ledger.invite.2"  # invites made before lifetimes (no time in them) are void
+INVITE_LIFETIME_SETTING = "LEDGER_INVITE_LIFETIME_DAYS"
+INVITE_LIFETIME_DAYS = 7
+
+
+def token_hash(token: str) -> str:
+    """What is stored of a grant's token: its SHA-256 (the token is 256 random bits, so a
+    fast hash is enough; no passphrase is involved)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def web_grant_holds(hashes: Any) -> Any:
+    """The SQL condition under which one of a browser's grants (``hashes``, an expanding
+    bind parameter of token hashes) opens the group it is joined to: a web grant of that
+    group, made since the last passphrase change. Folded into the page's own read of the
+    group (ledger/services/pages.py), so checking it costs no query."""
+    return (
+        (AccessGrant.group_id == Group.id)
+        & (AccessGrant.kind == WEB)
+        & (AccessGrant.auth_epoch == Group.auth_epoch)
+        & AccessGrant.token_hash.in_(hashes)
+    )
+
+
+def _idle_limit() -> timedelta:
+    lifetime = current_app.config.get("PERMANENT_SESSION_LIFETIME", timedelta(days=31))
+    if not isinstance(lifetime, timedelta):
+        lifetime = timedelta(seconds=int(lifetime))
+    return lifetime + timedelta(days=1)
+
+
+def grant(group_id: int, kind: str) -> str:
+    """A new random token that opens the group (``kind`` web: a browser; api: a client).
+
+    Old grants of the group go on the way: those of an earlier passphrase, and browsers'
+    unused for longer than a cookie lives.
+    """
+    token = secrets.token_urlsafe(32)
+    now = utcnow()
+
+    def work() -> None:
+        epoch = db.session.scalar(select(Group.auth_epoch).where(Group.id == group_id))
+        if epoch is None:
+            raise Unauthorized(WRONG)
+        db.session.execute(
+            delete(AccessGrant)
+            .where(
+                AccessGrant.group_id == group_id,
+                or_(
+                    AccessGrant.auth_epoch != epoch,
+                    (AccessGrant.kind == WEB) & (AccessGrant.seen_at < now - _idle_limit()),
+                ),
+            )
+            .execution_options(synchronize_session=False)
+        )
+        db.session.add(
+            AccessGrant(
+                group_id=group_id,
+                kind=kind,
+                token_hash=token_hash(token),
+                auth_epoch=epoch,
+                created_at=now,
+                seen_at=now,
+            )
+        )
+
+    write(work)
+    return token
+
+
+_BEARER = (
+    select(Group.id, Group.slug, Group.name)
+    .join(AccessGrant, AccessGrant.group_id == Group.id)
+    .where(
+        AccessGrant.token_hash == bindparam("hash"),
+        AccessGrant.kind == API,
+        AccessGrant.auth_epoch == Group.auth_epoch,
+    )
+)
+
+
+def group_for_token(token: str, address: str | None = None) -> GroupRef:
+    """The group an API access token opens: one indexed read, no lockout, no slow check.
+
+    A wrong or revoked token is 401 and counts against the address like a wrong passphrase.
+    """
+    row = None
+    if token:
+        with quick_read() as connection:
+            row = connection.execute(_BEARER, {"hash": token_hash(token)}).first()
+    if row is None:
+        _count_failure([], client_of(address), utcnow())
+        raise Unauthorized("This access token does not open any group (revoked, or made up).")
+    return GroupRef(row.id, row.slug, row.name)
+
+
+def revoke(token: str) -> None:
+    """This grant stops working at once, in every worker (its row is gone)."""
+
+    def work() -> None:
+        db.session.execute(
+            delete(AccessGrant)
+            .where(AccessGrant.token_hash == token_hash(token))
+            .execution_options(synchronize_session=False)
+        )
+
+    write(work)
+
+
+def sign_out_everywhere(group: GroupRef) -> None:
+    """Every browser's sign-in of the group ends and every invite link made so far is void.
+
+    The API's access tokens stay (a script's token is revoked on its own, or by a new
+    passphrase), so does the passphrase.
+    """
+
+    def work() -> None:
+        db.session.execute(
+            delete(AccessGrant)
+            .where(AccessGrant.group_id == group.id, AccessGrant.kind == WEB)
+            .execution_options(synchronize_session=False)
+        )
+        db.session.execute(
+            update(Group)
+            .where(Group.id == group.id)
+            .values(invite_epoch=Group.invite_epoch + 1)
+            .execution_options(synchronize_session=False)
+        )
+
+    write(work)
+
+
+def touch(tokens: Sequence[str]) -> None:
+    """These browsers' grants are in use today: unused ones are pruned, these are kept."""
+    hashes = [token_hash(t) for t in tokens]
+    if not hashes:
+        return
+
+    def work() -> None:
+        db.session.execute(
+            update(AccessGrant)
+            .where(AccessGrant.token_hash.in_(hashes), AccessGrant.kind == WEB)
+            .values(seen_at=utcnow())
+            .execution_options(synchronize_session=False)
+        )
+
+    write(work)
+
+
+# --- Invite links ------------------------------------------------------------------------------
+
+
+def invite_lifetime() -> timedelta:
+    return timedelta(
+        days=float(current_app.config.get(INVITE_LIFETIME_SETTING, INVITE_LIFETIME_DAYS))
+    )
+
+
+def _invites() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt=INVITE_SALT)
+
+
+def invite_token(group_id: int, epoch: int, invite_epoch: int) -> str:
+    """A token for the invite link: the group, its epochs and the time, signed with the secret."""
+    return _invites().dumps({"g": int(group_id), "e": int(epoch), "i": int(invite_epoch)})
+
+
+class InviteExpired(Exception):
+    """The invite link is genuine but older than the invite lifetime."""
+
+
+def read_invite(token: str) -> tuple[int, int, int] | None:
+    """The (group id, auth epoch, invite epoch) the token was made for; None for a forged or
+    mangled token; InviteExpired past its lifetime.
+
+    The caller still compares the epochs with the group's current ones: a passphrase change
+    and "sign out every phone" revoke every older link.
+    """
+    try:
+        data: Any = _invites().loads(token, max_age=invite_lifetime().total_seconds())
+    except SignatureExpired as e:
+        raise InviteExpired from e
+    except BadSignature:
+        return None
+    if not isinstance(data, dict):
+        return None
+    found = (data.get("g"), data.get("e"), data.get("i"))
+    if not all(isinstance(n, int) for n in found):
+        return None
+    return found  # type: ignore[return-value]

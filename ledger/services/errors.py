@@ -2,7 +2,7 @@
 
 A rule of the game broken by what was typed is the engine's RuleError (422); the others
 are about the request itself: nothing there (404), a clash with what is stored (409), the
-wrong passphrase (401) or too many of them (429).
+wrong passphrase (401), too many of them (429), or too many slow checks at once (503).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 from ledger.rules.errors import Phrase, PhrasedError, RuleError
 
 __all__ = [
+    "Busy",
     "Conflict",
     "NotFound",
     "RuleError",
@@ -65,3 +66,17 @@ class TooManyAttempts(ServiceError):
                     seconds=retry_after,
                 )
             )
+
+
+class Busy(ServiceError):
+    """Every slot for a slow passphrase check is taken: try again in ``retry_after`` seconds.
+
+    Answered at once rather than queued, so a flood of guesses cannot make the phones that
+    are already signed in wait behind it.
+    """
+
+    status = 503
+
+    def __init__(self, retry_after: int = 1) -> None:
+        self.retry_after = retry_after
+        super().__init__(Phrase("The server is busy checking passphrases; try again in a moment."))

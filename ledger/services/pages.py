@@ -1,8 +1,9 @@
-"""Reads the web pages need beyond the API's: a group's sign-in epoch, and the leaderboard.
+"""Reads the web pages need beyond the API's: a group with this browser's sign-in, the board.
 
-Added by the pages (issue #4); pure reads, no writes. A browser stays signed in to a group
-by remembering its auth epoch (ledger/web/access.py): these answer the group with its epoch
-so a page can tell whether the passphrase changed since.
+Added by the pages (issue #4); pure reads, no writes. A browser is signed in to a group by
+a grant whose token its cookie holds (ledger/web/access.py); whether the grant still holds
+is decided by ledger/services/auth.py's rule, folded into the same read of the group, so a
+page pays no extra query for it.
 """
 
 from __future__ import annotations
@@ -15,36 +16,64 @@ from decimal import Decimal
 from sqlalchemy import and_, bindparam, func, select
 
 from ledger.extensions import db, quick_read
-from ledger.models import GameSession, Group, Hand
+from ledger.models import AccessGrant, GameSession, Group, Hand
 from ledger.rules.money import amount
 from ledger.rules.registry import GAMES
+from ledger.services.auth import web_grant_holds
 from ledger.services.views import GroupRef
 
 
 @dataclass(frozen=True)
 class GroupAccess:
-    """A group and its auth epoch, which rises with every passphrase change."""
+    """A group, its epochs, and whether one of this browser's grants opens it."""
 
     group: GroupRef
     epoch: int
+    signed_in: bool = False
+    invite_epoch: int = 0
 
 
-def _access(row: Group) -> GroupAccess:
-    return GroupAccess(GroupRef(row.id, row.slug, row.name), row.auth_epoch)
+# Which of this browser's grants (token hashes) opens the group: see web_grant_holds.
+_GRANTS = web_grant_holds(bindparam("grants", expanding=True))
 
 
-def group_by_slug(slug: str) -> GroupAccess | None:
-    row = db.session.scalar(select(Group).where(Group.slug == slug))
-    return _access(row) if row is not None else None
+_GROUP_BY_SLUG = (
+    select(Group.id, Group.slug, Group.name, Group.auth_epoch, Group.invite_epoch, AccessGrant.id)
+    .outerjoin(AccessGrant, _GRANTS)
+    .where(Group.slug == bindparam("slug"))
+)
 
 
-def groups_by_id(ids: Iterable[int]) -> list[GroupAccess]:
+def group_by_slug(slug: str, grants: Iterable[str] = ()) -> GroupAccess | None:
+    """The group of ``slug``; ``signed_in`` if one of the grants (token hashes) opens it."""
+    with quick_read() as connection:
+        row = connection.execute(_GROUP_BY_SLUG, {"slug": slug, "grants": list(grants)}).first()
+    if row is None:
+        return None
+    group_id, group_slug, name, epoch, invite_epoch, grant = row
+    return GroupAccess(GroupRef(group_id, group_slug, name), epoch, grant is not None, invite_epoch)
+
+
+def groups_by_id(ids: Iterable[int], grants: Iterable[str] = ()) -> list[GroupAccess]:
     """The groups of these ids that exist, by name: one query."""
     wanted = {int(i) for i in ids}
     if not wanted:
         return []
-    rows = db.session.scalars(select(Group).where(Group.id.in_(wanted))).all()
-    return sorted((_access(r) for r in rows), key=lambda a: (a.group.name.casefold(), a.group.id))
+    query = (
+        select(
+            Group.id, Group.slug, Group.name, Group.auth_epoch, Group.invite_epoch, AccessGrant.id
+        )
+        .outerjoin(AccessGrant, _GRANTS)
+        .where(Group.id.in_(wanted))
+    )
+    with quick_read() as connection:
+        rows = connection.execute(query, {"grants": list(grants)}).all()
+    found: dict[int, GroupAccess] = {}
+    for group_id, slug, name, epoch, invite_epoch, grant in rows:
+        if grant is not None or group_id not in found:
+            ref = GroupRef(group_id, slug, name)
+            found[group_id] = GroupAccess(ref, epoch, grant is not None, invite_epoch)
+    return sorted(found.values(), key=lambda a: (a.group.name.casefold(), a.group.id))
 
 
 @dataclass(frozen=True)
@@ -66,29 +95,32 @@ _PAGE_ACCESS = (
         GameSession.version,
         GameSession.hands_played,
         GameSession.status,
+        AccessGrant.id,
     )
     .outerjoin(
         GameSession,
         and_(GameSession.group_id == Group.id, GameSession.id == bindparam("session_id")),
     )
+    .outerjoin(AccessGrant, _GRANTS)
     .where(Group.slug == bindparam("slug"))
 )
 
 
 def session_page_access(
-    slug: str, session_id: int
+    slug: str, session_id: int, grants: Iterable[str] = ()
 ) -> tuple[GroupAccess, SessionStamp | None] | None:
     """The group of ``slug`` with its epoch, and the stamp of its session ``session_id`` (None
     if the group has no such session); None if there is no such group. One query."""
     # Core on a pooled connection of its own: none of the ORM session's bookkeeping is needed
     # for a few columns, and the poll holds no transaction open.
     with quick_read() as connection:
-        row = connection.execute(_PAGE_ACCESS, {"slug": slug, "session_id": session_id}).first()
+        params = {"slug": slug, "session_id": session_id, "grants": list(grants)}
+        row = connection.execute(_PAGE_ACCESS, params).first()
     if row is None:
         return None
-    group_id, group_slug, name, epoch, version, hands_played, status = row
+    group_id, group_slug, name, epoch, version, hands_played, status, grant = row
     stamp = SessionStamp(version, hands_played, status) if version is not None else None
-    return GroupAccess(GroupRef(group_id, group_slug, name), epoch), stamp
+    return GroupAccess(GroupRef(group_id, group_slug, name), epoch, grant is not None), stamp
 
 
 def slugs_named(name: str) -> list[str]:

@@ -1,95 +1,90 @@
-"""Which groups this browser may open: the signed session cookie, and invite links.
+"""Which groups this browser may open: its signed-in grants, and invite links.
 
-The cookie holds, per group the browser has opened, the group's auth epoch at that moment.
-Changing the passphrase raises the epoch, so every browser that opened the group with the
-old passphrase is signed out, and every invite link made before it stops working.
+The session cookie holds, per group the browser has opened, the random token of a grant the
+server keeps (ledger/services/auth.py decides when a grant holds). Signing out deletes this
+browser's grant, so a copy of the cookie opens nothing afterwards; "sign out every phone"
+deletes all of the group's and voids its invite links; a passphrase change ends them too.
+Whether a grant holds is read with the group itself (ledger/services/pages.py): no extra
+query per page.
 """
 
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
-from flask import abort, current_app, session
-from itsdangerous import BadSignature, URLSafeSerializer
+from flask import abort, session
 
-from ledger.services import pages
+from ledger.services import auth, pages
 from ledger.services.views import GroupRef
 
 SESSION_KEY = "groups"
 RENEWED_KEY = "renewed"  # the day (ordinal) the cookie was last sent
-INVITE_SALT = "pub-ledger.invite"
 
 
-def signed_in_epochs() -> dict[str, int]:
-    """``{group id (text): auth epoch}`` for the groups this browser has opened."""
+def signed_in_tokens() -> dict[str, str]:
+    """``{group id (text): grant token}`` for the groups this browser has opened.
+
+    A cookie from before grants (an auth epoch per group) names none: it opens nothing.
+    """
     groups = session.get(SESSION_KEY)
-    return dict(groups) if isinstance(groups, dict) else {}
+    if not isinstance(groups, dict):
+        return {}
+    return {str(k): v for k, v in groups.items() if isinstance(v, str)}
 
 
-def remember(group_id: int, epoch: int) -> None:
-    """This browser has opened the group (with its passphrase or an invite) at this epoch."""
-    groups = signed_in_epochs()
-    groups[str(group_id)] = int(epoch)
+def _hashes() -> list[str]:
+    return [auth.token_hash(t) for t in signed_in_tokens().values()]
+
+
+def remember(group_id: int) -> None:
+    """This browser has opened the group (with its passphrase or an invite): a new grant."""
+    groups = signed_in_tokens()
+    earlier = groups.get(str(group_id))
+    if earlier is not None:
+        # Signing in again replaces the earlier grant: a copy of the old cookie must not
+        # outlive a later sign-out.
+        auth.revoke(earlier)
+    groups[str(group_id)] = auth.grant(group_id, auth.WEB)
     session[SESSION_KEY] = groups
     # The cookie outlives the browser being closed: a phone stays signed in for the night
     # and the next one (PERMANENT_SESSION_LIFETIME, 31 days by default).
     session.permanent = True
+    session[RENEWED_KEY] = date.today().toordinal()
 
 
 def renew_daily() -> None:
     """Before every page: a signed-in browser's cookie is sent anew once a day, so it stays
-    signed in for PERMANENT_SESSION_LIFETIME after its last visit, not after its first."""
+    signed in for PERMANENT_SESSION_LIFETIME after its last visit, not after its first; its
+    grants are marked as in use (one write a day), so only unused ones are pruned."""
     today = date.today().toordinal()
     if session.permanent and session.get(RENEWED_KEY) != today:
         session[RENEWED_KEY] = today
+        auth.touch(list(signed_in_tokens().values()))
 
 
 def forget(group_id: int) -> None:
-    groups = signed_in_epochs()
+    """This browser no longer names the group (its grant, if any, is left to the server)."""
+    groups = signed_in_tokens()
     if groups.pop(str(group_id), None) is not None:
         session[SESSION_KEY] = groups
 
 
-def is_signed_in(group_id: int, epoch: int) -> bool:
-    return signed_in_epochs().get(str(group_id)) == int(epoch)
-
-
-def _serializer() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt=INVITE_SALT)
-
-
-def invite_token(group_id: int, epoch: int) -> str:
-    """A token for the invite link: the group and its epoch, signed with the app's secret."""
-    return _serializer().dumps({"g": int(group_id), "e": int(epoch)})
-
-
-def read_invite(token: str) -> tuple[int, int] | None:
-    """The (group id, epoch) the token was made for, or None for a forged or mangled token.
-
-    The caller still compares the epoch with the group's current one: a passphrase change
-    revokes every older link.
-    """
-    try:
-        data: Any = _serializer().loads(token)
-    except BadSignature:
-        return None
-    if not isinstance(data, dict):
-        return None
-    group_id, epoch = data.get("g"), data.get("e")
-    if not isinstance(group_id, int) or not isinstance(epoch, int):
-        return None
-    return group_id, epoch
+def sign_out(group_id: int) -> None:
+    """Sign this browser out: its grant is revoked on the server, then forgotten here."""
+    token = signed_in_tokens().get(str(group_id))
+    if token is not None:
+        auth.revoke(token)
+    forget(group_id)
 
 
 def group_for_page(slug: str) -> GroupRef:
-    """The group of this page if this browser has opened it since its last passphrase change.
+    """The group of this page if one of this browser's grants opens it.
 
     Otherwise the answer is 401 with a page that asks for the passphrase: the same for a
     group that does not exist, so the page reveals nothing about other groups.
     """
-    found = pages.group_by_slug(slug)
-    if found is None or not is_signed_in(found.group.id, found.epoch):
+    found = pages.group_by_slug(slug, _hashes())
+    if found is None or not found.signed_in:
         if found is not None:
             forget(found.group.id)
         abort(401)
@@ -101,8 +96,8 @@ def session_for_page(slug: str, session_id: int) -> tuple[GroupRef, pages.Sessio
 
     401 as ``group_for_page`` says; then 404 if the group has no such session.
     """
-    found = pages.session_page_access(slug, session_id)
-    if found is None or not is_signed_in(found[0].group.id, found[0].epoch):
+    found = pages.session_page_access(slug, session_id, _hashes())
+    if found is None or not found[0].signed_in:
         if found is not None:
             forget(found[0].group.id)
         abort(401)
@@ -117,36 +112,36 @@ def signed_in_group(slug: str) -> GroupRef | None:
 
     Unlike ``group_for_page`` it neither answers 401 nor signs out: an error page may ask.
     """
-    found = pages.group_by_slug(slug)
-    if found is None or not is_signed_in(found.group.id, found.epoch):
+    found = pages.group_by_slug(slug, _hashes())
+    if found is None or not found.signed_in:
         return None
     return found.group
 
 
 def groups_of_this_browser() -> list[GroupRef]:
-    """The groups this browser has opened and may still open (passphrase unchanged)."""
-    epochs = signed_in_epochs()
-    ids = [int(i) for i in epochs if i.isdigit()]
-    return [a.group for a in pages.groups_by_id(ids) if epochs.get(str(a.group.id)) == a.epoch]
+    """The groups this browser has opened and may still open."""
+    ids = [int(i) for i in signed_in_tokens() if i.isdigit()]
+    return [a.group for a in pages.groups_by_id(ids, _hashes()) if a.signed_in]
 
 
 def sign_in(group: GroupRef) -> None:
-    """Remember a group just opened with its passphrase (or made) at its current epoch."""
-    found = pages.group_by_slug(group.slug)
-    if found is not None:
-        remember(found.group.id, found.epoch)
+    """Remember a group just opened with its passphrase (or made)."""
+    remember(group.id)
 
 
 def join_with_invite(token: str) -> GroupRef | None:
-    """The group an invite link opens, remembered in this browser; None if the link is void."""
-    read = read_invite(token)
+    """The group an invite link opens, remembered in this browser; None if the link is void.
+
+    auth.InviteExpired if it is genuine but older than the invite lifetime.
+    """
+    read = auth.read_invite(token)
     if read is None:
         return None
-    group_id, epoch = read
+    group_id, epoch, invite_epoch = read
     found = pages.groups_by_id([group_id])
-    if not found or found[0].epoch != epoch:
+    if not found or found[0].epoch != epoch or found[0].invite_epoch != invite_epoch:
         return None
-    remember(group_id, epoch)
+    remember(group_id)
     return found[0].group
 
 
@@ -154,4 +149,4 @@ def invite_for(group: GroupRef) -> str:
     found = pages.group_by_slug(group.slug)
     if found is None:
         abort(404)
-    return invite_token(found.group.id, found.epoch)
+    return auth.invite_token(found.group.id, found.epoch, found.invite_epoch)

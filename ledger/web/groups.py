@@ -13,7 +13,7 @@ from ledger.api.exports import download, group_export_bytes, group_filename
 from ledger.backup import backup_group, dumps
 from ledger.export import XLSX_MIMETYPE
 from ledger.rules.registry import GAMES
-from ledger.services import pages
+from ledger.services import auth, pages
 from ledger.services.views import GroupRef
 from ledger.web import access
 from ledger.web.forms import ConfirmForm, PassphraseForm, PlayerForm
@@ -107,21 +107,26 @@ def invite_link(group: GroupRef) -> str:
     return link
 
 
+# A page that shows an invite link is kept by no cache: the link opens the group.
+NO_STORE = {"Cache-Control": "no-store"}
+
+
 @bp.get("/invite")
-def invite(slug: str) -> str:
+def invite(slug: str) -> tuple[str, int, dict[str, str]]:
     group = access.group_for_page(slug)
     link = invite_link(group)
-    return render_template(
+    html = render_template(
         "groups/invite.html",
         group=group,
         link=link,
         qr=qr_svg(link, title=_("QR code of the invite link")),
         passphrase_form=PassphraseForm(formdata=None),
     )
+    return html, 200, NO_STORE
 
 
 @bp.post("/passphrase")
-def change_passphrase(slug: str) -> Response | tuple[str, int]:
+def change_passphrase(slug: str) -> Response | tuple[str, int, dict[str, str]]:
     """A new passphrase signs out every other phone and voids every invite link made so far.
 
     Only for whoever knows the current one, checked like any sign-in: wrong guesses count
@@ -132,7 +137,7 @@ def change_passphrase(slug: str) -> Response | tuple[str, int]:
     if form.validate_on_submit() and _current_passphrase_is_right(form, group.slug):
         try:
             services.change_passphrase(group, form.new_passphrase.data or "")
-        except services.RuleError as e:
+        except (services.RuleError, services.Busy) as e:
             add_error(form, "new_passphrase", error_text(e))
         else:
             access.sign_in(group)  # this phone stays in, at the new epoch
@@ -149,15 +154,15 @@ def change_passphrase(slug: str) -> Response | tuple[str, int]:
         qr=qr_svg(link, title=_("QR code of the invite link")),
         passphrase_form=form,
     )
-    return html, 422
+    return html, 422, NO_STORE
 
 
 def _current_passphrase_is_right(form: PassphraseForm, slug: str) -> bool:
     try:
-        services.authenticate(slug, form.current_passphrase.data or "")
+        services.authenticate(slug, form.current_passphrase.data or "", request.remote_addr)
     except services.Unauthorized:
         add_error(form, "current_passphrase", _("That is not the group's current passphrase."))
-    except services.TooManyAttempts as e:
+    except (services.TooManyAttempts, services.Busy) as e:
         add_error(form, "current_passphrase", error_text(e))
     else:
         return True
@@ -166,12 +171,32 @@ def _current_passphrase_is_right(form: PassphraseForm, slug: str) -> bool:
 
 @bp.post("/sign-out")
 def sign_out(slug: str) -> Response:
-    """This phone forgets the group (the others stay signed in)."""
+    """This phone signs out of the group (the others stay signed in): its sign-in is revoked
+    on the server, so a copy of this browser's cookie no longer opens the group either."""
     group = access.group_for_page(slug)
     if ConfirmForm().validate_on_submit():
-        access.forget(group.id)
+        access.sign_out(group.id)
         flash(_("This phone has closed %(name)s.", name=group.name), "success")
     return redirect(url_for("home.index"))
+
+
+@bp.post("/sign-out-everywhere")
+def sign_out_everywhere(slug: str) -> Response:
+    """Every phone's sign-in ends and every invite link made so far stops working (a lost
+    phone, a link shared too widely); this phone stays in with a new sign-in. API access
+    tokens and the passphrase stay as they are."""
+    group = access.group_for_page(slug)
+    if ConfirmForm().validate_on_submit():
+        auth.sign_out_everywhere(group)
+        access.sign_in(group)
+        flash(
+            _(
+                "Every other phone is signed out of %(name)s and old invite links stop working.",
+                name=group.name,
+            ),
+            "success",
+        )
+    return redirect(url_for(".show", slug=slug))
 
 
 @bp.get("/export.xlsx")

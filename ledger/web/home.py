@@ -7,8 +7,7 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ledger import backup, services
-from ledger.services import pages
-from ledger.services.views import GroupRef
+from ledger.services import auth, pages
 from ledger.web import access, kept
 from ledger.web.forms import CreateGroupForm, OpenGroupForm, RestoreForm
 from ledger.web.i18n import error_text, same_site_path
@@ -86,6 +85,8 @@ def create_group() -> Response | tuple[str, int]:
             group = services.create_group(form.name.data or "", form.passphrase.data or "")
         except services.RuleError as e:
             add_error(form, e.field, error_text(e))
+        except services.Busy as e:
+            add_error(form, "passphrase", error_text(e))
         else:
             access.sign_in(group)
             return redirect(url_for("groups.show", slug=group.slug, new=1))
@@ -93,42 +94,52 @@ def create_group() -> Response | tuple[str, int]:
 
 
 @bp.post("/open")
-def open_group() -> Response | tuple[str, int]:
-    """Open a group by its slug (the end of its address) or its name, with the passphrase."""
+def open_group() -> Response | tuple[str, int, dict[str, str]]:
+    """Open a group by its slug (the end of its address) or its name, with the passphrase.
+
+    While the group is locked (or this address has guessed too often) a right passphrase is
+    answered exactly as a wrong one: 429, the same sentence (ledger/services/auth.py).
+    """
     form = _open_form()
+    status, headers = 401, {}
     if form.validate_on_submit():
         typed = (form.group.data or "").strip()
         if "/g/" in typed:  # a pasted address: the slug follows /g/
             typed = typed.split("/g/", 1)[1].split("/", 1)[0].split("?", 1)[0]
         candidates = [typed] if pages.group_by_slug(typed) else pages.slugs_named(typed)
         try:
-            group = _authenticate(candidates, form.passphrase.data or "")
-        except services.TooManyAttempts as e:
-            add_error(form, "passphrase", error_text(e))
-        else:
-            if group is not None:
-                access.sign_in(group)
-                target = same_site_path(request.form.get("next"))
-                if target:
-                    kept.keep(request.form, target)  # a hand typed before the 401 page
-                return redirect(target or url_for("groups.show", slug=group.slug))
-            add_error(form, "passphrase", _("The group's name or passphrase is wrong."))
-    return _start_page(_create_form(formdata=None), form, 401)
-
-
-def _authenticate(slugs: list[str], passphrase: str) -> GroupRef | None:
-    for slug in slugs:
-        try:
-            return services.authenticate(slug, passphrase)
+            group = auth.authenticate_any(
+                candidates, form.passphrase.data or "", request.remote_addr
+            )
         except services.Unauthorized:
-            continue
-    return None
+            add_error(form, "passphrase", _("The group's name or passphrase is wrong."))
+        except (services.TooManyAttempts, services.Busy) as e:
+            add_error(form, "passphrase", error_text(e))
+            status, headers = e.status, {"Retry-After": str(e.retry_after)}
+        else:
+            access.sign_in(group)
+            target = same_site_path(request.form.get("next"))
+            if target:
+                kept.keep(request.form, target)  # a hand typed before the 401 page
+            return redirect(target or url_for("groups.show", slug=group.slug))
+    html = render_template(
+        "index.html",
+        create_form=_create_form(formdata=None),
+        open_form=form,
+        restore_form=_restore_form(formdata=None),
+        my_groups=access.groups_of_this_browser(),
+    )
+    return html, status, headers
 
 
 @bp.get("/join/<token>")
-def join(token: str) -> Response | str:
+def join(token: str) -> Response | tuple[str, int]:
     """An invite link: this browser opens the group without typing the passphrase."""
-    group = access.join_with_invite(token)
+    try:
+        group = access.join_with_invite(token)
+    except auth.InviteExpired:
+        days = auth.invite_lifetime().days
+        return render_template("start/invite_expired.html", days=days), 410
     if group is None:
         return render_template("start/invite_void.html"), 404
     return redirect(url_for("groups.show", slug=group.slug))

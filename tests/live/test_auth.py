@@ -8,10 +8,12 @@ Nothing here is timed: the tests check what a caller sees, not how long it took.
 
 from __future__ import annotations
 
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+import requests
 
 from tests.live.api import Api, new_group
 from tests.live.server import fresh_database, running_server
@@ -93,13 +95,51 @@ def test_the_limit_holds_when_the_guesses_come_all_at_once(live_server, limit):
     assert statuses == [401] * limit + [429] * (count - limit)
 
 
+def with_token(api: Api, token: str, method: str, path: str, json=None) -> requests.Response:
+    headers = {"Authorization": f"Bearer {token}"}
+    url = f"{api.base_url}/api/v1{path}"
+    return requests.request(method, url, json=json, headers=headers, timeout=30)
+
+
 def test_phones_already_in_keep_working_while_someone_guesses(live_server, limit):
+    # Issue 11: "already in" means an access token (or a browser's sign-in); remembered Basic
+    # credentials wait like any passphrase, or the limit would tell a right one from a wrong.
     api = new_group(live_server)
-    api.ok("GET", f"/groups/{api.slug}")  # a phone at the table, checked once
+    token = api.ok("POST", f"/groups/{api.slug}/tokens", status=201)["token"]
     guess_until_limited(api)
 
-    api.ok("GET", f"/groups/{api.slug}")
-    api.ok("POST", f"/groups/{api.slug}/players", {"name": "Enda"}, 201)
+    assert with_token(api, token, "GET", f"/groups/{api.slug}").status_code == 200
+    added = with_token(api, token, "POST", f"/groups/{api.slug}/players", {"name": "Enda"})
+    assert added.status_code == 201
+
+
+def test_the_limit_is_no_oracle_a_right_passphrase_waits_like_a_wrong_one(live_server, limit):
+    """A phone's credentials are remembered; then someone guesses until refused. The right
+    passphrase, remembered and all, now gets exactly the answer a wrong one gets, on the API
+    and on the web's open form, so guessing on cannot find it."""
+    api = new_group(live_server)
+    api.ok("GET", f"/groups/{api.slug}")  # remembered: the quick way in
+    browser = requests.Session()
+    assert "csrf_token" in browser.get(live_server, timeout=30).text
+    guess_until_limited(api)
+
+    right = api.get(f"/groups/{api.slug}")
+    wrong = api.as_(api.slug, "a wrong guess").get(f"/groups/{api.slug}")
+    assert right.status_code == wrong.status_code == 429
+    assert right.json() == wrong.json()
+    assert int(right.headers["Retry-After"]) > 0
+
+    def open_form(passphrase: str) -> requests.Response:
+        page = browser.get(live_server, timeout=30).text
+        csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+        data = {"csrf_token": csrf, "open-group": api.slug, "open-passphrase": passphrase}
+        return browser.post(f"{live_server}/open", data=data, timeout=30, allow_redirects=False)
+
+    right_page, wrong_page = open_form(api.passphrase), open_form("a wrong guess")
+    assert right_page.status_code == wrong_page.status_code == 429
+    assert "Too many wrong passphrases for this group" in right_page.text
+    strip = re.compile(r'value="[^"]*"|\d+')  # the form's token, the seconds to wait
+    assert strip.sub("", right_page.text) == strip.sub("", wrong_page.text)
 
 
 def test_the_limit_is_per_group(live_server, limit):
