@@ -208,10 +208,14 @@ def show_migrations(verbose: bool) -> None:
     from ledger.hosting import StderrHandler
 
     logger = logging.getLogger("alembic")  # Alembic gives it a NullHandler of its own
-    if verbose and not any(isinstance(h, StderrHandler) for h in logger.handlers):
+    ours = [h for h in logger.handlers if isinstance(h, StderrHandler)]
+    if verbose and not ours:
         handler = StderrHandler()
         handler.setFormatter(logging.Formatter("%(message)s"))
         logger.addHandler(handler)
+    elif not verbose:
+        for handler in ours:
+            logger.removeHandler(handler)
     logger.setLevel(logging.INFO if verbose else logging.WARNING)
 
 
@@ -275,8 +279,9 @@ def _write(path: Path, data: bytes) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, writable=True))
 @with_appcontext
 def export_command(group: str, file: str) -> None:
-    """Write GROUP's whole history to FILE as a workbook (GROUP is the group's slug)."""
-    from ledger.api.exports import group_export_bytes
+    """Write GROUP's whole history to FILE (GROUP is the group's slug): a workbook, or every
+    hand as CSV when FILE ends in .csv."""
+    from ledger.api.exports import group_csv_text, group_export_bytes
     from ledger.backup import find_group
     from ledger.services.errors import ServiceError
 
@@ -284,7 +289,11 @@ def export_command(group: str, file: str) -> None:
     ensure_database(current_app._get_current_object())  # type: ignore[attr-defined]
     path = _target(file)
     try:
-        data = group_export_bytes(find_group(group))
+        found = find_group(group)
+        if path.suffix.lower() == ".csv":
+            data = group_csv_text(found).encode("utf-8")
+        else:
+            data = group_export_bytes(found)
     except ServiceError as e:
         raise click.ClickException(e.message) from e
     _write(path, data)

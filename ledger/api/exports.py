@@ -22,6 +22,7 @@ from ledger.export import (
     CSV_MIMETYPE,
     XLSX_MIMETYPE,
     SessionData,
+    group_hands_csv,
     group_workbook,
     hands_csv,
     payments_csv,
@@ -137,6 +138,12 @@ def group_export_bytes(group: GroupRef) -> bytes:
     """The group's workbook: its listing first, then each session as it is written."""
     listing = services.group_view(group).to_json()
     return group_workbook(listing, group_sessions(group, listing))
+
+
+def group_csv_text(group: GroupRef) -> str:
+    """Every hand of the group as CSV: the workbook's Hands sheet, session after session."""
+    listing = services.group_view(group).to_json()
+    return group_hands_csv(listing, group_sessions(group, listing))
 
 
 def _today() -> str:
