@@ -4,12 +4,18 @@ errors always logged, and every setting from a LEDGER_* variable."""
 from __future__ import annotations
 
 import logging
+import os
+import subprocess
+import time
+import urllib.error
+import urllib.request
 from datetime import timedelta
 
 import pytest
 
 from ledger.config import ConfigError, environment_settings
 from tests.web.pages import Phone
+from tests.web.test_app import free_port, ledger_command
 
 PROXIED = {
     "X-Forwarded-For": "203.0.113.7",
@@ -196,3 +202,46 @@ def test_the_app_reads_the_environment_over_its_config_file(tmp_path, monkeypatc
 
     assert app.config["LEDGER_ACCESS_LOG"] is True
     assert app.config["MAX_CONTENT_LENGTH"] == 2048
+
+
+def test_ledger_serve_behind_a_proxy_logs_each_request_with_the_phones_address(tmp_path):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LEDGER_", "FLASK_"))}
+    env |= {"LEDGER_INSTANCE_PATH": str(tmp_path), "PYTHONUNBUFFERED": "1"}
+    command = [*ledger_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    log = tmp_path / "stderr.txt"
+    line = " 203.0.113.7 GET /healthz 200 "
+    with (
+        log.open("w") as stderr,
+        subprocess.Popen(
+            [*command, "--trusted-proxy", "--access-log"],
+            env=env,
+            cwd=tmp_path,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+        ) as server,
+    ):
+        try:
+            answered = None
+            deadline = time.monotonic() + 20
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/healthz", headers=PROXIED)
+            while time.monotonic() < deadline and server.poll() is None:
+                try:
+                    with urllib.request.urlopen(request, timeout=1) as response:
+                        answered = response.status
+                    break
+                except (urllib.error.URLError, ConnectionError, TimeoutError):
+                    time.sleep(0.1)
+            # The line is written as the answer is closed, just after the phone has it.
+            while time.monotonic() < deadline and line not in log.read_text():
+                time.sleep(0.05)
+        finally:
+            server.terminate()
+            out, _ = server.communicate(timeout=10)
+
+    err = log.read_text()
+    assert answered == 200, f"stdout:\n{out}\nstderr:\n{err}"
+    assert f"running on http://127.0.0.1:{port} for the reverse proxy" in out
+    assert line in err, err
