@@ -15,7 +15,6 @@ from sqlalchemy.engine import make_url
 
 from ledger.cli import cli, show_migrations
 
-
 KEPT = {"LEDGER_INSTANCE_PATH", "LEDGER_TEST_DATABASE_URL"}
 
 
