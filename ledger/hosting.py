@@ -101,11 +101,11 @@ def access_logger() -> logging.Logger:
     return logger
 
 
-class StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+class StderrHandler(logging.StreamHandler):
     """Writes to whatever sys.stderr is when a line is logged (a redirect, a test's capture),
     not to the stream there was when the handler was made."""
 
-    @property  # type: ignore[override]
+    @property
     def stream(self) -> Any:
         return sys.stderr
 

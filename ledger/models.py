@@ -9,7 +9,7 @@ Only ledger/services.py reads and writes these rows.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
     JSON,
@@ -25,6 +25,13 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from ledger.extensions import db
 
+if TYPE_CHECKING:
+    # db.Model is Flask-SQLAlchemy's subclass of Base, made at run time: a type checker
+    # cannot follow it as a base class, so it is shown Base, what every model really is.
+    from ledger.extensions import Base as Model
+else:
+    Model = db.Model
+
 # Lengths the API and the pages enforce before a row is written.
 NAME_LENGTH = 40
 GROUP_NAME_LENGTH = 80
@@ -37,7 +44,7 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-class Group(db.Model):
+class Group(Model):
     """The people who play together, with one passphrase for all of them."""
 
     __tablename__ = "groups"
@@ -55,7 +62,7 @@ class Group(db.Model):
     failed_since: Mapped[datetime | None] = mapped_column(DateTime)
 
 
-class Credential(db.Model):
+class Credential(Model):
     """A passphrase that passed the slow check, remembered as an HMAC digest until it expires.
 
     The digest is keyed with the app's secret and covers the slug, the passphrase and the
@@ -70,7 +77,7 @@ class Credential(db.Model):
     expires_at: Mapped[datetime] = mapped_column(DateTime)
 
 
-class Player(db.Model):
+class Player(Model):
     """A person in a group. Names are unique in the group whatever their case."""
 
     __tablename__ = "players"
@@ -83,7 +90,7 @@ class Player(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
-class GameSession(db.Model):
+class GameSession(Model):
     """One night's game: its options, seats and the engine's state after the last hand.
 
     ``state`` is the engine State now (after the last hand and any seat changes since),
@@ -124,7 +131,7 @@ class GameSession(db.Model):
     __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
 
 
-class SessionPlayer(db.Model):
+class SessionPlayer(Model):
     """Who played in a session, where they sit now, and whether they are still at the table.
 
     The engine's state is the authority on seats; this mirrors it for questions across
@@ -143,7 +150,7 @@ class SessionPlayer(db.Model):
     active: Mapped[bool] = mapped_column(Boolean, default=True)
 
 
-class Hand(db.Model):
+class Hand(Model):
     """One hand: the entry as typed, what the engine made of it, and the state after it."""
 
     __tablename__ = "hands"
@@ -166,7 +173,7 @@ class Hand(db.Model):
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
-class Change(db.Model):
+class Change(Model):
     """The history: every change to a session, with its time and what was there before.
 
     ``kind`` is one of session.created, hand.created, hand.corrected, hand.deleted,

@@ -9,7 +9,7 @@ download never disagrees with what the API and the pages show.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -59,7 +59,7 @@ def group_sessions(group: GroupRef, listing: dict[str, Any]) -> Iterator[Session
         db.session.expunge_all()
 
 
-def session_filename(session: dict[str, Any], extension: str, what: str = "") -> str:
+def session_filename(session: Mapping[str, Any], extension: str, what: str = "") -> str:
     """``the-local-spot-7-2024-05-02.xlsx``: the group, the game, the session and its day."""
     day = _day(session.get("started_at"))
     parts = [session.get("group"), session.get("game"), str(session.get("id")), day, what]

@@ -21,6 +21,7 @@ import re
 import secrets
 import unicodedata
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, cast
 
 from flask import current_app
 from sqlalchemy import bindparam, case, delete, or_, select, update
@@ -32,6 +33,9 @@ from ledger.rules.errors import RuleError
 from ledger.services.common import write
 from ledger.services.errors import TooManyAttempts, Unauthorized
 from ledger.services.views import GroupRef
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import CursorResult
 
 MIN_PASSPHRASE = 8
 MAX_PASSPHRASE = 200
@@ -184,7 +188,8 @@ def _count_failure(group_id: int, now: datetime) -> None:
         )
         .execution_options(synchronize_session=False)
     )
-    if result.rowcount == 1:
+    # An UPDATE's result is a CursorResult (Session.execute is typed for any statement).
+    if cast("CursorResult[Any]", result).rowcount == 1:
         db.session.commit()
         return
     since = db.session.scalar(select(Group.failed_since).where(Group.id == group_id))

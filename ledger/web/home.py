@@ -126,7 +126,7 @@ def _authenticate(slugs: list[str], passphrase: str) -> GroupRef | None:
 
 
 @bp.get("/join/<token>")
-def join(token: str) -> Response | str:
+def join(token: str) -> Response | str | tuple[str, int]:
     """An invite link: this browser opens the group without typing the passphrase."""
     group = access.join_with_invite(token)
     if group is None:

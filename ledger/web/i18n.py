@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, current_app, redirect, request, url_for
+from flask import Blueprint, current_app, redirect, request, url_for
 from flask_babel import get_locale, get_translations, gettext
+from werkzeug.wrappers import Response as BaseResponse
 
 from ledger import hosting
 from ledger.rules.errors import Phrase, RuleError
@@ -88,7 +89,7 @@ def language_context() -> dict[str, object]:
 
 
 @bp.post("/language")
-def set_language() -> Response:
+def set_language() -> BaseResponse:
     """The language switch: remembers the choice and goes back to the page it was made on."""
     lang = request.form.get("lang", "")
     response = redirect(same_site_path(request.form.get("next")) or url_for("home.index"))
