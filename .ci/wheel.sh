@@ -44,16 +44,19 @@ mkdir "$WORK/src"
 git -C "$CHECKOUT" ls-files --cached --others --exclude-standard -z \
     | (cd "$CHECKOUT" && xargs -0 tar -cf - --no-recursion) | tar -xf - -C "$WORK/src"
 
+# The virtualenv's pip builds the wheel too: a system Python may have no pip of its own.
+step "a fresh virtualenv with $("$PYTHON" --version)"
+"$PYTHON" -m venv "$WORK/venv"
+
 step "building the wheel"
-"$PYTHON" -m pip wheel --quiet --no-deps --wheel-dir "$WORK/dist" "$WORK/src" \
+"$WORK/venv/bin/python" -m pip wheel --quiet --no-deps --wheel-dir "$WORK/dist" "$WORK/src" \
     || fail "the wheel did not build"
 WHEEL=$(find "$WORK/dist" -name 'pub_ledger-*.whl' | head -n 1)
 [[ -n $WHEEL ]] || fail "no pub_ledger wheel in $WORK/dist"
 rm -rf "$WORK/src"  # nothing may be read from a source tree from here on
 echo "$(basename "$WHEEL")"
 
-step "installing it into a fresh virtualenv"
-"$PYTHON" -m venv "$WORK/venv"
+step "installing it into the virtualenv"
 CONSTRAINTS=()
 [[ -f $CHECKOUT/requirements.lock ]] && CONSTRAINTS=(--constraint "$CHECKOUT/requirements.lock")
 "$WORK/venv/bin/python" -m pip install --quiet "${CONSTRAINTS[@]}" "$WHEEL" \
