@@ -70,7 +70,7 @@ done
 export LEDGER_INSTANCE_PATH="$WORK/instance" PYTHONUNBUFFERED=1
 LEDGER="$WORK/venv/bin/ledger"
 
-"$WORK/venv/bin/python" - "$WORK/venv" <<'EOF' || fail "ledger is not imported from the wheel"
+"$WORK/venv/bin/python" - "$WORK/venv" <<'EOF' || fail "the installed package is not the whole wheel (see above)"
 import sys
 from pathlib import Path
 
@@ -102,15 +102,24 @@ SERVER_PID=$!
 """Fetches what a phone would, from the server just started; exits 1 on the first miss."""
 
 import base64
+import http.cookiejar
 import json
 import os
 import re
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 base, pid = sys.argv[1], int(sys.argv[2])
+
+
+class NoRedirects(urllib.request.HTTPRedirectHandler):
+    """A redirect is an answer to look at (where a new group's page is), not to follow."""
+
+    def redirect_request(self, *args, **kwargs):
+        return None
 
 
 def fetch(path, headers=None, data=None, method=None):
@@ -180,6 +189,36 @@ auth = base64.b64encode(f"{slug}:pints of plain".encode()).decode()
 status, _, body = fetch(f"/api/v1/groups/{slug}", {"Authorization": f"Basic {auth}"})
 expect(status == 200, f"GET /api/v1/groups/{slug} answered {status}")
 print(f"POST /api/v1/groups, GET /api/v1/groups/{slug}: 201, 200")
+
+# A phone in Dutch: the start page's form makes a group (signed in by the session cookie),
+# then the group's pages, each in Dutch.
+jar = http.cookiejar.CookieJar()
+phone = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), NoRedirects())
+dutch_headers = {"Accept-Language": "nl"}
+
+
+def visit(path, data=None):
+    body = urllib.parse.urlencode(data).encode() if data is not None else None
+    request = urllib.request.Request(base + path, data=body, headers=dutch_headers)
+    try:
+        with phone.open(request, timeout=30) as response:
+            return response.status, response.headers, response.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers, e.read().decode()
+
+
+status, _, start = visit("/")
+token = re.search(r'name="csrf_token" value="([^"]+)"', start)
+expect(status == 200 and token is not None, "the start page has no form token")
+form = {"csrf_token": token.group(1), "create-name": "Donderdag", "create-passphrase": "pints of plain"}
+status, headers, body = visit("/groups", form)
+expect(status == 302 and "/g/" in headers.get("Location", ""), f"making a group answered {status}")
+group_page = urllib.parse.urlsplit(headers["Location"]).path
+for path in (group_page, f"{group_page}/invite", f"{group_page}/s/new"):
+    status, _, page = visit(path)
+    expect(status == 200, f"GET {path} in Dutch answered {status}: {page[:500]}")
+    expect('<html lang="nl">' in page, f"GET {path} is not in Dutch")
+    print(f"GET {path} (Dutch): 200")
 EOF
 
 grep -q "Pub Ledger is running" "$WORK/serve.log" || fail "ledger serve did not say where it runs"
