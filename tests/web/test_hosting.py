@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import subprocess
 import time
 import urllib.error
@@ -245,3 +246,32 @@ def test_ledger_serve_behind_a_proxy_logs_each_request_with_the_phones_address(t
     assert answered == 200, f"stdout:\n{out}\nstderr:\n{err}"
     assert f"running on http://127.0.0.1:{port} for the reverse proxy" in out
     assert line in err, err
+
+
+def test_a_form_sent_over_https_through_the_proxy_passes_the_csrf_checks(app, client):
+    """Flask-WTF checks the Referer of an https form against the host: that host must be
+    the public one the proxy names, or every form behind the proxy would be refused."""
+    app.config.update(LEDGER_TRUSTED_PROXY=True, WTF_CSRF_ENABLED=True)
+    start = client.get("/", headers=PROXIED).get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', start)
+    assert token is not None
+
+    made = client.post(
+        "/groups",
+        data={
+            "csrf_token": token.group(1),
+            "create-name": "Thursday crowd",
+            "create-passphrase": "pints of plain",
+        },
+        headers={**PROXIED, "Referer": "https://ledger.example.org/"},
+    )
+
+    assert made.status_code == 302, made.get_data(as_text=True)
+    assert made.headers["Location"].startswith("/g/")
+
+    forged = client.post(
+        "/groups",
+        data={"csrf_token": token.group(1), "create-name": "X", "create-passphrase": "y" * 8},
+        headers={**PROXIED, "Referer": "https://evil.example.com/"},
+    )
+    assert forged.status_code == 400
