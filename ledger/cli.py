@@ -176,6 +176,10 @@ def problem_sentence(error: BaseException, app: Flask | None = None) -> str | No
             "PostgreSQL needs the psycopg driver: install Pub Ledger with its postgres extra "
             "(pip install 'pub-ledger[postgres]')."
         )
+    if isinstance(error, PermissionError) and error.filename:
+        # Typically the instance folder, made or written by a user that may not (a service
+        # account without rights on /var/lib/pub-ledger).
+        return f"Pub Ledger may not write to {error.filename}: permission denied."
     if isinstance(error, (ArgumentError, NoSuchModuleError)):
         return f"The database URL cannot be used: {error}."
     if isinstance(error, OperationalError):

@@ -159,3 +159,20 @@ def test_a_bad_setting_is_one_sentence(instance, monkeypatch):
     assert one_sentence(ledger("init-db")) == (
         "Error: LEDGER_TRUSTED_PROXY must be 1 or 0 (true or false), not 'perhaps'."
     )
+
+
+def test_an_instance_folder_it_may_not_write_to_is_one_sentence(monkeypatch, tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    monkeypatch.setenv("LEDGER_INSTANCE_PATH", str(locked / "instance"))
+    monkeypatch.delenv("LEDGER_DATABASE_URL", raising=False)
+    if os.access(locked, os.W_OK):  # root may write anywhere: the refusal is played then
+        monkeypatch.setattr("os.makedirs", denied)
+
+    line = one_sentence(ledger("init-db"))
+
+    assert line == f"Error: Pub Ledger may not write to {locked / 'instance'}: permission denied."
+
+
+def denied(path, *args, **kwargs):
+    raise PermissionError(13, "Permission denied", str(path))
