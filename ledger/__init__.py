@@ -12,7 +12,15 @@ if TYPE_CHECKING:
 # The web stack is imported inside the functions below, not up here: ``import ledger.rules``
 # runs this file first, and the card engine, its tests and its benchmarks need no Flask.
 
-MIGRATIONS = Path(__file__).parent / "migrations"
+PACKAGE = Path(__file__).resolve().parent
+MIGRATIONS = PACKAGE / "migrations"
+
+
+def web_folder(name: str) -> Path:
+    """templates/ or static/: inside the package when installed from a wheel (setup.py copies
+    them in), else beside the package, in the checkout (an editable install runs from it)."""
+    inside = PACKAGE / name
+    return inside if inside.is_dir() else PACKAGE.parent / name
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -25,8 +33,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         __name__,
         instance_path=instance_path(),
         instance_relative_config=True,
-        template_folder="../templates",
-        static_folder="../static",
+        template_folder=str(web_folder("templates")),
+        static_folder=str(web_folder("static")),
     )
     load_config(app, test_config)
     register_extensions(app)
@@ -38,7 +46,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 def register_extensions(app: Flask) -> None:
     """Bind the extensions of ledger/extensions.py to this app."""
-    from ledger import models  # noqa: F401  (its tables must be on db.metadata for create_all)
+    from ledger import hosting, models  # noqa: F401  (models: its tables must be on db.metadata)
     from ledger.extensions import babel, csrf, db, init_engine_events, migrate
     from ledger.web import compress, i18n, limits, security
 
@@ -54,6 +62,8 @@ def register_extensions(app: Flask) -> None:
     security.init_app(app)
     # Gzip for clients that accept it (ledger/web/compress.py).
     compress.init_app(app)
+    # Behind a reverse proxy, Secure cookies over https, the access log (LEDGER_* settings).
+    hosting.init_app(app)
 
 
 def register_blueprints(app: Flask) -> None:

@@ -327,7 +327,8 @@ def _advance_sequences() -> None:
     move: set each past the largest id, or the next new row would clash."""
     if db.session.get_bind().dialect.name != "postgresql":
         return
-    for model in (Group, *(m for _, m in TABLES)):
+    models: tuple[type[Any], ...] = (Group, *(m for _, m in TABLES))
+    for model in models:
         name = model.__tablename__
         db.session.execute(
             text(

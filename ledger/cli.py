@@ -1,18 +1,39 @@
-"""The `ledger` command: `ledger serve`, `ledger init-db`, `ledger db upgrade` and Flask's shell."""
+"""The `ledger` command: serve, init-db, db (migrations), export, backup, restore.
+
+A plain click group that makes the app itself when a command needs it, so `ledger --help`
+lists Pub Ledger's commands and none of Flask's --app/--env-file options. The commands are
+also on ``app.cli`` (``flask --app ledger …`` and the tests' ``app.test_cli_runner()``).
+"""
 
 from __future__ import annotations
 
 import errno
+import logging
 from pathlib import Path
+from typing import Any
 
 import click
 from flask import Flask, current_app
-from flask.cli import FlaskGroup, routes_command, shell_command, with_appcontext
+from flask.cli import ScriptInfo, shell_command, with_appcontext
 from sqlalchemy.engine import make_url
 
 from ledger import MIGRATIONS, create_app
 from ledger.extensions import db
 from ledger.network import WILDCARD_HOSTS, is_loopback, lan_address
+
+DISTRIBUTION = "pub-ledger"
+APP_KEY = "ledger.app"  # where the group keeps the app it made, in click's ctx.meta
+
+
+def version() -> str:
+    """The installed distribution's version (pyproject.toml's, in the package metadata)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed_version
+
+    try:
+        return installed_version(DISTRIBUTION)
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed)"
 
 
 def ensure_database(app: Flask) -> None:
@@ -33,8 +54,14 @@ def ensure_database(app: Flask) -> None:
             upgrade(directory=str(MIGRATIONS))
 
 
-def open_message(host: str, port: int) -> str:
+def open_message(host: str, port: int, behind_proxy: bool = False) -> str:
     """The line that tells the person at the table which address to type into a phone."""
+    if behind_proxy:
+        # The phones' address is the proxy's (https://ledger.example.org); only it knows.
+        return (
+            f"Pub Ledger is running on http://{host}:{port} for the reverse proxy in front "
+            "of it; phones open the proxy's address."
+        )
     shown = lan_address() if host in WILDCARD_HOSTS else host
     if is_loopback(shown):
         where = "on this computer"
@@ -60,8 +87,21 @@ def open_message(host: str, port: int) -> str:
     type=click.IntRange(1, 256),
     help="Requests handled at once.",
 )
+@click.option(
+    "--trusted-proxy",
+    is_flag=True,
+    help="Behind one reverse proxy (Caddy, nginx): trust its X-Forwarded-For, -Proto and "
+    "-Host headers (LEDGER_TRUSTED_PROXY=1).",
+)
+@click.option(
+    "--access-log",
+    is_flag=True,
+    help="Log one line per request on stderr (LEDGER_ACCESS_LOG=1). Errors are always logged.",
+)
 @with_appcontext
-def serve_command(host: str, port: int, threads: int) -> None:
+def serve_command(
+    host: str, port: int, threads: int, trusted_proxy: bool, access_log: bool
+) -> None:
     """Run Pub Ledger for the phones on the wifi.
 
     Serves with waitress and creates the database on the first start.
@@ -71,8 +111,22 @@ def serve_command(host: str, port: int, threads: int) -> None:
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     ensure_database(app)
     app.config["LEDGER_LISTEN_HOST"] = host  # the invite page asks (ledger/web/groups.py)
+    # The flags add to the settings; ledger/hosting.py reads them on each request.
+    if trusted_proxy:
+        app.config["LEDGER_TRUSTED_PROXY"] = True
+    if access_log:
+        app.config["LEDGER_ACCESS_LOG"] = True
+    behind_proxy = bool(app.config["LEDGER_TRUSTED_PROXY"])
     try:
-        server = create_server(app, host=host, port=port, threads=threads, ident="Pub Ledger")
+        server = create_server(
+            app,
+            host=host,
+            port=port,
+            threads=threads,
+            ident="Pub Ledger",
+            # The proxy's headers are read by the app (ProxyFix), not also by waitress.
+            clear_untrusted_proxy_headers=False,
+        )
     except OSError as e:
         if e.errno == errno.EADDRINUSE:
             raise click.ClickException(
@@ -80,7 +134,7 @@ def serve_command(host: str, port: int, threads: int) -> None:
                 f"Try --port {port + 1}."
             ) from e
         raise
-    click.echo(open_message(host, getattr(server, "effective_port", port)))
+    click.echo(open_message(host, getattr(server, "effective_port", port), behind_proxy))
     click.echo("Press Ctrl+C to stop.")
     server.run()
 
@@ -94,21 +148,113 @@ def init_db_command() -> None:
     click.echo(f"The database is ready: {url.render_as_string(hide_password=True)}")
 
 
-# The app's own commands (serve, init-db) and Flask-Migrate's `db` group are found through
-# the app, so `ledger` works without FLASK_APP. Flask's `run` (the development server) is
-# left out on purpose: `ledger serve` is the way to run it.
-cli = FlaskGroup(
-    name="ledger",
-    create_app=create_app,
-    add_default_commands=False,
-    help="Pub Ledger: the score and the money for card games at a pub table.",
+class LedgerGroup(click.Group):
+    """Runs a command; a database or setting it cannot use ends in one sentence and exit 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException:
+            raise
+        except Exception as e:
+            message = problem_sentence(e, ctx.meta.get(APP_KEY))
+            if message is None:
+                raise
+            raise click.ClickException(message) from e
+
+
+def problem_sentence(error: BaseException, app: Flask | None = None) -> str | None:
+    """What went wrong in one sentence, for the errors a host makes (not for bugs: None)."""
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
+
+    from ledger.config import ConfigError
+
+    if isinstance(error, ConfigError):
+        return str(error)
+    if isinstance(error, ModuleNotFoundError) and (error.name or "").startswith("psycopg"):
+        return (
+            "PostgreSQL needs the psycopg driver: install Pub Ledger with its postgres extra "
+            "(pip install 'pub-ledger[postgres]')."
+        )
+    if isinstance(error, PermissionError) and error.filename:
+        # Typically the instance folder, made or written by a user that may not (a service
+        # account without rights on /var/lib/pub-ledger).
+        return f"Pub Ledger may not write to {error.filename}: permission denied."
+    if isinstance(error, (ArgumentError, NoSuchModuleError)):
+        return f"The database URL cannot be used: {error}."
+    if isinstance(error, OperationalError):
+        where = shown_database(app)
+        return f"Pub Ledger cannot open the database {where}: {database_reason(error)}."
+    return None
+
+
+def shown_database(app: Flask | None) -> str:
+    """The database URL the app was given, its password hidden."""
+    if app is None:
+        return "(the app was not made)"
+    return make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string(hide_password=True)
+
+
+def database_reason(error: Exception) -> str:
+    """The driver's own words for why, on one line: "Connection refused", 'database "x"
+    does not exist', "unable to open database file"."""
+    text = str(getattr(error, "orig", None) or error)
+    first = text.strip().splitlines()[0] if text.strip() else "no reason given"
+    # psycopg: 'connection failed: connection to server at "…", port 1 failed: <why>'
+    reason = first.rsplit("failed: ", 1)[-1]
+    reason = reason.removeprefix("FATAL:").strip().rstrip(".")
+    return reason or first
+
+
+def show_migrations(verbose: bool) -> None:
+    """Alembic's steps ("Running upgrade …") on stderr with -v; otherwise only its warnings
+    and errors, which Python prints anyway."""
+    from ledger.hosting import StderrHandler
+
+    logger = logging.getLogger("alembic")  # Alembic gives it a NullHandler of its own
+    ours = [h for h in logger.handlers if isinstance(h, StderrHandler)]
+    if verbose and not ours:
+        handler = StderrHandler()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        logger.addHandler(handler)
+    elif not verbose:
+        for handler in ours:
+            logger.removeHandler(handler)
+    logger.setLevel(logging.INFO if verbose else logging.WARNING)
+
+
+@click.group(
+    "ledger",
+    cls=LedgerGroup,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
-cli.add_command(shell_command)
-cli.add_command(routes_command)
+@click.version_option(
+    version=None,
+    package_name=DISTRIBUTION,
+    prog_name="Pub Ledger",
+    message="%(prog)s %(version)s",
+)
+@click.option("-v", "--verbose", is_flag=True, help="Show the database migrations as they run.")
+@click.pass_context
+def cli(ctx: click.Context, verbose: bool) -> None:
+    """Pub Ledger: the score and the money for card games at a pub table.
+
+    Settings come from instance/config.py and LEDGER_* environment variables (README,
+    "Configuration"); LEDGER_INSTANCE_PATH names the folder of the database and the key.
+    """
+    show_migrations(verbose)
+
+    def make_app() -> Flask:
+        app = create_app()
+        ctx.meta[APP_KEY] = app  # for the error message, after the command's context is gone
+        return app
+
+    # with_appcontext (each command's) makes the app from this when the command runs.
+    ctx.obj = ScriptInfo(create_app=make_app, set_debug_flag=False)
 
 
 def main() -> None:
-    cli.main()
+    cli.main(prog_name="ledger")
 
 
 # --- Export, backup and restore (ledger/export.py, ledger/backup.py) ---------------------------
@@ -137,8 +283,9 @@ def _write(path: Path, data: bytes) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, writable=True))
 @with_appcontext
 def export_command(group: str, file: str) -> None:
-    """Write GROUP's whole history to FILE as a workbook (GROUP is the group's slug)."""
-    from ledger.api.exports import group_export_bytes
+    """Write GROUP's whole history to FILE (GROUP is the group's slug): a workbook, or every
+    hand as CSV when FILE ends in .csv."""
+    from ledger.api.exports import group_csv_text, group_export_bytes
     from ledger.backup import find_group
     from ledger.services.errors import ServiceError
 
@@ -146,7 +293,11 @@ def export_command(group: str, file: str) -> None:
     ensure_database(current_app._get_current_object())  # type: ignore[attr-defined]
     path = _target(file)
     try:
-        data = group_export_bytes(find_group(group))
+        found = find_group(group)
+        if path.suffix.lower() == ".csv":
+            data = group_csv_text(found).encode("utf-8")
+        else:
+            data = group_export_bytes(found)
     except ServiceError as e:
         raise click.ClickException(e.message) from e
     _write(path, data)
@@ -187,3 +338,24 @@ def restore_command(file: str, slug: str | None) -> None:
     except ServiceError as e:
         raise click.ClickException(e.message) from e
     click.echo(f"{group.name} is restored as {group.slug}; its passphrase is as it was.")
+
+
+# The `ledger` group's commands: Pub Ledger's own, Flask-Migrate's `db` and Flask's `shell`
+# (a Python prompt inside the app, for a repair by hand). Flask's `run` (the development
+# server) and `routes` are left out on purpose: `ledger serve` is the way to run it.
+def _add_commands() -> None:
+    from flask_migrate.cli import db as db_group
+
+    for command in (
+        serve_command,
+        init_db_command,
+        db_group,
+        export_command,
+        backup_command,
+        restore_command,
+        shell_command,
+    ):
+        cli.add_command(command)
+
+
+_add_commands()

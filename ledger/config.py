@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import tempfile
 from collections.abc import Mapping
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,13 +16,34 @@ from sqlalchemy.engine import make_url
 if TYPE_CHECKING:
     from flask import Flask
 
-# Environment variable -> config key. Read when the app is created, after instance/config.py,
-# so a service manager or a shell can override what the file says.
+# Every setting can come from the environment as LEDGER_<NAME>: LEDGER_SECRET_KEY sets
+# SECRET_KEY, LEDGER_TRUSTED_PROXY sets LEDGER_TRUSTED_PROXY. Read when the app is created,
+# after instance/config.py, so a service manager or a shell can override what the file says.
+# Variables that name no setting (the tests' LEDGER_TEST_DATABASE_URL, LEDGER_INSTANCE_PATH)
+# are left alone. These names are kept for what they were called first:
 ENVIRONMENT = {
     "LEDGER_DATABASE_URL": "SQLALCHEMY_DATABASE_URI",
-    "LEDGER_SECRET_KEY": "SECRET_KEY",
-    "LEDGER_INVITE_LIFETIME_DAYS": "LEDGER_INVITE_LIFETIME_DAYS",
 }
+PREFIX = "LEDGER_"
+
+# Settings the extensions read but only define once bound to the app (after the environment
+# is read), by the type their value takes; a value of another type is read as a string.
+EXTENSION_SETTINGS: dict[str, type] = {
+    "SQLALCHEMY_ECHO": bool,
+    "SQLALCHEMY_ENGINE_OPTIONS": dict,
+    "SQLALCHEMY_RECORD_QUERIES": bool,
+    "WTF_CSRF_ENABLED": bool,
+    "WTF_CSRF_SSL_STRICT": bool,
+    "BABEL_DEFAULT_LOCALE": str,
+}
+
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be used, in one sentence naming it."""
+
 
 # How long an invite link opens its group, in days (LEDGER_INVITE_LIFETIME_DAYS).
 INVITE_LIFETIME_DAYS = 7
@@ -59,11 +82,16 @@ def load_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
         SESSION_REFRESH_EACH_REQUEST=False,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         LEDGER_INVITE_LIFETIME_DAYS=INVITE_LIFETIME_DAYS,
+        # Behind one reverse proxy (Caddy, nginx): trust its X-Forwarded-For/-Proto/-Host
+        # (ledger/hosting.py). `ledger serve --trusted-proxy` sets it too.
+        LEDGER_TRUSTED_PROXY=False,
+        # One line per request on stderr (`ledger serve --access-log`); errors are always logged.
+        LEDGER_ACCESS_LOG=False,
+        # werkzeug's password hash method for passphrases; None is its default (scrypt).
+        LEDGER_PASSPHRASE_HASH=None,
     )
     app.config.from_pyfile("config.py", silent=True)
-    for variable, key in ENVIRONMENT.items():
-        if value := os.environ.get(variable):
-            app.config[key] = value
+    app.config.update(environment_settings(os.environ, app.config))
     if test_config is not None:
         app.config.from_mapping(test_config)
 
@@ -80,6 +108,78 @@ def load_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = engine_options(
         url, app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {}
     )
+
+
+def environment_settings(environ: Mapping[str, str], config: Mapping[str, Any]) -> dict[str, Any]:
+    """The settings named by LEDGER_* variables in ``environ``, each parsed to the type of the
+    setting it replaces in ``config`` (True/False, a number, JSON for a dict or list).
+
+    A variable set to nothing counts as not set, as a unit file's ``Environment=X=`` reads.
+    """
+    settings: dict[str, Any] = {}
+    for variable, text in sorted(environ.items()):
+        if not variable.startswith(PREFIX) or text == "":
+            continue
+        key = setting_for(variable, config)
+        if key is None:
+            continue
+        kind = EXTENSION_SETTINGS.get(key)
+        current = config.get(key)
+        settings[key] = parse_setting(variable, text, kind or type(current))
+    return settings
+
+
+def setting_for(variable: str, config: Mapping[str, Any]) -> str | None:
+    """The setting LEDGER_<NAME> stands for: LEDGER_<NAME> itself if the app has a setting of
+    that name, else <NAME>; None when it names no setting."""
+    if variable in ENVIRONMENT:
+        return ENVIRONMENT[variable]
+    for key in (variable, variable.removeprefix(PREFIX)):
+        if key in config or key in EXTENSION_SETTINGS:
+            return key
+    return None
+
+
+def parse_setting(variable: str, text: str, kind: type) -> Any:
+    """``text`` as a value of ``kind``, or a ConfigError naming ``variable`` and what it takes."""
+    if kind is bool:
+        word = text.strip().lower()
+        if word in TRUE_WORDS:
+            return True
+        if word in FALSE_WORDS:
+            return False
+        raise ConfigError(f"{variable} must be 1 or 0 (true or false), not {text!r}.")
+    if kind is int:
+        try:
+            return int(text.strip().replace("_", ""))
+        except ValueError:
+            raise ConfigError(f"{variable} must be a whole number, not {text!r}.") from None
+    if kind is float:
+        try:
+            return float(text)
+        except ValueError:
+            raise ConfigError(f"{variable} must be a number, not {text!r}.") from None
+    if kind is timedelta:
+        return timedelta(seconds=parse_setting(variable, text, int))
+    if kind in (dict, list):
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = None
+        if not isinstance(value, kind):
+            what = "an object" if kind is dict else "a list"
+            raise ConfigError(f"{variable} must be {what} in JSON, not {text!r}.")
+        return value
+    if kind is type(None):
+        # A setting that is off by default (None) and takes a number or a word when set.
+        word = text.strip()
+        if word.lower() in ("none", "null"):
+            return None
+        try:
+            return int(word)
+        except ValueError:
+            return text
+    return text
 
 
 def positive_days(value: Any, name: str) -> float:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from flask import Response
 from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response
 
 from ledger.api.errors import http_error_as_json, is_api_request
 from ledger.web.errors import http_error_page

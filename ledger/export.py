@@ -744,10 +744,7 @@ def group_workbook(
     widths = [9, 12, 6, name_width, name_width, name_width + 4]
     widths += [14, 10] * len(player_names) + [11, 10, 30]
     hands_sheet = _Sheet(wb, "Hands", widths, freeze="D2")
-    header: Row = ["Session", "Game", "Hand", "Dealer", "Out", "Winners"]
-    for name in player_names:
-        header += [f"{name} cards", f"{name} spots or points"]
-    hands_sheet.header([*header, "Pot before", "Pot after", "Other players"])
+    hands_sheet.header(group_hands_header(player_names))
 
     totals = _GroupTotals(player_names)
     for item in sessions:
@@ -774,6 +771,14 @@ def group_workbook(
     hands_sheet.filter()
     totals.write(players_sheet)
     return _save(wb, stream)
+
+
+def group_hands_header(player_names: Sequence[str]) -> Row:
+    """The group's Hands sheet (and the group's CSV): a column pair per player of the group."""
+    header: Row = ["Session", "Game", "Hand", "Dealer", "Out", "Winners"]
+    for name in player_names:
+        header += [f"{name} cards", f"{name} spots or points"]
+    return [*header, "Pot before", "Pot after", "Other players"]
 
 
 def _group_hand_row(
@@ -835,3 +840,19 @@ def payments_csv(
 ) -> str:
     """payments.csv: the Payments sheet's columns, one row per movement of money."""
     return _csv(*payments_table(session, list(hands), settlement))
+
+
+def group_hands_csv(
+    group: Mapping[str, Any], sessions: Iterable[SessionData | tuple[Any, ...]]
+) -> str:
+    """The group's whole history as CSV (`ledger export GROUP FILE.csv`): the rows of the
+    group workbook's Hands sheet, every hand of every session, oldest first."""
+    player_names = [str(p["name"]) for p in group.get("players") or []]
+
+    def rows() -> Iterator[Row]:
+        for item in sessions:
+            session, hands, _settlement = SessionData(*item)
+            for hand in hands:
+                yield _group_hand_row(session, hand, player_names)
+
+    return _csv(group_hands_header(player_names), rows())

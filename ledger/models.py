@@ -9,7 +9,7 @@ Only ledger/services.py reads and writes these rows.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
     JSON,
@@ -25,6 +25,13 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from ledger.extensions import db
 
+if TYPE_CHECKING:
+    # db.Model is Flask-SQLAlchemy's subclass of Base, made at run time: a type checker
+    # cannot follow it as a base class, so it is shown Base, what every model really is.
+    from ledger.extensions import Base as Model
+else:
+    Model = db.Model
+
 # Lengths the API and the pages enforce before a row is written.
 NAME_LENGTH = 40
 GROUP_NAME_LENGTH = 80
@@ -37,7 +44,7 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-class Group(db.Model):
+class Group(Model):
     """The people who play together, with one passphrase for all of them."""
 
     __tablename__ = "groups"
@@ -57,7 +64,7 @@ class Group(db.Model):
     invite_epoch: Mapped[int] = mapped_column(Integer, default=0)
 
 
-class Credential(db.Model):
+class Credential(Model):
     """A passphrase that passed the slow check, remembered as an HMAC digest until it expires.
 
     The digest is keyed with the app's secret and covers the slug, the passphrase and the
@@ -72,7 +79,7 @@ class Credential(db.Model):
     expires_at: Mapped[datetime] = mapped_column(DateTime)
 
 
-class AccessGrant(db.Model):
+class AccessGrant(Model):
     """A way into a group without the passphrase: a browser's sign-in or an API access token.
 
     Only the SHA-256 of the random token is kept (the browser's cookie or the API client holds
@@ -93,7 +100,7 @@ class AccessGrant(db.Model):
     seen_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
-class AddressFailure(db.Model):
+class AddressFailure(Model):
     """Wrong guesses from one client address lately (``key`` is the address, or the address and
     a group), in the database like a group's count so the limit holds across worker processes."""
 
@@ -105,7 +112,7 @@ class AddressFailure(db.Model):
     since: Mapped[datetime] = mapped_column(DateTime)
 
 
-class Player(db.Model):
+class Player(Model):
     """A person in a group. Names are unique in the group whatever their case."""
 
     __tablename__ = "players"
@@ -118,7 +125,7 @@ class Player(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
-class GameSession(db.Model):
+class GameSession(Model):
     """One night's game: its options, seats and the engine's state after the last hand.
 
     ``state`` is the engine State now (after the last hand and any seat changes since),
@@ -159,7 +166,7 @@ class GameSession(db.Model):
     __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
 
 
-class SessionPlayer(db.Model):
+class SessionPlayer(Model):
     """Who played in a session, where they sit now, and whether they are still at the table.
 
     The engine's state is the authority on seats; this mirrors it for questions across
@@ -178,7 +185,7 @@ class SessionPlayer(db.Model):
     active: Mapped[bool] = mapped_column(Boolean, default=True)
 
 
-class Hand(db.Model):
+class Hand(Model):
     """One hand: the entry as typed, what the engine made of it, and the state after it."""
 
     __tablename__ = "hands"
@@ -201,7 +208,7 @@ class Hand(db.Model):
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
-class Change(db.Model):
+class Change(Model):
     """The history: every change to a session, with its time and what was there before.
 
     ``kind`` is one of session.created, hand.created, hand.corrected, hand.deleted,

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Response, current_app, request
+from flask import current_app, request
 from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response
 
 from ledger.rules.errors import RuleError
 from ledger.services.errors import Busy, ServiceError, TooManyAttempts

@@ -9,7 +9,7 @@ download never disagrees with what the API and the pages show.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -22,6 +22,7 @@ from ledger.export import (
     CSV_MIMETYPE,
     XLSX_MIMETYPE,
     SessionData,
+    group_hands_csv,
     group_workbook,
     hands_csv,
     payments_csv,
@@ -58,7 +59,7 @@ def group_sessions(group: GroupRef, listing: dict[str, Any]) -> Iterator[Session
         db.session.expunge_all()
 
 
-def session_filename(session: dict[str, Any], extension: str, what: str = "") -> str:
+def session_filename(session: Mapping[str, Any], extension: str, what: str = "") -> str:
     """``the-local-spot-7-2024-05-02.xlsx``: the group, the game, the session and its day."""
     day = _day(session.get("started_at"))
     parts = [session.get("group"), session.get("game"), str(session.get("id")), day, what]
@@ -137,6 +138,12 @@ def group_export_bytes(group: GroupRef) -> bytes:
     """The group's workbook: its listing first, then each session as it is written."""
     listing = services.group_view(group).to_json()
     return group_workbook(listing, group_sessions(group, listing))
+
+
+def group_csv_text(group: GroupRef) -> str:
+    """Every hand of the group as CSV: the workbook's Hands sheet, session after session."""
+    listing = services.group_view(group).to_json()
+    return group_hands_csv(listing, group_sessions(group, listing))
 
 
 def _today() -> str:

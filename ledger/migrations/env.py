@@ -8,17 +8,15 @@ ledger/extensions.py) lets SQLite alter tables by copying them.
 from __future__ import annotations
 
 import logging
-from logging.config import fileConfig
 
 from alembic import context
 from flask import current_app
 
 config = context.config
 
-# Alembic's log lines, leaving the app's own loggers alone: `ledger serve` upgrades the
-# database in-process before it starts serving.
-if config.config_file_name is not None:
-    fileConfig(config.config_file_name, disable_existing_loggers=False)
+# No fileConfig(alembic.ini) here: the `ledger` command sets how much Alembic says (nothing
+# but warnings, its steps with `ledger -v`), and the app's own loggers are left alone as
+# `ledger serve` upgrades the database in-process before it starts serving.
 logger = logging.getLogger("alembic.env")
 
 db = current_app.extensions["migrate"].db

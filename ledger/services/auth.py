@@ -110,7 +110,7 @@ def hash_slots() -> threading.BoundedSemaphore:
         slots = current_app.extensions.setdefault(
             "ledger_hash_slots", threading.BoundedSemaphore(max(1, size))
         )
-    return slots  # type: ignore[no-any-return]
+    return slots
 
 
 @contextmanager
@@ -343,7 +343,7 @@ def authenticate_any(slugs: Sequence[str], passphrase: str, address: str | None 
             "address": address if address is not None else _NO_ADDRESS,
             "address_key": _address_key(address) if address is not None else _NO_ADDRESS,
         }
-        rows = connection.execute(_GROUPS_FOR_AUTH, params).all() if slugs else []
+        rows = list(connection.execute(_GROUPS_FOR_AUTH, params).all()) if slugs else []
         rows.sort(key=lambda r: slugs.index(r.slug))
         if rows:
             overall = rows[0].overall_failures, rows[0].overall_since
@@ -737,7 +737,7 @@ def read_invite(token: str) -> tuple[int, int, int] | None:
     and "sign out every phone" revoke every older link.
     """
     try:
-        data: Any = _invites().loads(token, max_age=invite_lifetime().total_seconds())
+        data: Any = _invites().loads(token, max_age=int(invite_lifetime().total_seconds()))
     except SignatureExpired as e:
         raise InviteExpired from e
     except BadSignature:

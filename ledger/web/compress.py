@@ -15,6 +15,8 @@ started by another site gets the page uncompressed.
 from __future__ import annotations
 
 import gzip
+from collections.abc import Iterable
+from typing import cast
 
 from flask import Flask, Response, request
 
@@ -91,7 +93,7 @@ def _body(response: Response) -> bytes | None:
         return None
     source = response.response
     try:
-        data = b"".join(source)
+        data = b"".join(cast("Iterable[bytes]", source))
     finally:
         close = getattr(source, "close", None)
         if callable(close):

@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Response, render_template, request, url_for
+from flask import render_template, request, url_for
 from flask_babel import format_decimal
 from jinja2 import TemplateNotFound
 from werkzeug.exceptions import HTTPException, default_exceptions
+from werkzeug.wrappers import Response
 
 from ledger import services
 from ledger.services.errors import NotFound, ServiceError

@@ -42,7 +42,7 @@ class Notice:
 
 
 def _whole(text: str | None) -> int | None:
-    return int(text) if (text or "").isdigit() else None
+    return int(text) if text and text.isdigit() else None
 
 
 def _closed_text(view: SessionView) -> str:

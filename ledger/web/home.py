@@ -133,7 +133,7 @@ def open_group() -> Response | tuple[str, int, dict[str, str]]:
 
 
 @bp.get("/join/<token>")
-def join(token: str) -> Response | tuple[str, int]:
+def join(token: str) -> Response | str | tuple[str, int]:
     """An invite link: this browser opens the group without typing the passphrase."""
     try:
         group = access.join_with_invite(token)

@@ -22,9 +22,11 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, redirect, request, url_for
+from flask import Blueprint, current_app, redirect, request, url_for
 from flask_babel import get_locale, get_translations, gettext
+from werkzeug.wrappers import Response as BaseResponse
 
+from ledger import hosting
 from ledger.rules.errors import Phrase, RuleError
 from ledger.services.errors import ServiceError
 
@@ -87,12 +89,19 @@ def language_context() -> dict[str, object]:
 
 
 @bp.post("/language")
-def set_language() -> Response:
+def set_language() -> BaseResponse:
     """The language switch: remembers the choice and goes back to the page it was made on."""
     lang = request.form.get("lang", "")
     response = redirect(same_site_path(request.form.get("next")) or url_for("home.index"))
     if lang in LANGUAGES:
-        response.set_cookie(COOKIE, lang, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
+        response.set_cookie(
+            COOKIE,
+            lang,
+            max_age=COOKIE_AGE,
+            samesite="Lax",
+            httponly=True,
+            secure=hosting.cookie_secure(current_app),  # https: never sent back over http
+        )
     return response
 
 

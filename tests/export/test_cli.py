@@ -15,7 +15,7 @@ from ledger import create_app
 from ledger.backup import loads, restore_group
 from ledger.extensions import db
 from tests.export.history import Table, play_a_history
-from tests.export.sheets import load, rows
+from tests.export.sheets import csv_rows, load, rows
 from tests.export.test_backup import every_answer, sqlite_app
 
 
@@ -32,6 +32,32 @@ def test_ledger_export_writes_the_groups_workbook(app, client, runner, tmp_path)
     from_api = load(table.ok("GET", f"/groups/{table.slug}/export.xlsx"))
     assert from_cli.sheetnames == from_api.sheetnames == ["Sessions", "Players", "Hands"]
     assert {ws.title: rows(ws) for ws in from_cli} == {ws.title: rows(ws) for ws in from_api}
+
+
+def test_ledger_export_to_a_csv_file_writes_every_hand_as_the_workbooks_hands_sheet(
+    client, runner, tmp_path
+):
+    table = Table.new_group(client)
+    play_a_history(table)
+    path = tmp_path / "history.CSV"
+
+    result = runner.invoke(args=["export", table.slug, str(path)])
+
+    assert result.exit_code == 0, result.output
+    text = path.read_bytes().decode("utf-8")
+    assert text.startswith("\ufeffSession,Game,Hand,")  # Excel reads it as UTF-8
+    sheet = rows(load(table.ok("GET", f"/groups/{table.slug}/export.xlsx"))["Hands"])
+    lines = csv_rows(text)
+    width = len(lines[0])
+    assert [[as_text(v) for v in r] + [""] * (width - len(r)) for r in sheet] == lines
+    assert len(lines) > 2
+
+
+def as_text(value) -> str:
+    """A cell as CSV writes it: an empty cell as nothing, a time in ISO form."""
+    if value is None:
+        return ""
+    return value.isoformat() if hasattr(value, "isoformat") else str(value)
 
 
 def test_ledger_export_names_a_group_it_cannot_find(runner, tmp_path):

@@ -132,12 +132,14 @@ def test_a_broken_rule_answers_422_with_the_engines_sentence(app, client):
     }
 
 
-def test_a_crash_answers_json_500_under_the_api_and_a_page_elsewhere(app, client):
+def test_a_crash_answers_json_500_under_the_api_and_a_page_elsewhere(app, client, monkeypatch):
     def crash():
         raise RuntimeError("boom")
 
     app.config["PROPAGATE_EXCEPTIONS"] = False
-    app.logger.disabled = True  # the traceback it would log is expected here
+    # The traceback it would log is expected here. The logger ("ledger") is every app's, so
+    # it is switched back on after this test, for the tests that check errors are logged.
+    monkeypatch.setattr(app.logger, "disabled", True)
     add_api_probe(app, crash, methods=["GET"])
     app.add_url_rule("/crash", view_func=crash)
 
