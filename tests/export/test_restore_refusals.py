@@ -215,8 +215,10 @@ CRAFTED = {
         "a session of another game or played for other money",
     ),
     "carried pot that does not match": (
-        lambda d, i: session(d, i["spot2"])["start_state"].update(carried_in=1)
-        or session(d, i["spot2"])["state"].update(carried_in=1),
+        lambda d, i: (
+            session(d, i["spot2"])["start_state"].update(carried_in=1)
+            or session(d, i["spot2"])["state"].update(carried_in=1)
+        ),
         r"(did not open with the pot|more than the 1 units in it)",
     ),
     "a pot from nowhere": (
