@@ -55,8 +55,10 @@ from ledger.models import (
 from ledger.rules.base import Game, State
 from ledger.rules.errors import RuleError
 from ledger.rules.registry import get_game
+from ledger.services.auth import check_group_name
 from ledger.services.common import apply_seating, entry_from_dict, outcome_to_dict
 from ledger.services.errors import ServiceError
+from ledger.services.groups import check_player_name
 
 FORMAT = "pub-ledger-backup"
 VERSION = 1
@@ -347,15 +349,22 @@ def _has_surrogate(text: str) -> bool:
 # --- The group and its players ----------------------------------------------------------------
 
 
-def _clean_name(value: Any, longest: int) -> bool:
+def _clean_name(value: Any, longest: int = NAME_LENGTH) -> bool:
     """A name as the API keeps one: text, spaces tidied, 1 to ``longest`` characters, no
-    control character (API.md "Bounds")."""
-    return (
+    control character nor unpaired surrogate (API.md "Bounds"); and as the API's own check
+    (a player's or the group's) leaves it, so a rule added there holds here too."""
+    if not (
         isinstance(value, str)
         and 0 < len(value) <= longest
         and " ".join(value.split()) == value
         and not any(unicodedata.category(c) in ("Cc", "Cs") for c in value)
-    )
+    ):
+        return False
+    check = check_player_name if longest == NAME_LENGTH else check_group_name
+    try:
+        return bool(check(value) == value)
+    except RuleError:
+        return False
 
 
 def _not_a_name(where: str, value: Any) -> BackupError:
