@@ -289,7 +289,8 @@ def _typed(column: Any, value: Any, where: str) -> Any:
             raise _bad(where, value)
         _scan(value, where)
     elif isinstance(kind, JSON):
-        _scan(value, where, ids=SESSION_IDS_IN_CHANGES if column.table.name == "changes" else ())
+        ids = SESSION_IDS_IN_CHANGES if column.table.name == "changes" else frozenset()
+        _scan(value, where, ids)
     else:
         raise _bad(where, value)
     return value
@@ -313,37 +314,63 @@ def _stamp(value: Any, where: str) -> datetime:
     return moment
 
 
-def _scan(value: Any, where: str, depth: int = 0, ids: Sequence[str] | frozenset[str] = ()) -> None:
+def _scan(value: Any, where: str, ids: frozenset[str] = frozenset()) -> None:
     """Anything JSON holds, as the app stores it: no fraction, every integer in the
     database's range, text without NUL or unpaired surrogates and of a sane length, nothing
-    nested deeper than the app nests. ``ids``: keys of this level that hold a session's id."""
+    nested deeper than the app nests. ``ids``: keys of this level that hold a session's id.
+
+    A fast pass first, with no paths; only a value it refuses is walked again to say where."""
+    if not _sound(value, 0, ids):
+        _refuse_where(value, where, 0, ids)
+        raise _bad(where, value)  # not reached: the walk raises where the pass refused
+
+
+# NUL breaks PostgreSQL's text; an unpaired surrogate cannot be written as UTF-8.
+_ODD_TEXT = re.compile("[\x00\ud800-\udfff]")
+
+
+def _sound(value: Any, depth: int, ids: frozenset[str] = frozenset()) -> bool:
+    if depth > DEEPEST:
+        return False
+    kind = type(value)
+    if kind is str:
+        return len(value) <= LONGEST_TEXT and not _ODD_TEXT.search(value)
+    if kind is int:
+        return -LARGEST <= value <= LARGEST
+    if kind is bool or value is None:
+        return True
+    if kind is list:
+        return all(_sound(item, depth + 1) for item in value)
+    if kind is dict:
+        for key, item in value.items():
+            if not _sound(key, depth + 1):
+                return False
+            if key in ids:
+                if item is not None and not (type(item) is int and 0 < item < LARGEST_ID):
+                    return False
+            elif not _sound(item, depth + 1):
+                return False
+        return True
+    return False  # a float: the app keeps money and points as whole units
+
+
+def _refuse_where(value: Any, where: str, depth: int, ids: frozenset[str] = frozenset()) -> None:
+    """Raise the refusal of the first part of ``value`` that ``_sound`` refuses, named."""
     if depth > DEEPEST:
         raise BackupError("The backup is damaged: {where} is nested too deep.", where=where)
-    if isinstance(value, bool) or value is None:
-        return
-    if isinstance(value, int):
-        if abs(value) > LARGEST:
-            raise _bad(where, value)
-    elif isinstance(value, str):
-        if len(value) > LONGEST_TEXT or "\x00" in value or _has_surrogate(value):
-            raise _bad(where, value)
-    elif isinstance(value, list):
+    if isinstance(value, list):
         for i, item in enumerate(value):
-            _scan(item, f"{where}[{i}]", depth + 1)
+            _refuse_where(item, f"{where}[{i}]", depth + 1)
     elif isinstance(value, dict):
         for key, item in value.items():
-            _scan(key, where, depth + 1)
+            _refuse_where(key, where, depth + 1)
             if key in ids:
-                if item is not None and (not _is_int(item) or not 0 < item < LARGEST_ID):
+                if item is not None and not (type(item) is int and 0 < item < LARGEST_ID):
                     raise _bad(f"{where}.{key}", item)
             else:
-                _scan(item, f"{where}.{key}", depth + 1)
-    else:  # a float: the app keeps money and points as whole units
+                _refuse_where(item, f"{where}.{key}", depth + 1)
+    elif not _sound(value, depth):
         raise _bad(where, value)
-
-
-def _has_surrogate(text: str) -> bool:
-    return any("\ud800" <= c <= "\udfff" for c in text)
 
 
 # --- The group and its players ----------------------------------------------------------------
@@ -534,15 +561,20 @@ def _check_hand_numbers(rows: Mapping[str, list[dict[str, Any]]]) -> None:
 # --- Sessions: started as the app starts one, every hand played again ------------------------
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Equal as JSON values of the same types: 1 is not true, and "5" is not 5."""
-    if type(a) is not type(b):
+def _same(made: Any, stored: Any) -> bool:
+    """Whether ``stored`` (from the file) is ``made`` (by the engine) as JSON values of the
+    same types: 1 is not true, and "5" is not 5. The engine's tuples are the file's lists."""
+    if isinstance(made, (list, tuple)):
+        return (
+            type(stored) is list
+            and len(made) == len(stored)
+            and all(_same(x, y) for x, y in zip(made, stored, strict=True))
+        )
+    if type(made) is not type(stored):
         return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
+    if isinstance(made, dict):
+        return made.keys() == stored.keys() and all(_same(made[k], stored[k]) for k in made)
+    return bool(made == stored)
 
 
 def _as_json(value: Any) -> Any:
@@ -574,9 +606,9 @@ def _replay(s: dict[str, Any], hands: Sequence[Mapping[str, Any]], players: set[
             state = apply_seating(game, state, _seating(hand["seating"], "hands.seating"), options)
             entry = entry_from_dict(_entry(hand["entry"], "hands.entry"))
             outcome = game.play(state, entry, options)
-            if not _same(_as_json(outcome_to_dict(outcome)), hand["outcome"]):
+            if not _same(outcome_to_dict(outcome), hand["outcome"]):
                 raise _unlike_replay("outcome", sid, hand["number"])
-            if not _same(_as_json(outcome.state.to_dict()), hand["state_after"]):
+            if not _same(outcome.state.to_dict(), hand["state_after"]):
                 raise _unlike_replay("state_after", sid, hand["number"])
             state = outcome.state
         state = apply_seating(game, state, _seating(s["seating"], "sessions.seating"), options)
