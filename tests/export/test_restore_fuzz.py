@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from ledger.backup import TABLES, BackupError, backup_group, restore_group
 from ledger.backup_check import SESSION_IDS_IN_CHANGES
 from ledger.extensions import db
-from tests.export.history import Table, play_a_history
+from tests.export.history import PASSPHRASE, Table, play_a_history
 from tests.export.test_restore_refusals import REFERENCES, every_row
 
 Path = tuple[Any, ...]
@@ -52,31 +52,43 @@ def at(data: Any, path: Path) -> Any:
 OTHER_TYPES = [None, 0, 1.5, "x", "", [], {}, True, -1]
 
 
+class Mutation:
+    """One change to the backup at ``path``: its new value, or the key dropped. Its repr is
+    short, so a failure's report names the change rather than printing the whole file."""
+
+    def __init__(self, path: Path, new: Any = None, drop: bool = False) -> None:
+        self.path, self.new, self.drop = path, new, drop
+
+    def applied(self, backup: dict[str, Any]) -> dict[str, Any]:
+        data = json.loads(json.dumps(backup))
+        parent, key = at(data, self.path[:-1]), self.path[-1]
+        if self.drop:
+            del parent[key]
+        else:
+            parent[key] = self.new
+        return data
+
+    def __repr__(self) -> str:
+        shown = "dropped" if self.drop else f"→ {self.new!r}"[:80]
+        return f"Mutation({self.path} {shown})"
+
+
 @st.composite
-def mutated(draw, backup: dict[str, Any]) -> tuple[dict[str, Any], str]:
-    """The backup with one change, and the change in words (for a failure's report)."""
-    data = json.loads(json.dumps(backup))
-    path = draw(st.sampled_from(paths(data)))
-    parent, key = at(data, path[:-1]), path[-1]
-    value = parent[key]
+def mutations(draw, backup: dict[str, Any]) -> Mutation:
+    path = draw(st.sampled_from(paths(backup)))
+    value = at(backup, path)
     kind = draw(st.sampled_from(["number", "text", "drop", "type"]))
     if kind == "number" and isinstance(value, int) and not isinstance(value, bool):
-        new = draw(
-            st.sampled_from([value + 1, value - 1, value + 1000, -value, 0, 2**31, 2**63, 10**30])
-        )
-    elif kind == "text" and isinstance(value, str):
+        choices = [value + 1, value - 1, value + 1000, -value, 0, 2**31, 2**63, 10**30]
+        return Mutation(path, draw(st.sampled_from(choices)))
+    if kind == "text" and isinstance(value, str):
         if value and draw(st.booleans()):
             i = draw(st.integers(0, len(value) - 1))
-            new = value[:i] + draw(st.characters()) + value[i + 1 :]
-        else:
-            new = draw(st.text(max_size=12))
-    elif kind == "drop":
-        del parent[key]
-        return data, f"{path} dropped"
-    else:
-        new = draw(st.sampled_from([*OTHER_TYPES, [value], {"v": value}]))
-    parent[key] = new
-    return data, f"{path}: {value!r} → {new!r}"
+            return Mutation(path, value[:i] + draw(st.characters()) + value[i + 1 :])
+        return Mutation(path, draw(st.text(max_size=12)))
+    if kind == "drop":
+        return Mutation(path, drop=True)
+    return Mutation(path, draw(st.sampled_from([*OTHER_TYPES, [value], {"v": value}])))
 
 
 def canonical(data: dict[str, Any]) -> dict[str, Any]:
@@ -128,6 +140,22 @@ def answers(table: Table) -> list[tuple[int, Any]]:
     return out
 
 
+def pages_answer(client, table: Table) -> None:
+    """The group's pages, signed in as a phone at the table: none may be a 5xx."""
+    opened = client.post("/open", data={"open-group": table.slug, "open-passphrase": PASSPHRASE})
+    assert opened.status_code == 302
+    group = table.get(f"/groups/{table.slug}")
+    paths = [f"/g/{table.slug}"]
+    for s in group["sessions"]:
+        board = f"/g/{table.slug}/s/{s['id']}"
+        paths += [board, f"{board}/hands/new"]
+        hands = table.get(f"/sessions/{s['id']}/hands")
+        paths += [f"{board}/hands/{h['number']}" for h in hands]
+    for path in paths:
+        response = client.get(path)
+        assert response.status_code < 500, path
+
+
 def derived(answer: Any) -> Any:
     if isinstance(answer, list):
         return [derived(item) for item in answer]
@@ -144,6 +172,7 @@ def test_a_backup_changed_at_random_is_refused_with_a_sentence_or_restored_faith
         db.session.rollback()
     backup = json.loads(json.dumps(backup))
     original = answers(made)
+    pages_answer(client, made)
     slugs = (f"fuzzed-{n}" for n in itertools.count())
     seen = {"refused": 0, "restored": 0}
 
@@ -153,9 +182,9 @@ def test_a_backup_changed_at_random_is_refused_with_a_sentence_or_restored_faith
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
-    @given(mutated(backup))
-    def restore_one(change: tuple[dict[str, Any], str]) -> None:
-        data, what = change
+    @given(mutations(backup))
+    def restore_one(change: Mutation) -> None:
+        data, what = change.applied(backup), repr(change)
         slug = next(slugs)
         before = every_row(app)
         try:
@@ -172,6 +201,7 @@ def test_a_backup_changed_at_random_is_refused_with_a_sentence_or_restored_faith
         seen["restored"] += 1
         table = Table(client, copy.slug)
         assert answers(table) == original, what
+        pages_answer(client, table)
         assert canonical(json.loads(json.dumps(restored))) == canonical(data), what
 
     restore_one()
