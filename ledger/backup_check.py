@@ -126,9 +126,14 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "…"
 
 
+def _cut(where: str) -> str:
+    """A place in the file for a sentence: a key may be long (up to LONGEST_TEXT)."""
+    return where if len(where) <= 80 else where[:77] + "…"
+
+
 def _bad(where: str, value: Any) -> BackupError:
     return BackupError(
-        "The backup is damaged: {where} cannot be {value}.", where=where, value=_shown(value)
+        "The backup is damaged: {where} cannot be {value}.", where=_cut(where), value=_shown(value)
     )
 
 
@@ -140,7 +145,7 @@ def _missing(where: str, column: str) -> BackupError:
 
 def _unknown(where: str) -> BackupError:
     return BackupError(
-        "The backup is damaged: Pub Ledger keeps nothing called {where}.", where=where
+        "The backup is damaged: Pub Ledger keeps nothing called {where}.", where=_cut(where)
     )
 
 
@@ -187,7 +192,7 @@ def check_backup(data: Any, slug: str | None = None) -> Checked:
         if key not in TOP_KEYS:
             raise _unknown(str(key))
     made_at = data.get("made_at")
-    if not isinstance(made_at, str):
+    if not isinstance(made_at, str) or len(made_at) > 40:
         raise _missing("the backup", "made_at") if made_at is None else _bad("made_at", made_at)
     try:
         datetime.fromisoformat(made_at)
@@ -230,21 +235,19 @@ def check_backup(data: Any, slug: str | None = None) -> Checked:
     seats: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for sp in rows["session_players"]:
         seats[sp["session_id"]].append(sp)
+    names = set(players.values())
     for s in rows["sessions"]:
-        game = _replay(s, sorted(hands[s["id"]], key=lambda h: h["number"]), set(players.values()))
+        _replay(s, sorted(hands[s["id"]], key=lambda h: h["number"]), names)
         _check_seats(s, seats[s["id"]], players)
         _check_history(s, changes[s["id"]], hands[s["id"]])
-        s["_game"] = game
     _check_pots(rows["sessions"])
-    for s in rows["sessions"]:
-        del s["_game"]
     return checked
 
 
 # --- Rows: every column there, of its type ----------------------------------------------------
 
-# Columns whose value is checked beyond its type further on (a name, a hash), or that are a
-# row's id or a link to another row of the file.
+# The columns that hold a row's id or a link to another row of the file: never stored, so any
+# positive whole number (the restore gives new ids).
 _IDS = frozenset({"id", "group_id", "session_id", "player_id", "carried_into_id"})
 
 
