@@ -2,39 +2,51 @@
 
 The backup holds every row of the group: the group (its passphrase as the stored hash), its
 players, sessions, seats, hands and the change history, column by column as the models have
-them. Restored into a database without those rows, the group answers every API call exactly
-as before, ids included. Where some id is taken already (a server with other groups), every
-row gets a new id and the references follow; only the ids in the answers then differ.
+them, all read at one moment.
 
-Rows are read and written through the models; nothing here scores a hand.
+A restore trusts nothing in the file (anyone may craft one, and the restore form needs no
+sign-in). It accepts only what this app could itself have made, and refuses anything else
+with one sentence saying what is wrong, storing nothing (ledger/backup_check.py): every key
+and type as the app writes it, names, times and the passphrase hash as the app makes them,
+every number within the database's range, each session's game and options as starting a
+session checks them, every hand played again through the engine and each stored result
+compared with the replay, pots carried between sessions that match, the history's versions,
+and no name, hand number or request id twice.
+
+Every restored row gets a new id, whatever ids the file holds, and every link follows: the
+rows' references, a session's ``carried_into_id``, and the session ids inside the history.
+The file's ids only keep the rows' order. So a restored group answers every API call as
+before, but for its ids, which on a server with other groups differ (on an empty server
+they come out the same). One transaction: all of the group or, on any refusal, nothing.
 """
 
 from __future__ import annotations
 
 import json
-import re
+import logging
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import (
-    JSON,
-    Boolean,
-    DateTime,
-    Integer,
-    String,
-    func,
-    insert,
-    null,
-    select,
-    text,
-    update,
-)
+from sqlalchemy import JSON, insert, null, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Session
 
+from ledger.backup_check import (
+    FORMAT,
+    GROUP_COLUMNS_LEFT_OUT,
+    SESSION_IDS_IN_CHANGES,
+    TABLES,
+    VERSION,
+    BackupError,
+    check_backup,
+    references,
+)
 from ledger.extensions import db
 from ledger.models import (
+    AccessGrant,
+    AddressFailure,
     Change,
     Credential,
     GameSession,
@@ -43,41 +55,31 @@ from ledger.models import (
     Player,
     SessionPlayer,
 )
+from ledger.rules.errors import RuleError
 from ledger.services.errors import Conflict, NotFound, ServiceError
 from ledger.services.views import GroupRef
 
-FORMAT = "pub-ledger-backup"
-SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
-VERSION = 1
+__all__ = [
+    "FORMAT",
+    "NOT_BACKED_UP",
+    "TABLES",
+    "VERSION",
+    "BackupError",
+    "backup_group",
+    "dumps",
+    "find_group",
+    "loads",
+    "restore_group",
+]
 
-# The group's tables in the order they are restored (each refers only to those before it,
-# but for a session's ``carried_into_id``, which is set once every session is in), with the
-# key each has in the backup.
-TABLES: tuple[tuple[str, type[Any]], ...] = (
-    ("players", Player),
-    ("sessions", GameSession),
-    ("session_players", SessionPlayer),
-    ("hands", Hand),
-    ("changes", Change),
-)
+log = logging.getLogger(__name__)
+
 # Rows that are not the group's history and are left out on purpose: remembered logins are
-# keyed with this server's secret, and counts of wrong passphrases are this server's business.
-NOT_BACKED_UP = frozenset({Credential.__tablename__})
-GROUP_COLUMNS_LEFT_OUT = frozenset({"failed_logins", "failed_since"})
-# A reference to a row of the same table that may point forward: filled in at the end.
-LATE_REFERENCES = {"sessions": ("carried_into_id",)}
-# Keys of a change record's ``before`` and ``after`` that hold a session's id: the session a
-# pot was carried into ("pot.carried" after.session, before.carried_into), the one a session's
-# pot came from ("session.created" after.carried_from). Renamed as the sessions are, or the
-# restored history would point at the backed-up ids. Only the top level of each is looked at:
-# deeper down are scores keyed by player names, and a player may be called "session".
-SESSION_IDS_IN_CHANGES = frozenset({"session", "session_id", "carried_from", "carried_into"})
-
-
-class BackupError(ServiceError):
-    """A file that is not a backup this app can restore: 422 with a sentence saying why."""
-
-    status = 422
+# keyed with this server's secret; browsers' sign-ins and API tokens open this server only
+# (a backup file must never open a group); counts of wrong guesses are this server's business.
+NOT_BACKED_UP = frozenset(
+    {Credential.__tablename__, AccessGrant.__tablename__, AddressFailure.__tablename__}
+)
 
 
 # --- Backing up -------------------------------------------------------------------------------
@@ -184,6 +186,10 @@ def loads(raw: str | bytes) -> dict[str, Any]:
         data = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise BackupError("This file is not a Pub Ledger backup: it is not JSON.") from e
+    except RecursionError as e:
+        raise BackupError("The backup is damaged: it is nested too deep.") from e
+    except ValueError as e:  # an integer of more digits than Python reads (4,300)
+        raise BackupError("The backup is damaged: it holds a number too long to read.") from e
     if not isinstance(data, dict):
         raise BackupError("This file is not a Pub Ledger backup.")
     return data
@@ -194,35 +200,18 @@ def restore_group(data: Mapping[str, Any], *, slug: str | None = None) -> GroupR
 
     ``slug`` gives the restored group another slug (when the backup's own is taken, say).
     Raises Conflict (409) when the slug is taken, BackupError (422) for a file that is not a
-    whole backup of one group or whose sessions cannot be read back.
+    backup Pub Ledger could have made (ledger/backup_check.py says what is checked).
     """
-    if data.get("format") != FORMAT:
-        raise BackupError("This file is not a Pub Ledger backup.")
-    if data.get("version") != VERSION:
-        raise BackupError(
-            "This backup is of version {version}; this Pub Ledger reads version {readable}.",
-            version=str(data.get("version")),
-            readable=VERSION,
-        )
-    group_data = {
-        k: v
-        for k, v in _mapping(data.get("group"), "group").items()
-        if k not in GROUP_COLUMNS_LEFT_OUT
-    }
-    if slug is not None:
-        group_data["slug"] = slug
-    group = _values(Group, group_data, "group")
-    rows = {
-        key: [_values(model, _mapping(r, key), key) for r in _list(data.get(key), key)]
-        for key, model in TABLES
-    }
-    _check_references(group, rows)
-    _check_hands(rows)
-    if not SLUG.fullmatch(group["slug"]):
-        raise BackupError(
-            "“{slug}” cannot be a group's slug: use small letters, digits and hyphens.",
-            slug=str(group["slug"]),
-        )
+    try:
+        checked = check_backup(data, slug)
+    except (BackupError, Conflict):
+        raise
+    except RuleError as e:
+        raise BackupError("The backup is refused: {reason}", reason=e.phrase) from None
+    except Exception as e:  # a check that tripped over what it was given: still a refusal
+        log.exception("a backup file could not be checked")
+        raise BackupError("The backup is damaged: it cannot be read.") from e
+    group = checked.group
     if db.session.scalar(select(Group.id).where(Group.slug == group["slug"])) is not None:
         raise Conflict(
             "There is a group {slug} already: restore the backup under another slug.",
@@ -230,112 +219,97 @@ def restore_group(data: Mapping[str, Any], *, slug: str | None = None) -> GroupR
             slug=str(group["slug"]),
         )
     try:
-        keep_ids = _ids_are_free(group, rows)
-        group_id = _insert_all(group, rows, keep_ids)
-        if keep_ids:
-            _advance_sequences()
+        group_id = _insert_all(group, checked.rows)
         restored = GroupRef(group_id, group["slug"], group["name"])
         _check_readable(restored)
         db.session.commit()
+    except IntegrityError as e:
+        # Only a race can get here (every unique key is checked first): another restore or
+        # a new group took the slug a moment ago.
+        db.session.rollback()
+        raise Conflict(
+            "There is a group {slug} already: restore the backup under another slug.",
+            field="slug",
+            slug=str(group["slug"]),
+        ) from e
     except BaseException:
         db.session.rollback()
         raise
     return restored
 
 
-def _insert_all(group: dict[str, Any], rows: Mapping[str, list[dict[str, Any]]], keep: bool) -> int:
-    """Insert every row; ``ids`` maps each table's backed-up ids to the ids the rows got."""
-    ids: dict[str, dict[int, int]] = {
-        Group.__tablename__: {group["id"]: _insert(Group, group, keep)}
-    }
-    later: list[tuple[Any, int, str, int]] = []  # (model, new id, column, backed-up target id)
+def _insert_all(group: dict[str, Any], rows: Mapping[str, list[dict[str, Any]]]) -> int:
+    """Insert every row under a new id, in the order of the file's ids (so the restored rows
+    keep their order), every link renamed to the new ids. The file's ids are never written:
+    a crafted file cannot take ids another group will need, nor push an id sequence."""
+    ids: dict[str, dict[int, int]] = {"groups": {group["id"]: _insert_one(Group, group)}}
+    late: list[tuple[int, int]] = []  # (a session's new id, the backed-up id it carried into)
     for key, model in TABLES:
-        table_ids = ids.setdefault(model.__tablename__, {})
+        renamed: list[dict[str, Any]] = []
         for backed_up in rows[key]:
-            values = dict(backed_up)
-            deferred = {}
-            for column, target in _references(model):
+            values = {k: v for k, v in backed_up.items() if k != "id"}
+            for column, target in references(model):
                 if values.get(column) is None:
                     continue
-                if column in LATE_REFERENCES.get(key, ()):
-                    deferred[column] = values.pop(column)
+                if model is GameSession and column == "carried_into_id":
+                    values[column] = None  # a later session: linked once all are in
                 else:
                     values[column] = ids[target][values[column]]
             if model is Change:
                 for column in ("before", "after"):
-                    values[column] = _renamed_sessions(values.get(column), ids["sessions"])
-            new_id = _insert(model, values, keep)
-            table_ids[backed_up["id"]] = new_id
-            later += [(model, new_id, column, old) for column, old in deferred.items()]
-    for model, new_id, column, old in later:
-        target = dict(_references(model))[column]
-        db.session.execute(
-            update(model.__table__)
-            .where(model.__table__.c.id == new_id)
-            .values({column: ids[target][old]})
-        )
-    return ids[Group.__tablename__][group["id"]]
+                    values[column] = _renamed_sessions(values[column], ids["sessions"])
+            renamed.append(values)
+        new_ids = _insert_many(model, renamed, need_ids=key in ("players", "sessions"))
+        ids[model.__tablename__] = dict(zip((r["id"] for r in rows[key]), new_ids, strict=False))
+        if model is GameSession:
+            late = [(ids["sessions"][r["id"]], r["carried_into_id"]) for r in rows[key]]
+    for new_id, into in late:
+        if into is not None:
+            db.session.execute(
+                update(GameSession.__table__)
+                .where(GameSession.__table__.c.id == new_id)
+                .values(carried_into_id=ids["sessions"][into])
+            )
+    return ids["groups"][group["id"]]
 
 
 def _renamed_sessions(record: Any, renamed: Mapping[int, int]) -> Any:
-    """A change record's ``before`` or ``after`` with the session ids it holds renamed."""
+    """A change record's ``before`` or ``after`` with the session ids it holds renamed (the
+    check made sure each is a session of the file)."""
     if not isinstance(record, dict):
         return record
     return {
-        k: renamed.get(v, v)
-        if k in SESSION_IDS_IN_CHANGES and isinstance(v, int) and not isinstance(v, bool)
-        else v
+        k: renamed[v] if k in SESSION_IDS_IN_CHANGES and v is not None else v
         for k, v in record.items()
     }
 
 
-def _insert(model: Any, values: Mapping[str, Any], keep_id: bool) -> int:
-    table = model.__table__
-    if not keep_id:
-        values = {k: v for k, v in values.items() if k != "id"}
+def _json_nulls(table: Any, values: Mapping[str, Any]) -> dict[str, Any]:
     # A JSON column's None is SQL NULL, as the row had it, not the JSON text "null".
-    row = {
+    return {
         k: null() if v is None and isinstance(table.c[k].type, JSON) else v
         for k, v in values.items()
     }
-    return db.session.execute(insert(table).values(row).returning(table.c.id)).scalar_one()
 
 
-def _references(model: Any) -> list[tuple[str, str]]:
-    """Each column of ``model`` that refers to another row, with the table it refers to."""
-    return [
-        (column.key, fk.column.table.name)
-        for column in model.__table__.columns
-        for fk in column.foreign_keys
-    ]
+def _insert_one(model: Any, values: Mapping[str, Any]) -> int:
+    table = model.__table__
+    row = _json_nulls(table, {k: v for k, v in values.items() if k != "id"})
+    return int(db.session.execute(insert(table).values(row).returning(table.c.id)).scalar_one())
 
 
-def _ids_are_free(group: Mapping[str, Any], rows: Mapping[str, list[dict[str, Any]]]) -> bool:
-    """True when no row in the database has any of the backup's ids, table by table."""
-    wanted = [(Group, [group["id"]])] + [(m, [r["id"] for r in rows[k]]) for k, m in TABLES]
-    for model, ids in wanted:
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            taken = db.session.scalar(select(func.count()).where(model.id.in_(chunk)))
-            if taken:
-                return False
-    return True
-
-
-def _advance_sequences() -> None:
-    """PostgreSQL hands out ids from a sequence that rows inserted with their own ids do not
-    move: set each past the largest id, or the next new row would clash."""
-    if db.session.get_bind().dialect.name != "postgresql":
-        return
-    models: tuple[type[Any], ...] = (Group, *(m for _, m in TABLES))
-    for model in models:
-        name = model.__tablename__
-        db.session.execute(
-            text(
-                f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
-                f"(SELECT COALESCE(MAX(id), 0) + 1 FROM {name}), false)"
-            )
-        )
+def _insert_many(model: Any, rows: list[dict[str, Any]], *, need_ids: bool) -> list[int]:
+    """Insert ``rows`` (a few statements for thousands of hands); with ``need_ids`` answer
+    the new ids in the rows' order."""
+    if not rows:
+        return []
+    table = model.__table__
+    if not need_ids:
+        for start in range(0, len(rows), 500):
+            chunk = rows[start : start + 500]
+            db.session.execute(insert(table), [_json_nulls(table, r) for r in chunk])
+        return []
+    return [_insert_one(model, r) for r in rows]
 
 
 def _check_readable(group: GroupRef) -> None:
@@ -355,132 +329,3 @@ def _check_readable(group: GroupRef) -> None:
             raise BackupError(
                 "Session {id} of the backup cannot be read back: it is damaged.", id=summary.id
             ) from e
-
-
-# --- Checking what a backup holds -------------------------------------------------------------
-
-
-def _mapping(value: Any, where: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise BackupError("The backup is damaged: {where} is not a row.", where=where)
-    return value
-
-
-def _list(value: Any, where: str) -> list[Any]:
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise BackupError("The backup is damaged: {where} is not a list of rows.", where=where)
-    return value
-
-
-def _values(model: Any, raw: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """A backed-up row as column values, each checked against the column's type.
-
-    Columns the backup does not have take their defaults (a backup made before a column was
-    added); keys the model does not know are left out (one made by a later version).
-    """
-    out: dict[str, Any] = {}
-    for column in model.__table__.columns:
-        name = column.key
-        if name not in raw:
-            needed = column.primary_key or (
-                not column.nullable and column.default is None and column.server_default is None
-            )
-            if needed:
-                raise BackupError(
-                    "The backup is damaged: a row of {where} has no {column}.",
-                    where=where,
-                    column=name,
-                )
-            continue
-        value = raw[name]
-        if value is None:
-            if column.primary_key or not column.nullable:
-                raise BackupError(
-                    "The backup is damaged: a row of {where} has no {column}.",
-                    where=where,
-                    column=name,
-                )
-            out[name] = None
-            continue
-        out[name] = _typed(column, value, f"{where}.{name}")
-    return out
-
-
-def _typed(column: Any, value: Any, where: str) -> Any:
-    kind = column.type
-    bad = BackupError(
-        "The backup is damaged: {where} cannot be {value}.", where=where, value=repr(value)
-    )
-    if isinstance(kind, Boolean):
-        if not isinstance(value, bool):
-            raise bad
-    elif isinstance(kind, Integer):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise bad
-    elif isinstance(kind, DateTime):
-        if not isinstance(value, str):
-            raise bad
-        try:
-            moment = datetime.fromisoformat(value)
-        except ValueError as e:
-            raise bad from e
-        if moment.tzinfo is not None:  # stored times are naive UTC
-            moment = moment.astimezone(UTC).replace(tzinfo=None)
-        return moment
-    elif isinstance(kind, String):
-        if not isinstance(value, str) or (kind.length is not None and len(value) > kind.length):
-            raise bad
-    elif not isinstance(kind, JSON):
-        raise bad
-    return value
-
-
-def _check_references(group: Mapping[str, Any], rows: Mapping[str, list[dict[str, Any]]]) -> None:
-    """Every row belongs to the backup's group and refers only to rows of the backup, so a
-    restore can never attach anything to another group's rows."""
-    known: dict[str, set[int]] = {Group.__tablename__: {group["id"]}}
-    for key, model in TABLES:
-        ids = [r["id"] for r in rows[key]]
-        if len(set(ids)) != len(ids):
-            raise BackupError("The backup is damaged: two rows of {rows} have one id.", rows=key)
-        known[model.__tablename__] = set(ids)
-    for key, model in TABLES:
-        for column, target in _references(model):
-            for row in rows[key]:
-                if row.get(column) is not None and row[column] not in known[target]:
-                    raise BackupError(
-                        "The backup is damaged: a row of {rows} refers to {target} {id}, "
-                        "which it does not hold.",
-                        rows=key,
-                        target=target,
-                        id=str(row[column]),
-                    )
-
-
-def _check_hands(rows: Mapping[str, list[dict[str, Any]]]) -> None:
-    """Each session holds exactly its hands 1 to ``hands_played``: the number the next hand
-    gets is ``hands_played + 1``, so a hand row beyond the count (a backup read while a hand
-    was saved, by a version before backups were one snapshot) would make the restored
-    session refuse every next hand."""
-    numbers: dict[int, list[int]] = {s["id"]: [] for s in rows["sessions"]}
-    for hand in rows["hands"]:
-        numbers[hand["session_id"]].append(hand["number"])
-    for session in rows["sessions"]:
-        played = session.get("hands_played", 0)
-        held = sorted(numbers[session["id"]])
-        if len(held) != played:
-            raise BackupError(
-                "The backup is damaged: the count of hands played in session {id} ({played}) "
-                "does not match the hands it holds ({held}).",
-                id=session["id"],
-                played=played,
-                held=len(held),
-            )
-        if held != list(range(1, played + 1)):
-            raise BackupError(
-                "The backup is damaged: the hands of session {id} are not numbered 1 to {played}.",
-                id=session["id"],
-                played=played,
-            )

@@ -189,7 +189,7 @@ def positive_days(value: Any, name: str) -> float:
     except (TypeError, ValueError):
         days = 0.0
     if not 0 < days < 100_000:
-        raise RuntimeError(f"{name} must be a number of days above 0, not {value!r}.")
+        raise ConfigError(f"{name} must be a number of days above 0, not {value!r}.")
     return days
 
 

@@ -367,13 +367,14 @@ def test_the_invite_lifetime_is_a_setting(app, table, monkeypatch):
 
 def test_the_invite_lifetime_comes_from_the_environment(tmp_path, monkeypatch):
     from ledger import create_app
+    from ledger.config import ConfigError
 
     monkeypatch.setenv("LEDGER_INSTANCE_PATH", str(tmp_path / "instance"))
     monkeypatch.setenv("LEDGER_INVITE_LIFETIME_DAYS", "2")
     made = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": "sqlite://"})
     assert made.config["LEDGER_INVITE_LIFETIME_DAYS"] == 2
     monkeypatch.setenv("LEDGER_INVITE_LIFETIME_DAYS", "a week")
-    with pytest.raises(RuntimeError, match="LEDGER_INVITE_LIFETIME_DAYS"):
+    with pytest.raises(ConfigError, match="LEDGER_INVITE_LIFETIME_DAYS"):
         create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": "sqlite://"})
 
 

@@ -86,6 +86,11 @@ def readable(path: str, response) -> Any:
     if path.endswith("backup.json"):
         data = json.loads(response.data)
         data.pop("made_at")
+        # A restore gives every row a new id, in the order of the file's: a row deleted at
+        # the source (an undone hand) leaves a gap in PostgreSQL's ids there, none here. No
+        # row refers to these, so their ids are left out; the others must come out the same.
+        for key in ("session_players", "hands", "changes"):
+            data[key] = [{k: v for k, v in row.items() if k != "id"} for row in data[key]]
         return data
     if response.is_json:
         return response.get_json()
@@ -322,8 +327,13 @@ def test_a_restore_under_new_ids_renames_the_sessions_named_in_the_history(app, 
         db.session.rollback()
     (carried,) = [c for c in data["changes"] if c["kind"] == "pot.carried"]
     assert carried["after"]["session"] == second
-    carried["before"] = {"carried_into": None, "pot": 10}  # as a later version may write it
-    data["changes"].append({**carried, "id": 999, "before": {"carried_into": second}})
+    # A history record of a shape the app never writes is refused (it once was restored as
+    # "a later version may write it"; a restore now takes only what this version makes).
+    crafted = json.loads(json.dumps(data))
+    (record,) = [c for c in crafted["changes"] if c["kind"] == "pot.carried"]
+    record["before"] = {"carried_into": None, "pot": 10}
+    with app.app_context(), pytest.raises(BackupError, match="nothing called .*pot"):
+        restore_group(crafted, slug="the-copy")
 
     with app.app_context():
         copy = restore_group(data, slug="the-copy")
@@ -333,11 +343,8 @@ def test_a_restore_under_new_ids_renames_the_sessions_named_in_the_history(app, 
 
     history = table.get(f"/sessions/{first_copy}/history")
     pots = [c for c in history if c["kind"] == "pot.carried"]
-    assert [c["after"]["session"] for c in pots] == [second_copy, second_copy]
-    assert [c["before"] for c in pots] == [
-        {"carried_into": None, "pot": 10},
-        {"carried_into": second_copy},
-    ]
+    assert [c["after"]["session"] for c in pots] == [second_copy]
+    assert [c["before"] for c in pots] == [{"carried_into": None}]
     (created,) = [
         c for c in table.get(f"/sessions/{second_copy}/history") if c["kind"] == "session.created"
     ]

@@ -218,3 +218,66 @@ def test_the_group_page_says_a_backup_is_restored_on_the_start_page(client):
     restore_card = re.search(rf'<section[^>]*id="{anchor}"[^>]*>(.*?)</section>', start, re.S)
     assert restore_card, start
     assert 'action="/restore"' in restore_card.group(1)
+
+
+# --- Crafted files: refused beside the field, nothing stored ---------------------------------
+
+
+def error_beside_the_field(page: str) -> str:
+    found = re.search(r'id="restore-backup-error"[^>]*>(.*?)</', page, re.S)
+    assert found, page
+    return " ".join(unescape(found.group(1)).split())
+
+
+def test_a_backup_with_a_score_bumped_is_refused_beside_the_field(night, empty_server):
+    import json
+
+    backup = json.loads(night.client.get(f"/g/{night.slug}/backup.json").data)
+    backup["sessions"][0]["state"]["scores"]["Rex"] += 1000  # the settle-up would pay it
+    phone = empty_server.test_client()
+
+    response = upload(phone, json.dumps(backup).encode())
+
+    assert response.status_code == 422
+    sentence = error_beside_the_field(html(response))
+    assert sentence == (
+        "Session 1 of the backup cannot be read back: its state is not what the rules make of it."
+    )
+    from ledger.extensions import db
+    from ledger.models import Group, Hand
+
+    with empty_server.app_context():  # nothing stored
+        assert db.session.scalar(db.select(db.func.count()).select_from(Group)) == 0
+        assert db.session.scalar(db.select(db.func.count()).select_from(Hand)) == 0
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b'{"format": "pub-ledger-backup", "version": 1, "group": ' + b"[" * 50_000 + b"]" * 50_000,
+        b'{"format": "pub-ledger-backup", "version": 1, "made_at": ' + b"7" * 5000 + b"}",
+        b'{"format": "pub-ledger-backup", "version": 1, "group": {"id": 1}, "players": 5}',
+    ],
+    ids=["nested deep", "5,000 digits", "a row with nothing in it"],
+)
+def test_a_file_crafted_to_trip_the_restore_gets_a_sentence_not_a_500(client, content):
+    response = upload(client, content)
+    assert response.status_code == 422
+    assert error_beside_the_field(html(response)).startswith(("The backup is", "This file"))
+
+
+def test_the_refusals_of_a_restore_are_in_dutch_too(night, empty_server):
+    import json
+
+    backup = json.loads(night.client.get(f"/g/{night.slug}/backup.json").data)
+    backup["group"]["passphrase_hash"] = "plain:pints of plain"
+    phone = empty_server.test_client()
+    phone.set_cookie("lang", "nl")
+
+    response = upload(phone, json.dumps(backup).encode())
+
+    assert response.status_code == 422
+    sentence = error_beside_the_field(html(response))
+    assert sentence == (
+        "De back-up wordt geweigerd: de hash van de wachtzin is er geen die Pub Ledger maakt."
+    )
