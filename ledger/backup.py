@@ -266,8 +266,8 @@ def _insert_all(group: dict[str, Any], rows: Mapping[str, list[dict[str, Any]]])
     for new_id, into in late:
         if into is not None:
             db.session.execute(
-                update(GameSession.__table__)
-                .where(GameSession.__table__.c.id == new_id)
+                update(GameSession)
+                .where(GameSession.id == new_id)
                 .values(carried_into_id=ids["sessions"][into])
             )
     return ids["groups"][group["id"]]

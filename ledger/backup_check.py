@@ -703,7 +703,7 @@ def _seating(ops: Any, where: str) -> list[dict[str, Any]]:
 
 def _entry(entry: Any, where: str) -> dict[str, Any]:
     _shape(entry, ENTRY, where)
-    return entry  # type: ignore[no-any-return]
+    return dict(entry)
 
 
 def _check_seats(
