@@ -11,6 +11,7 @@ from jinja2 import TemplateNotFound
 from werkzeug.exceptions import HTTPException, default_exceptions
 
 from ledger import services
+from ledger.ids import row_number
 from ledger.services.errors import NotFound, ServiceError
 from ledger.web import access, limits
 from ledger.web.i18n import error_text
@@ -55,9 +56,11 @@ def way_back() -> dict[str, Any]:
     if group is None:
         return {}
     back: dict[str, Any] = {"group": group}
-    if match["session"]:
+    # An id no row can have (past the database's integer) is not looked up: it is not there.
+    session_id = row_number(match["session"])
+    if session_id is not None:
         try:
-            back["back_session"] = services.session_view(group, int(match["session"]))
+            back["back_session"] = services.session_view(group, session_id)
         except ServiceError:
             pass  # not a session of this group: the group's page is the way back
     return back

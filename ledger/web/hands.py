@@ -42,7 +42,9 @@ class Notice:
 
 
 def _whole(text: str | None) -> int | None:
-    return int(text) if (text or "").isdigit() else None
+    # A version or a hand number as a row holds it; anything else (a Unicode digit, a number
+    # of thousands of digits) is no number at all.
+    return row_number(text)
 
 
 def _closed_text(view: SessionView) -> str:

@@ -1,0 +1,64 @@
+"""Ids and numbers in addresses: only what a row can have is read; anything else is not found.
+
+An id past the databases' integer (PostgreSQL's INTEGER is 32 bits; SQLite cannot even bind
+a number past 2^63) names no row, so it answers 404 before any query is made, in the API and
+on the pages alike (API.md "Bounds"). Numbers in a query string (``?saved=``) are read the
+same way.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from flask import abort, request
+from werkzeug.routing import IntegerConverter
+
+if TYPE_CHECKING:
+    from flask import Flask
+    from werkzeug.routing import Map
+
+# The largest id, hand number or version a row can hold: PostgreSQL's INTEGER.
+MAX_ID = 2**31 - 1
+# Digits of MAX_ID: an address with more is not read as a number at all.
+MAX_ID_DIGITS = len(str(MAX_ID))
+
+
+class RowIdConverter(IntegerConverter):
+    """``<int:…>`` in every route: ASCII digits only, from 0 to MAX_ID; else the route does not
+    match and the answer is 404."""
+
+    regex = rf"[0-9]{{1,{MAX_ID_DIGITS}}}"
+
+    def __init__(self, map: Map, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("max", MAX_ID)
+        super().__init__(map, *args, **kwargs)  # type: ignore[arg-type]
+
+
+def row_number(text: str | None) -> int | None:
+    """``text`` as an id or a number a row can have, or None (not a number, or too large)."""
+    if text is None:
+        return None
+    text = text.strip()
+    if not text.isascii() or not text.isdigit() or len(text) > MAX_ID_DIGITS:
+        return None
+    number = int(text)
+    return number if number <= MAX_ID else None
+
+
+def init_app(app: Flask) -> None:
+    """Every ``<int:…>`` in a route added after this is a RowIdConverter."""
+    app.url_map.converters["int"] = RowIdConverter
+
+
+def query_number(name: str) -> int | None:
+    """The query string's ``name`` as a row's number; None when absent or not a number.
+
+    A number no row can have answers 404, as the same number in the address would.
+    """
+    text = request.args.get(name)
+    if text is None:
+        return None
+    number = row_number(text)
+    if number is None and text.strip().isascii() and text.strip().isdigit():
+        abort(404)
+    return number
