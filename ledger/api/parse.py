@@ -85,9 +85,7 @@ def json_object() -> dict[str, Any]:
     if not text.strip():
         return {}
     if nesting(text) > MAX_DEPTH:
-        raise APIError(
-            400, f"The request body is nested too deeply: at most {MAX_DEPTH} levels."
-        )
+        raise APIError(400, f"The request body is nested too deeply: at most {MAX_DEPTH} levels.")
     try:
         data = json.loads(text, parse_int=_read_int, parse_constant=_refuse_constant)
     except ValueError:
@@ -115,9 +113,7 @@ def _check_values(value: Any, where: str) -> None:
     elif isinstance(value, bool) or value is None:
         return
     elif isinstance(value, _TooLong) or (isinstance(value, int) and abs(value) > MAX_NUMBER):
-        raise APIError(
-            422, f"The number given for {where} is far too large.", field=where
-        )
+        raise APIError(422, f"The number given for {where} is far too large.", field=where)
     elif isinstance(value, float):
         if not math.isfinite(value):
             raise APIError(422, f"The number given for {where} is too large.", field=where)

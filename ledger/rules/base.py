@@ -335,7 +335,7 @@ def check_options(game: Game, given: Mapping[str, Any]) -> dict[str, Any]:
 # Digits a whole-number option may be typed with: more is beyond every option's maximum, and
 # Python refuses to read a number of thousands of digits at all (int_max_str_digits).
 _OPTION_DIGITS = 12
-_PAST_ANY_OPTION = 10**_OPTION_DIGITS
+_PAST_ANY_OPTION: int = 10**_OPTION_DIGITS
 
 
 def _whole(value: Any) -> int | None:

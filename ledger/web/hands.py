@@ -11,6 +11,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext as _
 
 from ledger import services
+from ledger.ids import row_number
 from ledger.rules.base import HandEntry
 from ledger.rules.registry import GAMES
 from ledger.services.views import GroupRef, HandView, SessionView

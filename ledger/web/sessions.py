@@ -189,9 +189,7 @@ def show(slug: str, session_id: int) -> str:
 
 def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
     """The scoreboard page, and the session version it shows."""
-    board = services.scoreboard(
-        group, session_id, RECENT_HANDS, saved=query_number("saved")
-    )
+    board = services.scoreboard(group, session_id, RECENT_HANDS, saved=query_number("saved"))
     view = board.session
     hand_json = [h.to_json() for h in board.recent]
     saved_hand = board.saved.to_json() if board.saved is not None else None
@@ -354,9 +352,7 @@ def finish(slug: str, session_id: int):
         leftover = form.leftover_pot.data if view.money else None
         shown = form.version.data or ""
         try:
-            services.finish_session(
-                group, session_id, leftover, version=row_number(shown)
-            )
+            services.finish_session(group, session_id, leftover, version=row_number(shown))
         except services.Conflict as e:
             if e.field != "version":
                 flash(i18n.error_text(e), "error")
