@@ -23,11 +23,33 @@ MAX_ID = 2**31 - 1
 MAX_ID_DIGITS = len(str(MAX_ID))
 
 
+def at_most(number: int) -> str:
+    """A regular expression for the ASCII numbers from 0 to ``number`` (leading zeros too).
+
+    ``at_most(250)`` is ``(?:[0-9]{1,2}|[0-1][0-9]{2}|2[0-4][0-9]{1}|250)``.
+    """
+    digits = str(number)
+    width = len(digits)
+    parts = [f"[0-9]{{1,{width - 1}}}"] if width > 1 else []
+    for i, d in enumerate(digits):
+        if d != "0":
+            rest = width - i - 1
+            lower = f"[0-{int(d) - 1}]" if d != "1" else "0"
+            parts.append(digits[:i] + lower + (f"[0-9]{{{rest}}}" if rest else ""))
+    parts.append(digits)
+    return "(?:" + "|".join(parts) + ")"
+
+
 class RowIdConverter(IntegerConverter):
     """``<int:…>`` in every route: ASCII digits only, from 0 to MAX_ID; else the route does not
-    match and the answer is 404."""
+    match and the answer is 404.
 
-    regex = rf"[0-9]{{1,{MAX_ID_DIGITS}}}"
+    The bound is in the regular expression, not only in ``max``: werkzeug refuses a number
+    past ``max`` after matching the address, and answers 405 where another method's route
+    matched it first.
+    """
+
+    regex = at_most(MAX_ID)
 
     def __init__(self, map: Map, *args: object, **kwargs: object) -> None:
         kwargs.setdefault("max", MAX_ID)

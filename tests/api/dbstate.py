@@ -1,0 +1,28 @@
+"""What the database holds, cheaply: to show that a refused request changed nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from sqlalchemy import func, select
+
+from ledger.extensions import db
+from ledger.models import GameSession
+
+# Not the group's data: a passphrase that passed is remembered (its digest) by any call that
+# authenticates, refused or not.
+BOOKKEEPING = frozenset({"credentials"})
+
+
+def snapshot(app: Flask) -> dict[str, Any]:
+    """Every table's row count, and each session's version (a change to a session bumps it)."""
+    with app.app_context():
+        counts = {
+            table.name: db.session.scalar(select(func.count()).select_from(table))
+            for table in db.metadata.sorted_tables
+            if table.name not in BOOKKEEPING
+        }
+        versions = dict(db.session.execute(select(GameSession.id, GameSession.version)).all())
+        db.session.remove()
+    return {"counts": counts, "versions": versions}
