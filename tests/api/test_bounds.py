@@ -11,7 +11,7 @@ import json
 import pytest
 
 from tests.api.dbstate import snapshot
-from tests.api.helpers import SEED_HAND_1, error
+from tests.api.helpers import SEED_HAND_1, basic, error
 
 SPOT = {"game": "spot", "players": ["Enda", "John"], "dealer": "Enda"}
 
@@ -21,7 +21,7 @@ def sid(table) -> int:
     return table.session()["id"]
 
 
-# --- Content-Type: a form of another site cannot post to the API ------------------------------
+# --- Content-Type: a form of another site cannot post to the API ----------------------------------
 
 
 @pytest.mark.parametrize(
@@ -66,7 +66,7 @@ def test_a_delete_without_a_body_needs_no_content_type(table, sid):
     assert table.delete(f"/sessions/{sid}/hands/1").status_code == 204
 
 
-# --- Malformed bodies ---------------------------------------------------------------------------
+# --- Malformed bodies -----------------------------------------------------------------------------
 
 
 def post_raw(table, path: str, raw: bytes | str):
@@ -85,7 +85,7 @@ def test_json_nested_100000_deep_is_a_bad_request_not_a_crash(app, table, sid):
 def test_nesting_is_counted_outside_strings_and_32_levels_are_allowed(table):
     name = "[[[{{{" * 10  # brackets inside a name are no nesting
     inner = 31 * "[" + 31 * "]"  # the body's object is the 32nd level
-    body = '{"name": "%s", "x": %s}' % (name[:40], inner)
+    body = '{"name": "' + name[:40] + '", "x": ' + inner + "}"
     response = post_raw(table, f"/groups/{table.slug}/players", body)
     assert response.status_code == 201, response.get_json()
     too_deep = '{"name": "Rex", "x": %s}' % (32 * "[" + 32 * "]")
@@ -93,13 +93,14 @@ def test_nesting_is_counted_outside_strings_and_32_levels_are_allowed(table):
 
 
 def test_malformed_utf8_is_a_bad_request(table):
-    assert "UTF-8" in error(post_raw(table, f"/groups/{table.slug}/players", b'{"name":"\xff"}'), 400)
+    path = f"/groups/{table.slug}/players"
+    assert "UTF-8" in error(post_raw(table, path, b'{"name":"\xff"}'), 400)
     error(post_raw(table, f"/groups/{table.slug}/players", b'{"name":"\xed\xa0\x80"}'), 400)
 
 
 def test_nan_and_infinity_are_not_json(table, sid):
     for constant in ("NaN", "Infinity", "-Infinity"):
-        body = '{"results": [], "version": %s}' % constant
+        body = '{"results": [], "version": ' + constant + "}"
         error(post_raw(table, f"/sessions/{sid}/hands", body), 400)
 
 
@@ -107,10 +108,15 @@ def test_nan_and_infinity_are_not_json(table, sid):
 def test_a_number_of_thousands_of_digits_is_refused_naming_its_field(app, table, digits):
     before = snapshot(app)
     huge = "9" * digits
-    body = '{"game": "spot", "players": ["A", "B"], "dealer": "A", "options": {"ante": %s}}' % huge
+    start = '{"game": "spot", "players": ["A", "B"], "dealer": "A", "options": {"ante": '
+    body = start + huge + "}}"
     error(post_raw(table, f"/groups/{table.slug}/sessions", body), 422, "options.ante")
-    rummy = '{"game": "rummy", "players": ["A", "B"], "dealer": "A", "options": {"target": %s}}'
-    error(post_raw(table, f"/groups/{table.slug}/sessions", rummy % huge), 422, "options.target")
+    rummy = '{"game": "rummy", "players": ["A", "B"], "dealer": "A", "options": {"target": '
+    error(
+        post_raw(table, f"/groups/{table.slug}/sessions", rummy + huge + "}}"),
+        422,
+        "options.target",
+    )
     assert snapshot(app) == before
 
 
@@ -142,10 +148,12 @@ def test_an_id_past_the_databases_integer_is_not_found_on_every_call(app, table,
     assert snapshot(app) == before
 
 
-# --- Names and other text ----------------------------------------------------------------------------
+# --- Names and other text -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["Rex\x00", "\x00", "Re\x07x", "Rex\x7f", "Rex\x1b[31m", "R\ud800x"])
+@pytest.mark.parametrize(
+    "name", ["Rex\x00", "\x00", "Re\x07x", "Rex\x7f", "Rex\x1b[31m", "R\ud800x"]
+)
 def test_a_player_name_with_a_control_character_or_a_lone_surrogate_is_refused(app, table, name):
     before = snapshot(app)
 
@@ -190,11 +198,12 @@ def test_any_text_holding_nul_or_a_lone_surrogate_is_refused_naming_its_field(
     error(client.post("/api/v1/groups", json=passphrase), 422, "passphrase")
     options = {**SPOT, "options": {"currency": f"EU{bad}"}}
     error(table.post(f"/groups/{table.slug}/sessions", options), 422, "options.currency")
-    error(table.post(f"/sessions/{sid}/finish", {"leftover_pot": f"carry{bad}"}), 422, "leftover_pot")
+    finish = table.post(f"/sessions/{sid}/finish", {"leftover_pot": f"carry{bad}"})
+    error(finish, 422, "leftover_pot")
     assert snapshot(app) == before
 
 
-# --- Options and numbers ---------------------------------------------------------------------------
+# --- Options and numbers --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -249,3 +258,9 @@ def test_a_spot_total_past_the_databases_integer_is_refused(app, table, spots):
 
 def test_a_version_past_the_databases_integer_is_refused(table, sid):
     error(table.post(f"/sessions/{sid}/hands", {**SEED_HAND_1, "version": 2**40}), 422, "version")
+
+
+def test_a_group_name_holding_nul_in_basic_auth_is_a_wrong_name(client):
+    for user in ("\x00", "thursday-crowd\x00"):
+        response = client.get(f"/api/v1/groups/{user}", headers=basic(user, "pints of plain"))
+        error(response, 401)

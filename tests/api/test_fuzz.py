@@ -28,7 +28,7 @@ from tests.api.helpers import PASSPHRASE, SEED_HAND_1, SEED_HAND_2, Table
 # A few seconds in the suite; LEDGER_FUZZ_EXAMPLES=5000 for a long hunt.
 EXAMPLES = int(os.environ.get("LEDGER_FUZZ_EXAMPLES", "100"))
 
-# --- Odd values ---------------------------------------------------------------------------------
+# --- Odd values -----------------------------------------------------------------------------------
 
 ODD_TEXT = [
     "",
@@ -107,7 +107,7 @@ json_value = st.recursive(
     max_leaves=12,
 )
 
-# --- Bodies: a valid one for the route, with some of its fields replaced ---------------------------
+# --- Bodies: a valid one for the route, with some of its fields replaced --------------------------
 
 HAND_3 = {
     "results": [
@@ -147,7 +147,8 @@ def changed(draw: Any, body: dict[str, Any]) -> Any:
     for _ in range(draw(st.integers(0, 3))):
         where = draw(st.sampled_from(["top", "options", "result"]))
         if where == "options" and isinstance(body.get("options"), dict):
-            option = draw(st.sampled_from(["ante", "unit_value", "currency", "target", "entry", "x"]))
+            options = ["ante", "unit_value", "currency", "target", "entry", "x"]
+            option = draw(st.sampled_from(options))
             body["options"][option] = draw(json_value)
         elif where == "result" and isinstance(body.get("results"), list) and body["results"]:
             i = draw(st.integers(0, len(body["results"]) - 1))
@@ -201,7 +202,7 @@ CONTENT_TYPES = [
     None,
 ]
 
-# --- Paths --------------------------------------------------------------------------------------
+# --- Paths ----------------------------------------------------------------------------------------
 
 PARAMETER = re.compile(r"<(?:(?P<converter>[a-z]+)(?:\([^)]*\))?:)?(?P<name>\w+)>")
 
@@ -257,7 +258,7 @@ def auth_headers(table: Table) -> st.SearchStrategy[dict[str, str]]:
     )
 
 
-# --- The test --------------------------------------------------------------------------------------
+# --- The test -------------------------------------------------------------------------------------
 
 
 def test_no_request_answers_5xx_and_a_refused_one_changes_nothing(app, client):
