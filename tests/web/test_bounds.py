@@ -174,3 +174,12 @@ def test_nul_anywhere_in_a_page_form_is_refused(app, phone):
     assert name.status_code == 400
     assert phone.client.get(f"{phone.board}?saved=1%00").status_code == 400
     assert snapshot(app) == before
+
+
+@pytest.mark.parametrize("bound", [9, 10, 109, 250, 1000, 4321])
+def test_the_id_pattern_takes_exactly_the_numbers_up_to_its_bound(bound):
+    from ledger.ids import at_most
+
+    pattern = re.compile(at_most(bound) + r"\Z")
+    assert [n for n in range(bound * 3) if pattern.match(str(n))] == list(range(bound + 1))
+    assert pattern.match("0" + str(bound)) and not pattern.match(str(bound) + "0")
