@@ -24,7 +24,8 @@ MAX_ID_DIGITS = len(str(MAX_ID))
 
 
 def at_most(number: int) -> str:
-    """A regular expression for the ASCII numbers from 0 to ``number`` (leading zeros too).
+    """A regular expression for the ASCII numbers from 0 to ``number``, written with at most
+    as many digits as ``number`` (leading zeros within them are read as usual).
 
     ``at_most(250)`` is ``(?:[0-9]{1,2}|[0-1][0-9]{2}|2[0-4][0-9]{1}|250)``.
     """

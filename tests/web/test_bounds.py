@@ -182,4 +182,4 @@ def test_the_id_pattern_takes_exactly_the_numbers_up_to_its_bound(bound):
 
     pattern = re.compile(at_most(bound) + r"\Z")
     assert [n for n in range(bound * 3) if pattern.match(str(n))] == list(range(bound + 1))
-    assert pattern.match("0" + str(bound)) and not pattern.match(str(bound) + "0")
+    assert not pattern.match(str(bound + 1)) and not pattern.match(str(bound) + "0")
