@@ -68,6 +68,19 @@ def row_number(text: str | None) -> int | None:
     return number if number <= MAX_ID else None
 
 
+def form_number(text: str | None) -> int | None:
+    """A version or a hand number a form sent back: None when empty or not a number.
+
+    A number past any row's reads as MAX_ID + 1, which no version or hand has: the services
+    compare it and refuse (a stale version) or find nothing, never bind it past the database.
+    """
+    text = (text or "").strip()
+    if not text.isascii() or not text.isdigit():
+        return None
+    number = row_number(text)
+    return MAX_ID + 1 if number is None else number
+
+
 def init_app(app: Flask) -> None:
     """Every ``<int:…>`` in a route added after this is a RowIdConverter."""
     app.url_map.converters["int"] = RowIdConverter

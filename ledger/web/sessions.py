@@ -22,7 +22,7 @@ from wtforms import SelectChoice
 from ledger import services
 from ledger.api.exports import download, session_data, session_filename
 from ledger.export import XLSX_MIMETYPE, session_workbook
-from ledger.ids import query_number, row_number
+from ledger.ids import form_number, query_number, row_number
 from ledger.rules.registry import GAMES
 from ledger.services.views import GroupRef, SessionView
 from ledger.web import access, i18n, once, texts
@@ -244,7 +244,7 @@ def undo(slug: str, session_id: int) -> Response:
     """Take back the last hand: the one this phone showed as last, never one entered since."""
     group = access.group_for_page(slug)
     form = ConfirmForm()
-    number = row_number(request.form.get("number"))
+    number = form_number(request.form.get("number"))
     if form.validate_on_submit() and number:
         try:
             view = services.undo_hand(group, session_id, number)
@@ -352,7 +352,7 @@ def finish(slug: str, session_id: int):
         leftover = form.leftover_pot.data if view.money else None
         shown = form.version.data or ""
         try:
-            services.finish_session(group, session_id, leftover, version=row_number(shown))
+            services.finish_session(group, session_id, leftover, version=form_number(shown))
         except services.Conflict as e:
             if e.field != "version":
                 flash(i18n.error_text(e), "error")
