@@ -50,8 +50,8 @@ def way_back() -> dict[str, Any]:
     a group that does not exist, so it says nothing about other groups (not even their names).
     """
     match = _IN_A_GROUP.match(request.path)
-    if match is None:
-        return {}
+    if match is None or "\x00" in match["slug"]:
+        return {}  # (no slug holds NUL, and PostgreSQL cannot be asked about one)
     group = access.signed_in_group(match["slug"])
     if group is None:
         return {}

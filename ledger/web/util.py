@@ -18,7 +18,8 @@ def add_error(form: FlaskForm, field: str | None, message: str) -> None:
 
 
 def refuse_unkeepable_text() -> None:
-    """A page's form or query holding NUL answers 400 before any view reads it.
+    """A page's form or query holding NUL answers 400 before any view reads it (an address
+    holding one, 404).
 
     PostgreSQL cannot store NUL, and no keyboard types one: only a crafted request sends it.
     (Forms never hold a lone surrogate: werkzeug decodes them with replacement characters.
@@ -26,6 +27,8 @@ def refuse_unkeepable_text() -> None:
     """
     if request.path == "/api" or request.path.startswith("/api/"):
         return
+    if "\x00" in request.path:
+        abort(404)  # no slug or token holds NUL: nothing is at such an address
     for values in (request.args, request.form):
         for key, value in values.items(multi=True):
             if "\x00" in key or "\x00" in value:

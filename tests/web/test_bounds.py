@@ -199,3 +199,16 @@ def test_the_id_pattern_takes_exactly_the_numbers_up_to_its_bound(bound):
     pattern = re.compile(at_most(bound) + r"\Z")
     assert [n for n in range(bound * 3) if pattern.match(str(n))] == list(range(bound + 1))
     assert not pattern.match(str(bound + 1)) and not pattern.match(str(bound) + "0")
+
+
+def test_an_address_holding_nul_is_not_found(phone):
+    for path in (
+        "/g/%00",
+        f"/g/{phone.slug}%00",
+        "/g/%00/s/1",
+        f"/g/%00/s/{phone.session_id}/hands/new",
+        "/join/%00",
+    ):
+        response = phone.client.get(path)
+        assert response.status_code == 404, path
+        assert "<html" in html(response)
