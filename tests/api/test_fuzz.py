@@ -153,7 +153,8 @@ def changed(draw: Any, body: dict[str, Any]) -> Any:
         elif where == "result" and isinstance(body.get("results"), list) and body["results"]:
             i = draw(st.integers(0, len(body["results"]) - 1))
             field = draw(st.sampled_from(["player", "cards", "spots", "melds", "sitting_out"]))
-            body["results"][i][field] = draw(json_value)
+            if isinstance(body["results"][i], dict):  # not replaced by an earlier change
+                body["results"][i][field] = draw(json_value)
         else:
             body[draw(st.sampled_from(keys))] = draw(json_value)
     return body
