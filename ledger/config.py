@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import stat
 import tempfile
 from collections.abc import Mapping
 from datetime import timedelta
@@ -70,7 +71,7 @@ def instance_path() -> str | None:
 
 def load_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
     """Fill ``app.config``: defaults, then instance/config.py, then the environment, then tests."""
-    os.makedirs(app.instance_path, exist_ok=True)
+    make_private_folder(Path(app.instance_path))
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=f"sqlite:///{Path(app.instance_path) / 'ledger.sqlite'}",
         # A phone may sit on a form through a long hand; the token lives as long as the
@@ -191,6 +192,62 @@ def positive_days(value: Any, name: str) -> float:
     if not 0 < days < 100_000:
         raise ConfigError(f"{name} must be a number of days above 0, not {value!r}.")
     return days
+
+
+# Who may read the instance folder and the SQLite file: the owner only, as the secret key.
+# They hold every group's hands and passphrase hashes.
+PRIVATE_FOLDER = 0o700
+PRIVATE_FILE = 0o600
+# The files SQLite keeps beside a database while it is open (they hold its pages too).
+SQLITE_COMPANIONS = ("-wal", "-shm", "-journal")
+
+
+def make_private_folder(path: Path) -> None:
+    """Create ``path`` readable by its owner only, or tighten it if it was made before."""
+    path.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
+    _tighten(path, PRIVATE_FOLDER)
+
+
+def make_private_database_file(path: Path) -> None:
+    """Create the SQLite file ``path`` (and tighten its companions) readable by its owner only.
+
+    Called before each new connection: SQLite would create the file with the process's umask
+    (usually readable by everyone), and it gives its -wal and -shm files the database file's
+    permissions. Creating it empty here is what SQLite would do on connecting.
+    """
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, PRIVATE_FILE)
+    except FileExistsError:
+        pass
+    except FileNotFoundError:
+        return  # no such folder: SQLite's own error says so on connecting
+    else:
+        os.close(fd)
+    for name in ("", *SQLITE_COMPANIONS):
+        _tighten(Path(f"{path}{name}"), PRIVATE_FILE)
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file a ``sqlite://`` URL opens, or None (another database, in memory, a URI)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return None
+    database = parsed.database or ""
+    if database in ("", ":memory:") or database.startswith("file:"):
+        return None
+    return Path(database)
+
+
+def _tighten(path: Path, mode: int) -> None:
+    """Take away what others may do with ``path``, if it exists and is ours to change."""
+    try:
+        current = stat.S_IMODE(path.stat().st_mode)
+        if current & ~mode:
+            os.chmod(path, current & mode)
+    except FileNotFoundError:
+        pass
+    except PermissionError:
+        pass  # another user's file (a shared folder given on purpose): left as it is
 
 
 def load_or_create_secret_key(path: Path) -> str:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flask_babel import Babel
@@ -12,6 +13,8 @@ from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import MetaData, event
 from sqlalchemy.orm import DeclarativeBase
+
+from ledger.config import make_private_database_file, sqlite_file
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -67,6 +70,18 @@ def init_engine_events(app: Flask) -> None:
         for engine in db.engines.values():
             if engine.dialect.name == "sqlite":
                 event.listen(engine, "connect", _sqlite_on_connect)
+                path = sqlite_file(engine.url.render_as_string(hide_password=False))
+                if path is not None:
+                    event.listen(engine, "do_connect", _private_file_before_connecting(path))
+
+
+def _private_file_before_connecting(path: Path) -> Callable[..., None]:
+    """Before each new connection: the database file exists, readable by its owner only."""
+
+    def before(dialect: Any, connection_record: Any, cargs: Any, cparams: Any) -> None:
+        make_private_database_file(path)
+
+    return before
 
 
 def _sqlite_on_connect(dbapi_connection: Any, connection_record: Any) -> None:

@@ -28,6 +28,9 @@ def request_group() -> GroupRef:
         return group
     if auth is None or auth.type != "basic" or not auth.username:
         raise services.Unauthorized("This needs the group's name and passphrase.")
+    if "\x00" in auth.username:
+        # No slug holds NUL, and PostgreSQL cannot even be asked about one: as a wrong name.
+        raise services.Unauthorized("The group's name or passphrase is wrong.")
     return services.authenticate(auth.username, auth.password or "", request.remote_addr)
 
 

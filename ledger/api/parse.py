@@ -2,11 +2,19 @@
 
 Wrong JSON or a wrong type is the caller's mistake (400); a value of the right type that
 breaks a rule is for the services and the engine to refuse (422).
+
+Before any view sees a body it is checked as a whole (API.md "Additions", "Bounds"): sent as
+``application/json`` (else 415), valid UTF-8, nested at most ``MAX_DEPTH`` deep (counted on
+the raw text, so a body nested 100,000 deep never reaches the recursive parser), and holding
+no number and no text that the databases cannot keep (422 naming the field).
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
+from itertools import accumulate
 from typing import Any
 
 from flask import request
@@ -16,19 +24,113 @@ from ledger.models import REQUEST_ID_LENGTH
 from ledger.rules.base import HandEntry, ResultEntry
 from ledger.rules.errors import RuleError
 
+# The deepest a body may nest: a hand entry needs 4 levels, so 32 is ample.
+MAX_DEPTH = 32
+# The largest whole number a body may hold, anywhere: the databases' integer (PostgreSQL's
+# INTEGER is 32 bits). Every field has a tighter bound of its own (API.md "Bounds").
+MAX_NUMBER = 2**31 - 1
+# Digits a number may have before it is not read at all: Python refuses to read a number of
+# thousands of digits (int_max_str_digits), and no field takes one of more than ten.
+MAX_DIGITS = 20
+
+# A JSON string, escapes included, so the brackets inside one are not counted as nesting.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+# What no text in a body may hold: NUL (PostgreSQL cannot store it) and a surrogate on its
+# own (it cannot be written as UTF-8, so neither database nor the JSON answer can take it).
+_UNKEEPABLE = re.compile("[\x00\ud800-\udfff]")
+
+# Methods a page of another site can send without the browser asking first (a "simple"
+# request): such a request must say it is JSON even with no body, or a form of any site could
+# finish a session for a phone whose browser remembers the group's passphrase.
+_SIMPLE_METHODS = frozenset({"POST"})
+
+
+class _TooLong:
+    """A number of more than MAX_DIGITS digits, kept as found so the field can be named."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _read_int(text: str) -> int | _TooLong:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        return _TooLong(text)
+    return int(text)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def nesting(text: str) -> int:
+    """How deep the JSON ``text`` nests its arrays and objects, without parsing it."""
+    bare = _STRING.sub("", text)
+    brackets = _NOT_BRACKET.sub("", bare)
+    return max(accumulate(map(_STEP.__getitem__, brackets), initial=0))
+
 
 def json_object() -> dict[str, Any]:
-    """The body as a JSON object; an empty body is an empty object."""
+    """The body as a JSON object, checked as a whole; an empty body is an empty object."""
     raw = request.get_data(cache=True)
-    if not raw.strip():
-        return {}
+    if request.mimetype != "application/json" and (
+        raw or request.content_type or request.method in _SIMPLE_METHODS
+    ):
+        raise APIError(415, "Send the request body as JSON, with Content-Type: application/json.")
     try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise APIError(400, "The request body is not valid UTF-8 text.") from None
+    if not text.strip():
+        return {}
+    if nesting(text) > MAX_DEPTH:
+        raise APIError(400, f"The request body is nested too deeply: at most {MAX_DEPTH} levels.")
+    try:
+        data = json.loads(text, parse_int=_read_int, parse_constant=_refuse_constant)
+    except ValueError:
         raise APIError(400, "The request body is not valid JSON.") from None
     if not isinstance(data, dict):
         raise APIError(400, "The request body must be a JSON object.")
+    _check_values(data, "")
     return data
+
+
+def _check_values(value: Any, where: str) -> None:
+    """Refuse a number or a text anywhere in the body that no field takes and no database keeps.
+
+    ``where`` is the field in the API's notation (``results[2].cards``); the body is at most
+    MAX_DEPTH deep, so the recursion is too.
+    """
+    if isinstance(value, str):
+        if _UNKEEPABLE.search(value):
+            raise APIError(
+                422,
+                f"The text given for {where} holds a character that cannot be kept "
+                "(a NUL or half of a surrogate pair).",
+                field=where,
+            )
+    elif isinstance(value, bool) or value is None:
+        return
+    elif isinstance(value, _TooLong) or (isinstance(value, int) and abs(value) > MAX_NUMBER):
+        raise APIError(422, f"The number given for {where} is far too large.", field=where)
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise APIError(422, f"The number given for {where} is too large.", field=where)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            inner = f"{where}.{key}" if where else key
+            if _UNKEEPABLE.search(key):
+                raise APIError(
+                    422,
+                    "A name in the request holds a character that cannot be kept "
+                    "(a NUL or half of a surrogate pair).",
+                    field=where or None,
+                )
+            _check_values(item, inner)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _check_values(item, f"{where}[{i}]")
 
 
 def text(body: dict[str, Any], key: str, where: str | None = None) -> str | None:

@@ -137,6 +137,27 @@ class Finish:
     state: State  # finished; ``pot`` is what is carried to the next session (0 on refund)
 
 
+# --- Bounds ----------------------------------------------------------------------------------
+
+# The most units (or points) a score, the pot or a payment may reach, either way: far past
+# any night at the largest ante, and well inside the databases' 32-bit integers.
+MAX_TOTAL = 1_000_000_000
+
+
+def check_totals(outcome: HandOutcome) -> HandOutcome:
+    """The outcome as it is, or a RuleError if a total in it passes MAX_TOTAL."""
+    state = outcome.state
+    numbers = [state.pot, state.carried_in, *state.scores.values(), *state.pot_antes.values()]
+    numbers += [m.units for m in outcome.movements]
+    if any(abs(n) > MAX_TOTAL for n in numbers):
+        raise RuleError(
+            "This hand would take a score or the pot past {most} units, more than the app "
+            "can keep. Finish this session and start a new one.",
+            most=MAX_TOTAL,
+        )
+    return outcome
+
+
 # --- Games -----------------------------------------------------------------------------------
 
 
@@ -181,6 +202,16 @@ class Game:
     # Points games: who wins where the game stands, when the table ends it before it ends by
     # itself (the game's own measure: highest or lowest score). Money games have no winner.
     leaders: Callable[[State, Mapping[str, Any]], tuple[str, ...]] | None = None
+
+    def __post_init__(self) -> None:
+        # Every hand any caller plays (a new hand, a correction's replay, a restore's replay)
+        # is held to the bounds, so none can store a total the database or a page cannot hold.
+        play = self.play
+
+        def bounded_play(state: State, entry: HandEntry, options: Mapping[str, Any]) -> HandOutcome:
+            return check_totals(play(state, entry, options))
+
+        object.__setattr__(self, "play", bounded_play)
 
     def pass_direction(self, options: Mapping[str, Any]) -> int:
         return self.deal_step(options) if self.deal_step is not None else 1
@@ -301,14 +332,32 @@ def check_options(game: Game, given: Mapping[str, Any]) -> dict[str, Any]:
     return chosen
 
 
+# Digits a whole-number option may be typed with: more is beyond every option's maximum, and
+# Python refuses to read a number of thousands of digits at all (int_max_str_digits).
+_OPTION_DIGITS = 12
+_PAST_ANY_OPTION: int = 10**_OPTION_DIGITS
+
+
 def _whole(value: Any) -> int | None:
+    """A whole number given as a number or as text ("5", " -3 "); None for anything else.
+
+    A float is not a whole number, even 5.0. Text of more than ``_OPTION_DIGITS`` digits reads
+    as a number just past them, so the option's maximum refuses it.
+    """
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value.strip())
-    return None
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()):
+        return None
+    sign = -1 if text.startswith("-") else 1
+    if len(digits.lstrip("0")) > _OPTION_DIGITS:
+        return sign * _PAST_ANY_OPTION
+    return sign * int(digits)
 
 
 # --- Seats: shared by every game ---------------------------------------------------------------

@@ -72,10 +72,11 @@ CURRENCY_SYMBOLS: Mapping[str, str] = MappingProxyType(
 )
 
 _UNIT_VALUE_FIELD = "options.unit_value"
-# Bounds on a unit's worth: far beyond any table's stakes, they keep the value in plain
-# notation when written back as text, and keep "1E+999999" from becoming a huge integer.
+# Bounds on a unit's worth (API.md "Bounds"): far beyond any table's stakes, they keep the
+# value in plain notation when written back as text, keep "1E+999999" from becoming a huge
+# integer, and keep a night's amounts within what the pages show.
 _UNIT_VALUE_PLACES = 6
-_UNIT_VALUE_LIMIT = Decimal(1_000_000)
+MAX_UNIT_VALUE = Decimal(1000)
 
 
 def minor_units(currency: str) -> int:
@@ -134,7 +135,7 @@ def parse_unit_value(text: str | Decimal | int) -> Decimal:
 
     A single comma with no point is read as the decimal mark, as much of Europe writes it.
     A float is refused rather than converted: it cannot hold 0.01 exactly. The value has at
-    most six decimals and is below a million; ``str()`` of it is plain notation.
+    most six decimals and is at most 1000; ``str()`` of it is plain notation.
     """
     if isinstance(text, Decimal):
         value = text
@@ -167,11 +168,12 @@ def parse_unit_value(text: str | Decimal | int) -> Decimal:
             field=_UNIT_VALUE_FIELD,
             text=str(text),
         )
-    if value >= _UNIT_VALUE_LIMIT:
+    if value > MAX_UNIT_VALUE:
         raise RuleError(
-            "A unit worth {text} is more than the app can keep: give less than 1000000.",
+            "A unit worth {text} is more than the app can keep: give at most {most}.",
             field=_UNIT_VALUE_FIELD,
             text=str(text),
+            most=str(MAX_UNIT_VALUE),
         )
     # Safe from here: below the limit, quantizing needs far fewer digits than any context has.
     if value != value.quantize(Decimal(1).scaleb(-_UNIT_VALUE_PLACES)):

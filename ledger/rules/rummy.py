@@ -24,6 +24,8 @@ from ledger.rules.errors import Phrase, RuleError
 
 JOKER_VALUE = 15
 RUMMY_BONUS = 10  # rummy_bonus=bonus10: points for the winner, or off the winner's penalties
+# The highest target (API.md "Bounds"): a game to it lasts years, not a night.
+MAX_TARGET = 100_000
 
 
 def play(state: State, entry: HandEntry, options: Mapping[str, Any]) -> HandOutcome:
@@ -308,7 +310,9 @@ GAME = Game(
         "ace_value": Option(1, choices=(1, 11, 15), help="What an ace left in hand is worth."),
         "jokers": Option(0, choices=(0, 2), help="Jokers per pack, 15 points each."),
         "packs": Option(1, choices=(1, 2), help="Two packs: up to 7 players, 10 cards each."),
-        "target": Option(100, minimum=1, help="The game ends when a score reaches this."),
+        "target": Option(
+            100, minimum=1, maximum=MAX_TARGET, help="The game ends when a score reaches this."
+        ),
         "entry": Option(
             "cards",
             choices=("cards", "totals"),

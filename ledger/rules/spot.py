@@ -26,6 +26,9 @@ from ledger.rules.money import parse_unit_value
 
 MAX_CARDS = 8  # the leader's 9th card is always discarded before the hand ends
 MAX_SPOTS = 80  # eight picture cards
+# The largest ante (API.md "Bounds"): far beyond any table's, and it keeps a night's pot and
+# balances well inside what the database and the pages hold.
+MAX_ANTE = 10_000
 
 
 def play(state: State, entry: HandEntry, options: Mapping[str, Any]) -> HandOutcome:
@@ -342,7 +345,9 @@ GAME = Game(
     max_players=6,
     money=True,
     options={
-        "ante": Option(5, minimum=0, help="Units each player dealt in puts into the pot."),
+        "ante": Option(
+            5, minimum=0, maximum=MAX_ANTE, help="Units each player dealt in puts into the pot."
+        ),
         "unit_value": Option("0.01", parse=_unit_value, help="The money one unit is worth."),
         "currency": Option("EUR", parse=_currency, help="The currency, as a three-letter code."),
         "dealer_rotation": Option(

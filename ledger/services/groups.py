@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -65,13 +66,30 @@ def name_key(name: str) -> str:
     return name.casefold()
 
 
+def check_name_characters(name: str, field: str = "name") -> str:
+    """Refuse a name (a player's, a group's) holding a control character or half a surrogate.
+
+    Such a character is invisible or breaks the page it is shown on; NUL cannot be stored in
+    PostgreSQL, and a lone surrogate in neither database (API.md "Bounds"). Tabs and line
+    breaks pass: a name's spaces are tidied into single spaces before it is kept.
+    """
+    for ch in name:
+        if unicodedata.category(ch) in ("Cc", "Cs") and not ch.isspace():
+            raise RuleError(
+                "A name cannot hold control characters (such as NUL) or broken characters.",
+                field=field,
+            )
+    return name
+
+
 def check_player_name(name: Any, field: str = "name") -> str:
-    """A player's name as it will be kept: spaces tidied, 1 to 40 characters."""
+    """A player's name as it will be kept: spaces tidied, 1 to 40 characters, nothing hidden."""
     if not isinstance(name, str):
         raise RuleError("A player's name is text.", field=field)
     clean = " ".join(name.split())
     if not clean:
         raise RuleError("Give the player a name.", field=field)
+    check_name_characters(clean, field)
     if len(clean) > NAME_LENGTH:
         raise RuleError(
             "A player's name has at most {most} characters.", field=field, most=NAME_LENGTH

@@ -17,8 +17,10 @@ def register_pages(app: Flask) -> None:
     from ledger.services.errors import ServiceError
     from ledger.web import access, display, groups, hands, home, i18n, sessions
     from ledger.web.errors import service_error_page
+    from ledger.web.util import refuse_unkeepable_text
 
     for blueprint in (home.bp, i18n.bp, display.bp, groups.bp, sessions.bp, hands.bp):
         app.register_blueprint(blueprint)
     app.register_error_handler(ServiceError, service_error_page)
     app.before_request(access.renew_daily)
+    app.before_request(refuse_unkeepable_text)

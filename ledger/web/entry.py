@@ -15,6 +15,7 @@ from typing import Any
 from flask_babel import gettext as _
 from wtforms import SelectChoice
 
+from ledger.ids import row_number
 from ledger.rules.base import HandEntry, ResultEntry
 from ledger.rules.cards import RANKS, SUITS, Card, spot_value
 from ledger.rules.errors import RuleError
@@ -161,9 +162,7 @@ def read(form: HandForm, shape: Layout, dealer: str | None) -> tuple[HandEntry, 
                 errors.add_row(
                     i, _("Give either %(name)s's cards or the total, not both.", name=name)
                 )
-            results.append(
-                ResultEntry(player=name, spots=int(spots_text) if spots_text.isdigit() else None)
-            )
+            results.append(ResultEntry(player=name, spots=row_number(spots_text)))
         else:
             results.append(ResultEntry(player=name, cards=cards))
     entry = HandEntry(results=tuple(results), out=out, rummy=bool(shape.rummy and form.rummy.data))

@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException, default_exceptions
 from werkzeug.wrappers import Response
 
 from ledger import services
+from ledger.ids import row_number
 from ledger.services.errors import NotFound, ServiceError
 from ledger.web import access, limits
 from ledger.web.i18n import error_text
@@ -50,15 +51,17 @@ def way_back() -> dict[str, Any]:
     a group that does not exist, so it says nothing about other groups (not even their names).
     """
     match = _IN_A_GROUP.match(request.path)
-    if match is None:
-        return {}
+    if match is None or "\x00" in match["slug"]:
+        return {}  # (no slug holds NUL, and PostgreSQL cannot be asked about one)
     group = access.signed_in_group(match["slug"])
     if group is None:
         return {}
     back: dict[str, Any] = {"group": group}
-    if match["session"]:
+    # An id no row can have (past the database's integer) is not looked up: it is not there.
+    session_id = row_number(match["session"])
+    if session_id is not None:
         try:
-            back["back_session"] = services.session_view(group, int(match["session"]))
+            back["back_session"] = services.session_view(group, session_id)
         except ServiceError:
             pass  # not a session of this group: the group's page is the way back
     return back

@@ -11,6 +11,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext as _
 
 from ledger import services
+from ledger.ids import form_number
 from ledger.rules.base import HandEntry
 from ledger.rules.registry import GAMES
 from ledger.services.views import GroupRef, HandView, SessionView
@@ -42,7 +43,8 @@ class Notice:
 
 
 def _whole(text: str | None) -> int | None:
-    return int(text) if text and text.isdigit() else None
+    # A Unicode digit is no number; one of thousands of digits is past every row's.
+    return form_number(text)
 
 
 def _closed_text(view: SessionView) -> str:

@@ -8,6 +8,7 @@ from werkzeug.wrappers import Response
 
 from ledger import backup, services
 from ledger.services import auth, pages
+from ledger.services.groups import check_name_characters
 from ledger.web import access, kept
 from ledger.web.forms import CreateGroupForm, OpenGroupForm, RestoreForm
 from ledger.web.i18n import error_text, same_site_path
@@ -82,7 +83,8 @@ def create_group() -> Response | tuple[str, int]:
     form = _create_form()
     if form.validate_on_submit():
         try:
-            group = services.create_group(form.name.data or "", form.passphrase.data or "")
+            name = check_name_characters(form.name.data or "")
+            group = services.create_group(name, form.passphrase.data or "")
         except services.RuleError as e:
             add_error(form, e.field, error_text(e))
         except services.Busy as e:

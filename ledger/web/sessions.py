@@ -22,6 +22,7 @@ from wtforms import SelectChoice
 from ledger import services
 from ledger.api.exports import download, session_data, session_filename
 from ledger.export import XLSX_MIMETYPE, session_workbook
+from ledger.ids import form_number, query_number, row_number
 from ledger.rules.registry import GAMES
 from ledger.services.views import GroupRef, SessionView
 from ledger.web import access, i18n, once, texts
@@ -134,9 +135,9 @@ def _error_place(game: str, field: str | None) -> str:
 def _moved(order: list[str], move: str) -> list[str]:
     """``up:2`` or ``down:0``: the player at that place swaps with the neighbour."""
     direction, _sep, index = move.partition(":")
-    if not index.isdigit():
+    i = row_number(index)
+    if i is None:
         return order
-    i = int(index)
     j = i - 1 if direction == "up" else i + 1
     if 0 <= i < len(order) and 0 <= j < len(order):
         order = list(order)
@@ -157,6 +158,7 @@ def show(slug: str, session_id: int) -> str:
     # Every phone at the table reloads this page; it changes only when the session does.
     # Checked every time (a new passphrase signs out), with the session's version: one query.
     group, stamp = access.session_for_page(slug, session_id)
+    query_number("saved")  # a hand number no row can have is not found, before any work
     # A message waiting for this browser (a refused join, leave or undo, "the game is over")
     # belongs on this very page: a kept copy would leave it out, and it would turn up later
     # on another page. Such a page is rendered anew and never kept.
@@ -187,9 +189,7 @@ def show(slug: str, session_id: int) -> str:
 
 def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
     """The scoreboard page, and the session version it shows."""
-    board = services.scoreboard(
-        group, session_id, RECENT_HANDS, saved=request.args.get("saved", type=int)
-    )
+    board = services.scoreboard(group, session_id, RECENT_HANDS, saved=query_number("saved"))
     view = board.session
     hand_json = [h.to_json() for h in board.recent]
     saved_hand = board.saved.to_json() if board.saved is not None else None
@@ -244,7 +244,7 @@ def undo(slug: str, session_id: int) -> Response:
     """Take back the last hand: the one this phone showed as last, never one entered since."""
     group = access.group_for_page(slug)
     form = ConfirmForm()
-    number = request.form.get("number", type=int)
+    number = form_number(request.form.get("number"))
     if form.validate_on_submit() and number:
         try:
             view = services.undo_hand(group, session_id, number)
@@ -352,9 +352,7 @@ def finish(slug: str, session_id: int):
         leftover = form.leftover_pot.data if view.money else None
         shown = form.version.data or ""
         try:
-            services.finish_session(
-                group, session_id, leftover, version=int(shown) if shown.isdigit() else None
-            )
+            services.finish_session(group, session_id, leftover, version=form_number(shown))
         except services.Conflict as e:
             if e.field != "version":
                 flash(i18n.error_text(e), "error")

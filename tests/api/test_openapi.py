@@ -203,7 +203,12 @@ def test_a_nights_answers_validate_against_the_spec(app, client, spec):
     table.ok("POST", f"{group_path}/players", {"name": "Enda"}, 201)
     assert table.post(f"{group_path}/players", {"name": "enda"}).status_code == 409
     assert table.post(f"{group_path}/players", {"name": 7}).status_code == 400
-    assert table.call("POST", f"{group_path}/players", data="{").status_code == 400
+    assert (
+        table.call(
+            "POST", f"{group_path}/players", data="{", content_type="application/json"
+        ).status_code
+        == 400
+    )
 
     # A Spot night for money: a hand, a repeat of it, a tie, a correction, a stale one.
     start = {"game": "spot", "players": SEED_PLAYERS, "dealer": "Finn", "request_id": "night-1"}
@@ -270,7 +275,7 @@ def test_a_nights_answers_validate_against_the_spec(app, client, spec):
         },
     )
     assert table.get(f"/sessions/{rummy}/settlement").status_code == 422
-    table.ok("POST", f"/sessions/{rummy}/finish")
+    table.ok("POST", f"/sessions/{rummy}/finish", {})
     table.ok("GET", f"/sessions/{rummy}/hands")
 
     # Spin Rummy for two: melds scored.

@@ -106,7 +106,7 @@ def test_a_player_cannot_take_another_players_name(table, app):
 
 
 def finish(table, sid) -> dict:
-    session = table.ok("POST", f"/sessions/{sid}/finish")
+    session = table.ok("POST", f"/sessions/{sid}/finish", {})
     assert session["status"] == "finished"
     assert table.ok("GET", f"/sessions/{sid}")["winners"] == session["winners"]
     return session

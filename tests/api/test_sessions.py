@@ -342,7 +342,7 @@ def test_a_leftover_pot_choice_that_does_not_exist_is_refused(table):
 def test_a_points_game_finishes_without_a_pot_and_has_no_money_to_settle(table):
     sid = table.session(game="rummy", dealer="Enda")["id"]
 
-    session = table.ok("POST", f"/sessions/{sid}/finish")
+    session = table.ok("POST", f"/sessions/{sid}/finish", {})
 
     assert session["status"] == "finished"
     assert session["pot"] is None

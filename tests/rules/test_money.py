@@ -139,12 +139,17 @@ def test_a_unit_value_has_at_most_six_decimals(typed: str) -> None:
     assert refused.value.field == "options.unit_value"
 
 
-@pytest.mark.parametrize("typed", ["1000000", "1E+999999"])
+@pytest.mark.parametrize("typed", ["1000.000001", "1001", "1000000", "1E+999999"])
 def test_a_unit_value_beyond_any_stakes_is_refused(typed: str) -> None:
-    with pytest.raises(RuleError, match="less than 1000000") as refused:
+    with pytest.raises(RuleError, match="at most 1000") as refused:
         parse_unit_value(typed)
 
     assert refused.value.field == "options.unit_value"
+
+
+def test_a_unit_value_of_1000_is_the_most_taken() -> None:
+    assert parse_unit_value("1000") == Decimal("1000")
+    assert parse_unit_value(1000) == Decimal("1000")
 
 
 @pytest.mark.parametrize("typed", ["", "  ", "abc", "€0.01", "0.0.1", "1,000.5,0", "NaN", "inf"])
