@@ -8,6 +8,7 @@ from typing import Any
 
 from ledger.rules.cards import Card
 from ledger.rules.errors import RuleError
+from ledger.rules.table import EntryForm, PotStory, TableRules, pot_story
 
 # --- What a player types ---------------------------------------------------------------------
 
@@ -128,6 +129,12 @@ class HandOutcome:
         """Money between two players (API.md ``payments``): antes and the pot left out."""
         return tuple(m for m in self.movements if m.source is not None and m.target is not None)
 
+    def pot_story(self) -> PotStory:
+        """Money games: who took the pot, who paid what, the odd units, the pot carried on."""
+        return pot_story(
+            self.results, self.out, self.winners, self.payments, self.pot_before, self.pot_after
+        )
+
 
 @dataclass(frozen=True)
 class Finish:
@@ -202,6 +209,8 @@ class Game:
     # Points games: who wins where the game stands, when the table ends it before it ends by
     # itself (the game's own measure: highest or lowest score). Money games have no winner.
     leaders: Callable[[State, Mapping[str, Any]], tuple[str, ...]] | None = None
+    # What a hand's form and a hand's summary need to know of the game (ledger/rules/table.py).
+    table: TableRules = TableRules()
 
     def __post_init__(self) -> None:
         # Every hand any caller plays (a new hand, a correction's replay, a restore's replay)
@@ -212,6 +221,10 @@ class Game:
             return check_totals(play(state, entry, options))
 
         object.__setattr__(self, "play", bounded_play)
+
+    def entry_form(self, options: Mapping[str, Any], seated: int) -> EntryForm:
+        """What a hand's form offers in a session with these options and this many seated."""
+        return self.table.entry_form({**self.defaults(), **options}, seated)
 
     def pass_direction(self, options: Mapping[str, Any]) -> int:
         return self.deal_step(options) if self.deal_step is not None else 1
