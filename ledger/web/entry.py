@@ -28,6 +28,7 @@ _RESULT_FIELD = re.compile(r"^results\[(\d+)\](?:\.(\w+))?")
 # goes beside the "went out" choice.
 _OUT_FIELDS = frozenset(f.name for f in fields(HandEntry) if f.name != "results")
 
+
 def layout(game_key: str, options: Mapping[str, Any], seated: int) -> EntryForm:
     """What the hand form offers for this game, its options and this many seated: the engine's
     answer (ledger/rules/table.py)."""
