@@ -181,6 +181,10 @@ class Option:
     parse: Callable[[Any], Any] | None = None
 
 
+# The money games' option saying what the pot left at the end of a night does.
+LEFTOVER_POT = "leftover_pot"
+
+
 @dataclass(frozen=True)
 class Game:
     """A game the app knows. Each game module builds one and ``registry`` collects them."""
@@ -225,6 +229,21 @@ class Game:
     def entry_form(self, options: Mapping[str, Any], seated: int) -> EntryForm:
         """What a hand's form offers in a session with these options and this many seated."""
         return self.table.entry_form({**self.defaults(), **options}, seated)
+
+    def pot_choices(self) -> tuple[str, ...]:
+        """What the table may do with the pot left at the end of a night (RULES.md §2: carry
+        or refund), the default first; none for a game without a pot."""
+        option = self.options.get(LEFTOVER_POT)
+        if option is None or not option.choices:
+            return ()
+        rest = tuple(c for c in option.choices if c != option.default)
+        return (option.default, *rest)
+
+    def pot_choice(self, options: Mapping[str, Any]) -> str | None:
+        """What a session with these options does with the pot left at the end, by default."""
+        choices = self.pot_choices()
+        chosen = options.get(LEFTOVER_POT)
+        return chosen if chosen in choices else (choices[0] if choices else None)
 
     def pass_direction(self, options: Mapping[str, Any]) -> int:
         return self.deal_step(options) if self.deal_step is not None else 1
@@ -376,6 +395,17 @@ def _whole(value: Any) -> int | None:
 # --- Seats: shared by every game ---------------------------------------------------------------
 
 
+def tidy_name(name: str) -> str:
+    """A player's name as the table writes it: its spaces tidied into single spaces."""
+    return " ".join(name.split())
+
+
+def has_name(names: Sequence[str], name: str) -> bool:
+    """Whether ``name`` is one of ``names``, whatever case either is typed in."""
+    key = name.strip().casefold()
+    return any(n.casefold() == key for n in names)
+
+
 def check_players(game: Game, players: Sequence[str], dealer: str) -> tuple[str, ...]:
     """The seat order of a new session, checked: names unique, count in range, dealer seated."""
     seats = tuple(p.strip() for p in players)
@@ -500,7 +530,7 @@ def join(
         raise RuleError("The session is finished: nobody can join it.")
     if not name:
         raise RuleError("The new player needs a name.", field="name")
-    if any(p.casefold() == name.casefold() for p in state.seats):
+    if has_name(state.seats, name):
         raise RuleError("{player} is already seated.", field="name", players=(name,), player=name)
     if after not in state.seats:
         raise RuleError(
