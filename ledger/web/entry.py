@@ -100,9 +100,10 @@ def read(form: HandForm, shape: EntryForm, dealer: str | None) -> tuple[HandEntr
     errors = RowErrors()
     out = (form.out.data or "").strip() or None
     results = []
+    dealt_in = shape.dealt_in([(row.player.data or "").strip() for row in form.results], dealer)
     for i, row in enumerate(form.results):
         name = (row.player.data or "").strip()
-        if shape.dealer_sits_out and name == dealer:
+        if name not in dealt_in:  # the dealer sits the hand out (the game says when)
             results.append(ResultEntry(player=name, sitting_out=True))
             continue
         cards = (row.cards.data or "").strip()
