@@ -1,6 +1,6 @@
 """What a game's table looks like to a form and to a summary, as facts the engine gives.
 
-``TableRules`` are each game's answers (registry.py gives them to the games): which ranks and
+``TableRules`` are each game's answers (its module gives them, ``Game.table``): which ranks and
 values its cards have, what a player's row may hold, who may sit out, whether a hand may end
 with nobody out, whether a player can go rummy, whether its hands are called rounds.
 ``EntryForm`` is what the hand form offers under a session's options and seating, and
@@ -16,8 +16,6 @@ from typing import Any, Protocol
 
 from ledger.rules.cards import JOKER, RANKS, SUITS, Card, spot_value
 from ledger.rules.texts import N_
-
-JOKER_CODE = "JK"
 
 
 @dataclass(frozen=True)
@@ -86,8 +84,8 @@ class TableRules:
         values = {rank: spot_value(Card(rank), ace=ace) for rank in RANKS}
         if not int(options.get("jokers", 0)):
             return RANKS, values
-        values[JOKER_CODE] = spot_value(JOKER)
-        return (*RANKS, JOKER_CODE), values
+        values[JOKER.code] = spot_value(JOKER)
+        return (*RANKS, JOKER.code), values
 
 
 # --- A money hand's story ----------------------------------------------------------------------

@@ -3,8 +3,10 @@
 "John wins 51: Enda pays 20, Rex 11, Finn 20. The pot stays at 20."
 "Enda goes out and collects 74: the pot of 40, and John pays 16, Rex 10, Finn 8."
 
-Pure functions of a hand in the API's shape (shared/API.md "Hand"): no request, no database;
-the words go through gettext so they follow the page's language.
+Pure functions of a hand in the API's shape (shared/API.md "Hand"): no request, no database.
+What a money hand did (the pot taken, the odd units, who paid what) is the engine's story
+(``pot_story``, ledger/rules/table.py); this only puts it into words, through gettext so they
+follow the page's language.
 """
 
 from __future__ import annotations
