@@ -116,7 +116,7 @@
       fields[f.getAttribute("data-mode")] = f;
     });
     var state = { mode: null, buttons: [] };
-    if (modeTemplate && row.hasAttribute("data-modes") && fields.cards && fields.spots) {
+    if (modeTemplate && row.hasAttribute("data-modes") && fields.cards && fields.total) {
       var switcher = modeTemplate.content.cloneNode(true).querySelector(".entry-mode");
       state.buttons = switcher.querySelectorAll("button[data-mode]");
       state.buttons.forEach(function (b) {
@@ -129,9 +129,9 @@
         });
       });
       fields.cards.parentNode.insertBefore(switcher, fields.cards);
-      var spots = fields.spots.querySelector("input");
+      var total = fields.total.querySelector("input");
       var cards = fields.cards.querySelector("input");
-      state.mode = spots && spots.value ? "spots" : cards && cards.value ? "cards" : defaultMode;
+      state.mode = total && total.value ? "total" : cards && cards.value ? "cards" : defaultMode;
     }
 
     /* Which boxes show and are sent: none when the row is folded, else the chosen mode's. */

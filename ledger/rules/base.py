@@ -8,6 +8,7 @@ from typing import Any
 
 from ledger.rules.cards import Card
 from ledger.rules.errors import RuleError
+from ledger.rules.table import EntryForm, PotStory, TableRules, pot_story
 
 # --- What a player types ---------------------------------------------------------------------
 
@@ -128,6 +129,12 @@ class HandOutcome:
         """Money between two players (API.md ``payments``): antes and the pot left out."""
         return tuple(m for m in self.movements if m.source is not None and m.target is not None)
 
+    def pot_story(self) -> PotStory:
+        """Money games: who took the pot, who paid what, the odd units, the pot carried on."""
+        return pot_story(
+            self.results, self.out, self.winners, self.payments, self.pot_before, self.pot_after
+        )
+
 
 @dataclass(frozen=True)
 class Finish:
@@ -174,6 +181,10 @@ class Option:
     parse: Callable[[Any], Any] | None = None
 
 
+# The money games' option saying what the pot left at the end of a night does.
+LEFTOVER_POT = "leftover_pot"
+
+
 @dataclass(frozen=True)
 class Game:
     """A game the app knows. Each game module builds one and ``registry`` collects them."""
@@ -202,6 +213,8 @@ class Game:
     # Points games: who wins where the game stands, when the table ends it before it ends by
     # itself (the game's own measure: highest or lowest score). Money games have no winner.
     leaders: Callable[[State, Mapping[str, Any]], tuple[str, ...]] | None = None
+    # What a hand's form and a hand's summary need to know of the game (ledger/rules/table.py).
+    table: TableRules = TableRules()
 
     def __post_init__(self) -> None:
         # Every hand any caller plays (a new hand, a correction's replay, a restore's replay)
@@ -212,6 +225,25 @@ class Game:
             return check_totals(play(state, entry, options))
 
         object.__setattr__(self, "play", bounded_play)
+
+    def entry_form(self, options: Mapping[str, Any], seated: int) -> EntryForm:
+        """What a hand's form offers in a session with these options and this many seated."""
+        return self.table.entry_form({**self.defaults(), **options}, seated)
+
+    def pot_choices(self) -> tuple[str, ...]:
+        """What the table may do with the pot left at the end of a night (RULES.md §2: carry
+        or refund), the default first; none for a game without a pot."""
+        option = self.options.get(LEFTOVER_POT)
+        if option is None or not option.choices:
+            return ()
+        rest = tuple(c for c in option.choices if c != option.default)
+        return (option.default, *rest)
+
+    def pot_choice(self, options: Mapping[str, Any]) -> str | None:
+        """What a session with these options does with the pot left at the end, by default."""
+        choices = self.pot_choices()
+        chosen = options.get(LEFTOVER_POT)
+        return chosen if chosen in choices else (choices[0] if choices else None)
 
     def pass_direction(self, options: Mapping[str, Any]) -> int:
         return self.deal_step(options) if self.deal_step is not None else 1
@@ -363,6 +395,17 @@ def _whole(value: Any) -> int | None:
 # --- Seats: shared by every game ---------------------------------------------------------------
 
 
+def tidy_name(name: str) -> str:
+    """A player's name as the table writes it: its spaces tidied into single spaces."""
+    return " ".join(name.split())
+
+
+def has_name(names: Sequence[str], name: str) -> bool:
+    """Whether ``name`` is one of ``names``, whatever case either is typed in."""
+    key = name.strip().casefold()
+    return any(n.casefold() == key for n in names)
+
+
 def check_players(game: Game, players: Sequence[str], dealer: str) -> tuple[str, ...]:
     """The seat order of a new session, checked: names unique, count in range, dealer seated."""
     seats = tuple(p.strip() for p in players)
@@ -487,7 +530,7 @@ def join(
         raise RuleError("The session is finished: nobody can join it.")
     if not name:
         raise RuleError("The new player needs a name.", field="name")
-    if any(p.casefold() == name.casefold() for p in state.seats):
+    if has_name(state.seats, name):
         raise RuleError("{player} is already seated.", field="name", players=(name,), player=name)
     if after not in state.seats:
         raise RuleError(

@@ -1,4 +1,8 @@
-"""Every game the app knows, looked up by key: a new game is one new module and one line here."""
+"""Every game the app knows, looked up by key: a new game is one new module and one line here.
+
+Each game's description (``Game``) says all a page needs of it, its table's facts included
+(``Game.table``, ledger/rules/table.py): pages read those, never a game's key.
+"""
 
 from __future__ import annotations
 

@@ -21,6 +21,8 @@ from ledger.rules.base import (
 )
 from ledger.rules.cards import RANKS, Card, check_deck, parse_cards, spot_total, spot_value
 from ledger.rules.errors import Phrase, RuleError
+from ledger.rules.table import TableRules
+from ledger.rules.texts import N_
 
 JOKER_VALUE = 15
 RUMMY_BONUS = 10  # rummy_bonus=bonus10: points for the winner, or off the winner's penalties
@@ -291,8 +293,8 @@ def start(players: Sequence[str], dealer: str, options: Mapping[str, Any], pot: 
 
 GAME = Game(
     key="rummy",
-    name="Rummy",
-    description="Basic rummy: the first out scores the cards left in the others' hands.",
+    name=N_("Rummy"),
+    description=N_("Basic rummy: the first out scores the cards left in the others' hands."),
     min_players=2,
     max_players=7,  # with two packs; one pack seats 6 (check_seats)
     money=False,
@@ -300,23 +302,23 @@ GAME = Game(
         "scoring": Option(
             "winner",
             choices=("winner", "penalty"),
-            help="winner: the player out scores the other hands; penalty: each adds their own.",
+            help=N_("winner: the player out scores the other hands; penalty: each adds their own."),
         ),
         "rummy_bonus": Option(
             "double",
             choices=("double", "bonus10"),
-            help="Going rummy doubles the hand's points, or is worth 10 points instead.",
+            help=N_("Going rummy doubles the hand's points, or is worth 10 points instead."),
         ),
-        "ace_value": Option(1, choices=(1, 11, 15), help="What an ace left in hand is worth."),
-        "jokers": Option(0, choices=(0, 2), help="Jokers per pack, 15 points each."),
-        "packs": Option(1, choices=(1, 2), help="Two packs: up to 7 players, 10 cards each."),
+        "ace_value": Option(1, choices=(1, 11, 15), help=N_("What an ace left in hand is worth.")),
+        "jokers": Option(0, choices=(0, 2), help=N_("Jokers per pack, 15 points each.")),
+        "packs": Option(1, choices=(1, 2), help=N_("Two packs: up to 7 players, 10 cards each.")),
         "target": Option(
-            100, minimum=1, maximum=MAX_TARGET, help="The game ends when a score reaches this."
+            100, minimum=1, maximum=MAX_TARGET, help=N_("The game ends when a score reaches this.")
         ),
         "entry": Option(
             "cards",
             choices=("cards", "totals"),
-            help="cards: every hand's cards; totals: a spot total or the cards.",
+            help=N_("cards: every hand's cards; totals: a spot total or the cards."),
         ),
     },
     play=play,
@@ -324,4 +326,6 @@ GAME = Game(
     start=start,
     check_seats=check_seats,
     leaders=leaders,
+    # Somebody always goes out, maybe rummy.
+    table=TableRules(nobody_out=False, rummy=True),
 )

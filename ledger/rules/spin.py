@@ -20,6 +20,8 @@ from ledger.rules.base import (
 )
 from ledger.rules.cards import SUITS, Card, check_deck, parse_cards
 from ledger.rules.errors import Param, Phrase, RuleError
+from ledger.rules.table import TableRules
+from ledger.rules.texts import N_
 
 SPIN_RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # aces high, no 2s
 VALUES = {rank: value for value, rank in enumerate(SPIN_RANKS, start=3)}  # J 11 … A 14
@@ -41,10 +43,10 @@ class Contract:
 
 
 CONTRACTS = (
-    Contract("two melds", runs=2, sets=2),
-    Contract("two runs", runs=2, sets=0),
-    Contract("one run and one set", runs=1, sets=1),
-    Contract("two sets", runs=0, sets=2),
+    Contract(N_("two melds"), runs=2, sets=2),
+    Contract(N_("two runs"), runs=2, sets=0),
+    Contract(N_("one run and one set"), runs=1, sets=1),
+    Contract(N_("two sets"), runs=0, sets=2),
 )
 
 
@@ -253,8 +255,8 @@ def _leaders(scores: Mapping[str, int], seats: Sequence[str]) -> tuple[str, ...]
 
 GAME = Game(
     key="spin",
-    name="Spin Rummy",
-    description="Two players (or solo), four contract rounds: the melds in hand score.",
+    name=N_("Spin Rummy"),
+    description=N_("Two players (or solo), four contract rounds: the melds in hand score."),
     min_players=1,
     max_players=2,
     money=False,
@@ -263,4 +265,6 @@ GAME = Game(
     progress=progress,
     leaders=lambda state, options: _leaders(state.scores, state.seats),
     first_player=lambda state: state.dealer,  # the round's starting player deals and leads
+    # Its own ranks (no 2s, aces high); the melds score; its table calls a hand a round.
+    table=TableRules(ranks=SPIN_RANKS, values=VALUES, melds_score=True, rounds=True),
 )

@@ -23,6 +23,8 @@ from ledger.rules.base import (
 from ledger.rules.cards import Card, check_deck, parse_cards, spot_total
 from ledger.rules.errors import Param, Phrase, RuleError
 from ledger.rules.money import parse_unit_value
+from ledger.rules.table import TableRules
+from ledger.rules.texts import N_
 
 MAX_CARDS = 8  # the leader's 9th card is always discarded before the hand ends
 MAX_SPOTS = 80  # eight picture cards
@@ -338,37 +340,43 @@ def _currency(value: Any) -> str:
 
 GAME = Game(
     key="spot",
-    name="Spot",
-    description="Irish pub rummy for money: everyone antes, going out takes the pot, "
-    "and every spot left in hand is paid to the winner.",
+    name=N_("Spot"),
+    description=N_(
+        "Irish pub rummy for money: everyone antes, going out takes the pot, "
+        "and every spot left in hand is paid to the winner."
+    ),
     min_players=2,
     max_players=6,
     money=True,
     options={
         "ante": Option(
-            5, minimum=0, maximum=MAX_ANTE, help="Units each player dealt in puts into the pot."
+            5, minimum=0, maximum=MAX_ANTE, help=N_("Units each player dealt in puts into the pot.")
         ),
-        "unit_value": Option("0.01", parse=_unit_value, help="The money one unit is worth."),
-        "currency": Option("EUR", parse=_currency, help="The currency, as a three-letter code."),
+        "unit_value": Option("0.01", parse=_unit_value, help=N_("The money one unit is worth.")),
+        "currency": Option(
+            "EUR", parse=_currency, help=N_("The currency, as a three-letter code.")
+        ),
         "dealer_rotation": Option(
-            "right", choices=("right", "left"), help="The direction the deal passes."
+            "right", choices=("right", "left"), help=N_("The direction the deal passes.")
         ),
         "tie_remainder": Option(
             "pot",
             choices=("pot", "first_winner"),
-            help="Where the units go that joint winners cannot share evenly.",
+            help=N_("Where the units go that joint winners cannot share evenly."),
         ),
         "entry": Option(
-            "cards", choices=("cards", "totals"), help="Enter every player's cards, or totals."
+            "cards", choices=("cards", "totals"), help=N_("Enter every player's cards, or totals.")
         ),
         "leftover_pot": Option(
             "carry",
             choices=("carry", "refund"),
-            help="At the end of the night the pot is carried to the next session or refunded.",
+            help=N_("At the end of the night the pot is carried to the next session or refunded."),
         ),
     },
     play=play,
     open_seating=True,
     finish=finish,
     deal_step=deal_step,
+    # A player may sit a hand out and keep their money.
+    table=TableRules(sitting_out=True),
 )

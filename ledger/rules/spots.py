@@ -20,6 +20,8 @@ from ledger.rules.base import (
 )
 from ledger.rules.errors import RuleError
 from ledger.rules.spot import read_leftovers
+from ledger.rules.table import TableRules
+from ledger.rules.texts import N_
 
 # Players: (rounds, hands per round). Three players deal a dead fourth hand that is never
 # entered; with five the dealer sits each hand out (RULES.md §3).
@@ -152,15 +154,17 @@ def _lowest(totals: Mapping[str, int], seats: Sequence[str]) -> tuple[str, ...]:
 
 GAME = Game(
     key="spots",
-    name="Spots",
-    description="Dutch house rules: the spots left in hand are penalty points over a fixed "
-    "number of hands, and the lowest total wins.",
+    name=N_("Spots"),
+    description=N_(
+        "Dutch house rules: the spots left in hand are penalty points over a fixed "
+        "number of hands, and the lowest total wins."
+    ),
     min_players=3,
     max_players=5,
     money=False,
     options={
         "entry": Option(
-            "cards", choices=("cards", "totals"), help="Enter every player's cards, or totals."
+            "cards", choices=("cards", "totals"), help=N_("Enter every player's cards, or totals.")
         ),
     },
     play=play,
@@ -168,4 +172,6 @@ GAME = Game(
     start=start,
     progress=progress,
     leaders=lambda state, options: _lowest(state.scores, state.seats),
+    # With five players the dealer sits each hand out (LENGTH above, RULES.md §3).
+    table=TableRules(dealer_sits_out_with=5),
 )

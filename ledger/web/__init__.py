@@ -17,7 +17,7 @@ def register_pages(app: Flask) -> None:
     from ledger.services.errors import ServiceError
     from ledger.web import access, display, groups, hands, home, i18n, sessions
     from ledger.web.errors import service_error_page
-    from ledger.web.util import refuse_unkeepable_text
+    from ledger.web.limits import refuse_unkeepable_text
 
     for blueprint in (home.bp, i18n.bp, display.bp, groups.bp, sessions.bp, hands.bp):
         app.register_blueprint(blueprint)

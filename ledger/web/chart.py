@@ -7,6 +7,7 @@ Content-Security-Policy (no inline style) holds and the dark theme recolours the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
@@ -32,21 +33,42 @@ def score_chart(
     """
     if not history or not players:
         return Markup("")
-    values = [v for _, scores in history for v in scores.values()] + [0]
-    low, high = min(values), max(values)
-    if low == high:
-        low, high = low - 1, high + 1
-    hands = history[-1][0]
-    inner_w = WIDTH - PAD_LEFT - PAD_RIGHT
-    inner_h = HEIGHT - PAD_TOP - PAD_BOTTOM
+    frame = _Frame.around(history)
+    parts = _axes(frame, label)
+    for n, player in enumerate(players):
+        parts += _line(frame, player, f"series series-{n % SERIES_CLASSES}", history)
+    parts.append("</svg>")
+    return Markup("".join(p for p in parts if p))
 
-    def x(i: int) -> float:
-        return PAD_LEFT + inner_w * i / hands
 
-    def y(v: int) -> float:
-        return PAD_TOP + inner_h * (high - v) / (high - low)
+@dataclass(frozen=True)
+class _Frame:
+    """Where a score after a hand is drawn: hands from 0 to ``hands`` across, scores from
+    ``low`` to ``high`` (0 always among them) up."""
 
-    parts: list[str] = [
+    low: int
+    high: int
+    hands: int
+
+    @classmethod
+    def around(cls, history: Sequence[tuple[int, Mapping[str, int]]]) -> _Frame:
+        values = [v for _, scores in history for v in scores.values()] + [0]
+        low, high = min(values), max(values)
+        if low == high:
+            low, high = low - 1, high + 1
+        return cls(low, high, history[-1][0])
+
+    def x(self, i: int) -> float:
+        return PAD_LEFT + (WIDTH - PAD_LEFT - PAD_RIGHT) * i / self.hands
+
+    def y(self, v: int) -> float:
+        return PAD_TOP + (HEIGHT - PAD_TOP - PAD_BOTTOM) * (self.high - v) / (self.high - self.low)
+
+
+def _axes(frame: _Frame, label: str) -> list[str]:
+    """The chart's opening, its title, the zero line and the ticks: high, low, 0, last hand."""
+    x, y, low, high, hands = frame.x, frame.y, frame.low, frame.high, frame.hands
+    return [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-label="{escape(label)}" preserveAspectRatio="xMidYMid meet">',
         f"<title>{escape(label)}</title>",
@@ -61,28 +83,30 @@ def score_chart(
         else "",
         f'<text class="tick" x="{x(hands):.1f}" y="{HEIGHT - 6}" text-anchor="end">{hands}</text>',
     ]
-    for n, player in enumerate(players):
-        points = []
-        last: int | None = None
-        before = 0  # the hand drawn before this one: where a newcomer's line starts at 0
-        for number, scores in history:
-            if player in scores:
-                if last is None:
-                    points.append((x(before), y(0)))
-                last = scores[player]
-                points.append((x(number), y(last)))
-            before = number
-        if not points:
-            continue
-        path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
-        cls = f"series series-{n % SERIES_CLASSES}"
-        parts.append(
-            f'<polyline class="{cls}" points="{path}"><title>{escape(player)}</title></polyline>'
-        )
-        px, py = points[-1]
-        parts.append(f'<circle class="{cls}" cx="{px:.1f}" cy="{py:.1f}" r="3"/>')
-    parts.append("</svg>")
-    return Markup("".join(p for p in parts if p))
+
+
+def _line(
+    frame: _Frame, player: str, cls: str, history: Sequence[tuple[int, Mapping[str, int]]]
+) -> list[str]:
+    """One player's line and a dot at its end; nothing for a player in no hand drawn."""
+    points = []
+    last: int | None = None
+    before = 0  # the hand drawn before this one: where a newcomer's line starts at 0
+    for number, scores in history:
+        if player in scores:
+            if last is None:
+                points.append((frame.x(before), frame.y(0)))
+            last = scores[player]
+            points.append((frame.x(number), frame.y(last)))
+        before = number
+    if not points:
+        return []
+    path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+    px, py = points[-1]
+    return [
+        f'<polyline class="{cls}" points="{path}"><title>{escape(player)}</title></polyline>',
+        f'<circle class="{cls}" cx="{px:.1f}" cy="{py:.1f}" r="3"/>',
+    ]
 
 
 def series_class(index: int) -> str:

@@ -1,15 +1,15 @@
 """The hand form, between what a phone sends and the engine's HandEntry, and back again.
 
 What each game asks for (a card picker with which ranks, a number pad, who may sit out or
-go rummy) is read from the game and the session's options here, so the templates only lay
-it out; the engine still judges every entry.
+go rummy) is the engine's answer for the game and the session's options (``EntryForm``,
+ledger/rules/table.py), so the templates only lay it out; the engine still judges every entry.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from flask_babel import gettext as _
@@ -17,71 +17,22 @@ from wtforms import SelectChoice
 
 from ledger.ids import row_number
 from ledger.rules.base import HandEntry, ResultEntry
-from ledger.rules.cards import RANKS, SUITS, Card, spot_value
 from ledger.rules.errors import RuleError
 from ledger.rules.registry import get_game
-from ledger.rules.spin import SPIN_RANKS
-from ledger.rules.spin import VALUES as SPIN_VALUES
+from ledger.rules.table import EntryForm
 from ledger.web.forms import HandForm
 from ledger.web.i18n import error_text
 
-JOKER_VALUE = 15
 _RESULT_FIELD = re.compile(r"^results\[(\d+)\](?:\.(\w+))?")
+# The entry's fields beside its results (who went out, and whether rummy): an error about one
+# goes beside the "went out" choice.
+_OUT_FIELDS = frozenset(f.name for f in fields(HandEntry) if f.name != "results")
 
 
-@dataclass(frozen=True)
-class Layout:
-    """What the hand form offers for this game and these options."""
-
-    ranks: tuple[str, ...]
-    values: Mapping[str, int]
-    suits: tuple[str, ...]
-    suits_required: bool
-    show_total: bool  # a spot total means something (not in Spin Rummy, where melds score)
-    totals: bool  # a player's spot total may be typed instead of the cards
-    sitting_out: bool  # a player may sit a hand out (Spot)
-    nobody_out: bool  # a hand may end with nobody out
-    rummy: bool  # the player out may have gone rummy (Rummy)
-    out_folds: bool  # the player out has no cards to enter
-    dealer_sits_out: bool  # the dealer sits every hand out (Spots with five players)
-
-
-def layout(game_key: str, options: Mapping[str, Any], seated: int) -> Layout:
-    game = get_game(game_key)
-    if game.key == "spin":
-        return Layout(
-            ranks=SPIN_RANKS,
-            values=dict(SPIN_VALUES),
-            suits=SUITS,
-            suits_required=True,
-            show_total=False,
-            totals=False,
-            sitting_out=False,
-            nobody_out=True,
-            rummy=False,
-            out_folds=False,
-            dealer_sits_out=False,
-        )
-    ace = int(options.get("ace_value", 1))
-    jokers = bool(int(options.get("jokers", 0)))
-    values = {rank: spot_value(Card(rank), ace=ace) for rank in RANKS}
-    ranks = RANKS
-    if jokers:
-        values["JK"] = JOKER_VALUE
-        ranks = (*RANKS, "JK")
-    return Layout(
-        ranks=ranks,
-        values=values,
-        suits=SUITS,
-        suits_required=False,
-        show_total=True,
-        totals=options.get("entry") == "totals",
-        sitting_out=game.money,
-        nobody_out=game.key != "rummy",
-        rummy=game.key == "rummy",
-        out_folds=True,
-        dealer_sits_out=game.key == "spots" and seated == 5,
-    )
+def layout(game_key: str, options: Mapping[str, Any], seated: int) -> EntryForm:
+    """What the hand form offers for this game, its options and this many seated: the engine's
+    answer (ledger/rules/table.py)."""
+    return get_game(game_key).entry_form(options, seated)
 
 
 @dataclass
@@ -109,48 +60,50 @@ def fill(form: HandForm, players: Sequence[str], entry: Mapping[str, Any] | None
     for name in players:
         r = typed.get(name, {})
         form.results.append_entry(
-            {
-                "player": name,
-                "cards": r.get("cards") or "",
-                "spots": "" if r.get("spots") is None else str(r["spots"]),
-                "sitting_out": bool(r.get("sitting_out")),
-            }
+            dict(
+                player=name,
+                cards=r.get("cards") or "",
+                spots="" if r.get("spots") is None else str(r["spots"]),
+                sitting_out=bool(r.get("sitting_out")),
+            )
         )
     if entry is not None:
-        form.out.data = entry.get("out") or ""
-        form.rummy.data = bool(entry.get("rummy"))
+        # A stored entry (API.md "Hand entry") names its fields as the form does.
+        form.out.data = entry.get(form.out.name) or ""
+        form.rummy.data = bool(entry.get(form.rummy.name))
 
 
 def as_typed(form: HandForm) -> dict[str, Any]:
     """What a posted form holds, in the shape ``fill`` takes: to lay the same input out again
     for the players seated now, when someone joined or left after the form was loaded."""
-    return {
-        "results": [
-            {
-                "player": row.player.data,
-                "cards": row.cards.data,
-                "spots": (row.spots.data or "").strip() or None,
-                "sitting_out": row.sitting_out.data,
-            }
+    return dict(
+        results=[
+            dict(
+                player=row.player.data,
+                cards=row.cards.data,
+                spots=(row.spots.data or "").strip() or None,
+                sitting_out=row.sitting_out.data,
+            )
             for row in form.results
         ],
-        "out": form.out.data,
-        "rummy": form.rummy.data,
-    }
+        out=form.out.data,
+        rummy=form.rummy.data,
+    )
 
 
 def set_out_choices(form: HandForm, players: Sequence[str]) -> None:
     form.out.choices = [SelectChoice("", _("Nobody"))] + [SelectChoice(p) for p in players]
 
 
-def read(form: HandForm, shape: Layout, dealer: str | None) -> tuple[HandEntry, RowErrors]:
+def read(form: HandForm, shape: EntryForm, dealer: str | None) -> tuple[HandEntry, RowErrors]:
     """The HandEntry the form describes, and the mistakes found before the engine sees it."""
     errors = RowErrors()
     out = (form.out.data or "").strip() or None
     results = []
+    dealt_in = shape.dealt_in([(row.player.data or "").strip() for row in form.results], dealer)
     for i, row in enumerate(form.results):
         name = (row.player.data or "").strip()
-        if shape.dealer_sits_out and name == dealer:
+        if name not in dealt_in:  # the dealer sits the hand out (the game says when)
             results.append(ResultEntry(player=name, sitting_out=True))
             continue
         cards = (row.cards.data or "").strip()
@@ -181,7 +134,7 @@ def place(error: RuleError, players: Sequence[str]) -> RowErrors:
         if name in players:
             placed.add_row(players.index(name), message)
     if not placed.rows:
-        if error.field == "out" or error.field == "rummy":
+        if error.field in _OUT_FIELDS:
             placed.out.append(message)
         else:
             placed.general.append(message)

@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 from ledger import services
 from ledger.ids import row_number
 from ledger.services.errors import NotFound, ServiceError
-from ledger.web import access, limits
+from ledger.web import access, limits, unsaved_hand
 from ledger.web.i18n import error_text
 
 # An address inside a group, and inside one of its sessions: /g/<slug>/s/<id>/…
@@ -67,21 +67,13 @@ def way_back() -> dict[str, Any]:
     return back
 
 
-# The forms whose typed input the passphrase page carries through: a hand typed at the table
-# is worth keeping, and these addresses show their form again on GET.
-KEEPS_TYPED = frozenset({"hands.new", "hands.edit"})
-KEPT_PREFIX = "keep-"
-# What a kept form may hold at most (it rides in the signed cookie until the form is shown).
-KEPT_MAX_CHARS = 2000
-
-
 def resume() -> dict[str, Any]:
     """Where the passphrase page goes once the group is open (``resume``): the page itself, or
     for a form sent to an address that only takes forms (undo, join, finish…), the scoreboard
     of its session, else the group's page: never an address that answers GET with 405.
 
     A hand form sent while signed out also hands on what was typed (``kept``): the page sends
-    it with the passphrase, and the form opens with it again (ledger/web/kept.py).
+    it with the passphrase, and the form opens with it again (ledger/web/unsaved_hand.py).
     """
     if request.method in ("GET", "HEAD"):
         return {"resume": request.full_path.rstrip("?")}
@@ -89,11 +81,7 @@ def resume() -> dict[str, Any]:
     kept: list[tuple[str, str]] = []
     if rule is not None and "GET" in (rule.methods or ()):
         target = request.path
-        if request.endpoint in KEEPS_TYPED:
-            kept = [(KEPT_PREFIX + k, v) for k, v in request.form.items(multi=True)]
-            kept = [(k, v) for k, v in kept if k != KEPT_PREFIX + "csrf_token"]
-            if sum(len(k) + len(v) for k, v in kept) > KEPT_MAX_CHARS:
-                kept = []
+        kept = unsaved_hand.carried_fields()
     else:
         match = _IN_A_GROUP.match(request.path)
         if match is None:

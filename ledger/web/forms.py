@@ -154,3 +154,13 @@ class NewSessionForm(FlaskForm):
 
     game = RadioField(_l("Game"), validators=[DataRequired(_l("Pick a game."))])
     dealer = RadioField(_l("First dealer"), validate_choice=False)
+
+
+def add_error(form: FlaskForm, field: str | None, message: str) -> None:
+    """Show ``message`` beside the form's field named ``field``, or above the form."""
+    name = (field or "").split(".")[-1]
+    target = form._fields.get(name) if name else None
+    if target is None:
+        form.form_errors.append(message)
+    else:
+        target.errors = [*target.errors, message]

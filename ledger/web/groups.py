@@ -16,10 +16,9 @@ from ledger.rules.registry import GAMES
 from ledger.services import auth, pages
 from ledger.services.views import GroupRef
 from ledger.web import access
-from ledger.web.forms import ConfirmForm, PassphraseForm, PlayerForm
+from ledger.web.forms import ConfirmForm, PassphraseForm, PlayerForm, add_error
 from ledger.web.i18n import error_text
 from ledger.web.qr import qr_svg
-from ledger.web.util import add_error
 
 bp = Blueprint("groups", __name__, url_prefix="/g/<slug>")
 

@@ -15,7 +15,7 @@ from ledger.ids import form_number
 from ledger.rules.base import HandEntry
 from ledger.rules.registry import GAMES
 from ledger.services.views import GroupRef, HandView, SessionView
-from ledger.web import access, entry, kept, texts
+from ledger.web import access, entry, texts, unsaved_hand
 from ledger.web.forms import HandForm
 from ledger.web.i18n import error_text
 from ledger.web.summary import hand_summary
@@ -86,7 +86,7 @@ def _render_form(
 @bp.route("/new", methods=["GET", "POST"])
 def new(slug: str, session_id: int):
     group, view = _session(slug, session_id)
-    typed_before = kept.take(request.path) if request.method == "GET" else None
+    typed_before = unsaved_hand.take(request.path) if request.method == "GET" else None
     if view.status != "open":
         flash(_closed_text(view), "error")
         return redirect(url_for("sessions.show", slug=slug, session_id=session_id))
@@ -215,7 +215,7 @@ def edit(slug: str, session_id: int, number: int):
     group, view = _session(slug, session_id)
     hand = _hand(group, session_id, number)
     players = [r.player for r in hand.results]
-    typed_before = kept.take(request.path) if request.method == "GET" else None
+    typed_before = unsaved_hand.take(request.path) if request.method == "GET" else None
     if request.method == "GET" and not _editable(view):
         flash(_(FINISHED_HANDS), "error")
         return redirect(url_for("hands.show", slug=slug, session_id=session_id, number=number))

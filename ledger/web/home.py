@@ -9,10 +9,9 @@ from werkzeug.wrappers import Response
 from ledger import backup, services
 from ledger.services import auth, pages
 from ledger.services.groups import check_name_characters
-from ledger.web import access, kept
-from ledger.web.forms import CreateGroupForm, OpenGroupForm, RestoreForm
+from ledger.web import access, unsaved_hand
+from ledger.web.forms import CreateGroupForm, OpenGroupForm, RestoreForm, add_error
 from ledger.web.i18n import error_text, same_site_path
-from ledger.web.util import add_error
 
 bp = Blueprint("home", __name__)
 
@@ -122,7 +121,7 @@ def open_group() -> Response | tuple[str, int, dict[str, str]]:
             access.sign_in(group)
             target = same_site_path(request.form.get("next"))
             if target:
-                kept.keep(request.form, target)  # a hand typed before the 401 page
+                unsaved_hand.keep(request.form, target)  # a hand typed before the 401 page
             return redirect(target or url_for("groups.show", slug=group.slug))
     html = render_template(
         "index.html",

@@ -4,7 +4,9 @@ Translations live in ledger/translations/<lang>/LC_MESSAGES/messages.po beside t
 .mo, which is committed so a fresh checkout speaks Dutch without a build step. English is the
 language the texts are written in (its msgstr stay empty). The engine's and the services'
 refusals are translated too: their message ids are the templates given to RuleError, the
-service errors and Phrase (see ledger/rules/errors.py), and ``error_text`` shows them. After
+service errors and Phrase (see ledger/rules/errors.py), and ``error_text`` shows them; the
+engine's other texts (game names, descriptions, option help) and the pages' words about games
+are marked with ``N_`` (ledger/rules/texts.py). After
 changing a text, from the repository's top folder:
 
     pybabel extract -F ledger/translations/babel.cfg -k _l -k N_ -k Phrase -k RuleError \
@@ -29,6 +31,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from ledger import hosting
 from ledger.rules.errors import Phrase, RuleError
 from ledger.services.errors import ServiceError
+from ledger.web.texts import OPTION_LABELS, option_label
 
 LANGUAGES = {"en": "English", "nl": "Nederlands"}
 DEFAULT_LANGUAGE = "en"
@@ -45,11 +48,6 @@ def select_locale() -> str:
     if chosen in LANGUAGES:
         return chosen
     return request.accept_languages.best_match(LANGUAGES, default=DEFAULT_LANGUAGE)
-
-
-def N_(text: str) -> str:  # noqa: N802  (the name gettext's tools look for)
-    """Marks a text for translation where it is defined; it is translated where shown."""
-    return text
 
 
 def error_text(error: RuleError | ServiceError) -> str:
@@ -72,8 +70,6 @@ def _options_by_label(error: RuleError | ServiceError) -> Phrase:
     key = phrase.params.get("option")
     if not isinstance(key, str) or error.field != f"options.{key}" or "options" in phrase.params:
         return phrase
-    from ledger.web.texts import OPTION_LABELS, option_label  # texts imports N_ from here
-
     if key not in OPTION_LABELS:
         return phrase
     label = gettext("“%(option)s”", option=option_label(key))

@@ -23,8 +23,9 @@ from ledger import services
 from ledger.api.exports import download, session_data, session_filename
 from ledger.export import XLSX_MIMETYPE, session_workbook
 from ledger.ids import form_number, query_number, row_number
+from ledger.rules.base import has_name, tidy_name
 from ledger.rules.registry import GAMES
-from ledger.services.views import GroupRef, SessionView
+from ledger.services.views import GroupRef, GroupView, SessionView
 from ledger.web import access, i18n, once, texts
 from ledger.web.chart import score_chart
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
@@ -68,44 +69,72 @@ def new(slug: str):
     form.dealer.choices = [SelectChoice(n) for n in order]
     if request.method == "GET":
         form.game.data = next(iter(GAMES))
-    options_typed = {k: v for k, v in request.form.items() if k.startswith("opt-")}
     errors: dict[str, list[str]] = {}
-
     if request.method == "POST":
         move = request.form.get("move", "")
         if move:
             order = _moved(order, move)
         elif request.form.get("add") or request.form.get("new_player", "").strip():
             # A name typed in "someone new" joins the list first, even when Enter sent the form.
-            name = " ".join(request.form.get("new_player", "").split())
-            if name and name.casefold() not in {n.casefold() for n in order}:
-                order.append(name)
-                seated.add(name)
+            _add_new_player(order, seated)
             form.dealer.choices = [SelectChoice(n) for n in order]
         elif form.validate_on_submit():
-            players = [n for n in order if n in seated]
-            game = form.game.data or ""
-            prefix = f"opt-{game}-"
-            options = {
-                k[len(prefix) :]: v for k, v in options_typed.items() if k.startswith(prefix)
-            }
-            # The form's one-time token is the request_id: a resend opens the session the
-            # first send started, whichever server process it reaches.
-            token = once.token_of(request.form.get(once.FIELD))
-            try:
-                added = services.create_session(
-                    group, game, players, form.dealer.data, options, request_id=token
-                )
-            except (services.RuleError, services.Conflict) as e:
-                errors.setdefault(_error_place(game, e.field), []).append(i18n.error_text(e))
-            else:
-                return redirect(url_for(".show", slug=slug, session_id=added.session.id))
+            session_id, errors = _start(group, form, [n for n in order if n in seated])
+            if session_id is not None:
+                return redirect(url_for(".show", slug=slug, session_id=session_id))
         else:
-            for name, messages in form.errors.items():
-                errors.setdefault(name if name in ("game", "dealer") else "form", []).extend(
-                    str(m) for m in messages
-                )
+            errors = _form_errors(form)
+    return _new_session_page(view, form, order, seated, errors)
 
+
+def _options_typed() -> dict[str, str]:
+    """Every game's options as the form sent them (``opt-<game>-<option>``)."""
+    return {k: v for k, v in request.form.items() if k.startswith("opt-")}
+
+
+def _add_new_player(order: list[str], seated: set[str]) -> None:
+    """The name typed in "someone new" at the end of the list, ticked to play (once)."""
+    name = tidy_name(request.form.get("new_player", ""))
+    if name and not has_name(order, name):
+        order.append(name)
+        seated.add(name)
+
+
+def _start(
+    group: GroupRef, form: NewSessionForm, players: list[str]
+) -> tuple[int | None, dict[str, list[str]]]:
+    """Start the session the form describes: its id, or the engine's refusal by field."""
+    game = form.game.data or ""
+    prefix = _option_field(game, "")
+    options = {k[len(prefix) :]: v for k, v in _options_typed().items() if k.startswith(prefix)}
+    # The form's one-time token is the request_id: a resend opens the session the first send
+    # started, whichever server process it reaches.
+    token = once.token_of(request.form.get(once.FIELD))
+    try:
+        added = services.create_session(
+            group, game, players, form.dealer.data, options, request_id=token
+        )
+    except (services.RuleError, services.Conflict) as e:
+        return None, {_error_place(game, e.field): [i18n.error_text(e)]}
+    return added.session.id, {}
+
+
+def _form_errors(form: NewSessionForm) -> dict[str, list[str]]:
+    """The form's own refusals: beside the game or the dealer, else above the form."""
+    errors: dict[str, list[str]] = {}
+    for name, messages in form.errors.items():
+        place = name if name in ("game", "dealer") else "form"
+        errors.setdefault(place, []).extend(str(m) for m in messages)
+    return errors
+
+
+def _new_session_page(
+    view: GroupView,
+    form: NewSessionForm,
+    order: list[str],
+    seated: set[str],
+    errors: dict[str, list[str]],
+):
     if not form.dealer.data and order:
         form.dealer.data = order[0]  # someone deals unless the table picks another
     html = render_template(
@@ -115,7 +144,7 @@ def new(slug: str):
         games=list(GAMES.values()),
         order=order,
         seated=seated,
-        options_typed=options_typed,
+        options_typed=_options_typed(),
         option_field=_option_field,
         errors=errors,
         # The same form, redrawn after a move or a refusal, keeps its token.
@@ -294,10 +323,6 @@ def leave(slug: str, session_id: int) -> Response:
 # --- Settling up and finishing ----------------------------------------------------------------
 
 
-# What can happen to the pot left at the end of the night (RULES.md §2).
-POT_CHOICES = ("carry", "refund")
-
-
 @bp.get("/<int:session_id>/settle")
 def settle(slug: str, session_id: int):
     """Who pays whom. Before the night is finished, ``?pot=carry|refund`` picks what happens to
@@ -306,12 +331,18 @@ def settle(slug: str, session_id: int):
     if not view.money:
         abort(404)
     asked = request.args.get("pot")
-    choice = asked if asked in POT_CHOICES else _leftover(view)
+    choice = asked if asked in _pot_choices(view) else _leftover(view)
     return _settle_page(group, view, FinishForm(formdata=None, leftover_pot=choice))
 
 
+def _pot_choices(view: SessionView) -> tuple[str, ...]:
+    """What may happen to the pot left at the end of the night (RULES.md §2)."""
+    return GAMES[view.game].pot_choices()
+
+
 def _leftover(view: SessionView) -> str:
-    return view.leftover_pot or str(view.options.get("leftover_pot") or "carry")
+    """What the session did with its pot, or what it will do unless the table chooses."""
+    return view.leftover_pot or GAMES[view.game].pot_choice(view.options) or ""
 
 
 def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: int = 200):
@@ -319,7 +350,7 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
     under the pot choice the finish form holds, and the form finishes with that same choice:
     what the table pays from this page is what finishing stores."""
     choice = form.leftover_pot.data
-    if choice not in POT_CHOICES:
+    if choice not in _pot_choices(view):
         choice = _leftover(view)
     result = services.settlement(group, view.id, choice if view.status == "open" else None)
     lines = [transfer_text(t.to_json(), result.currency) for t in result.transfers]
@@ -335,7 +366,7 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
         finish_form=form,
         choosing_pot=view.status == "open" and bool(view.pot),
         pot_choice=choice,
-        pot_choices=[(value, labels[value]) for value in POT_CHOICES],
+        pot_choices=[(value, labels[value]) for value in _pot_choices(view)],
     )
     return html if status == 200 else (html, status)
 

@@ -3,8 +3,10 @@
 "John wins 51: Enda pays 20, Rex 11, Finn 20. The pot stays at 20."
 "Enda goes out and collects 74: the pot of 40, and John pays 16, Rex 10, Finn 8."
 
-Pure functions of a hand in the API's shape (shared/API.md "Hand"): no request, no database;
-the words go through gettext so they follow the page's language.
+Pure functions of a hand in the API's shape (shared/API.md "Hand"): no request, no database.
+What a money hand did (the pot taken, the odd units, who paid what) is the engine's story
+(``pot_story``, ledger/rules/table.py); this only puts it into words, through gettext so they
+follow the page's language.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import Any
 
 from flask_babel import gettext, ngettext
 
+from ledger.rules.base import Movement, PlayerResult
+from ledger.rules.table import PotStory, pot_story
 from ledger.web.display import format_money
 
 
@@ -46,63 +50,70 @@ def hand_summary(hand: Mapping[str, Any], *, money: bool, rounds: bool = False) 
 
 
 def _money_summary(hand: Mapping[str, Any]) -> str:
-    winners: list[str] = list(hand.get("winners") or ())
-    out = hand.get("out")
-    received: dict[str, int] = {}
-    paid: dict[str, int] = {}
-    for p in hand.get("payments") or ():
-        received[p["to"]] = received.get(p["to"], 0) + int(p["units"])
-        paid[p["from"]] = paid.get(p["from"], 0) + int(p["units"])
-    before, after = hand.get("pot_before"), hand.get("pot_after")
-    pot_taken = before - after if before is not None and after is not None else 0
-    # Units that did not divide evenly among tied winners went into the pot: payments between
-    # players leave them out, but each loser still paid their whole spot total.
-    odd = after - before if out is None and before is not None and after is not None else 0
-    if odd > 0:
-        for r in _in_order(hand):
-            name, spots = r["player"], r.get("spots")
-            if name not in winners and not r.get("sitting_out") and spots:
-                paid[name] = max(paid.get(name, 0), int(spots))
-    payers = [(r["player"], paid[r["player"]]) for r in _in_order(hand) if paid.get(r["player"])]
-
-    sentences: list[str] = []
-    if out is not None and winners == [out]:
-        sentences.append(_goes_out(out, max(pot_taken, 0), received.get(out, 0), payers))
-        if pot_taken > 0 and not after:
-            return sentences[0]  # the pot is in the sentence, and it is empty now
-    elif not winners:
-        sentences.append(gettext("Nobody wins this hand."))
-    elif not payers:
-        if out is None and len(winners) > 1:
-            sentences.append(gettext("Everyone ties: nobody pays."))
-        else:
-            sentences.append(
-                ngettext(
-                    "%(names)s wins.", "%(names)s win.", len(winners), names=join_names(winners)
-                )
-            )
-    else:
-        sentences.append(_winners_clause(winners, received) + ": " + _payers_clause(payers) + ".")
-
-    if odd > 0 and winners and payers:
+    story = _pot_story(hand)
+    after = story.pot_after
+    sentences = [_who_won(story)]
+    if story.out_wins_alone and story.taken > 0 and not after:
+        return sentences[0]  # the pot is in the sentence, and it is empty now
+    if story.odd_units > 0 and story.winners and story.paid:
         sentences.append(
             ngettext(
                 "The odd unit goes into the pot, which grows to %(units)s.",
                 "The %(num)d odd units go into the pot, which grows to %(units)s.",
-                odd,
+                story.odd_units,
                 units=after,
             )
         )
-    elif before is not None and after is not None:
-        if after == 0:
-            sentences.append(gettext("The pot is empty."))
-        elif after == before:
-            sentences.append(gettext("The pot stays at %(units)s.", units=after))
-        elif after > before:
-            sentences.append(gettext("The pot grows to %(units)s.", units=after))
-        else:
-            sentences.append(gettext("The pot is now %(units)s.", units=after))
+    elif story.pot_before is not None and after is not None:
+        sentences.append(_the_pot_now(story.pot_before, after))
     return " ".join(sentences)
+
+
+def _pot_story(hand: Mapping[str, Any]) -> PotStory:
+    """The engine's story of a hand in the API's shape (shared/API.md "Hand")."""
+    results = [
+        PlayerResult(
+            player=r["player"],
+            spots=None if r.get("spots") is None else int(r["spots"]),
+            sitting_out=bool(r.get("sitting_out")),
+        )
+        for r in _in_order(hand)
+    ]
+    payments = [Movement(p["from"], p["to"], int(p["units"])) for p in hand.get("payments") or ()]
+    return pot_story(
+        results,
+        hand.get("out"),
+        list(hand.get("winners") or ()),
+        payments,
+        hand.get("pot_before"),
+        hand.get("pot_after"),
+    )
+
+
+def _who_won(story: PotStory) -> str:
+    """The first sentence: who went out or won, and who paid them what."""
+    winners, payers = list(story.winners), story.paid
+    if story.out_wins_alone and story.out is not None:
+        return _goes_out(story.out, story.taken, story.received.get(story.out, 0), payers)
+    if not winners:
+        return gettext("Nobody wins this hand.")
+    if not payers:
+        if story.out is None and len(winners) > 1:
+            return gettext("Everyone ties: nobody pays.")
+        return ngettext(
+            "%(names)s wins.", "%(names)s win.", len(winners), names=join_names(winners)
+        )
+    return _winners_clause(winners, story.received) + ": " + _payers_clause(payers) + "."
+
+
+def _the_pot_now(before: int, after: int) -> str:
+    if after == 0:
+        return gettext("The pot is empty.")
+    if after == before:
+        return gettext("The pot stays at %(units)s.", units=after)
+    if after > before:
+        return gettext("The pot grows to %(units)s.", units=after)
+    return gettext("The pot is now %(units)s.", units=after)
 
 
 def _goes_out(out: str, pot: int, paid_in: int, payers: Sequence[tuple[str, int]]) -> str:

@@ -1,8 +1,8 @@
-"""The engine's words a page shows (game names, descriptions, options), marked for translation.
+"""The page's words about games: option labels, choices, "hand" or "round", engine texts shown.
 
-The engine (ledger/rules) speaks English and knows nothing of Flask-Babel; its texts are the
-message ids here, so ``gettext(game.description)`` finds the Dutch. tests/web/test_i18n.py
-checks that every game text the registry has is listed, so a new option is not missed.
+The engine (ledger/rules) speaks English and knows nothing of Flask-Babel; it marks its own
+texts with ``N_`` where it writes them (ledger/rules/texts.py), so ``gettext(game.description)``
+finds the Dutch. The words here are the page's own, marked the same way.
 """
 
 from __future__ import annotations
@@ -11,45 +11,8 @@ from typing import Any
 
 from flask_babel import gettext
 
-from ledger.web.i18n import N_
-
-ENGINE_TEXTS = (
-    # Games
-    N_("Spot"),
-    N_("Spots"),
-    N_("Rummy"),
-    N_("Spin Rummy"),
-    N_(
-        "Irish pub rummy for money: everyone antes, going out takes the pot, and every spot "
-        "left in hand is paid to the winner."
-    ),
-    N_(
-        "Dutch house rules: the spots left in hand are penalty points over a fixed number of "
-        "hands, and the lowest total wins."
-    ),
-    N_("Basic rummy: the first out scores the cards left in the others' hands."),
-    N_("Two players (or solo), four contract rounds: the melds in hand score."),
-    # Option help
-    N_("Units each player dealt in puts into the pot."),
-    N_("The money one unit is worth."),
-    N_("The currency, as a three-letter code."),
-    N_("The direction the deal passes."),
-    N_("Where the units go that joint winners cannot share evenly."),
-    N_("Enter every player's cards, or totals."),
-    N_("At the end of the night the pot is carried to the next session or refunded."),
-    N_("winner: the player out scores the other hands; penalty: each adds their own."),
-    N_("Going rummy doubles the hand's points, or is worth 10 points instead."),
-    N_("What an ace left in hand is worth."),
-    N_("Jokers per pack, 15 points each."),
-    N_("Two packs: up to 7 players, 10 cards each."),
-    N_("The game ends when a score reaches this."),
-    N_("cards: every hand's cards; totals: a spot total or the cards."),
-    # Spin Rummy's contracts
-    N_("two melds"),
-    N_("two runs"),
-    N_("one run and one set"),
-    N_("two sets"),
-)
+from ledger.rules.registry import GAMES
+from ledger.rules.texts import N_
 
 OPTION_LABELS = {
     "ante": N_("Ante"),
@@ -83,9 +46,9 @@ CHOICE_LABELS = {
 }
 
 
-# Spin Rummy deals one hand per contract round, and its table calls them rounds: its pages say
-# "round" wherever the other games' pages say "hand". (key: (the hand's text, the round's))
-ROUND_GAMES = frozenset({"spin"})
+# A game whose table calls its hands rounds (``TableRules.rounds``: Spin Rummy deals one hand per
+# contract round) has pages that say "round" wherever the others' say "hand".
+# (key: (the hand's text, the round's))
 HAND_TEXTS = {
     "number": (N_("Hand %(number)d"), N_("Round %(number)d")),
     "saved": (N_("Hand %(number)d saved."), N_("Round %(number)d saved.")),
@@ -169,7 +132,8 @@ HAND_TEXTS = {
 
 def is_round_game(game_key: str) -> bool:
     """Whether the game's pages call a hand a round (Spin Rummy)."""
-    return game_key in ROUND_GAMES
+    game = GAMES.get(game_key)
+    return game is not None and game.table.rounds
 
 
 def hand_text(game_key: str, key: str, **variables: Any) -> str:

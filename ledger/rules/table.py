@@ -1,0 +1,169 @@
+"""What a game's table looks like to a form and to a summary, as facts the engine gives.
+
+``TableRules`` are each game's answers (its module gives them, ``Game.table``): which ranks and
+values its cards have, what a player's row may hold, who may sit out, whether a hand may end
+with nobody out, whether a player can go rummy, whether its hands are called rounds.
+``EntryForm`` is what the hand form offers under a session's options and seating, and
+``PotStory`` what a money hand did with the pot and between the players. Pages only put these
+facts into words: no page needs to know a game by its key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ledger.rules.cards import JOKER, RANKS, SUITS, Card, spot_value
+from ledger.rules.texts import N_
+
+
+@dataclass(frozen=True)
+class EntryForm:
+    """What a hand's form offers for a game under these options and this many seated."""
+
+    ranks: tuple[str, ...]  # the card buttons, in order
+    values: Mapping[str, int]  # what each rank counts, for the running total
+    suits: tuple[str, ...]
+    suits_required: bool  # every card needs its suit (melds are checked)
+    show_total: bool  # a spot total means something (not where melds score)
+    totals: bool  # a player's spot total may be typed instead of the cards
+    sitting_out: bool  # a player may sit a hand out
+    nobody_out: bool  # a hand may end with nobody out
+    rummy: bool  # the player out may have gone rummy
+    out_folds: bool  # the player out has no cards to enter
+    dealer_sits_out: bool  # the dealer is not dealt in: sits every hand out
+    total_unit: str = N_("spots")  # what a running total of the cards counts
+
+    def dealt_in(self, seated: Sequence[str], dealer: str | None) -> tuple[str, ...]:
+        """The players seated who are dealt this hand, in seat order."""
+        if not self.dealer_sits_out:
+            return tuple(seated)
+        return tuple(p for p in seated if p != dealer)
+
+
+@dataclass(frozen=True)
+class TableRules:
+    """A game's answers to what a form and a summary need to know about it.
+
+    The defaults are those of a game scored by the spots left in hand with one pack's ranks.
+    """
+
+    # The ranks a card may have and what each counts; None: a card's spot value, with the
+    # session's ``ace_value`` and ``jokers`` options where the game has them.
+    ranks: tuple[str, ...] | None = None
+    values: Mapping[str, int] | None = None
+    melds_score: bool = False  # the melds in hand score (Spin Rummy): cards need suits
+    sitting_out: bool = False  # a player may sit a hand out (Spot)
+    nobody_out: bool = True  # a hand may end with nobody out (not Rummy)
+    rummy: bool = False  # the player out may have gone rummy (Rummy)
+    dealer_sits_out_with: int | None = None  # with this many seated the dealer sits out (Spots)
+    rounds: bool = False  # its table calls a hand a round (Spin Rummy)
+
+    def entry_form(self, options: Mapping[str, Any], seated: int) -> EntryForm:
+        """What the hand form offers under the session's ``options`` with ``seated`` players."""
+        ranks, values = self._cards(options)
+        return EntryForm(
+            ranks=ranks,
+            values=values,
+            suits=SUITS,
+            suits_required=self.melds_score,
+            show_total=not self.melds_score,
+            totals=not self.melds_score and options.get("entry") == "totals",
+            sitting_out=self.sitting_out,
+            nobody_out=self.nobody_out,
+            rummy=self.rummy,
+            out_folds=not self.melds_score,
+            dealer_sits_out=seated == self.dealer_sits_out_with,
+        )
+
+    def _cards(self, options: Mapping[str, Any]) -> tuple[tuple[str, ...], dict[str, int]]:
+        if self.ranks is not None and self.values is not None:
+            return self.ranks, dict(self.values)
+        ace = int(options.get("ace_value", 1))
+        values = {rank: spot_value(Card(rank), ace=ace) for rank in RANKS}
+        if not int(options.get("jokers", 0)):
+            return RANKS, values
+        values[JOKER.code] = spot_value(JOKER)
+        return (*RANKS, JOKER.code), values
+
+
+# --- A money hand's story ----------------------------------------------------------------------
+
+
+class Result(Protocol):
+    """A player's result as the story reads it (the engine's PlayerResult, or a stored one)."""
+
+    @property
+    def player(self) -> str: ...
+    @property
+    def spots(self) -> int | None: ...
+    @property
+    def sitting_out(self) -> bool: ...
+
+
+class Payment(Protocol):
+    """Money from one player to another (the engine's Movement, or a stored one)."""
+
+    @property
+    def source(self) -> str | None: ...
+    @property
+    def target(self) -> str | None: ...
+    @property
+    def units(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class PotStory:
+    """What a money hand did, as the table tells it: who took what, who paid what, the pot."""
+
+    out: str | None
+    winners: tuple[str, ...]
+    received: Mapping[str, int]  # what each winner got from the other players (not the pot)
+    # Who paid, in seat order, and how much: a loser's whole spot total when the odd units of a
+    # tie went into the pot (the payments between players leave those units out).
+    paid: tuple[tuple[str, int], ...]
+    taken: int  # units taken out of the pot by the player out
+    odd_units: int  # units a tie could not share evenly, put into the pot
+    pot_before: int | None  # after this hand's antes
+    pot_after: int | None  # carried to the next hand
+
+    @property
+    def out_wins_alone(self) -> bool:
+        return self.out is not None and self.winners == (self.out,)
+
+
+def pot_story(
+    results: Sequence[Result],
+    out: str | None,
+    winners: Sequence[str],
+    payments: Sequence[Payment],
+    pot_before: int | None,
+    pot_after: int | None,
+) -> PotStory:
+    """The story of one money hand from its outcome: results in seat order, the payments
+    between players, the pot after the antes and after the hand."""
+    received: dict[str, int] = {}
+    paid: dict[str, int] = {}
+    for p in payments:
+        if p.source is None or p.target is None:
+            continue  # the pot's own movements are told by its before and after
+        received[p.target] = received.get(p.target, 0) + p.units
+        paid[p.source] = paid.get(p.source, 0) + p.units
+    known = pot_before is not None and pot_after is not None
+    change = (pot_after or 0) - (pot_before or 0) if known else 0
+    odd = max(change, 0) if out is None else 0
+    if odd:
+        for r in results:
+            if r.player not in winners and not r.sitting_out and r.spots:
+                paid[r.player] = max(paid.get(r.player, 0), r.spots)
+    return PotStory(
+        out=out,
+        winners=tuple(winners),
+        received=received,
+        paid=tuple((r.player, paid[r.player]) for r in results if paid.get(r.player)),
+        taken=max(-change, 0),
+        odd_units=odd,
+        pot_before=pot_before,
+        pot_after=pot_after,
+    )
