@@ -6,10 +6,13 @@ waiting for a slow check, and settings for those checks that the environment cou
 
 from __future__ import annotations
 
+import re
 import threading
 import time
+from pathlib import Path
 
 import pytest
+import yaml
 
 from ledger.services import auth
 from tests.api.helpers import basic
@@ -126,3 +129,51 @@ def test_a_slow_check_setting_of_the_wrong_kind_stops_the_start_with_a_sentence(
     monkeypatch.setenv(variable, text)
     with pytest.raises(ConfigError, match=variable):
         create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": "sqlite://"})
+
+
+# --- The docs say what the code does -----------------------------------------------------------
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def _one(pattern: str, text: str) -> tuple[int, ...]:
+    found = re.findall(pattern, text)
+    assert len(found) == 1, (pattern, found)
+    return tuple(int(n) for n in (found[0] if isinstance(found[0], tuple) else (found[0],)))
+
+
+def test_the_docs_give_the_lockout_and_throttle_numbers_the_code_uses():
+    """docs/api.md and docs/hosting.md said a group locks after 5 wrong passphrases; it takes
+    10 (5 per address), and the address limits and the 503 were not in the reference."""
+    minutes = int(auth.FAILURE_WINDOW.total_seconds() // 60)
+    api = " ".join((DOCS / "api.md").read_text(encoding="utf-8").split())
+    assert _one(r"After (\d+) wrong passphrases for one group within (\d+) minutes", api) == (
+        auth.MAX_FAILURES,
+        minutes,
+    )
+    address = r"may make (\d+) wrong guesses for one group in (\d+) minutes, and (\d+) in (\d+)"
+    assert _one(address, api) == (
+        auth.ADDRESS_GROUP_MAX_FAILURES,
+        minutes,
+        auth.ADDRESS_MAX_FAILURES,
+        int(auth.ADDRESS_WINDOW.total_seconds() // 60),
+    )
+    assert "| `503` |" in api
+    hosting = " ".join((DOCS / "hosting.md").read_text(encoding="utf-8").split())
+    assert _one(r"after (\d+) wrong tries within (\d+) minutes", hosting) == (
+        auth.MAX_FAILURES,
+        minutes,
+    )
+    assert _one(r"may make (\d+) of them per group", hosting) == (auth.ADDRESS_GROUP_MAX_FAILURES,)
+
+
+def test_every_call_that_checks_a_passphrase_documents_the_503_of_a_busy_server():
+    spec = yaml.safe_load((DOCS / "openapi.yaml").read_text(encoding="utf-8"))
+    for path, item in spec["paths"].items():
+        for method, operation in item.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            responses = operation["responses"]
+            checks = "429" in responses or (method, path) == ("post", "/groups")
+            if checks:
+                assert "503" in responses, f"{method} {path}"
