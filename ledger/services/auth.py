@@ -126,7 +126,7 @@ def _waiting() -> _Waiting:
     found = current_app.extensions.get("ledger_hash_waiting")
     if found is None:
         found = current_app.extensions.setdefault("ledger_hash_waiting", _Waiting())
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def _wait_for_slot(slots: threading.BoundedSemaphore, wait: float) -> bool:
