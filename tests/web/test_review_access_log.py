@@ -1,4 +1,5 @@
-"""The access log cannot be written into by a client (found in the review of issue 16).
+"""The access log: a client cannot write into it, and it gives away no invite link (found in
+the review of issue 16).
 
 A path may hold any byte once its %-escapes are read, a newline too: written as it came, a
 request for ``/x%0a2026-01-01 00:00:00 203.0.113.9 POST /open 401 9 ms`` put a line of the
@@ -37,3 +38,15 @@ def test_an_address_from_a_trusted_proxy_cannot_send_control_characters_to_the_l
     assert len(lines) == 1, lines
     assert all(ch.isprintable() for ch in lines[0])
     assert " \\x1b[2J\\x1b[1A\\x08 GET /healthz 200 " in lines[0]
+
+
+def test_an_invite_links_token_is_not_written_to_the_access_log(app, client, capsys):
+    """The token of /join/<token> opens the group for days to whoever reads it: a log that is
+    kept, shipped or shown to a helper must not hand it on."""
+    app.config["LEDGER_ACCESS_LOG"] = True
+    token = "eyJnIjo3LCJlIjowLCJpIjowfQ.aQ2xYw.c2VjcmV0LXNpZ25hdHVyZQ"
+    client.get(f"/join/{token}", buffered=True)
+
+    line = capsys.readouterr().err
+    assert token not in line and "c2VjcmV0" not in line
+    assert " GET /join/… 404 " in line
