@@ -46,6 +46,9 @@ class ConfigError(ValueError):
     """A setting that cannot be used, in one sentence naming it."""
 
 
+# How long a request may wait for a slot for a slow passphrase check, in seconds.
+HASH_WAIT = 0.25
+
 # How long an invite link opens its group, in days (LEDGER_INVITE_LIFETIME_DAYS).
 INVITE_LIFETIME_DAYS = 7
 
@@ -90,6 +93,11 @@ def load_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
         LEDGER_ACCESS_LOG=False,
         # werkzeug's password hash method for passphrases; None is its default (scrypt).
         LEDGER_PASSPHRASE_HASH=None,
+        # Slow passphrase checks at once per process (None: one per core) and how long a
+        # request may wait for one, in seconds (ledger/services/auth.py). Named here so the
+        # environment can set them like every other setting.
+        LEDGER_HASH_SLOTS=None,
+        LEDGER_HASH_WAIT=HASH_WAIT,
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.update(environment_settings(os.environ, app.config))
@@ -99,6 +107,7 @@ def load_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
     app.config["LEDGER_INVITE_LIFETIME_DAYS"] = positive_days(
         app.config["LEDGER_INVITE_LIFETIME_DAYS"], "LEDGER_INVITE_LIFETIME_DAYS"
     )
+    check_hash_settings(app.config)
 
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret_key(
@@ -192,6 +201,23 @@ def positive_days(value: Any, name: str) -> float:
     if not 0 < days < 100_000:
         raise ConfigError(f"{name} must be a number of days above 0, not {value!r}.")
     return days
+
+
+def check_hash_settings(config: dict[str, Any]) -> None:
+    """The slow-check settings, or a ConfigError at start-up rather than a 500 on the first
+    passphrase: slots a whole number above 0 (or None), the wait a number of seconds >= 0."""
+    slots = config.get("LEDGER_HASH_SLOTS")
+    if slots is not None:
+        if isinstance(slots, bool) or not isinstance(slots, int) or slots < 1:
+            raise ConfigError(f"LEDGER_HASH_SLOTS must be a whole number above 0, not {slots!r}.")
+    wait = config.get("LEDGER_HASH_WAIT")
+    try:
+        seconds = float(wait)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        seconds = -1.0
+    if isinstance(wait, bool) or not 0 <= seconds < 3600:
+        raise ConfigError(f"LEDGER_HASH_WAIT must be a number of seconds, 0 or more, not {wait!r}.")
+    config["LEDGER_HASH_WAIT"] = seconds
 
 
 # Who may read the instance folder and the SQLite file: the owner only, as the secret key.

@@ -73,9 +73,12 @@ class HostingMiddleware:
             elapsed = (time.perf_counter() - started) * 1000
             access_logger().info(
                 "%s %s %s %s %.0f ms",
-                environ.get("REMOTE_ADDR", "-"),  # ProxyFix has put the phone's address here
-                environ.get("REQUEST_METHOD", "-"),
-                environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", ""),
+                # ProxyFix has put the phone's address here (from a header: any text).
+                printable(environ.get("REMOTE_ADDR", "-")),
+                printable(environ.get("REQUEST_METHOD", "-")),
+                printable(
+                    logged_path(environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", ""))
+                ),
                 status[0].split(" ", 1)[0] if status else "-",
                 elapsed,
             )
@@ -87,6 +90,26 @@ class HostingMiddleware:
             log_line()
             raise
         return ClosingIterator(body, log_line)
+
+
+# An invite link's address is a key to its group for days: the log names the page, not the key.
+INVITE_PREFIX = "/join/"
+
+
+def logged_path(path: str) -> str:
+    """The path as the access log shows it: an invite link's token left out."""
+    if path.startswith(INVITE_PREFIX) and len(path) > len(INVITE_PREFIX):
+        return INVITE_PREFIX + "…"
+    return path
+
+
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable escaped as Python writes it
+    (``\\n``, ``\\x1b``): a path's %0a must not start a line of the client's making in the
+    log, which a tool banning addresses for failed sign-ins would believe."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def access_logger() -> logging.Logger:

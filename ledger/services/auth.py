@@ -15,8 +15,9 @@ The rules (tests/api/test_access_rules.py reads them back one by one):
   slugs, bad tokens: ``ADDRESS_MAX_FAILURES`` in ``ADDRESS_WINDOW``) and per address and
   group (``ADDRESS_GROUP_MAX_FAILURES`` in ``FAILURE_WINDOW``, fewer than a lockout takes), so
   one address is refused before it alone can lock a table out. Refused like a lockout: 429.
-- **Slow checks** run at most ``hash_slots`` at once per process; a request that finds no
-  slot within ``LEDGER_HASH_WAIT`` seconds is answered 503 with Retry-After, not queued.
+- **Slow checks** run at most ``hash_slots`` at once per process; as many requests again
+  may wait for a slot, up to ``LEDGER_HASH_WAIT`` seconds; any other, or one that finds no
+  slot in time, is answered 503 with Retry-After, not queued.
 - **Grants** (``AccessGrant``): a browser's sign-in (the cookie holds a random token) and an
   API access token (``Authorization: Bearer``) are random tokens of which only the SHA-256 is
   stored. They keep working during a lockout and an address throttle (holding one is proof
@@ -113,6 +114,41 @@ def hash_slots() -> threading.BoundedSemaphore:
     return slots
 
 
+class _Waiting:
+    """How many requests wait for a slot now; at most as many as there are slots."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.count = 0
+
+
+def _waiting() -> _Waiting:
+    found = current_app.extensions.get("ledger_hash_waiting")
+    if found is None:
+        found = current_app.extensions.setdefault("ledger_hash_waiting", _Waiting())
+    return found
+
+
+def _wait_for_slot(slots: threading.BoundedSemaphore, wait: float) -> bool:
+    """Wait up to ``wait`` seconds for a slot, unless as many requests as there are slots
+    wait already: then give up at once. A thread that waits is one of the server's few
+    (`ledger serve --threads`), and a flood of guesses must not hold them all, or the phones
+    already signed in queue behind it for a page that needs no slow check at all."""
+    if wait <= 0:
+        return False
+    waiting = _waiting()
+    most = int(current_app.config.get(HASH_SLOTS_SETTING) or os.cpu_count() or 2)
+    with waiting.lock:
+        if waiting.count >= max(1, most):
+            return False
+        waiting.count += 1
+    try:
+        return slots.acquire(timeout=wait)
+    finally:
+        with waiting.lock:
+            waiting.count -= 1
+
+
 @contextmanager
 def _hash_slot() -> Iterator[None]:
     """Hold a slot for one slow hash, or answer Busy (503) when none frees up quickly.
@@ -122,8 +158,7 @@ def _hash_slot() -> Iterator[None]:
     """
     slots = hash_slots()
     wait = float(current_app.config.get(HASH_WAIT_SETTING, HASH_WAIT))
-    got = slots.acquire(timeout=wait) if wait > 0 else slots.acquire(blocking=False)
-    if not got:
+    if not (slots.acquire(blocking=False) or _wait_for_slot(slots, wait)):
         raise Busy(1)
     try:
         yield
