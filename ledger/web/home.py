@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
@@ -50,6 +52,10 @@ def _start_page(
     return html if status == 200 else (html, status)
 
 
+# Held while a restore runs (see restore).
+RESTORING = threading.Lock()
+
+
 @bp.post("/restore")
 def restore() -> Response | tuple[str, int]:
     """Bring back a whole group from its backup file, e.g. on a new server.
@@ -60,6 +66,11 @@ def restore() -> Response | tuple[str, int]:
     """
     form = _restore_form()
     if form.validate_on_submit():
+        # One restore at a time in this process: anyone may send a file, and each holds a
+        # thread for seconds; a second one waits for nothing and is asked to come back.
+        if not RESTORING.acquire(blocking=False):
+            add_error(form, "backup", _("Another backup is being restored; try again in a minute."))
+            return _start_page(_create_form(formdata=None), _open_form(formdata=None), 503, form)
         try:
             group = backup.restore_group(backup.loads(form.backup.data.read()))
         except services.Conflict:
@@ -74,6 +85,8 @@ def restore() -> Response | tuple[str, int]:
                 )
             )
             return redirect(url_for("home.index"))
+        finally:
+            RESTORING.release()
     return _start_page(_create_form(formdata=None), _open_form(formdata=None), 422, form)
 
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 from flask import Flask, abort, request
 from flask_babel import gettext as _
 
-# A group's whole history can be far larger than any other form the app takes.
-RESTORE_LIMIT = 64 * 1024 * 1024
+# A group's whole history can be far larger than any other form the app takes. The restore
+# page needs no sign-in and reading a file keeps a thread busy for seconds, so the page takes
+# what a group of regulars makes in years; a bigger file goes through `ledger restore`.
+RESTORE_LIMIT = 16 * 1024 * 1024
 RESTORE_ENDPOINT = "home.restore"
 
 

@@ -184,10 +184,10 @@ def test_a_backup_over_the_restore_limit_gets_a_page_that_says_so(app, client, m
     assert "Something about that request was not right" not in page
 
 
-def test_the_restore_limit_is_64_mb_and_no_other_form_takes_more_than_2(app, client):
+def test_the_restore_limit_is_16_mb_and_no_other_form_takes_more_than_2(app, client):
     from ledger.web import limits
 
-    assert limits.RESTORE_LIMIT == 64 * MB
+    assert limits.RESTORE_LIMIT == 16 * MB
     assert app.config["MAX_CONTENT_LENGTH"] == 2 * MB
     app.config["WTF_CSRF_ENABLED"] = True
     token = form_token(html(client.get("/")))
@@ -281,3 +281,21 @@ def test_the_refusals_of_a_restore_are_in_dutch_too(night, empty_server):
     assert sentence == (
         "De back-up wordt geweigerd: de hash van de wachtzin is er geen die Pub Ledger maakt."
     )
+
+
+def test_a_restore_sent_while_another_runs_is_asked_to_come_back_and_stores_nothing(app, client):
+    """Anyone may send a backup and each holds a thread for seconds: one at a time."""
+    from ledger.web import home
+
+    app.config["WTF_CSRF_ENABLED"] = True
+    assert home.RESTORING.acquire(blocking=False)  # as if another restore were running
+    try:
+        response = upload_with_token(client, b'{"format": "pub-ledger-backup"}')
+    finally:
+        home.RESTORING.release()
+    assert response.status_code == 503
+    assert "Another backup is being restored; try again in a minute." in html(response)
+    # Once it is done, the next file is read again (here refused as damaged, not as busy).
+    again = upload_with_token(client, b'{"format": "pub-ledger-backup"}')
+    assert again.status_code == 422
+    assert "Another backup is being restored" not in html(again)
