@@ -19,7 +19,7 @@ from ledger.rules.base import (
     start_state,
 )
 from ledger.rules.errors import RuleError
-from ledger.rules.spot import read_leftovers
+from ledger.rules.leftovers import read_leftovers
 
 # Players: (rounds, hands per round). Three players deal a dead fourth hand that is never
 # entered; with five the dealer sits each hand out (RULES.md §3).
