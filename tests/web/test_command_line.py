@@ -168,6 +168,7 @@ def test_an_instance_folder_it_may_not_write_to_is_one_sentence(monkeypatch, tmp
     monkeypatch.delenv("LEDGER_DATABASE_URL", raising=False)
     if os.access(locked, os.W_OK):  # root may write anywhere: the refusal is played then
         monkeypatch.setattr("os.makedirs", denied)
+        monkeypatch.setattr("os.mkdir", denied)  # what Path.mkdir calls
 
     line = one_sentence(ledger("init-db"))
 
