@@ -246,7 +246,8 @@ def _no_jokers(typed: _Token) -> Phrase:
 
 # --- What a token that is not a card was meant to be ----------------------------------------
 # Each reading below looks for one kind of slip and says how to write the card instead, or
-# returns None if the token is not that slip. _mistake tries them in the order of _SLIPS.
+# returns None if the token is not that slip. _mistake tries them in the order of _SLIPS, the
+# first that fits speaks; none fits a well-formed card, so they are tried only after _card_of.
 
 
 def _joker_with_suit(typed: _Token) -> Phrase | None:
