@@ -181,6 +181,21 @@ def check_backup(data: Any, slug: str | None = None) -> Checked:
 
     ``slug`` replaces the backup's own slug (a restore beside the group itself).
     """
+    _check_envelope(data)
+    checked = _read_rows(data, slug)
+    group, rows = checked.group, checked.rows
+    _check_group(group)
+    _check_references(group, rows)
+    players = _check_players(rows["players"])
+    _check_uniques(rows)
+    _check_hand_numbers(rows)
+    _check_sessions(rows, players)
+    _check_pots(rows["sessions"])
+    return checked
+
+
+def _check_envelope(data: Any) -> None:
+    """What is around the rows: a Pub Ledger backup, of this version, with a date it was made."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupError("This file is not a Pub Ledger backup.")
     if data.get("version") != VERSION or isinstance(data.get("version"), bool):
@@ -200,6 +215,9 @@ def check_backup(data: Any, slug: str | None = None) -> Checked:
     except ValueError:
         raise _bad("made_at", made_at) from None
 
+
+def _read_rows(data: dict[str, Any], slug: str | None) -> Checked:
+    """The group's row and every table's rows, each read on its own, sorted by id."""
     raw_group = data.get("group")
     if not isinstance(raw_group, dict):
         raise BackupError("The backup is damaged: {where} is not a row.", where="group")
@@ -219,12 +237,11 @@ def check_backup(data: Any, slug: str | None = None) -> Checked:
                 raise BackupError("The backup is damaged: {where} is not a row.", where=key)
             read.append(_row(model, raw, key))
         rows[key] = sorted(read, key=lambda r: r["id"])
-    checked = Checked(group, rows)
-    _check_group(group)
-    _check_references(group, rows)
-    players = _check_players(rows["players"])
-    _check_uniques(rows)
-    _check_hand_numbers(rows)
+    return Checked(group, rows)
+
+
+def _check_sessions(rows: dict[str, list[dict[str, Any]]], players: dict[int, str]) -> None:
+    """Each session with its own hands, changes and seats: replayed, seated and in order."""
     sessions = {s["id"]: s for s in rows["sessions"]}
     hands: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for h in rows["hands"]:
@@ -241,8 +258,6 @@ def check_backup(data: Any, slug: str | None = None) -> Checked:
         _replay(s, sorted(hands[s["id"]], key=lambda h: h["number"]), names)
         _check_seats(s, seats[s["id"]], players)
         _check_history(s, changes[s["id"]], hands[s["id"]])
-    _check_pots(rows["sessions"])
-    return checked
 
 
 # --- Rows: every column there, of its type ----------------------------------------------------

@@ -1,16 +1,12 @@
 """Fixtures for the tests that need the app: a fresh app and database for every test.
 
 tests/rules/ uses none of these; the app is imported inside the fixtures so collecting the
-card engine's tests never loads the web stack.
-
-With LEDGER_TEST_DATABASE_URL set (a PostgreSQL URL, see README), every test works in an
-empty schema of that database instead of a SQLite file of its own (SchemaPool below).
+card engine's tests never loads the web stack. Where the database lives (a SQLite file, or a
+schema of the PostgreSQL database named by LEDGER_TEST_DATABASE_URL) is tests/pgpool.py's job.
 """
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -19,247 +15,56 @@ import pytest
 if TYPE_CHECKING:
     from flask import Flask
     from flask.testing import FlaskClient, FlaskCliRunner
-    from sqlalchemy import MetaData
-    from sqlalchemy.engine import URL, Connection, Engine
 
-# How long cleaning up after a test waits for a lock. Only a connection the test left open
-# (in a thread, a leaked session) can hold one; failing says so, where waiting would hang.
-CLEANUP_LOCK_TIMEOUT = "10s"
+    from tests.pgpool import EmptyDatabase
 
-# Everything a schema holds, as names and definitions: two schemas with the same shape give
-# the same rows, and a test that changed the shape (a migration, a stamp, an ALTER) shows.
-SHAPE = """
-SELECT c.relname, c.relkind::text, a.attname, format_type(a.atttypid, a.atttypmod),
-       a.attnotnull::text
-  FROM pg_class c
-  JOIN pg_namespace n ON n.oid = c.relnamespace
-  LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
- WHERE n.nspname = :schema
-UNION ALL
-SELECT con.conname, con.contype::text, pg_get_constraintdef(con.oid), NULL, NULL
-  FROM pg_constraint con JOIN pg_namespace n ON n.oid = con.connamespace
- WHERE n.nspname = :schema
-UNION ALL
-SELECT t.typname, t.typtype::text, NULL, NULL, NULL
-  FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
- WHERE n.nspname = :schema
-UNION ALL
-SELECT p.proname, 'function', NULL, NULL, NULL
-  FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
- WHERE n.nspname = :schema
-UNION ALL
-SELECT tg.tgname, 'trigger', NULL, NULL, NULL
-  FROM pg_trigger tg JOIN pg_class c ON c.oid = tg.tgrelid
-  JOIN pg_namespace n ON n.oid = c.relnamespace
- WHERE n.nspname = :schema
-"""
-
-RESET_SEQUENCES = """
-SELECT setval(c.oid, 1, false)
-  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
- WHERE n.nspname = :schema AND c.relkind = 'S'
-"""
-
-
-def external_database_url() -> URL | None:
-    """LEDGER_TEST_DATABASE_URL, read as the app reads database URLs, or None when unset."""
-    raw = os.environ.get("LEDGER_TEST_DATABASE_URL")
-    if not raw:
-        return None
-    from sqlalchemy.engine import make_url
-
-    from ledger.config import normalise_database_url
-
-    return make_url(normalise_database_url(raw))
-
-
-class SchemaPool:
-    """Empty schemas for the tests, one per test, in the database of LEDGER_TEST_DATABASE_URL.
-
-    A test's app connects with ``search_path`` set to its schema, so the app's unqualified
-    table names (all of ours; Alembic's alembic_version too) are made and found there.
-
-    Creating the tables is the slow part on PostgreSQL (~50 ms for a handful of tables, where
-    the whole of a small test takes a few). So a schema is made once, and after a test that
-    left its shape alone its rows are deleted and its sequences restarted, and the next test
-    gets it: it cannot tell the difference from a new one. A schema whose shape the test
-    changed is dropped instead, and a new one made.
-    """
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine  # AUTOCOMMIT: each statement below stands on its own
-        self.free: list[tuple[str, frozenset[str]]] = []  # (schema, the tables it was made for)
-        self.shapes: dict[frozenset[str], frozenset[tuple]] = {}
-
-    def take(self, metadata: MetaData) -> tuple[str, bool]:
-        """A schema for the next test, and whether its tables still need to be created."""
-        from sqlalchemy import text
-
-        tables = frozenset(metadata.tables)
-        for i, (schema, made_for) in enumerate(self.free):
-            if made_for == tables:
-                del self.free[i]
-                return schema, False
-        schema = f"t_{uuid.uuid4().hex}"
-        with self.engine.connect() as connection:
-            connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-        return schema, True
-
-    def give_back(self, schema: str, metadata: MetaData) -> None:
-        """Empty the schema for the next test, or drop it if it is not as it was made."""
-        from sqlalchemy import text
-
-        tables = frozenset(metadata.tables)
-        with self.engine.connect() as connection:
-            connection.execute(text(f"SET lock_timeout = '{CLEANUP_LOCK_TIMEOUT}'"))
-            shape = self._shape(connection, schema)
-            expected = self.shapes.setdefault(tables, shape)
-            if shape == expected and self._empty(connection, schema, metadata):
-                self.free.append((schema, tables))
-            else:
-                connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-
-    def remember_shape(self, schema: str, metadata: MetaData) -> None:
-        """Record what a newly made schema looks like, if nothing was recorded yet."""
-        tables = frozenset(metadata.tables)
-        if tables not in self.shapes:
-            with self.engine.connect() as connection:
-                self.shapes[tables] = self._shape(connection, schema)
-
-    def close(self) -> None:
-        from sqlalchemy import text
-
-        with self.engine.connect() as connection:
-            for schema, _ in self.free:
-                connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        self.free.clear()
-
-    @staticmethod
-    def _shape(connection: Connection, schema: str) -> frozenset[tuple]:
-        from sqlalchemy import text
-
-        rows = connection.execute(text(SHAPE), {"schema": schema})
-        return frozenset(tuple(row) for row in rows)
-
-    @staticmethod
-    def _empty(connection: Connection, schema: str, metadata: MetaData) -> bool:
-        """Delete every row (children first) and restart the sequences; False if it failed.
-
-        DELETE, not TRUNCATE: on tables of a few rows it is many times quicker. No transaction
-        is needed: if any statement fails, the caller drops the schema.
-        """
-        from sqlalchemy import exc, text
-
-        try:
-            for table in reversed(metadata.sorted_tables):
-                connection.execute(text(f'DELETE FROM "{schema}"."{table.name}"'))
-            connection.execute(text(RESET_SEQUENCES), {"schema": schema})
-        except exc.DBAPIError:
-            return False
-        return True
-
-
-@pytest.fixture(scope="session")
-def external_database() -> Iterator[Engine | None]:
-    """An engine on LEDGER_TEST_DATABASE_URL that makes and drops schemas and databases.
-
-    None when the variable is unset (the tests use SQLite). The database is created when it
-    does not exist yet, so any PostgreSQL server with a user allowed to create databases
-    will do.
-    """
-    url = external_database_url()
-    if url is None:
-        yield None
-        return
-    if url.get_backend_name() != "postgresql":
-        pytest.exit(f"LEDGER_TEST_DATABASE_URL must be a PostgreSQL URL, not {url.drivername}.")
-
-    from sqlalchemy import create_engine, exc, text
-
-    engine = create_engine(url, isolation_level="AUTOCOMMIT", pool_size=1, max_overflow=4)
-    try:
-        try:
-            with engine.connect():
-                pass
-        except exc.OperationalError as e:
-            if "does not exist" not in str(e):
-                raise
-            server = create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
-            try:
-                with server.connect() as connection:
-                    connection.execute(text(f'CREATE DATABASE "{url.database}"'))
-            finally:
-                server.dispose()
-        yield engine
-    finally:
-        engine.dispose()
-
-
-@pytest.fixture(scope="session")
-def schema_pool(external_database) -> Iterator[SchemaPool | None]:
-    if external_database is None:
-        yield None
-        return
-    pool = SchemaPool(external_database)
-    try:
-        yield pool
-    finally:
-        pool.close()
+# A plugin rather than fixtures here: the schema pool is a few hundred lines of PostgreSQL
+# housekeeping that no test reads, and tests/live needs its engine too.
+pytest_plugins = ["tests.pgpool"]
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch, schema_pool) -> Iterator[Flask]:
+def app(tmp_path, monkeypatch, empty_database: EmptyDatabase) -> Iterator[Flask]:
     """The app on an empty database: a new SQLite file, or an empty PostgreSQL schema.
 
     The instance folder is a temporary one, so a developer's instance/config.py, database
     and secret key never leak into a test.
     """
-    import ledger.models  # noqa: F401  (db.metadata must list every table before take())
     from ledger import create_app
-    from ledger.extensions import db
 
     monkeypatch.setenv("LEDGER_INSTANCE_PATH", str(tmp_path / "instance"))
     monkeypatch.delenv("LEDGER_DATABASE_URL", raising=False)
     monkeypatch.delenv("LEDGER_SECRET_KEY", raising=False)
 
-    config = {"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False}
-    if schema_pool is None:
-        schema, new = None, True
-        config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{tmp_path / 'test.sqlite'}"
-    else:
-        schema, new = schema_pool.take(db.metadata)
-        url = schema_pool.engine.url
-        config["SQLALCHEMY_DATABASE_URI"] = url.render_as_string(hide_password=False)
-        config["SQLALCHEMY_ENGINE_OPTIONS"] = {
-            "connect_args": {"options": f"-csearch_path={schema}"}
-        }
-
-    app = None
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False} | empty_database.config
+    )
     try:
-        app = create_app(config)
-        if new:
-            with app.app_context():
-                db.create_all()
-            if schema is not None:
-                schema_pool.remember_shape(schema, db.metadata)
+        empty_database.create_tables(app)
         yield app
     finally:
-        if app is not None:
-            # Every connection closed, so that nothing holds a lock on the schema's tables
-            # and no socket is left for the garbage collector to warn about.
-            with app.app_context():
-                db.session.remove()
-                for engine in db.engines.values():
-                    engine.dispose()
-        if schema is not None:
-            schema_pool.give_back(schema, db.metadata)
+        close_connections(app)
+
+
+def close_connections(app: Flask) -> None:
+    """Close every connection of the app's, so that nothing holds a lock on the database's
+    tables when the next test gets them, and no socket is left for the garbage collector to
+    warn about (a ResourceWarning, which the suite turns into an error)."""
+    from ledger.extensions import db
+
+    with app.app_context():
+        db.session.remove()
+        for engine in db.engines.values():
+            engine.dispose()
 
 
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
+    """A browser without cookies, talking to the app in this process."""
     return app.test_client()
 
 
 @pytest.fixture
 def runner(app: Flask) -> FlaskCliRunner:
+    """The app's command-line commands, run in this process rather than in a shell."""
     return app.test_cli_runner()

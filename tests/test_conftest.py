@@ -1,6 +1,6 @@
 """The `app` fixture's promise: every test starts on an empty database, whatever came before.
 
-On PostgreSQL a test's schema is emptied and handed to a later test (tests/conftest.py), so
+On PostgreSQL a test's schema is emptied and handed to a later test (tests/pgpool.py), so
 these tests run a few times over, each checking what the one before left and then leaving a
 mess of its own: rows, used-up ids, an extra table.
 """

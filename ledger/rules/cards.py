@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ledger.rules.errors import Param, Phrase, RuleError
@@ -141,215 +141,296 @@ def parse_cards(
     return tuple(cards)
 
 
+@dataclass(frozen=True)
+class _Token:
+    """One token as typed, with what the game allows: all that reading a token looks at."""
+
+    text: str
+    jokers: bool
+    ranks: tuple[str, ...]
+    suits_required: bool
+    game_name: Param
+
+    @property
+    def upper(self) -> str:
+        # Every form is matched upper-cased; ``text`` keeps the player's own spelling for quotes.
+        return self.text.upper()
+
+    @property
+    def quoted(self) -> str:
+        return _quote(self.text)
+
+
 def _read_token(
     token: str, *, jokers: bool, ranks: tuple[str, ...], suits_required: bool, game_name: Param
 ) -> Card:
-    upper = token.upper()
-    quoted = _quote(token)
+    """The card ``token`` names if the game allows it, else _Bad saying what the player meant."""
+    typed = _Token(token, jokers, ranks, suits_required, game_name)
+    card = _card_of(typed)
+    if card is None:
+        raise _Bad(_mistake(typed))
+    refusal = _refusal(card, typed)
+    if refusal is not None:
+        raise _Bad(refusal)
+    return card
 
-    def allowed(card: Card) -> Card:
-        if card.rank is None:
-            if not jokers:
-                if upper == "JK":  # also what a jack and a king typed without a space look like
-                    raise _Bad(
-                        Phrase(
-                            "{token} is a joker, and {game} is played without jokers. "
-                            "For a jack and a king, put a space between them: J K.",
-                            token=quoted,
-                            game=game_name,
-                        )
-                    )
-                raise _Bad(
-                    Phrase(
-                        "{token} is a joker, and {game} is played without jokers.",
-                        token=quoted,
-                        game=game_name,
-                    )
-                )
-            return card
-        if card.rank not in ranks:
-            raise _Bad(
-                Phrase(
-                    "{token} is not a card here — there are no {rank_plural} in {game}; "
-                    "ranks run {ranks}.",
-                    token=quoted,
-                    rank_plural=_RANK_PLURALS[card.rank],
-                    game=game_name,
-                    ranks=_describe(ranks),
-                )
-            )
-        if suits_required and card.suit is None:
-            named: Param = _THE_FACE.get(card.rank, card.rank)
-            if upper == card.rank:
-                raise _Bad(
-                    Phrase(
-                        "Give the suit of the {rank}, e.g. {code}H or {code}♥.",
-                        rank=named,
-                        code=card.rank,
-                    )
-                )
-            raise _Bad(
-                Phrase(
-                    "Give the suit of the {rank} ({token}), e.g. {code}H or {code}♥.",
-                    rank=named,
-                    token=quoted,
-                    code=card.rank,
-                )
-            )
-        return card
 
+def _card_of(typed: _Token) -> Card | None:
+    """The card a well-formed token names ("JK", "Q♠", "10", "th"), allowed here or not."""
+    upper = typed.upper
     if upper in _JOKER_WORDS:
-        return allowed(JOKER)
+        return JOKER
+    lead = _leading_rank(upper)
+    if lead is None:
+        return None
+    rank, end = lead
+    rest = upper[end:]
+    if rest and rest not in _SUIT_CHARS:
+        return None
+    # A token with leading digits is only a card if the digits are the whole rank: "100".
+    digits = _LEADING_DIGITS.match(upper)
+    if digits is not None and digits.end() != end:
+        return None
+    return Card(rank, _SUIT_CHARS[rest] if rest else None)
+
+
+def _leading_rank(upper: str) -> tuple[str, int] | None:
+    """The rank a token starts with and where it ends ("10" and 2 in "10H"), or None."""
+    prefix = _RANK_PREFIX.match(upper)
+    return (_rank_of(prefix.group()), prefix.end()) if prefix else None
+
+
+def _refusal(card: Card, typed: _Token) -> Phrase | None:
+    """Why this game does not take a card that is written well, or None if it takes it."""
+    if card.rank is None:
+        return None if typed.jokers else _no_jokers(typed)
+    if card.rank not in typed.ranks:
+        return Phrase(
+            "{token} is not a card here — there are no {rank_plural} in {game}; ranks run {ranks}.",
+            token=typed.quoted,
+            rank_plural=_RANK_PLURALS[card.rank],
+            game=typed.game_name,
+            ranks=_describe(typed.ranks),
+        )
+    if typed.suits_required and card.suit is None:
+        named: Param = _THE_FACE.get(card.rank, card.rank)
+        if typed.upper == card.rank:
+            return Phrase(
+                "Give the suit of the {rank}, e.g. {code}H or {code}♥.",
+                rank=named,
+                code=card.rank,
+            )
+        return Phrase(
+            "Give the suit of the {rank} ({token}), e.g. {code}H or {code}♥.",
+            rank=named,
+            token=typed.quoted,
+            code=card.rank,
+        )
+    return None
+
+
+def _no_jokers(typed: _Token) -> Phrase:
+    if typed.upper == "JK":  # also what a jack and a king typed without a space look like
+        return Phrase(
+            "{token} is a joker, and {game} is played without jokers. "
+            "For a jack and a king, put a space between them: J K.",
+            token=typed.quoted,
+            game=typed.game_name,
+        )
+    return Phrase(
+        "{token} is a joker, and {game} is played without jokers.",
+        token=typed.quoted,
+        game=typed.game_name,
+    )
+
+
+# --- What a token that is not a card was meant to be ----------------------------------------
+# Each reading below looks for one kind of slip and says how to write the card instead, or
+# returns None if the token is not that slip. _mistake tries them in the order of _SLIPS, the
+# first that fits speaks; none fits a well-formed card, so they are tried only after _card_of.
+
+
+def _joker_with_suit(typed: _Token) -> Phrase | None:
+    upper = typed.upper
     for word in _JOKER_WORDS:
         rest = upper[len(word) :]
         if upper.startswith(word) and rest and all(ch in _SUIT_CHARS for ch in rest):
-            raise _Bad(
-                Phrase("{token} is not a card — a joker has no suit: write JK or *.", token=quoted)
+            return Phrase(
+                "{token} is not a card — a joker has no suit: write JK or *.", token=typed.quoted
             )
+    return None
 
-    if upper in _SUIT_CHARS:
-        raise _Bad(
-            Phrase(
-                "{token} is a suit without a rank — "
-                "write the suit right after the rank, e.g. Q{suit}.",
-                token=quoted,
-                suit=token,
-            )
-        )
-    if upper in _SUIT_WORDS:
-        suit = _SUIT_WORDS[upper]
-        raise _Bad(
-            Phrase(
-                "{token} is not a card — write the suit as a letter or symbol right after the "
-                "rank, e.g. Q{letter} or Q{symbol}.",
-                token=quoted,
-                letter=suit,
-                symbol=SUIT_SYMBOLS[suit],
-            )
-        )
-    if upper in _RANK_WORDS:
-        meant = _RANK_WORDS[upper]
-        if meant not in ranks:
-            allowed(Card(meant))
-        if meant == "10":
-            raise _Bad(Phrase("{token} is not a card — write a ten as 10 or T.", token=quoted))
-        raise _Bad(
-            Phrase(
-                "{token} is not a card — write {a_rank} as {code}.",
-                token=quoted,
-                a_rank=_A_RANK[meant],
-                code=meant,
-            )
-        )
-    if upper == "OF":
-        raise _Bad(
-            Phrase(
-                "{token} is not a card — write the rank then the suit, e.g. QS or Q♠.", token=quoted
-            )
-        )
 
-    prefix = _RANK_PREFIX.match(upper)
-    rank = _rank_of(prefix.group()) if prefix else None
-    rest = upper[prefix.end() :] if prefix else upper
-    if rank is not None and prefix is not None and (not rest or rest in _SUIT_CHARS):
-        # A token with leading digits is only a card if the digits are the whole rank: "100".
-        digits = _LEADING_DIGITS.match(upper)
-        if digits is None or digits.end() == prefix.end():
-            return allowed(Card(rank, _SUIT_CHARS[rest] if rest else None))
+def _suit_alone(typed: _Token) -> Phrase | None:
+    if typed.upper not in _SUIT_CHARS:
+        return None
+    return Phrase(
+        "{token} is a suit without a rank — write the suit right after the rank, e.g. Q{suit}.",
+        token=typed.quoted,
+        suit=typed.text,
+    )
 
-    if upper[0] in _SUIT_CHARS and _RANK_PREFIX.fullmatch(upper[1:]):
-        swapped = _rank_of(upper[1:]) + token[0]
-        raise _Bad(
-            Phrase(
-                "{token} has the suit first — write the rank first, e.g. {swapped}.",
-                token=quoted,
-                swapped=swapped,
-            )
-        )
-    if upper[:2] in ("1O", "IO", "I0", "LO", "L0") and (
-        len(upper) == 2 or upper[2:] in _SUIT_CHARS
-    ):
-        raise _Bad(Phrase("{token} is not a card — a ten is 10 (one, zero) or T.", token=quoted))
 
-    run = _split_run(upper)
+def _suit_in_words(typed: _Token) -> Phrase | None:
+    suit = _SUIT_WORDS.get(typed.upper)
+    if suit is None:
+        return None
+    return Phrase(
+        "{token} is not a card — write the suit as a letter or symbol right after the "
+        "rank, e.g. Q{letter} or Q{symbol}.",
+        token=typed.quoted,
+        letter=suit,
+        symbol=SUIT_SYMBOLS[suit],
+    )
+
+
+def _rank_in_words(typed: _Token) -> Phrase | None:
+    meant = _RANK_WORDS.get(typed.upper)
+    if meant is None:
+        return None
+    if meant not in typed.ranks:
+        # "sevens" in a game without 7s: that there are none matters more than the spelling.
+        return _refusal(Card(meant), typed)
+    if meant == "10":
+        return Phrase("{token} is not a card — write a ten as 10 or T.", token=typed.quoted)
+    return Phrase(
+        "{token} is not a card — write {a_rank} as {code}.",
+        token=typed.quoted,
+        a_rank=_A_RANK[meant],
+        code=meant,
+    )
+
+
+def _of_between(typed: _Token) -> Phrase | None:
+    # "queen of spades" typed as three words: each is refused in turn, "of" with this advice.
+    if typed.upper != "OF":
+        return None
+    return Phrase(
+        "{token} is not a card — write the rank then the suit, e.g. QS or Q♠.", token=typed.quoted
+    )
+
+
+def _suit_first(typed: _Token) -> Phrase | None:
+    upper = typed.upper
+    if upper[0] not in _SUIT_CHARS or not _RANK_PREFIX.fullmatch(upper[1:]):
+        return None
+    return Phrase(
+        "{token} has the suit first — write the rank first, e.g. {swapped}.",
+        token=typed.quoted,
+        swapped=_rank_of(upper[1:]) + typed.text[0],
+    )
+
+
+def _ten_as_letters(typed: _Token) -> Phrase | None:
+    upper = typed.upper
+    if upper[:2] not in ("1O", "IO", "I0", "LO", "L0"):
+        return None
+    if len(upper) != 2 and upper[2:] not in _SUIT_CHARS:
+        return None
+    return Phrase("{token} is not a card — a ten is 10 (one, zero) or T.", token=typed.quoted)
+
+
+def _number_not_a_rank(typed: _Token) -> Phrase | None:
+    upper = typed.upper
     digits = _LEADING_DIGITS.match(upper)
-    if digits is not None and digits.group() not in RANKS:
-        tail = upper[digits.end() :]
-        if digits.group() == "1" and "A" in ranks and (not tail or tail in _SUIT_CHARS):
-            if tail:
-                raise _Bad(
-                    Phrase(
-                        "{token} is not a card — the ace is A, e.g. A{suit}.",
-                        token=quoted,
-                        suit=token[1:],
-                    )
-                )
-            raise _Bad(Phrase("{token} is not a card — the ace is A.", token=quoted))
-        if run is not None and len(run) > 1:
-            raise _Bad(
-                Phrase(
-                    "{token} is not a card — ranks run {ranks}. "
-                    "For several cards, put a space between them: {cards}.",
-                    token=quoted,
-                    ranks=_describe(ranks),
-                    cards=_spaced(run),
-                )
+    if digits is None or digits.group() in RANKS:
+        return None
+    tail = upper[digits.end() :]
+    if digits.group() == "1" and "A" in typed.ranks and (not tail or tail in _SUIT_CHARS):
+        if tail:
+            return Phrase(
+                "{token} is not a card — the ace is A, e.g. A{suit}.",
+                token=typed.quoted,
+                suit=typed.text[1:],
             )
-        raise _Bad(
-            Phrase(
-                "{token} is not a card — ranks run {ranks}.", token=quoted, ranks=_describe(ranks)
-            )
-        )
+        return Phrase("{token} is not a card — the ace is A.", token=typed.quoted)
+    run = _split_run(upper)
     if run is not None and len(run) > 1:
-        raise _Bad(
-            Phrase(
-                "{token} looks like {count} cards typed together — "
-                "put a space between them: {cards}.",
-                token=quoted,
-                count=_count_word(len(run)),
-                cards=_spaced(run),
-            )
+        return Phrase(
+            "{token} is not a card — ranks run {ranks}. "
+            "For several cards, put a space between them: {cards}.",
+            token=typed.quoted,
+            ranks=_describe(typed.ranks),
+            cards=_spaced(run),
         )
+    return Phrase(
+        "{token} is not a card — ranks run {ranks}.",
+        token=typed.quoted,
+        ranks=_describe(typed.ranks),
+    )
 
-    if rank is not None and prefix is not None and rest:
-        typed_rest = token[prefix.end() :] if len(token) == len(upper) else rest
-        if all(ch in _SUIT_CHARS for ch in rest):
-            suit = _SUIT_CHARS[rest[0]]
-            raise _Bad(
-                Phrase(
-                    "{token} has more than one suit — "
-                    "a card has one, e.g. {code} or {symbol_code}.",
-                    token=quoted,
-                    code=rank + suit,
-                    symbol_code=rank + SUIT_SYMBOLS[suit],
-                )
-            )
-        if len(rest) == 1 and not rest.isdigit():
-            raise _Bad(
-                Phrase(
-                    "{token} is not a card — '{typed}' is not a suit; "
-                    "suits are S, H, D, C or ♠ ♥ ♦ ♣.",
-                    token=quoted,
-                    typed=typed_rest,
-                )
-            )
 
-    if jokers:
-        raise _Bad(
-            Phrase(
-                "{token} is not a card — write a rank ({ranks}), optionally followed by "
-                "a suit (S, H, D, C or ♠ ♥ ♦ ♣), or JK for a joker, e.g. Q♠ or 10h.",
-                token=quoted,
-                ranks=_describe(ranks),
-            )
+def _cards_run_together(typed: _Token) -> Phrase | None:
+    run = _split_run(typed.upper)
+    if run is None or len(run) < 2:
+        return None
+    return Phrase(
+        "{token} looks like {count} cards typed together — put a space between them: {cards}.",
+        token=typed.quoted,
+        count=_count_word(len(run)),
+        cards=_spaced(run),
+    )
+
+
+def _rank_with_a_bad_suit(typed: _Token) -> Phrase | None:
+    upper = typed.upper
+    lead = _leading_rank(upper)
+    if lead is None or lead[1] == len(upper):
+        return None
+    rank, end = lead
+    rest = upper[end:]
+    if all(ch in _SUIT_CHARS for ch in rest):
+        suit = _SUIT_CHARS[rest[0]]
+        return Phrase(
+            "{token} has more than one suit — a card has one, e.g. {code} or {symbol_code}.",
+            token=typed.quoted,
+            code=rank + suit,
+            symbol_code=rank + SUIT_SYMBOLS[suit],
         )
-    raise _Bad(
-        Phrase(
+    if len(rest) == 1 and not rest.isdigit():
+        # Quote the player's own letter unless upper-casing changed the token's length ("ß").
+        typed_rest = typed.text[end:] if len(typed.text) == len(upper) else rest
+        return Phrase(
+            "{token} is not a card — '{typed}' is not a suit; suits are S, H, D, C or ♠ ♥ ♦ ♣.",
+            token=typed.quoted,
+            typed=typed_rest,
+        )
+    return None
+
+
+_SLIPS: tuple[Callable[[_Token], Phrase | None], ...] = (
+    _joker_with_suit,
+    _suit_alone,
+    _suit_in_words,
+    _rank_in_words,
+    _of_between,
+    _suit_first,
+    _ten_as_letters,
+    _number_not_a_rank,
+    _cards_run_together,
+    _rank_with_a_bad_suit,
+)
+
+
+def _mistake(typed: _Token) -> Phrase:
+    """What is wrong with a token that names no card: the first slip it fits, or how cards
+    are written."""
+    for slip in _SLIPS:
+        found = slip(typed)
+        if found is not None:
+            return found
+    if typed.jokers:
+        return Phrase(
             "{token} is not a card — write a rank ({ranks}), optionally followed by "
-            "a suit (S, H, D, C or ♠ ♥ ♦ ♣), e.g. Q♠ or 10h.",
-            token=quoted,
-            ranks=_describe(ranks),
+            "a suit (S, H, D, C or ♠ ♥ ♦ ♣), or JK for a joker, e.g. Q♠ or 10h.",
+            token=typed.quoted,
+            ranks=_describe(typed.ranks),
         )
+    return Phrase(
+        "{token} is not a card — write a rank ({ranks}), optionally followed by "
+        "a suit (S, H, D, C or ♠ ♥ ♦ ♣), e.g. Q♠ or 10h.",
+        token=typed.quoted,
+        ranks=_describe(typed.ranks),
     )
 
 

@@ -153,8 +153,7 @@ def _checked_hands(
         raise RuleError(
             "Exactly one player goes out in each hand of Rummy: say who went out.", field="out"
         )
-    n, packs = len(state.seats), options["packs"]
-    most = cards_each(n, packs)
+    most = cards_each(len(state.seats), options["packs"])
     hands: dict[str, tuple[Card, ...]] = {p: () for p in state.seats}
     values: dict[str, int] = {p: 0 for p in state.seats}
     fields: dict[str, str] = {}
@@ -165,83 +164,101 @@ def _checked_hands(
         if result.spots is not None:
             values[player] = _checked_total(player, result, i, out, most, options)
             continue
-        where = f"results[{i}].cards"
-        if result.sitting_out:
-            raise RuleError(
-                "{player} cannot sit out in Rummy: enter the cards left in their hand "
-                "(to miss hands, leave the table and join again).",
-                field=f"results[{i}]",
-                players=(player,),
-                player=player,
-            )
-        if result.melds is not None:
-            raise RuleError(
-                "{player} cannot enter melds in Rummy: enter the cards left in their hand "
-                "(to miss hands, leave the table and join again).",
-                field=f"results[{i}]",
-                players=(player,),
-                player=player,
-            )
-        cards = parse_cards(
-            result.cards or "",
-            jokers=options["jokers"] > 0,
-            game_name="Rummy",
-            player=player,
-            field=where,
-        )
-        if player == out and cards:
-            raise RuleError(
-                "{player} went out, so has no cards left.",
-                field=where,
-                players=(player,),
-                player=player,
-            )
-        if player != out and not cards:
-            if options["entry"] == "totals":
-                raise RuleError(
-                    "{player} did not go out, so has cards left: enter them or their total.",
-                    field=where,
-                    players=(player,),
-                    player=player,
-                )
-            raise RuleError(
-                "{player} did not go out, so has cards left: enter them.",
-                field=where,
-                players=(player,),
-                player=player,
-            )
-        if len(cards) > most:
-            if packs == 2:
-                raise RuleError(
-                    "With {n} players and two packs each player is dealt {most} cards, "
-                    "so {player} cannot have {count} left.",
-                    field=where,
-                    players=(player,),
-                    n=n,
-                    most=most,
-                    player=player,
-                    count=len(cards),
-                )
-            raise RuleError(
-                "With {n} players each player is dealt {most} cards, "
-                "so {player} cannot have {count} left.",
-                field=where,
-                players=(player,),
-                n=n,
-                most=most,
-                player=player,
-                count=len(cards),
-            )
-        hands[player] = cards
-        values[player] = spot_total(cards, ace=options["ace_value"], joker=JOKER_VALUE)
-        fields[player] = where
+        hands[player] = _checked_cards(player, result, i, out, state, options)
+        values[player] = spot_total(hands[player], ace=options["ace_value"], joker=JOKER_VALUE)
+        fields[player] = f"results[{i}].cards"
     check_deck(
         {p: c for p, c in hands.items() if c},
-        packs=packs,
-        jokers=options["jokers"] * packs,
+        packs=options["packs"],
+        jokers=options["jokers"] * options["packs"],
         fields=fields,
     )
     return hands, values
+
+
+def _checked_cards(
+    player: str, result: ResultEntry, i: int, out: str, state: State, options: Mapping[str, Any]
+) -> tuple[Card, ...]:
+    """The cards left in one player's hand: none for the player out, some for everyone else."""
+    _refuse_sitting_out_or_melds(player, result, i)
+    where = f"results[{i}].cards"
+    cards = parse_cards(
+        result.cards or "",
+        jokers=options["jokers"] > 0,
+        game_name="Rummy",
+        player=player,
+        field=where,
+    )
+    if player == out and cards:
+        raise RuleError(
+            "{player} went out, so has no cards left.",
+            field=where,
+            players=(player,),
+            player=player,
+        )
+    if player != out and not cards:
+        if options["entry"] == "totals":
+            raise RuleError(
+                "{player} did not go out, so has cards left: enter them or their total.",
+                field=where,
+                players=(player,),
+                player=player,
+            )
+        raise RuleError(
+            "{player} did not go out, so has cards left: enter them.",
+            field=where,
+            players=(player,),
+            player=player,
+        )
+    _check_dealt(player, len(cards), where, len(state.seats), options["packs"])
+    return cards
+
+
+def _refuse_sitting_out_or_melds(player: str, result: ResultEntry, i: int) -> None:
+    """Everyone seated plays every hand of Rummy, and only the cards left in hand count."""
+    if result.sitting_out:
+        raise RuleError(
+            "{player} cannot sit out in Rummy: enter the cards left in their hand "
+            "(to miss hands, leave the table and join again).",
+            field=f"results[{i}]",
+            players=(player,),
+            player=player,
+        )
+    if result.melds is not None:
+        raise RuleError(
+            "{player} cannot enter melds in Rummy: enter the cards left in their hand "
+            "(to miss hands, leave the table and join again).",
+            field=f"results[{i}]",
+            players=(player,),
+            player=player,
+        )
+
+
+def _check_dealt(player: str, count: int, where: str, n: int, packs: int) -> None:
+    """Nobody can have more cards left than each player is dealt."""
+    most = cards_each(n, packs)
+    if count <= most:
+        return
+    if packs == 2:
+        raise RuleError(
+            "With {n} players and two packs each player is dealt {most} cards, "
+            "so {player} cannot have {count} left.",
+            field=where,
+            players=(player,),
+            n=n,
+            most=most,
+            player=player,
+            count=count,
+        )
+    raise RuleError(
+        "With {n} players each player is dealt {most} cards, so {player} cannot have {count} left.",
+        field=where,
+        players=(player,),
+        n=n,
+        most=most,
+        player=player,
+        count=count,
+    )
 
 
 def _checked_total(

@@ -13,21 +13,16 @@ from ledger.rules.base import (
     HandOutcome,
     Movement,
     Option,
-    PlayerResult,
     State,
-    canonical,
     in_play_order,
-    index_results,
     next_seat,
 )
-from ledger.rules.cards import Card, check_deck, parse_cards, spot_total
-from ledger.rules.errors import Param, Phrase, RuleError
+from ledger.rules.errors import RuleError
+from ledger.rules.leftovers import read_leftovers
 from ledger.rules.money import parse_unit_value
 from ledger.rules.table import TableRules
 from ledger.rules.texts import N_
 
-MAX_CARDS = 8  # the leader's 9th card is always discarded before the hand ends
-MAX_SPOTS = 80  # eight picture cards
 # The largest ante (API.md "Bounds"): far beyond any table's, and it keeps a night's pot and
 # balances well inside what the database and the pages hold.
 MAX_ANTE = 10_000
@@ -182,141 +177,6 @@ def _apply(scores: Mapping[str, int], moves: Sequence[Movement]) -> dict[str, in
         if m.target is not None:
             after[m.target] = after.get(m.target, 0) + m.units
     return after
-
-
-# --- Reading the leftover hands: shared with Spots, which is dealt and played the same way ----
-
-
-def read_leftovers(
-    state: State, entry: HandEntry, *, entry_mode: str, game_name: str
-) -> tuple[dict[str, PlayerResult], str | None]:
-    """Every seated player's leftover hand, checked (RULES.md §1, §2), and who went out.
-
-    Each result is cards (at most 8) or, with ``entry_mode`` ``totals``, a spot total from 1 to
-    80. Only the player out has nothing left (no result, ``""`` or a total of 0), and only
-    one player goes out; all the hand's cards must fit in one pack. Going rummy is Rummy's
-    alone: an entry that claims it is refused.
-    """
-    if entry.rummy:
-        raise RuleError(
-            "{game} has no going-rummy bonus: mark the player who went out as out.",
-            field="rummy",
-            game=game_name,
-        )
-    given = index_results(state, entry)
-    out = canonical(state, entry.out)
-    results: dict[str, PlayerResult] = {}
-    hands: dict[str, tuple[Card, ...]] = {}
-    fields: dict[str, str] = {}
-    empty: list[tuple[str, str]] = []  # players with nothing left, and where they said so
-    for p in state.seats:
-        if p not in given:  # index_results lets only the player out leave their result out
-            results[p] = PlayerResult(p, spots=0)
-            empty.append((p, "out"))
-            continue
-        i, r = given[p]
-        where = f"results[{i}]"
-        if r.sitting_out:
-            results[p] = PlayerResult(p, sitting_out=True)
-            continue
-        if r.melds is not None:
-            raise RuleError(
-                "{game} has no melds to enter: give the cards left in {player}'s hand.",
-                field=f"{where}.melds",
-                players=(p,),
-                game=game_name,
-                player=p,
-            )
-        if r.spots is not None:
-            where = f"{where}.spots"
-            total = _spot_total(p, r.spots, went_out=p == out, entry_mode=entry_mode, field=where)
-            results[p] = PlayerResult(p, spots=total)
-        else:
-            where = f"{where}.cards"
-            cards = parse_cards(r.cards or "", game_name=game_name, player=p, field=where)
-            if len(cards) > MAX_CARDS:
-                raise RuleError(
-                    "{player} has {count} cards, but a hand of {game} ends with at most {most}.",
-                    field=where,
-                    players=(p,),
-                    player=p,
-                    count=len(cards),
-                    game=game_name,
-                    most=MAX_CARDS,
-                )
-            if cards:
-                hands[p], fields[p] = cards, where
-            results[p] = PlayerResult(p, cards=cards, spots=spot_total(cards))
-        if p == out and results[p].spots:
-            raise RuleError(
-                "{player} went out, so {player} has no cards left: leave {player}'s hand empty.",
-                field=where,
-                players=(p,),
-                player=p,
-            )
-        if not results[p].spots:
-            empty.append((p, where))
-    if len(empty) > 1:
-        names = [p for p, _ in empty]
-        raise RuleError(
-            "Only one player can go out in a hand, but {names} have no cards left.",
-            field=next(f for p, f in empty if p != out),
-            players=tuple(names),
-            names=_and(names),
-        )
-    if empty and out is None:
-        p, where = empty[0]
-        raise RuleError(
-            "{player} has no cards left: only the player who went out can end with none. "
-            "If {player} went out, mark {player} as out.",
-            field=where,
-            players=(p,),
-            player=p,
-        )
-    check_deck(hands, packs=1, fields=fields)
-    return results, out
-
-
-def _spot_total(player: str, spots: object, *, went_out: bool, entry_mode: str, field: str) -> int:
-    """A spot total typed instead of cards: whole, 1 to 80, or 0 for the player out."""
-    if entry_mode != "totals" and not (went_out and spots == 0):
-        raise RuleError(
-            "This session asks for every player's cards, not a spot total: "
-            "give the cards left in {player}'s hand.",
-            field=field,
-            players=(player,),
-            player=player,
-        )
-    if isinstance(spots, bool) or not isinstance(spots, int):
-        raise RuleError(
-            "{player}'s spot total must be a whole number.",
-            field=field,
-            players=(player,),
-            player=player,
-        )
-    if went_out and spots != 0:
-        raise RuleError(
-            "{player} went out, so {player}'s spot total is 0.",
-            field=field,
-            players=(player,),
-            player=player,
-        )
-    if not went_out and not 1 <= spots <= MAX_SPOTS:
-        raise RuleError(
-            "{player}'s spot total must be from 1 to {most}, not {spots}.",
-            field=field,
-            players=(player,),
-            player=player,
-            most=MAX_SPOTS,
-            spots=spots,
-        )
-    return spots
-
-
-def _and(names: Sequence[str]) -> Param:
-    if len(names) == 1:
-        return names[0]
-    return Phrase("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 # --- The game and its options ------------------------------------------------------------------

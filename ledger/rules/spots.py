@@ -19,7 +19,7 @@ from ledger.rules.base import (
     start_state,
 )
 from ledger.rules.errors import RuleError
-from ledger.rules.spot import read_leftovers
+from ledger.rules.leftovers import read_leftovers
 from ledger.rules.table import TableRules
 from ledger.rules.texts import N_
 
