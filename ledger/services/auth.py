@@ -391,17 +391,7 @@ def authenticate_any(slugs: Sequence[str], passphrase: str, address: str | None 
             wait = _full(overall, ADDRESS_MAX_FAILURES, ADDRESS_WINDOW, now)
             if wait is not None:
                 raise TooManyAttempts(wait)
-        candidates: list[Row[Any]] = []
-        waits: list[int] = []
-        for row in rows:
-            wait = _locked(row, now)
-            if wait is None and row.address_failures is not None:
-                per = (row.address_failures, row.address_since)
-                wait = _full(per, ADDRESS_GROUP_MAX_FAILURES, FAILURE_WINDOW, now)
-            if wait is None:
-                candidates.append(row)
-            else:
-                waits.append(wait)
+        candidates, waits = _open_to_checks(rows, now)
         if not candidates and waits:
             # Locked: no digest looked up, no hash checked, so right and wrong look the same.
             raise TooManyAttempts(max(waits))
@@ -428,6 +418,23 @@ def authenticate_any(slugs: Sequence[str], passphrase: str, address: str | None 
     if waits:  # another group of this name is locked: the passphrase may have been its
         raise TooManyAttempts(max(waits))
     raise Unauthorized(WRONG)
+
+
+def _open_to_checks(rows: list[Row[Any]], now: datetime) -> tuple[list[Row[Any]], list[int]]:
+    """The groups a passphrase may be checked against now, and the waits of those locked
+    (for the whole group, or for this address)."""
+    candidates: list[Row[Any]] = []
+    waits: list[int] = []
+    for row in rows:
+        wait = _locked(row, now)
+        if wait is None and row.address_failures is not None:
+            per = (row.address_failures, row.address_since)
+            wait = _full(per, ADDRESS_GROUP_MAX_FAILURES, FAILURE_WINDOW, now)
+        if wait is None:
+            candidates.append(row)
+        else:
+            waits.append(wait)
+    return candidates, waits
 
 
 def _locked(row: Row[Any], now: datetime) -> int | None:
