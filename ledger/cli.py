@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -272,8 +273,13 @@ def _target(file: str) -> Path:
 
 
 def _write(path: Path, data: bytes) -> None:
+    """Write a file only its owner may read: a backup holds the passphrase's hash, and every
+    file a group's history (tightened too when it was there before)."""
     try:
-        path.write_bytes(data)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            os.fchmod(out.fileno(), 0o600)
+            out.write(data)
     except OSError as e:
         raise click.ClickException(f"{path} cannot be written: {e.strerror or e}.") from e
 

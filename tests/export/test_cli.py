@@ -76,9 +76,13 @@ def test_ledger_backup_and_restore_move_a_group_to_another_database(
     before = every_answer(app, table)
     path = tmp_path / "backup.json"
 
+    path.write_text("an older file, readable by everyone")
+    path.chmod(0o644)
     result = runner.invoke(args=["backup", table.slug, str(path)])
     assert result.exit_code == 0, result.output
     assert json.loads(path.read_text(encoding="utf-8"))["group"]["slug"] == table.slug
+    # It holds the passphrase's hash: only its owner may read it.
+    assert path.stat().st_mode & 0o777 == 0o600
 
     with sqlite_app(tmp_path, monkeypatch, "elsewhere") as elsewhere:
         result = elsewhere.test_cli_runner().invoke(args=["restore", str(path)])
