@@ -12,9 +12,9 @@ from ledger.extensions import db
 from ledger.models import NAME_LENGTH, GameSession, Group, Hand, Player, SessionPlayer, utcnow
 from ledger.rules.errors import RuleError
 from ledger.rules.registry import GAMES
-from ledger.services.common import record, write
 from ledger.services.errors import Conflict, NotFound
-from ledger.services.views import GameInfo, GroupRef, GroupView, PlayerView, SessionSummary
+from ledger.services.results import GameInfo, GroupRef, GroupView, PlayerView, SessionSummary
+from ledger.services.unit_of_work import record, write
 
 
 def list_games() -> list[GameInfo]:

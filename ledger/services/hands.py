@@ -13,22 +13,12 @@ from sqlalchemy import select
 from ledger.extensions import db
 from ledger.models import Change, GameSession, Hand, utcnow
 from ledger.rules.base import HandEntry, State
+from ledger.rules.codecs import entry_from_dict, entry_to_dict, outcome_to_dict
 from ledger.rules.errors import RuleError
-from ledger.services.common import (
-    apply_seating,
-    build_session_view,
-    entry_from_dict,
-    entry_to_dict,
-    hand_view,
-    load_session,
-    outcome_to_dict,
-    record,
-    rule_error_for_hand,
-    session_game,
-    write,
-)
+from ledger.services.building import build_session_view, hand_view
 from ledger.services.errors import Conflict, NotFound
-from ledger.services.views import (
+from ledger.services.loading import apply_seating, load_session, session_game
+from ledger.services.results import (
     AddedHand,
     ChangeView,
     GroupRef,
@@ -36,6 +26,7 @@ from ledger.services.views import (
     ScoreboardView,
     SessionView,
 )
+from ledger.services.unit_of_work import record, write
 
 # What a hand's view is made of. A read takes these columns rather than Hand objects: it has
 # no use for the identity map and change tracking that each object costs.
@@ -412,3 +403,15 @@ def hand_history(group: GroupRef, session_id: int, number: int) -> list[ChangeVi
         .order_by(Change.id)
     ).all()
     return [ChangeView(c.kind, c.hand_number, c.at, c.version, c.before, c.after) for c in changes]
+
+
+def rule_error_for_hand(number: int, e: RuleError) -> RuleError:
+    """A later hand that a correction leaves impossible: the whole correction is refused."""
+    where = f"hands[{number}]" + (f".{e.field}" if e.field else "")
+    return RuleError(
+        "This correction would make hand {number} impossible: {reason}",
+        field=where,
+        players=e.players,
+        number=number,
+        reason=e.phrase,
+    )

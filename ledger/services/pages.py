@@ -20,7 +20,7 @@ from ledger.models import AccessGrant, GameSession, Group, Hand
 from ledger.rules.money import amount
 from ledger.rules.registry import GAMES
 from ledger.services.auth import web_grant_holds
-from ledger.services.views import GroupRef
+from ledger.services.results import GroupRef
 
 
 @dataclass(frozen=True)

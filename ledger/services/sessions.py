@@ -16,17 +16,11 @@ from ledger.rules.base import State
 from ledger.rules.errors import RuleError
 from ledger.rules.money import amount, settle_amounts
 from ledger.rules.registry import get_game
-from ledger.services.common import (
-    build_session_view,
-    load_session,
-    ordered_players,
-    record,
-    session_game,
-    write,
-)
+from ledger.services.building import build_session_view, ordered_players
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import check_player_name, find_players, name_key, players_for
-from ledger.services.views import (
+from ledger.services.loading import load_session, session_game
+from ledger.services.results import (
     AddedSession,
     BalanceView,
     ChangeView,
@@ -35,6 +29,7 @@ from ledger.services.views import (
     SettlementView,
     TransferView,
 )
+from ledger.services.unit_of_work import record, write
 
 
 def create_session(

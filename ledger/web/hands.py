@@ -14,7 +14,7 @@ from ledger import services
 from ledger.ids import form_number
 from ledger.rules.base import HandEntry
 from ledger.rules.registry import GAMES
-from ledger.services.views import GroupRef, HandView, SessionView
+from ledger.services.results import GroupRef, HandView, SessionView
 from ledger.web import access, entry, kept, texts
 from ledger.web.forms import HandForm
 from ledger.web.i18n import error_text

@@ -20,11 +20,12 @@ from werkzeug.wrappers import Response
 from wtforms import SelectChoice
 
 from ledger import services
-from ledger.api.exports import download, session_data, session_filename
-from ledger.export import XLSX_MIMETYPE, session_workbook
+from ledger.downloads import download, session_filename
+from ledger.export import XLSX_MIMETYPE, export_workbook, session_data
 from ledger.ids import form_number, query_number, row_number
 from ledger.rules.registry import GAMES
-from ledger.services.views import GroupRef, SessionView
+from ledger.services import exports
+from ledger.services.results import GroupRef, SessionView
 from ledger.web import access, i18n, once, texts
 from ledger.web.chart import score_chart
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
@@ -386,6 +387,5 @@ def finish(slug: str, session_id: int):
 @bp.get("/<int:session_id>/export.xlsx")
 def export(slug: str, session_id: int) -> Response:
     group = access.group_for_page(slug)
-    data = session_data(group, session_id)
-    workbook = session_workbook(data.session, data.hands, data.settlement)
-    return download(workbook, XLSX_MIMETYPE, session_filename(data.session, "xlsx"))
+    data = session_data(exports.session_export(group, session_id))
+    return download(export_workbook(data), XLSX_MIMETYPE, session_filename(data.session, "xlsx"))

@@ -1,0 +1,369 @@
+"""What the services answer: frozen result objects the pages, the exports and the API all read.
+
+Each view has ``to_json()``, the shape of shared/API.md: money as whole units and, where it
+is an amount, a Decimal written as a string, never a float.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+
+def timestamp(moment: datetime | None) -> str | None:
+    """A stored (naive UTC) time as ISO 8601 with a Z: ``2024-05-02T21:14:05Z``."""
+    return None if moment is None else moment.isoformat(timespec="seconds") + "Z"
+
+
+@dataclass(frozen=True)
+class GroupRef:
+    """An authenticated group: what every other service takes to know whose data it is."""
+
+    id: int
+    slug: str
+    name: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"slug": self.slug, "name": self.name}
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    key: str
+    name: str
+    description: str
+    min_players: int
+    max_players: int
+    money: bool
+    options: Mapping[str, Any]  # each option's default
+    open_seating: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "name": self.name,
+            "description": self.description,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "money": self.money,
+            "options": dict(self.options),
+            "open_seating": self.open_seating,
+        }
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    id: int
+    name: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name}
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    id: int
+    game: str
+    status: str
+    started_at: datetime
+    finished_at: datetime | None
+    hands_played: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game": self.game,
+            "status": self.status,
+            "started_at": timestamp(self.started_at),
+            "finished_at": timestamp(self.finished_at),
+            "hands_played": self.hands_played,
+        }
+
+
+@dataclass(frozen=True)
+class GroupView:
+    slug: str
+    name: str
+    players: tuple[PlayerView, ...]  # by name
+    sessions: tuple[SessionSummary, ...]  # oldest first
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "players": [p.to_json() for p in self.players],
+            "sessions": [s.to_json() for s in self.sessions],
+        }
+
+
+@dataclass(frozen=True)
+class SeatView:
+    name: str
+    seat: int | None  # 1-based, clockwise; None for a player who has left
+    active: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "seat": self.seat, "active": self.active}
+
+
+@dataclass(frozen=True)
+class ProgressView:
+    round: int
+    hand: int
+    hands_in_round: int
+    rounds: int
+    contract: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "hand": self.hand,
+            "hands_in_round": self.hands_in_round,
+            "rounds": self.rounds,
+            "contract": self.contract,
+        }
+
+
+@dataclass(frozen=True)
+class SessionView:
+    """A session now: who sits where, who deals next, the scores (API.md "Session")."""
+
+    id: int
+    group: str  # the group's slug
+    game: str
+    game_name: str
+    money: bool
+    status: str  # open | finished
+    version: int
+    options: Mapping[str, Any]
+    players: tuple[SeatView, ...]  # seated in clockwise order, then those who left
+    hands_played: int
+    dealer: str | None
+    leader: str | None
+    pot: int | None  # units; None in points games
+    carried_in: int | None  # the pot the session opened with (money games)
+    scores: Mapping[str, int]  # units in money games, points in points games
+    amounts: Mapping[str, Decimal] | None  # money games: each balance in the currency
+    winners: tuple[str, ...]
+    progress: ProgressView | None
+    currency: str | None
+    unit_value: Decimal | None
+    leftover_pot: str | None  # carry | refund once a money game is finished
+    started_at: datetime
+    finished_at: datetime | None
+    # Finished by the players (Finish the night, or a points game ended at the table): its
+    # hands can no longer be corrected or undone. A points game that ended by itself can.
+    closed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "group": self.group,
+            "game": self.game,
+            "game_name": self.game_name,
+            "status": self.status,
+            "version": self.version,
+            "options": dict(self.options),
+            "players": [p.to_json() for p in self.players],
+            "hands_played": self.hands_played,
+            "dealer": self.dealer,
+            "leader": self.leader,
+            "pot": self.pot,
+            "carried_in": self.carried_in,
+            "scores": dict(self.scores),
+            "winners": list(self.winners),
+            "progress": self.progress.to_json() if self.progress else None,
+            "money": (
+                {p: str(a) for p, a in self.amounts.items()} if self.amounts is not None else None
+            ),
+            "currency": self.currency,
+            "leftover_pot": self.leftover_pot,
+            "started_at": timestamp(self.started_at),
+            "finished_at": timestamp(self.finished_at),
+        }
+
+
+@dataclass(frozen=True)
+class ResultView:
+    """One player's result in a hand: the cards as codes ("QS", "10", "JK")."""
+
+    player: str
+    cards: tuple[str, ...]
+    spots: int | None
+    points: int | None
+    sitting_out: bool
+    melds: tuple[tuple[str, ...], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "cards": list(self.cards),
+            "spots": self.spots,
+            "points": self.points,
+            "sitting_out": self.sitting_out,
+            "melds": [list(m) for m in self.melds],
+        }
+
+
+@dataclass(frozen=True)
+class MovementView:
+    """Money moving: ``source``/``target`` None is the pot."""
+
+    source: str | None
+    target: str | None
+    units: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"from": self.source, "to": self.target, "units": self.units}
+
+
+@dataclass(frozen=True)
+class HandView:
+    """One hand as scored (API.md "Hand"), with the entry as typed and its revision."""
+
+    number: int
+    dealer: str
+    leader: str
+    results: tuple[ResultView, ...]
+    out: str | None
+    winners: tuple[str, ...]
+    movements: tuple[MovementView, ...]  # antes and the pot included
+    pot_before: int | None
+    pot_after: int | None
+    scores_after: Mapping[str, int]
+    entry: Mapping[str, Any]  # as typed
+    request_id: str | None
+    revision: int  # 1 as entered, +1 for every correction
+    created_at: datetime
+    updated_at: datetime
+
+    @property
+    def payments(self) -> tuple[MovementView, ...]:
+        return tuple(m for m in self.movements if m.source is not None and m.target is not None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            "leader": self.leader,
+            "results": [r.to_json() for r in self.results],
+            "out": self.out,
+            "winners": list(self.winners),
+            "payments": [m.to_json() for m in self.payments],
+            "movements": [m.to_json() for m in self.movements],
+            "pot_before": self.pot_before,
+            "pot_after": self.pot_after,
+            "scores_after": dict(self.scores_after),
+            "entry": dict(self.entry),
+            "request_id": self.request_id,
+            "revision": self.revision,
+            "created_at": timestamp(self.created_at),
+            "updated_at": timestamp(self.updated_at),
+        }
+
+
+@dataclass(frozen=True)
+class ScoreboardView:
+    """The scoreboard page's reads: the session, its last hands (oldest first), the hand just
+    saved if asked for, and the chart's ``(hand number, running scores)`` points."""
+
+    session: SessionView
+    recent: tuple[HandView, ...]
+    saved: HandView | None
+    history: tuple[tuple[int, dict[str, int]], ...]
+
+
+@dataclass(frozen=True)
+class AddedSession:
+    """``create_session``'s answer: the session, and whether it is new (False: a repeated
+    request_id answered the session that request started)."""
+
+    session: SessionView
+    created: bool
+
+
+@dataclass(frozen=True)
+class AddedHand:
+    """``add_hand``'s answer: the hand, and whether it is new (False: a repeated request_id)."""
+
+    hand: HandView
+    created: bool
+
+
+@dataclass(frozen=True)
+class BalanceView:
+    player: str
+    units: int
+    amount: Decimal
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "units": self.units, "amount": str(self.amount)}
+
+
+@dataclass(frozen=True)
+class TransferView:
+    """A payment at the end of the night; None is the pot (a pot carried on, or refunded)."""
+
+    source: str | None
+    target: str | None
+    units: int
+    amount: Decimal
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "from": self.source,
+            "to": self.target,
+            "units": self.units,
+            "amount": str(self.amount),
+        }
+
+
+@dataclass(frozen=True)
+class SettlementView:
+    """Who pays whom (API.md "Settlement"): the fewest transfers that square every balance."""
+
+    session: int
+    status: str
+    currency: str
+    unit_value: Decimal
+    balances: tuple[BalanceView, ...]
+    pot: int
+    pot_amount: Decimal
+    transfers: tuple[TransferView, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "session": self.session,
+            "status": self.status,
+            "currency": self.currency,
+            "unit_value": str(self.unit_value),
+            "balances": [b.to_json() for b in self.balances],
+            "pot": self.pot,
+            "pot_amount": str(self.pot_amount),
+            "transfers": [t.to_json() for t in self.transfers],
+        }
+
+
+@dataclass(frozen=True)
+class ChangeView:
+    """One line of a session's history."""
+
+    kind: str
+    hand_number: int | None
+    at: datetime
+    version: int
+    before: Any
+    after: Any
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "hand": self.hand_number,
+            "at": timestamp(self.at),
+            "version": self.version,
+            "before": self.before,
+            "after": self.after,
+        }
