@@ -617,14 +617,7 @@ def _summary(
     sheet.blank()
     sheet.header(players_header)
 
-    played: dict[str, int] = defaultdict(int)
-    won: dict[str, int] = defaultdict(int)
-    for hand in hands:
-        for result in hand.get("results") or []:
-            if not result.get("sitting_out"):
-                played[result["player"]] += 1
-        for winner in hand.get("winners") or []:
-            won[winner] += 1
+    played, won = _hands_played_and_won(hands)
     scores = session.get("scores") or {}
     balances = _balances(session, settlement) if money else {}
     for name in names:
@@ -633,6 +626,21 @@ def _summary(
             row.append(balances.get(name, Decimal(0)))
         sheet.row(row)
     sheet.filter()
+
+
+def _hands_played_and_won(
+    hands: Iterable[Mapping[str, Any]],
+) -> tuple[dict[str, int], dict[str, int]]:
+    """How many hands each player was dealt in, and how many they won or shared."""
+    played: dict[str, int] = defaultdict(int)
+    won: dict[str, int] = defaultdict(int)
+    for hand in hands:
+        for result in hand.get("results") or []:
+            if not result.get("sitting_out"):
+                played[result["player"]] += 1
+        for winner in hand.get("winners") or []:
+            won[winner] += 1
+    return played, won
 
 
 def _scores(

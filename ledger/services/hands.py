@@ -6,7 +6,8 @@ correction re-plays only from the corrected hand on.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from datetime import datetime
 
 from sqlalchemy import select
 
@@ -264,15 +265,24 @@ def correct_hand(
     number: int,
     entry: HandEntry,
     version: int | None = None,
+    request_id: str | None = None,
 ) -> HandView:
     """Replace hand ``number``'s entry and re-score it and every later hand.
 
     If a later hand no longer fits (a player out of cards, a game now over), nothing is
     stored and the RuleError names that hand. The old entry and outcome go to the history.
+
+    A ``request_id`` this hand's last correction was saved with, sent again with the same
+    entry, answers the hand as it stands (a double tap, a retry) instead of Conflict for the
+    version that correction moved on.
     """
 
     def work() -> HandView:
         row = load_session(group, session_id, lock=True)
+        if request_id is not None and version is not None and version != row.version:
+            resent = _resent_correction(row, number, entry, request_id)
+            if resent is not None:
+                return resent
         _check_version(row, version)
         hands = db.session.scalars(
             select(Hand)
@@ -284,8 +294,6 @@ def correct_hand(
         if not later or later[0].number != number:
             raise NotFound("Session {id} has no hand {number}.", id=row.id, number=number)
         _check_editable(row)
-        game = session_game(row)
-        state = State.from_dict(previous.state_after if previous else row.start_state)
         corrected = later[0]
         before = {
             "entry": corrected.entry,
@@ -293,51 +301,78 @@ def correct_hand(
             "scores_after": corrected.state_after["scores"],
             "revision": corrected.revision,
         }
+        start = State.from_dict(previous.state_after if previous else row.start_state)
         now = utcnow()
-        for h in later:
-            first = h is corrected
-            try:
-                state = apply_seating(game, state, h.seating, row.options)
-                outcome = game.play(
-                    state, entry if first else entry_from_dict(h.entry), row.options
-                )
-            except RuleError as e:
-                if first:
-                    raise
-                raise rule_error_for_hand(h.number, e) from None
-            state = outcome.state
-            h.outcome = outcome_to_dict(outcome)
-            h.state_after = state.to_dict()
-            if first:
-                h.entry = entry_to_dict(entry)
-                h.revision += 1
-                h.updated_at = now
-        try:
-            state = apply_seating(game, state, row.seating, row.options)
-        except RuleError as e:
-            raise RuleError(
-                "This correction clashes with a player joining or leaving since the last "
-                "hand: {reason}",
-                field="seating",
-                reason=e.phrase,
-            ) from None
+        state = _replay_from(row, start, later, entry, now)
         row.state = state.to_dict()
         if state.finished:
             row.status, row.finished_at = "finished", row.finished_at or now
         else:
             row.status, row.finished_at = "open", None
         row.version += 1
-        record(
-            row,
-            "hand.corrected",
-            hand_number=number,
-            before=before,
-            after={"entry": corrected.entry, "recomputed": [h.number for h in later[1:]]},
-        )
+        after = {"entry": corrected.entry, "recomputed": [h.number for h in later[1:]]}
+        if request_id is not None:
+            after["request_id"] = request_id
+        record(row, "hand.corrected", hand_number=number, before=before, after=after)
         db.session.flush()
         return hand_view(corrected)
 
     return write(work)
+
+
+def _resent_correction(
+    row: GameSession, number: int, entry: HandEntry, request_id: str
+) -> HandView | None:
+    """Hand ``number`` as it stands, if its last correction was this very request: the same
+    request_id and the entry it still holds. None for anything else."""
+    last = db.session.scalar(
+        select(Change)
+        .where(
+            Change.session_id == row.id,
+            Change.hand_number == number,
+            Change.kind == "hand.corrected",
+        )
+        .order_by(Change.id.desc())
+        .limit(1)
+    )
+    if last is None or (last.after or {}).get("request_id") != request_id:
+        return None
+    hand = _hand_at(row, number)
+    return hand if hand is not None and hand.entry == entry_to_dict(entry) else None
+
+
+def _replay_from(
+    row: GameSession, state: State, later: Sequence[Hand], entry: HandEntry, now: datetime
+) -> State:
+    """Play the corrected hand (the first of ``later``) with ``entry`` and every hand after it
+    as entered, each after the seat changes made before it, then the seat changes since the
+    last hand: the state the session is in now. A hand that no longer fits is refused."""
+    game = session_game(row)
+    for h in later:
+        first = h is later[0]
+        try:
+            state = apply_seating(game, state, h.seating, row.options)
+            outcome = game.play(state, entry if first else entry_from_dict(h.entry), row.options)
+        except RuleError as e:
+            if first:
+                raise
+            raise rule_error_for_hand(h.number, e) from None
+        state = outcome.state
+        h.outcome = outcome_to_dict(outcome)
+        h.state_after = state.to_dict()
+        if first:
+            h.entry = entry_to_dict(entry)
+            h.revision += 1
+            h.updated_at = now
+    try:
+        return apply_seating(game, state, row.seating, row.options)
+    except RuleError as e:
+        raise RuleError(
+            "This correction clashes with a player joining or leaving since the last "
+            "hand: {reason}",
+            field="seating",
+            reason=e.phrase,
+        ) from None
 
 
 def undo_hand(

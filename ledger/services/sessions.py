@@ -61,14 +61,9 @@ def create_session(
         raise RuleError("Say who deals the first hand.", field="dealer")
 
     def work() -> AddedSession:
-        if request_id is not None:
-            earlier = db.session.scalar(
-                select(GameSession).where(
-                    GameSession.group_id == group.id, GameSession.request_id == request_id
-                )
-            )
-            if earlier is not None:
-                return AddedSession(build_session_view(group, earlier), created=False)
+        earlier = _started_by(group, request_id)
+        if earlier is not None:
+            return AddedSession(build_session_view(group, earlier), created=False)
         known = find_players(group.id, names)
         seats = [known[name_key(n)].name if name_key(n) in known else n for n in names]
         first = next((p for p in seats if name_key(p) == name_key(dealer.strip())), dealer)
@@ -79,57 +74,69 @@ def create_session(
         antes = State.from_dict(source.state).pot_antes if source is not None else None
         # new_state checks the seats and the dealer.
         state = rules.new_state(seats, first, chosen, carried, carried_antes=antes)
-        rows = players_for(group.id, list(state.seats))
-        now = utcnow()
-        row = GameSession(
-            group_id=group.id,
-            request_id=request_id,
-            game=rules.key,
-            status="open",
-            options=chosen,
-            start_state=state.to_dict(),
-            state=state.to_dict(),
-            seating=[],
-            version=1,
-            hands_played=0,
-            started_at=now,
-            carried_pot=0,
-        )
-        db.session.add(row)
-        db.session.flush()
-        for seat, p in enumerate(state.seats, start=1):
-            db.session.add(
-                SessionPlayer(
-                    session_id=row.id, player_id=rows[name_key(p)].id, seat=seat, active=True
-                )
-            )
+        row = _open_session(group, rules.key, chosen, state, request_id)
         if source is not None:
-            # A pot is taken up once: the version guard makes a second taker start over.
-            source.carried_into_id = row.id
-            source.version += 1
-            record(
-                source,
-                "pot.carried",
-                before={"carried_into": None},
-                after={"session": row.id, "pot": carried},
-            )
-        record(
-            row,
-            "session.created",
-            before=None,
-            after={
-                "game": rules.key,
-                "players": list(state.seats),
-                "dealer": state.dealer,
-                "options": chosen,
-                "carried_in": carried,
-                "carried_from": source.id if source is not None else None,
-            },
-        )
+            _carry_pot(source, into=row)
+        created = {"game": rules.key, "players": list(state.seats), "dealer": state.dealer}
+        created |= {"options": chosen, "carried_in": carried}
+        created["carried_from"] = source.id if source is not None else None
+        record(row, "session.created", before=None, after=created)
         db.session.flush()
         return AddedSession(build_session_view(group, row), created=True)
 
     return write(work)
+
+
+def _started_by(group: GroupRef, request_id: str | None) -> GameSession | None:
+    """The session the group's request ``request_id`` started already, if any."""
+    if request_id is None:
+        return None
+    return db.session.scalar(
+        select(GameSession).where(
+            GameSession.group_id == group.id, GameSession.request_id == request_id
+        )
+    )
+
+
+def _open_session(
+    group: GroupRef, game: str, options: dict[str, Any], state: State, request_id: str | None
+) -> GameSession:
+    """The new session's row, and its players seated in the engine's order."""
+    rows = players_for(group.id, list(state.seats))
+    row = GameSession(
+        group_id=group.id,
+        request_id=request_id,
+        game=game,
+        status="open",
+        options=options,
+        start_state=state.to_dict(),
+        state=state.to_dict(),
+        seating=[],
+        version=1,
+        hands_played=0,
+        started_at=utcnow(),
+        carried_pot=0,
+    )
+    db.session.add(row)
+    db.session.flush()
+    for seat, p in enumerate(state.seats, start=1):
+        db.session.add(
+            SessionPlayer(session_id=row.id, player_id=rows[name_key(p)].id, seat=seat, active=True)
+        )
+    return row
+
+
+def _carry_pot(source: GameSession, *, into: GameSession) -> None:
+    """The pot left by ``source`` goes into the new session ``into``."""
+    # A pot is taken up once: the version guard makes a second taker start over.
+    source.carried_into_id = into.id
+    source.version += 1
+    record(
+        source,
+        "pot.carried",
+        before={"carried_into": None},
+        after={"session": into.id, "pot": source.carried_pot},
+    )
 
 
 def _pot_to_take_up(group: GroupRef, game: str, options: Mapping[str, Any]) -> GameSession | None:

@@ -25,14 +25,18 @@ from ledger.export import XLSX_MIMETYPE, export_workbook, session_data
 from ledger.ids import form_number, query_number, row_number
 from ledger.rules.registry import GAMES
 from ledger.services import exports
+from ledger.services.request_ids import minted_request_id, new_request_id
 from ledger.services.results import GroupRef, SessionView
-from ledger.web import access, i18n, once, texts
+from ledger.web import access, i18n, texts
 from ledger.web.chart import score_chart
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
 from ledger.web.pagecache import scoreboards, with_form_token, without_form_token
 from ledger.web.summary import hand_summary, transfer_text
 
 bp = Blueprint("sessions", __name__, url_prefix="/g/<slug>/s")
+
+# The new-session form's field for its request id (templates/sessions/new.html).
+REQUEST_ID_FIELD = "once"
 
 # The scoreboard lists this many of the latest hands; the rest are a tap away.
 RECENT_HANDS = 8
@@ -90,9 +94,8 @@ def new(slug: str):
             options = {
                 k[len(prefix) :]: v for k, v in options_typed.items() if k.startswith(prefix)
             }
-            # The form's one-time token is the request_id: a resend opens the session the
-            # first send started, whichever server process it reaches.
-            token = once.token_of(request.form.get(once.FIELD))
+            # The form's request id: a resend opens the session the first send started.
+            token = minted_request_id(request.form.get(REQUEST_ID_FIELD))
             try:
                 added = services.create_session(
                     group, game, players, form.dealer.data, options, request_id=token
@@ -120,7 +123,7 @@ def new(slug: str):
         option_field=_option_field,
         errors=errors,
         # The same form, redrawn after a move or a refusal, keeps its token.
-        once_token=once.token_of(request.form.get(once.FIELD)) or once.new_token(),
+        once_token=minted_request_id(request.form.get(REQUEST_ID_FIELD)) or new_request_id(),
     )
     return (html, 422) if errors else html
 
