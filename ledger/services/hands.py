@@ -1,5 +1,10 @@
 """Hands: entering one, reading them, correcting one (every later hand follows), undoing the last.
 
+- Reading: ``list_hands``, ``iter_hands`` (streamed), ``get_hand``, ``recent_hands``,
+  ``score_history`` (a chart's points), ``scoreboard`` (what the scoreboard page shows).
+- Writing: ``add_hand``, ``correct_hand``, ``undo_hand``; ``hand_history`` tells what happened
+  to a hand. A request id sent again answers what its first send made (request_ids.py).
+
 Each hand keeps the state after it, so adding a hand reads one row and plays one hand, and a
 correction re-plays only from the corrected hand on.
 """
@@ -45,6 +50,10 @@ _VIEWED = (
 _BATCH = 200
 
 
+# A chart on a phone is a few hundred pixels wide: more points than this show nothing more.
+CHART_POINTS = 120
+
+
 def list_hands(group: GroupRef, session_id: int) -> list[HandView]:
     """Every hand of the session, oldest first: two queries however many hands."""
     return list(iter_hands(group, session_id))
@@ -77,39 +86,11 @@ def get_hand(group: GroupRef, session_id: int, number: int) -> HandView:
     return hand
 
 
-def _hand_at(row: GameSession, number: int) -> HandView | None:
-    found = db.session.execute(
-        select(*_VIEWED).where(Hand.session_id == row.id, Hand.number == number)
-    ).first()
-    return hand_view(found) if found is not None else None
-
-
 def recent_hands(group: GroupRef, session_id: int, count: int) -> list[HandView]:
     """The last ``count`` hands, oldest first: what a scoreboard lists, read in two queries
     whether the night has had ten hands or two thousand."""
     row = load_session(group, session_id)
     return _last_hands(row, count)
-
-
-def _last_hands(row: GameSession, count: int) -> list[HandView]:
-    if count <= 0:
-        return []
-    hands = db.session.execute(
-        select(*_VIEWED)
-        .where(
-            Hand.session_id == row.id,
-            # Between the row's read and this one another phone may have saved a hand: the
-            # page shows the session as the row says, never a hand past it.
-            Hand.number > row.hands_played - count,
-            Hand.number <= row.hands_played,
-        )
-        .order_by(Hand.number)
-    )
-    return [hand_view(h) for h in hands]
-
-
-# A chart on a phone is a few hundred pixels wide: more points than this show nothing more.
-CHART_POINTS = 120
 
 
 def score_history(
@@ -122,20 +103,6 @@ def score_history(
     after hand 2,000 as after hand 100. Two queries; only the scores are read.
     """
     return _history(load_session(group, session_id), points)
-
-
-def _history(row: GameSession, points: int) -> list[tuple[int, dict[str, int]]]:
-    played = row.hands_played
-    if played <= 0 or points <= 0:
-        return []
-    wanted = select(Hand.number, Hand.state_after["scores"]).where(
-        Hand.session_id == row.id, Hand.number <= played
-    )
-    if played > points:
-        numbers = {max(1, round(played * k / points)) for k in range(1, points + 1)}
-        wanted = wanted.where(Hand.number.in_(sorted(numbers)))
-    found = db.session.execute(wanted.order_by(Hand.number)).all()
-    return [(number, dict(scores)) for number, scores in found]
 
 
 def scoreboard(
@@ -159,46 +126,6 @@ def scoreboard(
         saved=just_saved,
         history=tuple(_history(row, points)),
     )
-
-
-def _check_version(row: GameSession, version: int | None) -> None:
-    if version is not None and version != row.version:
-        raise Conflict(
-            "The session has changed since you loaded it (version {version}, now "
-            "{now}). Reload it and try again.",
-            field="version",
-            version=version,
-            now=row.version,
-        )
-
-
-def _check_editable(row: GameSession) -> None:
-    if row.finish is not None:
-        raise Conflict("This session is finished: its hands can no longer be changed.")
-
-
-def _check_not_undone(row: GameSession, request_id: str) -> None:
-    """A retry of a request whose hand was saved and then undone saves nothing new.
-
-    The undone hand's row is gone, but its ``hand.deleted`` change keeps the request_id: a
-    phone resending a tap from before the undo must not bring the hand back as a new one.
-    """
-    undone = db.session.scalar(
-        select(Change.hand_number)
-        .where(
-            Change.session_id == row.id,
-            Change.kind == "hand.deleted",
-            Change.before["request_id"].as_string() == request_id,
-        )
-        .order_by(Change.id.desc())
-        .limit(1)
-    )
-    if undone is not None:
-        raise Conflict(
-            "This hand was already saved as hand {number} and then undone; nothing new was saved.",
-            field="request_id",
-            number=undone,
-        )
 
 
 def add_hand(
@@ -320,61 +247,6 @@ def correct_hand(
     return write(work)
 
 
-def _resent_correction(
-    row: GameSession, number: int, entry: HandEntry, request_id: str
-) -> HandView | None:
-    """Hand ``number`` as it stands, if its last correction was this very request: the same
-    request_id and the entry it still holds. None for anything else."""
-    last = db.session.scalar(
-        select(Change)
-        .where(
-            Change.session_id == row.id,
-            Change.hand_number == number,
-            Change.kind == "hand.corrected",
-        )
-        .order_by(Change.id.desc())
-        .limit(1)
-    )
-    if last is None or (last.after or {}).get("request_id") != request_id:
-        return None
-    hand = _hand_at(row, number)
-    return hand if hand is not None and hand.entry == entry_to_dict(entry) else None
-
-
-def _replay_from(
-    row: GameSession, state: State, later: Sequence[Hand], entry: HandEntry, now: datetime
-) -> State:
-    """Play the corrected hand (the first of ``later``) with ``entry`` and every hand after it
-    as entered, each after the seat changes made before it, then the seat changes since the
-    last hand: the state the session is in now. A hand that no longer fits is refused."""
-    game = session_game(row)
-    for h in later:
-        first = h is later[0]
-        try:
-            state = apply_seating(game, state, h.seating, row.options)
-            outcome = game.play(state, entry if first else entry_from_dict(h.entry), row.options)
-        except RuleError as e:
-            if first:
-                raise
-            raise rule_error_for_hand(h.number, e) from None
-        state = outcome.state
-        h.outcome = outcome_to_dict(outcome)
-        h.state_after = state.to_dict()
-        if first:
-            h.entry = entry_to_dict(entry)
-            h.revision += 1
-            h.updated_at = now
-    try:
-        return apply_seating(game, state, row.seating, row.options)
-    except RuleError as e:
-        raise RuleError(
-            "This correction clashes with a player joining or leaving since the last "
-            "hand: {reason}",
-            field="seating",
-            reason=e.phrase,
-        ) from None
-
-
 def undo_hand(
     group: GroupRef, session_id: int, number: int, version: int | None = None
 ) -> SessionView:
@@ -450,3 +322,136 @@ def rule_error_for_hand(number: int, e: RuleError) -> RuleError:
         number=number,
         reason=e.phrase,
     )
+
+
+def _hand_at(row: GameSession, number: int) -> HandView | None:
+    found = db.session.execute(
+        select(*_VIEWED).where(Hand.session_id == row.id, Hand.number == number)
+    ).first()
+    return hand_view(found) if found is not None else None
+
+
+def _last_hands(row: GameSession, count: int) -> list[HandView]:
+    if count <= 0:
+        return []
+    hands = db.session.execute(
+        select(*_VIEWED)
+        .where(
+            Hand.session_id == row.id,
+            # Between the row's read and this one another phone may have saved a hand: the
+            # page shows the session as the row says, never a hand past it.
+            Hand.number > row.hands_played - count,
+            Hand.number <= row.hands_played,
+        )
+        .order_by(Hand.number)
+    )
+    return [hand_view(h) for h in hands]
+
+
+def _history(row: GameSession, points: int) -> list[tuple[int, dict[str, int]]]:
+    played = row.hands_played
+    if played <= 0 or points <= 0:
+        return []
+    wanted = select(Hand.number, Hand.state_after["scores"]).where(
+        Hand.session_id == row.id, Hand.number <= played
+    )
+    if played > points:
+        numbers = {max(1, round(played * k / points)) for k in range(1, points + 1)}
+        wanted = wanted.where(Hand.number.in_(sorted(numbers)))
+    found = db.session.execute(wanted.order_by(Hand.number)).all()
+    return [(number, dict(scores)) for number, scores in found]
+
+
+def _check_version(row: GameSession, version: int | None) -> None:
+    if version is not None and version != row.version:
+        raise Conflict(
+            "The session has changed since you loaded it (version {version}, now "
+            "{now}). Reload it and try again.",
+            field="version",
+            version=version,
+            now=row.version,
+        )
+
+
+def _check_editable(row: GameSession) -> None:
+    if row.finish is not None:
+        raise Conflict("This session is finished: its hands can no longer be changed.")
+
+
+def _check_not_undone(row: GameSession, request_id: str) -> None:
+    """A retry of a request whose hand was saved and then undone saves nothing new.
+
+    The undone hand's row is gone, but its ``hand.deleted`` change keeps the request_id: a
+    phone resending a tap from before the undo must not bring the hand back as a new one.
+    """
+    undone = db.session.scalar(
+        select(Change.hand_number)
+        .where(
+            Change.session_id == row.id,
+            Change.kind == "hand.deleted",
+            Change.before["request_id"].as_string() == request_id,
+        )
+        .order_by(Change.id.desc())
+        .limit(1)
+    )
+    if undone is not None:
+        raise Conflict(
+            "This hand was already saved as hand {number} and then undone; nothing new was saved.",
+            field="request_id",
+            number=undone,
+        )
+
+
+def _resent_correction(
+    row: GameSession, number: int, entry: HandEntry, request_id: str
+) -> HandView | None:
+    """Hand ``number`` as it stands, if its last correction was this very request: the same
+    request_id and the entry it still holds. None for anything else."""
+    last = db.session.scalar(
+        select(Change)
+        .where(
+            Change.session_id == row.id,
+            Change.hand_number == number,
+            Change.kind == "hand.corrected",
+        )
+        .order_by(Change.id.desc())
+        .limit(1)
+    )
+    if last is None or (last.after or {}).get("request_id") != request_id:
+        return None
+    hand = _hand_at(row, number)
+    return hand if hand is not None and hand.entry == entry_to_dict(entry) else None
+
+
+def _replay_from(
+    row: GameSession, state: State, later: Sequence[Hand], entry: HandEntry, now: datetime
+) -> State:
+    """Play the corrected hand (the first of ``later``) with ``entry`` and every hand after it
+    as entered, each after the seat changes made before it, then the seat changes since the
+    last hand: the state the session is in now. A hand that no longer fits is refused."""
+    game = session_game(row)
+    for h in later:
+        first = h is later[0]
+        try:
+            state = apply_seating(game, state, h.seating, row.options)
+            outcome = game.play(state, entry if first else entry_from_dict(h.entry), row.options)
+        except RuleError as e:
+            if first:
+                raise
+            raise rule_error_for_hand(h.number, e) from None
+        state = outcome.state
+        h.outcome = outcome_to_dict(outcome)
+        h.state_after = state.to_dict()
+        if first:
+            h.entry = entry_to_dict(entry)
+            h.revision += 1
+            h.updated_at = now
+    try:
+        return apply_seating(game, state, row.seating, row.options)
+    except RuleError as e:
+        raise RuleError(
+            "This correction clashes with a player joining or leaving since the last "
+            "hand: {reason}",
+            field="seating",
+            reason=e.phrase,
+        ) from None
