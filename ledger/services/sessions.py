@@ -82,10 +82,7 @@ def create_session(
         row = _open_session(group, rules.key, chosen, state, request_id)
         if source is not None:
             _carry_pot(source, into=row)
-        created = {"game": rules.key, "players": list(state.seats), "dealer": state.dealer}
-        created |= {"options": chosen, "carried_in": carried}
-        created["carried_from"] = source.id if source is not None else None
-        record(row, "session.created", before=None, after=created)
+        _record_start(row, state, source)
         db.session.flush()
         return AddedSession(build_session_view(group, row), created=True)
 
@@ -325,6 +322,23 @@ def _carry_pot(source: GameSession, *, into: GameSession) -> None:
         "pot.carried",
         before={"carried_into": None},
         after={"session": into.id, "pot": source.carried_pot},
+    )
+
+
+def _record_start(row: GameSession, state: State, source: GameSession | None) -> None:
+    """The session's first line of history: who sat down, and the pot it took up."""
+    record(
+        row,
+        "session.created",
+        before=None,
+        after={
+            "game": row.game,
+            "players": list(state.seats),
+            "dealer": state.dealer,
+            "options": row.options,
+            "carried_in": source.carried_pot if source is not None else 0,
+            "carried_from": source.id if source is not None else None,
+        },
     )
 
 
