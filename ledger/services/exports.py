@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ledger import backup
 from ledger.extensions import db
 from ledger.services.groups import group_view
 from ledger.services.hands import iter_hands
@@ -75,9 +76,7 @@ def group_export(group: GroupRef) -> GroupExport:
 
 def group_backup(slug: str) -> dict[str, Any]:
     """Everything of the group ``slug`` for ``ledger restore`` (ledger/backup.py's format)."""
-    from ledger.backup import backup_group  # the backup reads back through these services
-
-    return backup_group(slug)
+    return backup.backup_group(slug)
 
 
 def _each_session(group: GroupRef, ids: list[int]) -> Iterator[SessionExport]:
