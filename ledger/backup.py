@@ -57,7 +57,7 @@ from ledger.models import (
 )
 from ledger.rules.errors import RuleError
 from ledger.services.errors import Conflict, NotFound, ServiceError
-from ledger.services.views import GroupRef
+from ledger.services.results import GroupRef
 
 __all__ = [
     "FORMAT",

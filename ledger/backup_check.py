@@ -53,12 +53,13 @@ from ledger.models import (
     SessionPlayer,
 )
 from ledger.rules.base import Game, State
+from ledger.rules.codecs import entry_from_dict, outcome_to_dict
 from ledger.rules.errors import RuleError
 from ledger.rules.registry import get_game
 from ledger.services.auth import check_group_name
-from ledger.services.common import apply_seating, entry_from_dict, outcome_to_dict
 from ledger.services.errors import ServiceError
 from ledger.services.groups import check_player_name
+from ledger.services.loading import apply_seating
 
 FORMAT = "pub-ledger-backup"
 VERSION = 1
@@ -870,7 +871,7 @@ CHANGES: dict[str, tuple[str | None, Shape, Shape]] = {
     "hand.corrected": (
         "hand",
         {"entry": ENTRY, "outcome": OUTCOME, "scores_after": SCORES, "revision": "int"},
-        {"entry": ENTRY, "recomputed": ["int"]},
+        {"entry": ENTRY, "recomputed": ["int"], "request_id?": "text"},
     ),
     "hand.deleted": (
         "hand",

@@ -291,8 +291,9 @@ def _write(path: Path, data: bytes) -> None:
 def export_command(group: str, file: str) -> None:
     """Write GROUP's whole history to FILE (GROUP is the group's slug): a workbook, or every
     hand as CSV when FILE ends in .csv."""
-    from ledger.api.exports import group_csv_text, group_export_bytes
     from ledger.backup import find_group
+    from ledger.export import group_export_csv, group_export_workbook
+    from ledger.services import exports
     from ledger.services.errors import ServiceError
 
     # Like `serve` and `restore`: a database never started has no tables to read yet.
@@ -301,9 +302,9 @@ def export_command(group: str, file: str) -> None:
     try:
         found = find_group(group)
         if path.suffix.lower() == ".csv":
-            data = group_csv_text(found).encode("utf-8")
+            data = group_export_csv(exports.group_export(found)).encode("utf-8")
         else:
-            data = group_export_bytes(found)
+            data = group_export_workbook(exports.group_export(found))
     except ServiceError as e:
         raise click.ClickException(e.message) from e
     _write(path, data)
@@ -316,13 +317,14 @@ def export_command(group: str, file: str) -> None:
 @with_appcontext
 def backup_command(group: str, file: str) -> None:
     """Write everything of GROUP to FILE (JSON), for `ledger restore`."""
-    from ledger.backup import backup_group, dumps
+    from ledger.backup import dumps
+    from ledger.services import exports
     from ledger.services.errors import ServiceError
 
     ensure_database(current_app._get_current_object())  # type: ignore[attr-defined]
     path = _target(file)
     try:
-        text = dumps(backup_group(group))
+        text = dumps(exports.group_backup(group))
     except ServiceError as e:
         raise click.ClickException(e.message) from e
     _write(path, text.encode("utf-8"))

@@ -1,7 +1,8 @@
 """Workbooks and CSV files of a session or a group's history, built from the JSON API's answers.
 
 Everything here takes the dicts the API answers (shared/API.md: session, hands, settlement,
-group), never rows or engine values, so a download always shows what the API shows. The
+group), never rows or engine values, so a download always shows what the API shows; what
+the export service reads (ledger/services/exports.py) is laid out through session_data(). The
 workbooks use openpyxl's write-only mode: rows stream to temporary files, so a long history
 does not have to fit in memory as cell objects.
 """
@@ -16,7 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from decimal import MAX_PREC, Context, Decimal, InvalidOperation
-from typing import IO, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from openpyxl import Workbook
 from openpyxl.cell import Cell, WriteOnlyCell
@@ -27,6 +28,9 @@ from openpyxl.utils import get_column_letter
 
 from ledger.rules.money import CURRENCY_SYMBOLS, amount, minor_units
 from ledger.rules.registry import GAMES
+
+if TYPE_CHECKING:
+    from ledger.services.exports import GroupExport, SessionExport
 
 XLSX_MIMETYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 CSV_MIMETYPE = "text/csv"  # Flask adds "; charset=utf-8"
@@ -93,6 +97,18 @@ class SessionData(NamedTuple):
     session: Mapping[str, Any]
     hands: Sequence[Mapping[str, Any]]
     settlement: Mapping[str, Any] | None = None
+
+
+def session_data(export: SessionExport) -> SessionData:
+    """The export service's session as the tables are laid out from: the API's JSON shapes,
+    with the refunds and the winners as the service worked them out."""
+    session = {
+        **export.session.to_json(),
+        "closing": [m.to_json() for m in export.refunds],
+        "winners": list(export.winners),
+    }
+    settlement = export.settlement.to_json() if export.settlement is not None else None
+    return SessionData(session, [h.to_json() for h in export.hands], settlement)
 
 
 def _game_name(session: Mapping[str, Any]) -> str:
@@ -601,14 +617,7 @@ def _summary(
     sheet.blank()
     sheet.header(players_header)
 
-    played: dict[str, int] = defaultdict(int)
-    won: dict[str, int] = defaultdict(int)
-    for hand in hands:
-        for result in hand.get("results") or []:
-            if not result.get("sitting_out"):
-                played[result["player"]] += 1
-        for winner in hand.get("winners") or []:
-            won[winner] += 1
+    played, won = _hands_played_and_won(hands)
     scores = session.get("scores") or {}
     balances = _balances(session, settlement) if money else {}
     for name in names:
@@ -617,6 +626,21 @@ def _summary(
             row.append(balances.get(name, Decimal(0)))
         sheet.row(row)
     sheet.filter()
+
+
+def _hands_played_and_won(
+    hands: Iterable[Mapping[str, Any]],
+) -> tuple[dict[str, int], dict[str, int]]:
+    """How many hands each player was dealt in, and how many they won or shared."""
+    played: dict[str, int] = defaultdict(int)
+    won: dict[str, int] = defaultdict(int)
+    for hand in hands:
+        for result in hand.get("results") or []:
+            if not result.get("sitting_out"):
+                played[result["player"]] += 1
+        for winner in hand.get("winners") or []:
+            won[winner] += 1
+    return played, won
 
 
 def _scores(
@@ -856,3 +880,21 @@ def group_hands_csv(
                 yield _group_hand_row(session, hand, player_names)
 
     return _csv(group_hands_header(player_names), rows())
+
+
+# --- From the export service ------------------------------------------------------------------
+
+
+def export_workbook(data: SessionData) -> bytes:
+    """A session's workbook from what session_data() made of the export service's answer."""
+    return session_workbook(data.session, data.hands, data.settlement)
+
+
+def group_export_workbook(export: GroupExport) -> bytes:
+    """The group's workbook: its listing first, then each session as the service reads it."""
+    return group_workbook(export.group.to_json(), (session_data(s) for s in export.sessions))
+
+
+def group_export_csv(export: GroupExport) -> str:
+    """Every hand of the group as CSV: the workbook's Hands sheet, session after session."""
+    return group_hands_csv(export.group.to_json(), (session_data(s) for s in export.sessions))

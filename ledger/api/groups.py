@@ -9,7 +9,7 @@ from ledger.api import bp
 from ledger.api.auth import own_group, with_group
 from ledger.api.parse import json_object, mapping, request_id, text, text_list
 from ledger.services.groups import check_name_characters
-from ledger.services.views import GroupRef
+from ledger.services.results import GroupRef
 
 
 @bp.post("/groups")

@@ -8,7 +8,7 @@ from ledger import services
 from ledger.api import bp
 from ledger.api.auth import with_group
 from ledger.api.parse import hand_entry, json_object, request_id, text, whole
-from ledger.services.views import GroupRef
+from ledger.services.results import GroupRef
 
 
 @bp.get("/sessions/<int:session_id>")

@@ -8,7 +8,7 @@ from ledger import services
 from ledger.api import bp
 from ledger.api.auth import own_group, with_group
 from ledger.services import auth
-from ledger.services.views import GroupRef
+from ledger.services.results import GroupRef
 
 
 @bp.post("/groups/<slug>/tokens")

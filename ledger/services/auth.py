@@ -60,9 +60,9 @@ from ledger.models import (
     utcnow,
 )
 from ledger.rules.errors import RuleError
-from ledger.services.common import write
 from ledger.services.errors import Busy, TooManyAttempts, Unauthorized
-from ledger.services.views import GroupRef
+from ledger.services.results import GroupRef
+from ledger.services.unit_of_work import write
 
 MIN_PASSPHRASE = 8
 MAX_PASSPHRASE = 200

@@ -1,4 +1,8 @@
-"""The games on offer, a group at a glance, and its players."""
+"""The games on offer, a group at a glance, and its players.
+
+- ``list_games``, ``group_view``, ``add_player``, ``rename_player``; below them, the name
+  checks and player lookups the session services share.
+"""
 
 from __future__ import annotations
 
@@ -12,9 +16,9 @@ from ledger.extensions import db
 from ledger.models import NAME_LENGTH, GameSession, Group, Hand, Player, SessionPlayer, utcnow
 from ledger.rules.errors import RuleError
 from ledger.rules.registry import GAMES
-from ledger.services.common import record, write
 from ledger.services.errors import Conflict, NotFound
-from ledger.services.views import GameInfo, GroupRef, GroupView, PlayerView, SessionSummary
+from ledger.services.results import GameInfo, GroupRef, GroupView, PlayerView, SessionSummary
+from ledger.services.unit_of_work import record, write
 
 
 def list_games() -> list[GameInfo]:
@@ -60,65 +64,6 @@ def group_view(group: GroupRef) -> GroupView:
         ),
         sessions=tuple(SessionSummary(*s) for s in sessions),
     )
-
-
-def name_key(name: str) -> str:
-    return name.casefold()
-
-
-def check_name_characters(name: str, field: str = "name") -> str:
-    """Refuse a name (a player's, a group's) holding a control character or half a surrogate.
-
-    Such a character is invisible or breaks the page it is shown on; NUL cannot be stored in
-    PostgreSQL, and a lone surrogate in neither database (API.md "Bounds"). Tabs and line
-    breaks pass: a name's spaces are tidied into single spaces before it is kept.
-    """
-    for ch in name:
-        if unicodedata.category(ch) in ("Cc", "Cs") and not ch.isspace():
-            raise RuleError(
-                "A name cannot hold control characters (such as NUL) or broken characters.",
-                field=field,
-            )
-    return name
-
-
-def check_player_name(name: Any, field: str = "name") -> str:
-    """A player's name as it will be kept: spaces tidied, 1 to 40 characters, nothing hidden."""
-    if not isinstance(name, str):
-        raise RuleError("A player's name is text.", field=field)
-    clean = " ".join(name.split())
-    if not clean:
-        raise RuleError("Give the player a name.", field=field)
-    check_name_characters(clean, field)
-    if len(clean) > NAME_LENGTH:
-        raise RuleError(
-            "A player's name has at most {most} characters.", field=field, most=NAME_LENGTH
-        )
-    return clean
-
-
-def find_players(group_id: int, names: Sequence[str]) -> dict[str, Player]:
-    """The group's players of these names, keyed by name_key: one query."""
-    keys = {name_key(n) for n in names}
-    if not keys:
-        return {}
-    rows = db.session.scalars(
-        select(Player).where(Player.group_id == group_id, Player.name_key.in_(keys))
-    ).all()
-    return {p.name_key: p for p in rows}
-
-
-def players_for(group_id: int, names: Sequence[str]) -> dict[str, Player]:
-    """The group's players of these names, creating those it does not have yet."""
-    found = find_players(group_id, names)
-    for n in names:
-        key = name_key(n)
-        if key not in found:
-            player = Player(group_id=group_id, name=n, name_key=key, created_at=utcnow())
-            db.session.add(player)
-            found[key] = player
-    db.session.flush()
-    return found
 
 
 def add_player(group: GroupRef, name: str) -> PlayerView:
@@ -192,6 +137,68 @@ def rename_player(group: GroupRef, player_id: int, new_name: str) -> PlayerView:
     return write(work)
 
 
+# --- Names and players, as the other services check and find them ------------------------
+
+
+def name_key(name: str) -> str:
+    return name.casefold()
+
+
+def check_name_characters(name: str, field: str = "name") -> str:
+    """Refuse a name (a player's, a group's) holding a control character or half a surrogate.
+
+    Such a character is invisible or breaks the page it is shown on; NUL cannot be stored in
+    PostgreSQL, and a lone surrogate in neither database (API.md "Bounds"). Tabs and line
+    breaks pass: a name's spaces are tidied into single spaces before it is kept.
+    """
+    for ch in name:
+        if unicodedata.category(ch) in ("Cc", "Cs") and not ch.isspace():
+            raise RuleError(
+                "A name cannot hold control characters (such as NUL) or broken characters.",
+                field=field,
+            )
+    return name
+
+
+def check_player_name(name: Any, field: str = "name") -> str:
+    """A player's name as it will be kept: spaces tidied, 1 to 40 characters, nothing hidden."""
+    if not isinstance(name, str):
+        raise RuleError("A player's name is text.", field=field)
+    clean = " ".join(name.split())
+    if not clean:
+        raise RuleError("Give the player a name.", field=field)
+    check_name_characters(clean, field)
+    if len(clean) > NAME_LENGTH:
+        raise RuleError(
+            "A player's name has at most {most} characters.", field=field, most=NAME_LENGTH
+        )
+    return clean
+
+
+def find_players(group_id: int, names: Sequence[str]) -> dict[str, Player]:
+    """The group's players of these names, keyed by name_key: one query."""
+    keys = {name_key(n) for n in names}
+    if not keys:
+        return {}
+    rows = db.session.scalars(
+        select(Player).where(Player.group_id == group_id, Player.name_key.in_(keys))
+    ).all()
+    return {p.name_key: p for p in rows}
+
+
+def players_for(group_id: int, names: Sequence[str]) -> dict[str, Player]:
+    """The group's players of these names, creating those it does not have yet."""
+    found = find_players(group_id, names)
+    for n in names:
+        key = name_key(n)
+        if key not in found:
+            player = Player(group_id=group_id, name=n, name_key=key, created_at=utcnow())
+            db.session.add(player)
+            found[key] = player
+    db.session.flush()
+    return found
+
+
 def _holding_carried_antes(group_id: int, name: str, known: set[int]) -> list[GameSession]:
     """Sessions the player never sat in whose pot holds antes they paid on an earlier night.
 
@@ -211,9 +218,6 @@ def _holding_carried_antes(group_id: int, name: str, known: set[int]) -> list[Ga
         for s in candidates
         if s.id not in known and any(_same(p, name) for p in s.start_state.get("pot_antes", {}))
     ]
-
-
-# --- Renaming inside the stored JSON: by structure, never by blind text replacement ---------
 
 
 def _same(value: Any, old: str) -> bool:

@@ -1,34 +1,30 @@
 """Hands: entering one, reading them, correcting one (every later hand follows), undoing the last.
 
+- Reading: ``list_hands``, ``iter_hands`` (streamed), ``get_hand``, ``recent_hands``,
+  ``score_history`` (a chart's points), ``scoreboard`` (what the scoreboard page shows).
+- Writing: ``add_hand``, ``correct_hand``, ``undo_hand``; ``hand_history`` tells what happened
+  to a hand. A request id sent again answers what its first send made (request_ids.py).
+
 Each hand keeps the state after it, so adding a hand reads one row and plays one hand, and a
 correction re-plays only from the corrected hand on.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from datetime import datetime
 
 from sqlalchemy import select
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession, Hand, utcnow
 from ledger.rules.base import HandEntry, State
+from ledger.rules.codecs import entry_from_dict, entry_to_dict, outcome_to_dict
 from ledger.rules.errors import RuleError
-from ledger.services.common import (
-    apply_seating,
-    build_session_view,
-    entry_from_dict,
-    entry_to_dict,
-    hand_view,
-    load_session,
-    outcome_to_dict,
-    record,
-    rule_error_for_hand,
-    session_game,
-    write,
-)
+from ledger.services.building import build_session_view, hand_view
 from ledger.services.errors import Conflict, NotFound
-from ledger.services.views import (
+from ledger.services.loading import apply_seating, load_session, session_game
+from ledger.services.results import (
     AddedHand,
     ChangeView,
     GroupRef,
@@ -36,6 +32,7 @@ from ledger.services.views import (
     ScoreboardView,
     SessionView,
 )
+from ledger.services.unit_of_work import record, write
 
 # What a hand's view is made of. A read takes these columns rather than Hand objects: it has
 # no use for the identity map and change tracking that each object costs.
@@ -51,6 +48,10 @@ _VIEWED = (
 )
 # Rows fetched at a time when the hands are streamed.
 _BATCH = 200
+
+
+# A chart on a phone is a few hundred pixels wide: more points than this show nothing more.
+CHART_POINTS = 120
 
 
 def list_hands(group: GroupRef, session_id: int) -> list[HandView]:
@@ -85,39 +86,11 @@ def get_hand(group: GroupRef, session_id: int, number: int) -> HandView:
     return hand
 
 
-def _hand_at(row: GameSession, number: int) -> HandView | None:
-    found = db.session.execute(
-        select(*_VIEWED).where(Hand.session_id == row.id, Hand.number == number)
-    ).first()
-    return hand_view(found) if found is not None else None
-
-
 def recent_hands(group: GroupRef, session_id: int, count: int) -> list[HandView]:
     """The last ``count`` hands, oldest first: what a scoreboard lists, read in two queries
     whether the night has had ten hands or two thousand."""
     row = load_session(group, session_id)
     return _last_hands(row, count)
-
-
-def _last_hands(row: GameSession, count: int) -> list[HandView]:
-    if count <= 0:
-        return []
-    hands = db.session.execute(
-        select(*_VIEWED)
-        .where(
-            Hand.session_id == row.id,
-            # Between the row's read and this one another phone may have saved a hand: the
-            # page shows the session as the row says, never a hand past it.
-            Hand.number > row.hands_played - count,
-            Hand.number <= row.hands_played,
-        )
-        .order_by(Hand.number)
-    )
-    return [hand_view(h) for h in hands]
-
-
-# A chart on a phone is a few hundred pixels wide: more points than this show nothing more.
-CHART_POINTS = 120
 
 
 def score_history(
@@ -130,20 +103,6 @@ def score_history(
     after hand 2,000 as after hand 100. Two queries; only the scores are read.
     """
     return _history(load_session(group, session_id), points)
-
-
-def _history(row: GameSession, points: int) -> list[tuple[int, dict[str, int]]]:
-    played = row.hands_played
-    if played <= 0 or points <= 0:
-        return []
-    wanted = select(Hand.number, Hand.state_after["scores"]).where(
-        Hand.session_id == row.id, Hand.number <= played
-    )
-    if played > points:
-        numbers = {max(1, round(played * k / points)) for k in range(1, points + 1)}
-        wanted = wanted.where(Hand.number.in_(sorted(numbers)))
-    found = db.session.execute(wanted.order_by(Hand.number)).all()
-    return [(number, dict(scores)) for number, scores in found]
 
 
 def scoreboard(
@@ -167,46 +126,6 @@ def scoreboard(
         saved=just_saved,
         history=tuple(_history(row, points)),
     )
-
-
-def _check_version(row: GameSession, version: int | None) -> None:
-    if version is not None and version != row.version:
-        raise Conflict(
-            "The session has changed since you loaded it (version {version}, now "
-            "{now}). Reload it and try again.",
-            field="version",
-            version=version,
-            now=row.version,
-        )
-
-
-def _check_editable(row: GameSession) -> None:
-    if row.finish is not None:
-        raise Conflict("This session is finished: its hands can no longer be changed.")
-
-
-def _check_not_undone(row: GameSession, request_id: str) -> None:
-    """A retry of a request whose hand was saved and then undone saves nothing new.
-
-    The undone hand's row is gone, but its ``hand.deleted`` change keeps the request_id: a
-    phone resending a tap from before the undo must not bring the hand back as a new one.
-    """
-    undone = db.session.scalar(
-        select(Change.hand_number)
-        .where(
-            Change.session_id == row.id,
-            Change.kind == "hand.deleted",
-            Change.before["request_id"].as_string() == request_id,
-        )
-        .order_by(Change.id.desc())
-        .limit(1)
-    )
-    if undone is not None:
-        raise Conflict(
-            "This hand was already saved as hand {number} and then undone; nothing new was saved.",
-            field="request_id",
-            number=undone,
-        )
 
 
 def add_hand(
@@ -273,15 +192,24 @@ def correct_hand(
     number: int,
     entry: HandEntry,
     version: int | None = None,
+    request_id: str | None = None,
 ) -> HandView:
     """Replace hand ``number``'s entry and re-score it and every later hand.
 
     If a later hand no longer fits (a player out of cards, a game now over), nothing is
     stored and the RuleError names that hand. The old entry and outcome go to the history.
+
+    A ``request_id`` this hand's last correction was saved with, sent again with the same
+    entry, answers the hand as it stands (a double tap, a retry) instead of Conflict for the
+    version that correction moved on.
     """
 
     def work() -> HandView:
         row = load_session(group, session_id, lock=True)
+        if request_id is not None and version is not None and version != row.version:
+            resent = _resent_correction(row, number, entry, request_id)
+            if resent is not None:
+                return resent
         _check_version(row, version)
         hands = db.session.scalars(
             select(Hand)
@@ -293,8 +221,6 @@ def correct_hand(
         if not later or later[0].number != number:
             raise NotFound("Session {id} has no hand {number}.", id=row.id, number=number)
         _check_editable(row)
-        game = session_game(row)
-        state = State.from_dict(previous.state_after if previous else row.start_state)
         corrected = later[0]
         before = {
             "entry": corrected.entry,
@@ -302,47 +228,19 @@ def correct_hand(
             "scores_after": corrected.state_after["scores"],
             "revision": corrected.revision,
         }
+        start = State.from_dict(previous.state_after if previous else row.start_state)
         now = utcnow()
-        for h in later:
-            first = h is corrected
-            try:
-                state = apply_seating(game, state, h.seating, row.options)
-                outcome = game.play(
-                    state, entry if first else entry_from_dict(h.entry), row.options
-                )
-            except RuleError as e:
-                if first:
-                    raise
-                raise rule_error_for_hand(h.number, e) from None
-            state = outcome.state
-            h.outcome = outcome_to_dict(outcome)
-            h.state_after = state.to_dict()
-            if first:
-                h.entry = entry_to_dict(entry)
-                h.revision += 1
-                h.updated_at = now
-        try:
-            state = apply_seating(game, state, row.seating, row.options)
-        except RuleError as e:
-            raise RuleError(
-                "This correction clashes with a player joining or leaving since the last "
-                "hand: {reason}",
-                field="seating",
-                reason=e.phrase,
-            ) from None
+        state = _replay_from(row, start, later, entry, now)
         row.state = state.to_dict()
         if state.finished:
             row.status, row.finished_at = "finished", row.finished_at or now
         else:
             row.status, row.finished_at = "open", None
         row.version += 1
-        record(
-            row,
-            "hand.corrected",
-            hand_number=number,
-            before=before,
-            after={"entry": corrected.entry, "recomputed": [h.number for h in later[1:]]},
-        )
+        after = {"entry": corrected.entry, "recomputed": [h.number for h in later[1:]]}
+        if request_id is not None:
+            after["request_id"] = request_id
+        record(row, "hand.corrected", hand_number=number, before=before, after=after)
         db.session.flush()
         return hand_view(corrected)
 
@@ -412,3 +310,148 @@ def hand_history(group: GroupRef, session_id: int, number: int) -> list[ChangeVi
         .order_by(Change.id)
     ).all()
     return [ChangeView(c.kind, c.hand_number, c.at, c.version, c.before, c.after) for c in changes]
+
+
+def rule_error_for_hand(number: int, e: RuleError) -> RuleError:
+    """A later hand that a correction leaves impossible: the whole correction is refused."""
+    where = f"hands[{number}]" + (f".{e.field}" if e.field else "")
+    return RuleError(
+        "This correction would make hand {number} impossible: {reason}",
+        field=where,
+        players=e.players,
+        number=number,
+        reason=e.phrase,
+    )
+
+
+def _hand_at(row: GameSession, number: int) -> HandView | None:
+    found = db.session.execute(
+        select(*_VIEWED).where(Hand.session_id == row.id, Hand.number == number)
+    ).first()
+    return hand_view(found) if found is not None else None
+
+
+def _last_hands(row: GameSession, count: int) -> list[HandView]:
+    if count <= 0:
+        return []
+    hands = db.session.execute(
+        select(*_VIEWED)
+        .where(
+            Hand.session_id == row.id,
+            # Between the row's read and this one another phone may have saved a hand: the
+            # page shows the session as the row says, never a hand past it.
+            Hand.number > row.hands_played - count,
+            Hand.number <= row.hands_played,
+        )
+        .order_by(Hand.number)
+    )
+    return [hand_view(h) for h in hands]
+
+
+def _history(row: GameSession, points: int) -> list[tuple[int, dict[str, int]]]:
+    played = row.hands_played
+    if played <= 0 or points <= 0:
+        return []
+    wanted = select(Hand.number, Hand.state_after["scores"]).where(
+        Hand.session_id == row.id, Hand.number <= played
+    )
+    if played > points:
+        numbers = {max(1, round(played * k / points)) for k in range(1, points + 1)}
+        wanted = wanted.where(Hand.number.in_(sorted(numbers)))
+    found = db.session.execute(wanted.order_by(Hand.number)).all()
+    return [(number, dict(scores)) for number, scores in found]
+
+
+def _check_version(row: GameSession, version: int | None) -> None:
+    if version is not None and version != row.version:
+        raise Conflict(
+            "The session has changed since you loaded it (version {version}, now "
+            "{now}). Reload it and try again.",
+            field="version",
+            version=version,
+            now=row.version,
+        )
+
+
+def _check_editable(row: GameSession) -> None:
+    if row.finish is not None:
+        raise Conflict("This session is finished: its hands can no longer be changed.")
+
+
+def _check_not_undone(row: GameSession, request_id: str) -> None:
+    """A retry of a request whose hand was saved and then undone saves nothing new.
+
+    The undone hand's row is gone, but its ``hand.deleted`` change keeps the request_id: a
+    phone resending a tap from before the undo must not bring the hand back as a new one.
+    """
+    undone = db.session.scalar(
+        select(Change.hand_number)
+        .where(
+            Change.session_id == row.id,
+            Change.kind == "hand.deleted",
+            Change.before["request_id"].as_string() == request_id,
+        )
+        .order_by(Change.id.desc())
+        .limit(1)
+    )
+    if undone is not None:
+        raise Conflict(
+            "This hand was already saved as hand {number} and then undone; nothing new was saved.",
+            field="request_id",
+            number=undone,
+        )
+
+
+def _resent_correction(
+    row: GameSession, number: int, entry: HandEntry, request_id: str
+) -> HandView | None:
+    """Hand ``number`` as it stands, if its last correction was this very request: the same
+    request_id and the entry it still holds. None for anything else."""
+    last = db.session.scalar(
+        select(Change)
+        .where(
+            Change.session_id == row.id,
+            Change.hand_number == number,
+            Change.kind == "hand.corrected",
+        )
+        .order_by(Change.id.desc())
+        .limit(1)
+    )
+    if last is None or (last.after or {}).get("request_id") != request_id:
+        return None
+    hand = _hand_at(row, number)
+    return hand if hand is not None and hand.entry == entry_to_dict(entry) else None
+
+
+def _replay_from(
+    row: GameSession, state: State, later: Sequence[Hand], entry: HandEntry, now: datetime
+) -> State:
+    """Play the corrected hand (the first of ``later``) with ``entry`` and every hand after it
+    as entered, each after the seat changes made before it, then the seat changes since the
+    last hand: the state the session is in now. A hand that no longer fits is refused."""
+    game = session_game(row)
+    for h in later:
+        first = h is later[0]
+        try:
+            state = apply_seating(game, state, h.seating, row.options)
+            outcome = game.play(state, entry if first else entry_from_dict(h.entry), row.options)
+        except RuleError as e:
+            if first:
+                raise
+            raise rule_error_for_hand(h.number, e) from None
+        state = outcome.state
+        h.outcome = outcome_to_dict(outcome)
+        h.state_after = state.to_dict()
+        if first:
+            h.entry = entry_to_dict(entry)
+            h.revision += 1
+            h.updated_at = now
+    try:
+        return apply_seating(game, state, row.seating, row.options)
+    except RuleError as e:
+        raise RuleError(
+            "This correction clashes with a player joining or leaving since the last "
+            "hand: {reason}",
+            field="seating",
+            reason=e.phrase,
+        ) from None

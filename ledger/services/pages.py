@@ -20,7 +20,7 @@ from ledger.models import AccessGrant, GameSession, Group, Hand
 from ledger.rules.money import amount
 from ledger.rules.registry import GAMES
 from ledger.services.auth import web_grant_holds
-from ledger.services.views import GroupRef
+from ledger.services.results import GroupRef
 
 
 @dataclass(frozen=True)
@@ -190,14 +190,7 @@ def leaderboard(group: GroupRef) -> list[LeaderboardRow]:
                 plays_points.add(name)
                 scoring = options.get("scoring") if isinstance(options, dict) else None
                 points[name][(game_key, scoring)] += int(score)
-    won: dict[str, int] = defaultdict(int)
-    if sessions:
-        outcomes = db.session.scalars(
-            select(Hand.outcome).where(Hand.session_id.in_([s.id for s in sessions]))
-        )
-        for outcome in outcomes:
-            for name in (outcome or {}).get("winners", ()):
-                won[name] += 1
+    won = _hands_won([s.id for s in sessions])
     rows = [
         LeaderboardRow(
             player=name,
@@ -212,3 +205,14 @@ def leaderboard(group: GroupRef) -> list[LeaderboardRow]:
     ]
     rows.sort(key=lambda r: (-sum(r.money.values(), Decimal(0)), -r.hands_won, r.player.casefold()))
     return rows
+
+
+def _hands_won(session_ids: list[int]) -> dict[str, int]:
+    """How many hands of these sessions each player won or shared: one query."""
+    won: dict[str, int] = defaultdict(int)
+    if session_ids:
+        outcomes = db.session.scalars(select(Hand.outcome).where(Hand.session_id.in_(session_ids)))
+        for outcome in outcomes:
+            for name in (outcome or {}).get("winners", ()):
+                won[name] += 1
+    return won

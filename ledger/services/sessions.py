@@ -1,4 +1,9 @@
-"""Sessions: starting one, reading it, players joining and leaving, the end and settling up."""
+"""Sessions: starting one, reading it, players joining and leaving, the end and settling up.
+
+- ``create_session`` (a request id sent again answers the session it started),
+  ``session_view``, ``join_session``, ``leave_session``, ``finish_session``,
+  ``settlement`` (who pays whom) and ``session_history`` (every change, oldest first).
+"""
 
 from __future__ import annotations
 
@@ -16,17 +21,11 @@ from ledger.rules.base import State
 from ledger.rules.errors import RuleError
 from ledger.rules.money import amount, settle_amounts
 from ledger.rules.registry import get_game
-from ledger.services.common import (
-    build_session_view,
-    load_session,
-    ordered_players,
-    record,
-    session_game,
-    write,
-)
+from ledger.services.building import build_session_view, ordered_players
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import check_player_name, find_players, name_key, players_for
-from ledger.services.views import (
+from ledger.services.loading import load_session, session_game
+from ledger.services.results import (
     AddedSession,
     BalanceView,
     ChangeView,
@@ -35,6 +34,7 @@ from ledger.services.views import (
     SettlementView,
     TransferView,
 )
+from ledger.services.unit_of_work import record, write
 
 
 def create_session(
@@ -66,14 +66,9 @@ def create_session(
         raise RuleError("Say who deals the first hand.", field="dealer")
 
     def work() -> AddedSession:
-        if request_id is not None:
-            earlier = db.session.scalar(
-                select(GameSession).where(
-                    GameSession.group_id == group.id, GameSession.request_id == request_id
-                )
-            )
-            if earlier is not None:
-                return AddedSession(build_session_view(group, earlier), created=False)
+        earlier = _started_by(group, request_id)
+        if earlier is not None:
+            return AddedSession(build_session_view(group, earlier), created=False)
         known = find_players(group.id, names)
         seats = [known[name_key(n)].name if name_key(n) in known else n for n in names]
         first = next((p for p in seats if name_key(p) == name_key(dealer.strip())), dealer)
@@ -84,108 +79,19 @@ def create_session(
         antes = State.from_dict(source.state).pot_antes if source is not None else None
         # new_state checks the seats and the dealer.
         state = rules.new_state(seats, first, chosen, carried, carried_antes=antes)
-        rows = players_for(group.id, list(state.seats))
-        now = utcnow()
-        row = GameSession(
-            group_id=group.id,
-            request_id=request_id,
-            game=rules.key,
-            status="open",
-            options=chosen,
-            start_state=state.to_dict(),
-            state=state.to_dict(),
-            seating=[],
-            version=1,
-            hands_played=0,
-            started_at=now,
-            carried_pot=0,
-        )
-        db.session.add(row)
-        db.session.flush()
-        for seat, p in enumerate(state.seats, start=1):
-            db.session.add(
-                SessionPlayer(
-                    session_id=row.id, player_id=rows[name_key(p)].id, seat=seat, active=True
-                )
-            )
+        row = _open_session(group, rules.key, chosen, state, request_id)
         if source is not None:
-            # A pot is taken up once: the version guard makes a second taker start over.
-            source.carried_into_id = row.id
-            source.version += 1
-            record(
-                source,
-                "pot.carried",
-                before={"carried_into": None},
-                after={"session": row.id, "pot": carried},
-            )
-        record(
-            row,
-            "session.created",
-            before=None,
-            after={
-                "game": rules.key,
-                "players": list(state.seats),
-                "dealer": state.dealer,
-                "options": chosen,
-                "carried_in": carried,
-                "carried_from": source.id if source is not None else None,
-            },
-        )
+            _carry_pot(source, into=row)
+        _record_start(row, state, source)
         db.session.flush()
         return AddedSession(build_session_view(group, row), created=True)
 
     return write(work)
 
 
-def _pot_to_take_up(group: GroupRef, game: str, options: Mapping[str, Any]) -> GameSession | None:
-    """The latest pot waiting for a session of ``game`` played for the same money.
-
-    The money settings live in the options' JSON, compared here rather than in SQL (JSON
-    paths differ between SQLite and PostgreSQL); the pots waiting at once are a handful.
-    """
-    waiting = db.session.scalars(
-        select(GameSession)
-        .where(
-            GameSession.group_id == group.id,
-            GameSession.game == game,
-            GameSession.status == "finished",
-            GameSession.carried_pot > 0,
-            GameSession.carried_into_id.is_(None),
-        )
-        .order_by(GameSession.finished_at.desc(), GameSession.id.desc())
-    )
-    wanted = _money_settings(options)
-    return next((s for s in waiting if _money_settings(s.options) == wanted), None)
-
-
-def _money_settings(options: Mapping[str, Any]) -> tuple[str | None, Decimal | None]:
-    """What one unit is worth: the currency and the unit value (0.5 and 0.50 are the same)."""
-    unit_value = options.get("unit_value")
-    return options.get("currency"), Decimal(unit_value) if unit_value is not None else None
-
-
 def session_view(group: GroupRef, session_id: int) -> SessionView:
     """The session now, from its own row: one query however many hands it has."""
     return build_session_view(group, load_session(group, session_id))
-
-
-def _seating(state: State) -> dict[str, Any]:
-    """Who sat where and who was to deal: what a join or a leave changes, for the history."""
-    return {"seats": list(state.seats), "dealer": state.dealer}
-
-
-def _sync_seats(row: GameSession, state: State) -> None:
-    """Mirror the engine's seats in session_players (one query for the rows, then updates)."""
-    rows = db.session.execute(
-        select(SessionPlayer, Player.name)
-        .join(Player, Player.id == SessionPlayer.player_id)
-        .where(SessionPlayer.session_id == row.id)
-    ).all()
-    by_name = {name: sp for sp, name in rows}
-    for name, sp in by_name.items():
-        seated = name in state.seats
-        sp.active = seated
-        sp.seat = state.seats.index(name) + 1 if seated else None
 
 
 def join_session(group: GroupRef, session_id: int, name: str, after: str) -> SessionView:
@@ -365,3 +271,118 @@ def session_history(group: GroupRef, session_id: int) -> list[ChangeView]:
         select(Change).where(Change.session_id == row.id).order_by(Change.id)
     ).all()
     return [ChangeView(c.kind, c.hand_number, c.at, c.version, c.before, c.after) for c in changes]
+
+
+def _started_by(group: GroupRef, request_id: str | None) -> GameSession | None:
+    """The session the group's request ``request_id`` started already, if any."""
+    if request_id is None:
+        return None
+    return db.session.scalar(
+        select(GameSession).where(
+            GameSession.group_id == group.id, GameSession.request_id == request_id
+        )
+    )
+
+
+def _open_session(
+    group: GroupRef, game: str, options: dict[str, Any], state: State, request_id: str | None
+) -> GameSession:
+    """The new session's row, and its players seated in the engine's order."""
+    rows = players_for(group.id, list(state.seats))
+    row = GameSession(
+        group_id=group.id,
+        request_id=request_id,
+        game=game,
+        status="open",
+        options=options,
+        start_state=state.to_dict(),
+        state=state.to_dict(),
+        seating=[],
+        version=1,
+        hands_played=0,
+        started_at=utcnow(),
+        carried_pot=0,
+    )
+    db.session.add(row)
+    db.session.flush()
+    for seat, p in enumerate(state.seats, start=1):
+        db.session.add(
+            SessionPlayer(session_id=row.id, player_id=rows[name_key(p)].id, seat=seat, active=True)
+        )
+    return row
+
+
+def _carry_pot(source: GameSession, *, into: GameSession) -> None:
+    """The pot left by ``source`` goes into the new session ``into``."""
+    # A pot is taken up once: the version guard makes a second taker start over.
+    source.carried_into_id = into.id
+    source.version += 1
+    record(
+        source,
+        "pot.carried",
+        before={"carried_into": None},
+        after={"session": into.id, "pot": source.carried_pot},
+    )
+
+
+def _record_start(row: GameSession, state: State, source: GameSession | None) -> None:
+    """The session's first line of history: who sat down, and the pot it took up."""
+    record(
+        row,
+        "session.created",
+        before=None,
+        after={
+            "game": row.game,
+            "players": list(state.seats),
+            "dealer": state.dealer,
+            "options": row.options,
+            "carried_in": source.carried_pot if source is not None else 0,
+            "carried_from": source.id if source is not None else None,
+        },
+    )
+
+
+def _pot_to_take_up(group: GroupRef, game: str, options: Mapping[str, Any]) -> GameSession | None:
+    """The latest pot waiting for a session of ``game`` played for the same money.
+
+    The money settings live in the options' JSON, compared here rather than in SQL (JSON
+    paths differ between SQLite and PostgreSQL); the pots waiting at once are a handful.
+    """
+    waiting = db.session.scalars(
+        select(GameSession)
+        .where(
+            GameSession.group_id == group.id,
+            GameSession.game == game,
+            GameSession.status == "finished",
+            GameSession.carried_pot > 0,
+            GameSession.carried_into_id.is_(None),
+        )
+        .order_by(GameSession.finished_at.desc(), GameSession.id.desc())
+    )
+    wanted = _money_settings(options)
+    return next((s for s in waiting if _money_settings(s.options) == wanted), None)
+
+
+def _money_settings(options: Mapping[str, Any]) -> tuple[str | None, Decimal | None]:
+    """What one unit is worth: the currency and the unit value (0.5 and 0.50 are the same)."""
+    unit_value = options.get("unit_value")
+    return options.get("currency"), Decimal(unit_value) if unit_value is not None else None
+
+
+def _seating(state: State) -> dict[str, Any]:
+    """Who sat where and who was to deal: what a join or a leave changes, for the history."""
+    return {"seats": list(state.seats), "dealer": state.dealer}
+
+
+def _sync_seats(row: GameSession, state: State) -> None:
+    """Mirror the engine's seats in session_players (one query for the rows, then updates)."""
+    rows = db.session.execute(
+        select(SessionPlayer, Player.name)
+        .join(Player, Player.id == SessionPlayer.player_id)
+        .where(SessionPlayer.session_id == row.id)
+    ).all()
+    by_name = {name: sp for sp, name in rows}
+    for name, sp in by_name.items():
+        seated = name in state.seats
+        sp.active = seated
+        sp.seat = state.seats.index(name) + 1 if seated else None

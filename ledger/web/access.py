@@ -15,7 +15,7 @@ from datetime import date
 from flask import abort, session
 
 from ledger.services import auth, pages
-from ledger.services.views import GroupRef
+from ledger.services.results import GroupRef
 
 SESSION_KEY = "groups"
 RENEWED_KEY = "renewed"  # the day (ordinal) the cookie was last sent

@@ -9,12 +9,12 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ledger import network, services
-from ledger.api.exports import download, group_export_bytes, group_filename
-from ledger.backup import backup_group, dumps
-from ledger.export import XLSX_MIMETYPE
+from ledger.backup import dumps
+from ledger.downloads import download, group_filename
+from ledger.export import XLSX_MIMETYPE, group_export_workbook
 from ledger.rules.registry import GAMES
-from ledger.services import auth, pages
-from ledger.services.views import GroupRef
+from ledger.services import auth, exports, pages
+from ledger.services.results import GroupRef
 from ledger.web import access
 from ledger.web.forms import ConfirmForm, PassphraseForm, PlayerForm, add_error
 from ledger.web.i18n import error_text
@@ -201,12 +201,18 @@ def sign_out_everywhere(slug: str) -> Response:
 @bp.get("/export.xlsx")
 def export(slug: str) -> Response:
     group = access.group_for_page(slug)
-    return download(group_export_bytes(group), XLSX_MIMETYPE, group_filename(group.slug, "xlsx"))
+    return download(
+        group_export_workbook(exports.group_export(group)),
+        XLSX_MIMETYPE,
+        group_filename(group.slug, "xlsx"),
+    )
 
 
 @bp.get("/backup.json")
 def backup(slug: str) -> Response:
     group = access.group_for_page(slug)
     return download(
-        dumps(backup_group(group.slug)), "application/json", group_filename(group.slug, "json")
+        dumps(exports.group_backup(group.slug)),
+        "application/json",
+        group_filename(group.slug, "json"),
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -12,9 +11,9 @@ from flask_babel import gettext as _
 
 from ledger import services
 from ledger.ids import form_number
-from ledger.rules.base import HandEntry
 from ledger.rules.registry import GAMES
-from ledger.services.views import GroupRef, HandView, SessionView
+from ledger.services.request_ids import new_request_id
+from ledger.services.results import GroupRef, HandView, SessionView
 from ledger.web import access, entry, texts, unsaved_hand
 from ledger.web.forms import HandForm
 from ledger.web.i18n import error_text
@@ -103,7 +102,7 @@ def new(slug: str, session_id: int):
     if not form.is_submitted():
         entry.fill(form, players)
         # A resend of this very form (a double tap, a retry) names the same hand.
-        form.request_id.data = uuid.uuid4().hex
+        form.request_id.data = new_request_id()
         _loaded_at(form, view)
         return _render_form(group, view, form, players, view.dealer, view.leader, entry.RowErrors())
 
@@ -126,7 +125,7 @@ def new(slug: str, session_id: int):
             if e.field == "request_id":
                 # This form's hand was saved and then undone: saving it again after reading
                 # that is a new hand, not a resend of the undone one.
-                form.request_id.data = uuid.uuid4().hex
+                form.request_id.data = new_request_id()
             errors = entry.RowErrors(general=[error_text(e)])
         else:
             return redirect(
@@ -233,6 +232,8 @@ def edit(slug: str, session_id: int, number: int):
     if not form.is_submitted():
         entry.fill(form, players, hand.entry)
         form.version.data = str(view.version)
+        # A resend of this very correction is answered by the service as the first send.
+        form.request_id.data = new_request_id()
         return _render_form(
             group, view, form, players, hand.dealer, hand.leader, entry.RowErrors(), hand
         )
@@ -242,15 +243,13 @@ def edit(slug: str, session_id: int, number: int):
     if form.validate() and not errors:
         version = _whole(form.version.data)
         try:
-            services.correct_hand(group, session_id, number, typed, version=version)
+            services.correct_hand(
+                group, session_id, number, typed, version, form.request_id.data or None
+            )
         except services.RuleError as e:
             errors = entry.place(e, players)
         except services.Conflict as e:
             if e.field == "version" and version is not None:
-                if _same_entry(_hand(group, session_id, number).entry, typed):
-                    # A resend (a double tap, a retry on bad wifi) of the correction that was
-                    # just saved: it stands as sent, so this save is done, not a second one.
-                    return _corrected(view, number)
                 return _corrected_meanwhile(group, session_id, number, form, version)
             errors = entry.RowErrors(general=[error_text(e)])
         else:
@@ -261,30 +260,6 @@ def edit(slug: str, session_id: int, number: int):
 def _corrected(view: SessionView, number: int):
     flash(texts.hand_text(view.game, "corrected", number=number), "success")
     return redirect(url_for("sessions.show", slug=view.group, session_id=view.id))
-
-
-def _same_entry(stored: Mapping[str, Any], typed: HandEntry) -> bool:
-    """Whether a hand's entry as stored is the one typed: the same cards or total for each
-    player, the same player out (and rummy)."""
-
-    def row(cards: Any, spots: Any, melds: Any, sitting_out: Any) -> tuple[Any, ...]:
-        return (
-            str(cards or "").strip(),
-            None if spots is None else int(spots),
-            tuple(melds or ()),
-            bool(sitting_out),
-        )
-
-    before = {
-        r.get("player"): row(r.get("cards"), r.get("spots"), r.get("melds"), r.get("sitting_out"))
-        for r in stored.get("results") or ()
-    }
-    now = {r.player: row(r.cards, r.spots, r.melds, r.sitting_out) for r in typed.results}
-    return (
-        before == now
-        and (stored.get("out") or None) == (typed.out or None)
-        and bool(stored.get("rummy")) == bool(typed.rummy)
-    )
 
 
 def _corrected_meanwhile(

@@ -20,19 +20,24 @@ from werkzeug.wrappers import Response
 from wtforms import SelectChoice
 
 from ledger import services
-from ledger.api.exports import download, session_data, session_filename
-from ledger.export import XLSX_MIMETYPE, session_workbook
+from ledger.downloads import download, session_filename
+from ledger.export import XLSX_MIMETYPE, export_workbook, session_data
 from ledger.ids import form_number, query_number, row_number
 from ledger.rules.base import has_name, tidy_name
 from ledger.rules.registry import GAMES
-from ledger.services.views import GroupRef, GroupView, SessionView
-from ledger.web import access, i18n, once, texts
+from ledger.services import exports
+from ledger.services.request_ids import minted_request_id, new_request_id
+from ledger.services.results import GroupRef, GroupView, SessionView
+from ledger.web import access, i18n, texts
 from ledger.web.chart import score_chart
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
 from ledger.web.pagecache import scoreboards, with_form_token, without_form_token
 from ledger.web.summary import hand_summary, transfer_text
 
 bp = Blueprint("sessions", __name__, url_prefix="/g/<slug>/s")
+
+# The new-session form's field for its request id (templates/sessions/new.html).
+REQUEST_ID_FIELD = "once"
 
 # The scoreboard lists this many of the latest hands; the rest are a tap away.
 RECENT_HANDS = 8
@@ -107,9 +112,9 @@ def _start(
     game = form.game.data or ""
     prefix = _option_field(game, "")
     options = {k[len(prefix) :]: v for k, v in _options_typed().items() if k.startswith(prefix)}
-    # The form's one-time token is the request_id: a resend opens the session the first send
-    # started, whichever server process it reaches.
-    token = once.token_of(request.form.get(once.FIELD))
+    # The form's request id: a resend opens the session the first send started, whichever
+    # server process it reaches.
+    token = minted_request_id(request.form.get(REQUEST_ID_FIELD))
     try:
         added = services.create_session(
             group, game, players, form.dealer.data, options, request_id=token
@@ -148,7 +153,7 @@ def _new_session_page(
         option_field=_option_field,
         errors=errors,
         # The same form, redrawn after a move or a refusal, keeps its token.
-        once_token=once.token_of(request.form.get(once.FIELD)) or once.new_token(),
+        once_token=minted_request_id(request.form.get(REQUEST_ID_FIELD)) or new_request_id(),
     )
     return (html, 422) if errors else html
 
@@ -417,6 +422,5 @@ def finish(slug: str, session_id: int):
 @bp.get("/<int:session_id>/export.xlsx")
 def export(slug: str, session_id: int) -> Response:
     group = access.group_for_page(slug)
-    data = session_data(group, session_id)
-    workbook = session_workbook(data.session, data.hands, data.settlement)
-    return download(workbook, XLSX_MIMETYPE, session_filename(data.session, "xlsx"))
+    data = session_data(exports.session_export(group, session_id))
+    return download(export_workbook(data), XLSX_MIMETYPE, session_filename(data.session, "xlsx"))

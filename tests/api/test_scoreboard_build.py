@@ -8,7 +8,7 @@ import pytest
 from ledger import services
 from ledger.extensions import db
 from ledger.services import hands
-from ledger.services.common import load_session
+from ledger.services.loading import load_session
 from tests.api.helpers import SEED_HAND_1, SEED_HAND_2
 from tests.api.test_hands import count_queries
 

@@ -1,4 +1,4 @@
-"""What the services answer: frozen dataclasses the pages, the exports and the API all read.
+"""What the services answer: frozen result objects the pages, the exports and the API all read.
 
 Each view has ``to_json()``, the shape of shared/API.md: money as whole units and, where it
 is an amount, a Decimal written as a string, never a float.

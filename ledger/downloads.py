@@ -1,0 +1,47 @@
+"""Files as downloads: their names (group, game, session, day) and the HTTP answer that
+makes a browser save them. The JSON API's and the pages' downloads both use these."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from flask import Response, current_app
+
+
+def session_filename(session: Mapping[str, Any], extension: str, what: str = "") -> str:
+    """``the-local-spot-7-2024-05-02.xlsx``: the group, the game, the session and its day."""
+    day = _day(session.get("started_at"))
+    parts = [session.get("group"), session.get("game"), str(session.get("id")), day, what]
+    return _filename(parts, extension)
+
+
+def group_filename(slug: str, extension: str, what: str = "") -> str:
+    return _filename([slug, what], extension)
+
+
+def _day(stamp: Any) -> str:
+    try:
+        return datetime.fromisoformat(str(stamp)).date().isoformat()
+    except ValueError:
+        return ""
+
+
+def _filename(parts: list[Any], extension: str) -> str:
+    name = "-".join(str(p) for p in parts if p)
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "pub-ledger"
+    return f"{name}.{extension}"
+
+
+def download(data: bytes | str, mimetype: str, filename: str) -> Response:
+    """A file the browser saves rather than shows, never cached by a proxy on the way."""
+    response = current_app.response_class(data, mimetype=mimetype)
+    response.headers.set("Content-Disposition", "attachment", filename=filename)
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+def today() -> str:
+    return datetime.now().date().isoformat()

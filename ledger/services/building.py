@@ -1,0 +1,117 @@
+"""Results built from rows: a hand's and a session's, from their rows alone (nothing is
+read again, nothing re-scored)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import Row
+
+from ledger.models import GameSession, Hand
+from ledger.rules.base import Game, State
+from ledger.rules.money import amount
+from ledger.services.loading import session_game
+from ledger.services.results import (
+    GroupRef,
+    HandView,
+    MovementView,
+    ProgressView,
+    ResultView,
+    SeatView,
+    SessionView,
+)
+
+
+def hand_view(hand: Hand | Row[Any]) -> HandView:
+    """A hand's view, from its row or from a result row with the same columns."""
+    o = hand.outcome
+    return HandView(
+        number=hand.number,
+        dealer=o["dealer"],
+        leader=o["leader"],
+        results=tuple(
+            ResultView(
+                player=r["player"],
+                cards=tuple(r["cards"]),
+                spots=r["spots"],
+                points=r["points"],
+                sitting_out=r["sitting_out"],
+                melds=tuple(tuple(m) for m in r.get("melds", ())),
+            )
+            for r in o["results"]
+        ),
+        out=o["out"],
+        winners=tuple(o["winners"]),
+        movements=tuple(MovementView(m["from"], m["to"], m["units"]) for m in o["movements"]),
+        pot_before=o["pot_before"],
+        pot_after=o["pot_after"],
+        scores_after=dict(hand.state_after["scores"]),
+        entry=hand.entry,
+        request_id=hand.request_id,
+        revision=hand.revision,
+        created_at=hand.created_at,
+        updated_at=hand.updated_at,
+    )
+
+
+def next_leader(game: Game, state: State) -> str | None:
+    """Who plays first in the next hand (the game decides: the dealer's left, or the dealer)."""
+    return game.next_leader(state)
+
+
+def ordered_players(state: State) -> list[str]:
+    """The seated players clockwise, then those who left (in the order they first sat)."""
+    return list(state.seats) + [p for p in state.scores if p not in state.seats]
+
+
+def build_session_view(group: GroupRef, row: GameSession) -> SessionView:
+    """A session row as its view, from the row alone: no hand is read, nothing re-scored."""
+    game = session_game(row)
+    state = State.from_dict(row.state)
+    names = ordered_players(state)
+    seats = tuple(
+        SeatView(name=p, seat=state.seats.index(p) + 1 if p in state.seats else None,
+                 active=p in state.seats)
+        for p in names
+    )  # fmt: skip
+    scores = {p: state.scores.get(p, 0) for p in names}
+    options = row.options
+    money = game.money
+    unit_value = Decimal(options["unit_value"]) if money else None
+    currency = options.get("currency") if money else None
+    progress = None
+    if game.progress is not None and row.status == "open":
+        p = game.progress(state, options)
+        if p is not None:
+            progress = ProgressView(p.round, p.hand, p.hands_in_round, p.rounds, p.contract)
+    return SessionView(
+        id=row.id,
+        group=group.slug,
+        game=row.game,
+        game_name=game.name,
+        money=money,
+        status=row.status,
+        version=row.version,
+        options=options,
+        players=seats,
+        hands_played=row.hands_played,
+        dealer=state.dealer if state.seats else None,
+        leader=next_leader(game, state),
+        pot=state.pot if money else None,
+        carried_in=state.carried_in if money else None,
+        scores=scores,
+        amounts=(
+            {p: amount(u, unit_value, currency) for p, u in scores.items()}
+            if unit_value is not None and currency is not None
+            else None
+        ),
+        winners=tuple(state.winners) if row.status == "finished" else (),
+        progress=progress,
+        currency=currency,
+        unit_value=unit_value,
+        leftover_pot=row.leftover_pot,
+        started_at=row.started_at,
+        finished_at=row.finished_at,
+        closed=row.finish is not None,
+    )

@@ -1,0 +1,108 @@
+"""Exports: what the workbooks, the CSV files and the backup are made of, read for them.
+
+- ``session_export``: a session, its hands and its settlement, all of one version of it,
+  with the refunds paid from the pot at the finish and the winners worked out.
+- ``group_export``: the group's listing and each of its sessions in turn, read only when
+  it is written.
+- ``group_backup``: everything of the group, for ``ledger restore``.
+
+The files are laid out by ledger/export.py (workbooks, CSV) and ledger/backup.py; the JSON
+API, the web downloads and the command line all read through these, so a download never
+disagrees with what the API and the pages show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ledger import backup
+from ledger.extensions import db
+from ledger.services.groups import group_view
+from ledger.services.hands import iter_hands
+from ledger.services.results import (
+    GroupRef,
+    GroupView,
+    HandView,
+    MovementView,
+    SessionView,
+    SettlementView,
+)
+from ledger.services.sessions import session_view, settlement
+
+# Reads that happen between two writes of someone at the table could mix two versions of a
+# session; the session's version before and after tells, and the reads are simply repeated.
+SNAPSHOT_ATTEMPTS = 5
+
+
+@dataclass(frozen=True)
+class SessionExport:
+    """One session as its files show it, all of one version of the session."""
+
+    session: SessionView
+    hands: tuple[HandView, ...]
+    settlement: SettlementView | None  # None in a points game
+    refunds: tuple[MovementView, ...]  # paid back from the pot when finished with ``refund``
+    winners: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GroupExport:
+    """The group's listing, and its sessions oldest first, each read as it is taken."""
+
+    group: GroupView
+    sessions: Iterator[SessionExport]
+
+
+def session_export(group: GroupRef, session_id: int) -> SessionExport:
+    """The session, its hands and its settlement as the API answers them, of one version."""
+    for _ in range(SNAPSHOT_ATTEMPTS):
+        view = session_view(group, session_id)
+        hands = tuple(iter_hands(group, session_id))
+        settled = settlement(group, session_id) if view.money else None
+        if session_view(group, session_id).version == view.version:
+            break
+    return SessionExport(
+        view, hands, settled, _refunds(view, hands, settled), _winners(view, settled)
+    )
+
+
+def group_export(group: GroupRef) -> GroupExport:
+    """The group's listing first, then each session as it is taken (oldest first)."""
+    listing = group_view(group)
+    return GroupExport(listing, _each_session(group, [s.id for s in listing.sessions]))
+
+
+def group_backup(slug: str) -> dict[str, Any]:
+    """Everything of the group ``slug`` for ``ledger restore`` (ledger/backup.py's format)."""
+    return backup.backup_group(slug)
+
+
+def _each_session(group: GroupRef, ids: list[int]) -> Iterator[SessionExport]:
+    # The rows read for one session are let go before the next is read, so a long history
+    # is never all in memory at once (the workbook streams its rows to disk).
+    for session_id in ids:
+        yield session_export(group, session_id)
+        db.session.expunge_all()
+
+
+def _refunds(
+    view: SessionView, hands: tuple[HandView, ...], settled: SettlementView | None
+) -> tuple[MovementView, ...]:
+    """Money paid back from the pot at the finish: each balance now less the last hand's."""
+    if settled is None or view.status != "finished" or not view.money:
+        return ()
+    last = hands[-1].scores_after if hands else {}
+    paid = ((b.player, b.units - int(last.get(b.player, 0))) for b in settled.balances)
+    return tuple(MovementView(None, player, units) for player, units in paid if units > 0)
+
+
+def _winners(view: SessionView, settled: SettlementView | None) -> tuple[str, ...]:
+    """The game's winners; in a finished money session, whoever is up the most (if anyone)."""
+    if view.winners or view.status != "finished" or not view.money:
+        return view.winners
+    balances = {b.player: b.units for b in settled.balances} if settled is not None else {}
+    units = balances or dict(view.scores)
+    best = max(units.values(), default=0)
+    return tuple(p for p, u in units.items() if u == best) if best > 0 else ()

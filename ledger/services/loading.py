@@ -1,0 +1,61 @@
+"""Loading a session for a service: its row (locked for a write), its game, and the seat
+changes recorded between two hands replayed onto a state."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from sqlalchemy import select, update
+
+from ledger.extensions import db
+from ledger.models import GameSession
+from ledger.rules import base
+from ledger.rules.base import Game, State
+from ledger.rules.registry import get_game
+from ledger.services.errors import NotFound
+from ledger.services.results import GroupRef
+
+
+def load_session(group: GroupRef, session_id: int, *, lock: bool = False) -> GameSession:
+    """The group's session ``session_id``; another group's answers exactly like a missing one.
+
+    With ``lock`` the session is locked for the rest of the transaction before it is read, so
+    phones writing at the same moment take turns instead of racing: SELECT … FOR UPDATE on
+    PostgreSQL (a writer that waited reads the row as the one before it left it); on SQLite,
+    which has no row locks, a no-op UPDATE first takes the database's write lock, so the read
+    after it is never a stale snapshot. The version guard on the UPDATE that follows stays as
+    the backstop.
+    """
+    wanted = select(GameSession).where(
+        GameSession.id == session_id, GameSession.group_id == group.id
+    )
+    if lock and db.session.get_bind().dialect.name == "sqlite":
+        db.session.execute(
+            update(GameSession)
+            .where(GameSession.id == session_id, GameSession.group_id == group.id)
+            .values(version=GameSession.version)
+            .execution_options(synchronize_session=False)
+        )
+    elif lock:
+        wanted = wanted.with_for_update()  # the row lock and the read in one round trip
+    row = db.session.scalar(wanted)
+    if row is None:
+        raise NotFound("There is no session {id}.", id=session_id)
+    return row
+
+
+def session_game(row: GameSession) -> Game:
+    return get_game(row.game)
+
+
+def apply_seating(
+    game: Game, state: State, ops: Iterable[Mapping[str, Any]], options: Mapping[str, Any]
+) -> State:
+    """Replay the joins and leaves recorded between two hands onto ``state``."""
+    for op in ops:
+        if "join" in op:
+            state = base.join(game, state, op["join"], op["after"], options)
+        else:
+            state = base.leave(game, state, op["leave"], options)
+    return state

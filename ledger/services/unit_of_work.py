@@ -1,0 +1,76 @@
+"""The unit of work every write goes through: one transaction, tried again on a lost race,
+and the line of the session's history the change leaves."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm.exc import StaleDataError
+
+from ledger.extensions import db
+from ledger.models import Change, GameSession, utcnow
+from ledger.services.errors import Conflict
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# A write that lost a race (a stale version, a unique key taken a moment ago, SQLite busy) is
+# tried again from the start: it reads what the winner wrote and answers accordingly.
+ATTEMPTS = 10
+
+
+def write(work: Callable[[], T]) -> T:
+    """Run ``work`` in a transaction and commit; on a lost race, roll back and run it again.
+
+    ``work`` reads, checks, changes rows and returns its answer; anything it raises rolls
+    everything back, so a refused request changes nothing.
+    """
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            result = work()
+            db.session.commit()
+            return result
+        except (StaleDataError, IntegrityError) as e:
+            db.session.rollback()
+            log.info("write attempt %d lost a race: %s", attempt, type(e).__name__)
+            if attempt == ATTEMPTS and isinstance(e, IntegrityError):
+                raise
+        except OperationalError as e:
+            db.session.rollback()
+            if not _is_contention(e) or attempt == ATTEMPTS:
+                raise
+        except BaseException:
+            db.session.rollback()
+            raise
+    raise Conflict("Someone else changed this at the same moment. Please try again.")
+
+
+def _is_contention(e: OperationalError) -> bool:
+    text = str(e.orig).lower()
+    return any(s in text for s in ("locked", "busy", "deadlock", "could not serialize"))
+
+
+def record(
+    row: GameSession,
+    kind: str,
+    *,
+    before: Any,
+    after: Any,
+    hand_number: int | None = None,
+) -> None:
+    """One line of the session's history, with the version the change made."""
+    db.session.add(
+        Change(
+            session_id=row.id,
+            hand_number=hand_number,
+            kind=kind,
+            at=utcnow(),
+            version=row.version,
+            before=before,
+            after=after,
+        )
+    )
