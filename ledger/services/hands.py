@@ -23,7 +23,7 @@ from ledger.rules.codecs import entry_from_dict, entry_to_dict, outcome_to_dict
 from ledger.rules.errors import RuleError
 from ledger.services.building import build_session_view, hand_view
 from ledger.services.errors import Conflict, NotFound
-from ledger.services.loading import apply_seating, load_session, session_game
+from ledger.services.loading import apply_seating, check_version, load_session, session_game
 from ledger.services.results import (
     AddedHand,
     ChangeView,
@@ -148,7 +148,7 @@ def add_hand(
             if earlier is not None:
                 return AddedHand(hand_view(earlier), created=False)
             _check_not_undone(row, request_id)
-        _check_version(row, version)
+        check_version(row, version)
         if row.status != "open":
             raise Conflict("The game is over: no more hands can be added.")
         game = session_game(row)
@@ -210,7 +210,7 @@ def correct_hand(
             resent = _resent_correction(row, number, entry, request_id)
             if resent is not None:
                 return resent
-        _check_version(row, version)
+        check_version(row, version)
         hands = db.session.scalars(
             select(Hand)
             .where(Hand.session_id == row.id, Hand.number >= number - 1)
@@ -254,7 +254,7 @@ def undo_hand(
 
     def work() -> SessionView:
         row = load_session(group, session_id, lock=True)
-        _check_version(row, version)
+        check_version(row, version)
         if not 1 <= number <= row.hands_played:
             raise NotFound("Session {id} has no hand {number}.", id=row.id, number=number)
         if number != row.hands_played:
@@ -360,17 +360,6 @@ def _history(row: GameSession, points: int) -> list[tuple[int, dict[str, int]]]:
         wanted = wanted.where(Hand.number.in_(sorted(numbers)))
     found = db.session.execute(wanted.order_by(Hand.number)).all()
     return [(number, dict(scores)) for number, scores in found]
-
-
-def _check_version(row: GameSession, version: int | None) -> None:
-    if version is not None and version != row.version:
-        raise Conflict(
-            "The session has changed since you loaded it (version {version}, now "
-            "{now}). Reload it and try again.",
-            field="version",
-            version=version,
-            now=row.version,
-        )
 
 
 def _check_editable(row: GameSession) -> None:

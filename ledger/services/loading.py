@@ -1,5 +1,6 @@
-"""Loading a session for a service: its row (locked for a write), its game, and the seat
-changes recorded between two hands replayed onto a state."""
+"""Loading a session for a service: its row (locked for a write), its game, the check that a
+write is based on its current version, and the seat changes recorded between two hands
+replayed onto a state."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from ledger.models import GameSession
 from ledger.rules import base
 from ledger.rules.base import Game, State
 from ledger.rules.registry import get_game
-from ledger.services.errors import NotFound
+from ledger.services.errors import Conflict, NotFound
 from ledger.services.results import GroupRef
 
 
@@ -59,3 +60,15 @@ def apply_seating(
         else:
             state = base.leave(game, state, op["leave"], options)
     return state
+
+
+def check_version(row: GameSession, version: int | None) -> None:
+    """A write based on another version of the session than the one stored is refused."""
+    if version is not None and version != row.version:
+        raise Conflict(
+            "The session has changed since you loaded it (version {version}, now "
+            "{now}). Reload it and try again.",
+            field="version",
+            version=version,
+            now=row.version,
+        )

@@ -24,7 +24,7 @@ from ledger.rules.registry import get_game
 from ledger.services.building import build_session_view, ordered_players
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import check_player_name, find_players, name_key, players_for
-from ledger.services.loading import load_session, session_game
+from ledger.services.loading import check_version, load_session, session_game
 from ledger.services.results import (
     AddedSession,
     BalanceView,
@@ -184,14 +184,7 @@ def finish_session(
         row = load_session(group, session_id, lock=True)
         if row.status != "open":
             raise Conflict("This session is already finished.")
-        if version is not None and version != row.version:
-            raise Conflict(
-                "The session has changed since you loaded it (version {version}, now "
-                "{now}). Reload it and try again.",
-                field="version",
-                version=version,
-                now=row.version,
-            )
+        check_version(row, version)
         game = session_game(row)
         state = State.from_dict(row.state)
         finish: dict[str, Any] | None = None
