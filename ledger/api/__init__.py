@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint
 
 from ledger.api.errors import APIError, handle_api_error, handle_rule_error, handle_service_error
-from ledger.rules.errors import RuleError
+from ledger.rules import RuleError
 from ledger.services.errors import ServiceError
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")

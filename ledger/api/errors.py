@@ -6,7 +6,7 @@ from flask import current_app, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from ledger.rules.errors import RuleError
+from ledger.rules import RuleError
 from ledger.services.errors import Busy, ServiceError, TooManyAttempts
 
 # Sent with every 401, so a browser or a client library knows to ask for the passphrase.

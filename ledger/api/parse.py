@@ -21,8 +21,7 @@ from flask import request
 
 from ledger.api.errors import APIError
 from ledger.models import REQUEST_ID_LENGTH
-from ledger.rules.base import HandEntry, ResultEntry
-from ledger.rules.errors import RuleError
+from ledger.rules import HandEntry, ResultEntry, RuleError
 
 # The deepest a body may nest: a hand entry needs 4 levels, so 32 is ample.
 MAX_DEPTH = 32

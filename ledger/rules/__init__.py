@@ -1,1 +1,35 @@
-"""The card engine: parsing, deck checks, one module per game, settle-up. Pure Python."""
+"""The card engine: parsing, deck checks, one module per game, settle-up. Pure Python.
+
+What the pages and the API may use of it is named here: the engine's public types and
+functions, and the registry's game descriptions. Everything else in this package is the
+engine's own business.
+"""
+
+from ledger.rules.base import HandEntry, Movement, PlayerResult, ResultEntry, has_name, tidy_name
+from ledger.rules.cards import SUIT_SYMBOLS
+from ledger.rules.errors import Phrase, RuleError
+from ledger.rules.money import amount, coin, minor_units
+from ledger.rules.registry import GAMES, get_game
+from ledger.rules.table import EntryForm, PotStory, pot_story
+from ledger.rules.texts import N_
+
+__all__ = [
+    "GAMES",
+    "SUIT_SYMBOLS",
+    "EntryForm",
+    "HandEntry",
+    "Movement",
+    "N_",
+    "Phrase",
+    "PlayerResult",
+    "PotStory",
+    "ResultEntry",
+    "RuleError",
+    "amount",
+    "coin",
+    "get_game",
+    "has_name",
+    "minor_units",
+    "pot_story",
+    "tidy_name",
+]

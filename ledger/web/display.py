@@ -16,9 +16,7 @@ from flask_babel import format_datetime, get_locale
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
-from ledger.rules.cards import SUIT_SYMBOLS
-from ledger.rules.money import amount, coin, minor_units
-from ledger.rules.registry import GAMES
+from ledger.rules import GAMES, SUIT_SYMBOLS, amount, coin, minor_units
 from ledger.web import texts
 from ledger.web.chart import series_class
 from ledger.web.i18n import DEFAULT_LANGUAGE

@@ -16,10 +16,7 @@ from flask_babel import gettext as _
 from wtforms import SelectChoice
 
 from ledger.ids import row_number
-from ledger.rules.base import HandEntry, ResultEntry
-from ledger.rules.errors import RuleError
-from ledger.rules.registry import get_game
-from ledger.rules.table import EntryForm
+from ledger.rules import EntryForm, HandEntry, ResultEntry, RuleError, get_game
 from ledger.web.forms import HandForm
 from ledger.web.i18n import error_text
 

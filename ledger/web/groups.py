@@ -12,7 +12,7 @@ from ledger import network, services
 from ledger.backup import dumps
 from ledger.downloads import download, group_filename
 from ledger.export import XLSX_MIMETYPE, group_export_workbook
-from ledger.rules.registry import GAMES
+from ledger.rules import GAMES
 from ledger.services import auth, exports, pages
 from ledger.services.results import GroupRef
 from ledger.web import access

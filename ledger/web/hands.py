@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 
 from ledger import services
 from ledger.ids import form_number
-from ledger.rules.registry import GAMES
+from ledger.rules import GAMES
 from ledger.services.request_ids import new_request_id
 from ledger.services.results import GroupRef, HandView, SessionView
 from ledger.web import access, entry, texts, unsaved_hand

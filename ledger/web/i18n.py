@@ -29,7 +29,7 @@ from flask_babel import get_locale, get_translations, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from ledger import hosting
-from ledger.rules.errors import Phrase, RuleError
+from ledger.rules import Phrase, RuleError
 from ledger.services.errors import ServiceError
 from ledger.web.texts import OPTION_LABELS, option_label
 

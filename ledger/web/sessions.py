@@ -23,8 +23,7 @@ from ledger import services
 from ledger.downloads import download, session_filename
 from ledger.export import XLSX_MIMETYPE, export_workbook, session_data
 from ledger.ids import form_number, query_number, row_number
-from ledger.rules.base import has_name, tidy_name
-from ledger.rules.registry import GAMES
+from ledger.rules import GAMES, has_name, tidy_name
 from ledger.services import exports
 from ledger.services.request_ids import minted_request_id, new_request_id
 from ledger.services.results import GroupRef, GroupView, SessionView

@@ -17,8 +17,7 @@ from typing import Any
 
 from flask_babel import gettext, ngettext
 
-from ledger.rules.base import Movement, PlayerResult
-from ledger.rules.table import PotStory, pot_story
+from ledger.rules import Movement, PlayerResult, PotStory, pot_story
 from ledger.web.display import format_money
 
 

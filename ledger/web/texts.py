@@ -11,8 +11,7 @@ from typing import Any
 
 from flask_babel import gettext
 
-from ledger.rules.registry import GAMES
-from ledger.rules.texts import N_
+from ledger.rules import GAMES, N_
 
 OPTION_LABELS = {
     "ante": N_("Ante"),
