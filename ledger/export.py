@@ -223,43 +223,19 @@ def hand_movements(hand: Mapping[str, Any]) -> list[Movement]:
     ]
 
 
-def closing_movements(
-    session: Mapping[str, Any],
-    hands: Sequence[Mapping[str, Any]],
-    settlement: Mapping[str, Any] | None,
-) -> list[Movement]:
-    """Money paid back from the pot when a money session was finished with ``refund``.
-
-    The settlement's balances are the last hand's balances plus these refunds, so the
-    difference is each player's refund.
-    """
-    if session.get("closing") is not None:
-        return [
-            {"from": m.get("from"), "to": m.get("to"), "units": int(m["units"])}
-            for m in session["closing"]
-        ]
-    if not settlement or session.get("status") != "finished" or not is_money(session):
-        return []
-    last = dict(hands[-1].get("scores_after") or {}) if hands else {}
-    moves: list[Movement] = []
-    for balance in settlement.get("balances") or []:
-        refund = int(balance["units"]) - int(last.get(balance["player"], 0))
-        if refund > 0:
-            moves.append({"from": None, "to": balance["player"], "units": refund})
-    return moves
+def closing_movements(session: Mapping[str, Any]) -> list[Movement]:
+    """Money paid back from the pot when a money session was finished with ``refund``, as
+    the export service gives it (``closing``)."""
+    return [
+        {"from": m.get("from"), "to": m.get("to"), "units": int(m["units"])}
+        for m in session.get("closing") or []
+    ]
 
 
-def session_winners(session: Mapping[str, Any], settlement: Mapping[str, Any] | None) -> list[str]:
-    """Who won: the game's winners, or in a finished money session whoever is up the most."""
-    if session.get("winners"):
-        return [str(w) for w in session["winners"]]
-    if session.get("status") != "finished" or not is_money(session):
-        return []
-    scores = {
-        str(b["player"]): int(b["units"]) for b in (settlement or {}).get("balances") or []
-    } or {str(k): int(v) for k, v in (session.get("scores") or {}).items()}
-    best = max(scores.values(), default=0)
-    return [p for p, units in scores.items() if units == best] if best > 0 else []
+def session_winners(session: Mapping[str, Any]) -> list[str]:
+    """Who won, as the export service worked it out (the game's winners, or in a finished
+    money session whoever is up the most)."""
+    return [str(w) for w in session.get("winners") or []]
 
 
 def _balances(
@@ -359,7 +335,7 @@ def payments_table(
         for hand in hands:
             for m in hand_movements(hand):
                 yield row(hand.get("number"), m)
-        for m in closing_movements(session, hands, settlement):
+        for m in closing_movements(session):
             yield row(None, m, REFUND_NOTE)
 
     return header, rows()
@@ -706,7 +682,7 @@ class _GroupTotals:
     ) -> None:
         for name in seated_names(session, hands):
             self[name].sessions += 1
-        for name in session_winners(session, settlement):
+        for name in session_winners(session):
             self[name].games += 1
         if is_money(session):
             currency = _currency(session, settlement)
@@ -782,7 +758,7 @@ def group_workbook(
                 _when(started),
                 _when(session.get("finished_at")),
                 _joined(seated_names(session, hands)),
-                _joined(session_winners(session, settlement)),
+                _joined(session_winners(session)),
                 session.get("status"),
                 session.get("hands_played", len(hands)),
             ]

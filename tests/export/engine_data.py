@@ -113,11 +113,21 @@ class EngineSession:
             "leader": None,
             "pot": self.state.pot if self.game.money else None,
             "scores": dict(self.state.scores),
-            "winners": list(self.state.winners),
+            "winners": self.winners,
+            "closing": list(self.refunds),
             "leftover_pot": self.leftover_pot,
             "started_at": "2024-05-02T20:05:00Z",
             "finished_at": "2024-05-02T23:40:00Z" if self.status == "finished" else None,
         }
+
+    @property
+    def winners(self) -> list[str]:
+        """As the export service gives them: the game's, or in a finished money session
+        whoever is up the most (if anyone)."""
+        if self.state.winners or self.status != "finished" or not self.game.money:
+            return list(self.state.winners)
+        best = max(self.state.scores.values(), default=0)
+        return [p for p, units in self.state.scores.items() if units == best] if best > 0 else []
 
     @property
     def settlement(self) -> dict[str, Any] | None:
