@@ -4,6 +4,8 @@ and the line of the session's history the change leaves."""
 from __future__ import annotations
 
 import logging
+import random
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -21,6 +23,9 @@ T = TypeVar("T")
 # A write that lost a race (a stale version, a unique key taken a moment ago, SQLite busy) is
 # tried again from the start: it reads what the winner wrote and answers accordingly.
 ATTEMPTS = 10
+# Seconds, times the attempt: the most a writer waits before trying again after a deadlock or
+# a busy database (random, so two writers that met do not meet again).
+BACKOFF = 0.005
 
 
 def write(work: Callable[[], T]) -> T:
@@ -43,6 +48,8 @@ def write(work: Callable[[], T]) -> T:
             db.session.rollback()
             if not _is_contention(e) or attempt == ATTEMPTS:
                 raise
+            # Two writers that deadlocked would meet again at once: one waits a moment more.
+            time.sleep(random.uniform(0, BACKOFF * attempt))
         except BaseException:
             db.session.rollback()
             raise
