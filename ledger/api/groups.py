@@ -8,15 +8,13 @@ from ledger import services
 from ledger.api import bp
 from ledger.api.auth import own_group, with_group
 from ledger.api.parse import json_object, mapping, request_id, text, text_list
-from ledger.services.groups import check_name_characters
 from ledger.services.results import GroupRef
 
 
 @bp.post("/groups")
 def create_group():
     body = json_object()
-    name = check_name_characters(text(body, "name") or "")
-    group = services.create_group(name, text(body, "passphrase") or "")
+    group = services.create_group(text(body, "name") or "", text(body, "passphrase") or "")
     response = jsonify(group.to_json())
     response.status_code = 201
     response.headers["Location"] = url_for("api.group", slug=group.slug)

@@ -61,6 +61,7 @@ from ledger.models import (
 )
 from ledger.rules.errors import RuleError
 from ledger.services.errors import Busy, TooManyAttempts, Unauthorized
+from ledger.services.groups import check_name_characters
 from ledger.services.results import GroupRef
 from ledger.services.unit_of_work import write
 
@@ -215,6 +216,8 @@ def _check(stored_hash: str, passphrase: str) -> bool:
 
 
 def check_group_name(name: str) -> str:
+    """A group's name as it will be kept: spaces tidied, 1 to 80 characters, nothing hidden."""
+    check_name_characters(name or "", "name")
     name = " ".join((name or "").split())
     if not name:
         raise RuleError("Give the group a name.", field="name")

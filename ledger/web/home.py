@@ -10,7 +10,6 @@ from werkzeug.wrappers import Response
 
 from ledger import backup, services
 from ledger.services import auth, pages
-from ledger.services.groups import check_name_characters
 from ledger.web import access, unsaved_hand
 from ledger.web.forms import CreateGroupForm, OpenGroupForm, RestoreForm, add_error
 from ledger.web.i18n import error_text, same_site_path
@@ -95,8 +94,7 @@ def create_group() -> Response | tuple[str, int]:
     form = _create_form()
     if form.validate_on_submit():
         try:
-            name = check_name_characters(form.name.data or "")
-            group = services.create_group(name, form.passphrase.data or "")
+            group = services.create_group(form.name.data or "", form.passphrase.data or "")
         except services.RuleError as e:
             add_error(form, e.field, error_text(e))
         except services.Busy as e:
