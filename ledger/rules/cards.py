@@ -771,9 +771,7 @@ def _too_many_of_card(
     if all(n == 1 for n in counts.values()):
         names = ", ".join(players)
         if len(players) == 2 and limit == 1:
-            return Phrase(
-                "Two players both have the {card} ({names}).", card=shown, names=names
-            )
+            return Phrase("Two players both have the {card} ({names}).", card=shown, names=names)
         count = _capitalized(_count_word(len(players)))
         if limit == 1:
             return Phrase(

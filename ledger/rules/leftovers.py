@@ -49,7 +49,7 @@ def read_leftovers(
         i, r = given[p]
         try:
             results[p], where = _read_one(
-                    p,
+                p,
                 r,
                 f"results[{i}]",
                 out=out,
