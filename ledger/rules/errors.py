@@ -148,12 +148,10 @@ class RuleError(PhrasedError, ValueError):
 
 
 def every_problem(problems: Iterable[RuleError]) -> RuleError:
-    """One RuleError to raise for all ``problems`` of an entry: the first, carrying them all.
-
-    A problem that carries problems of its own (a whole check refused) is spread out, so the
-    list is flat and in the order found.
-    """
-    found = [p for problem in problems for p in problem.problems]
+    """One RuleError to raise for all ``problems`` of an entry (each one problem, in the
+    order found: ``Problems`` spreads out a refusal that carries several): the first,
+    carrying them all."""
+    found = list(problems)
     if not found:
         raise ValueError("no problem to raise")
     first = found[0]
