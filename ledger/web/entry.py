@@ -37,8 +37,8 @@ class RowErrors:
     """The engine's refusal laid out on the form: beside players, the 'out' choice, or on top.
 
     Every problem of the refusal is placed (RULES.md §1, "Every mistake at once"); ``boxes``
-    says which of a row's boxes a problem was about ("cards" or "spots"), so the page can put
-    the focus in it.
+    says which of a row's boxes the row's first problem was about (the field's last name, as
+    the form names its boxes), so the page can put the focus in it.
     """
 
     rows: dict[int, list[str]] = field(default_factory=dict)
@@ -67,8 +67,8 @@ class RowErrors:
         return min(self.rows) if self.rows else None
 
     def focus_box(self, index: int) -> str:
-        """Which of row ``index``'s boxes the focus goes to: the one its problem is about."""
-        return self.boxes.get(index, "cards")
+        """Which of row ``index``'s boxes its problem is about ("" for none in particular)."""
+        return self.boxes.get(index, "")
 
 
 def fill(
@@ -172,7 +172,7 @@ def _place_one(placed: RowErrors, problem: RuleError, players: Sequence[str]) ->
     if match and int(match.group(1)) < len(players):
         rows.append(int(match.group(1)))
     rows += [players.index(name) for name in problem.players if name in players]
-    box = "spots" if match and match.group(2) == "spots" else None
+    box = match.group(2) if match else None
     for index in rows:
         placed.add_row(index, message, box if match and index == int(match.group(1)) else None)
     if rows:
