@@ -5,19 +5,12 @@ from __future__ import annotations
 import pytest
 
 from tests.api.helpers import SEED_HAND_1, error
+from tests.api.test_hands import everything
 
 
 @pytest.fixture
 def sid(table) -> int:
     return table.session()["id"]
-
-
-def everything(table, sid):
-    """What a client can see of the session, to show a refused hand changed nothing."""
-    return (
-        table.ok("GET", f"/sessions/{sid}"),
-        table.ok("GET", f"/sessions/{sid}/hands"),
-    )
 
 
 THREE_MISTAKES = {

@@ -3,24 +3,16 @@
 from __future__ import annotations
 
 import re
-from html import unescape
 
 import pytest
 
-from tests.web.pages import HAND_1, Phone, html
+from tests.web.pages import HAND_1, Phone, html, table_of_four
+from tests.web.test_dutch_errors import row_error
 
 
 @pytest.fixture
 def phone(client) -> Phone:
-    phone = Phone(client)
-    phone.create_group()
-    phone.add_players("Enda", "John", "Rex", "Finn")
-    return phone
-
-
-def row_error(page: str, row: int) -> str | None:
-    found = re.search(rf'id="row-{row}-error" role="alert">([^<]*)</p>', page)
-    return unescape(found.group(1)) if found else None
+    return table_of_four(client)
 
 
 def autofocused(page: str) -> list[str]:
@@ -75,7 +67,7 @@ def test_who_went_out_is_marked_where_the_out_choice_is_and_has_the_focus(phone)
         r'<fieldset class="card has-error" id="out-choice".*?</fieldset>', page, re.S
     )
     assert choice is not None
-    assert "say who went out" in unescape(choice.group(0))
+    assert "say who went out" in choice.group(0)
     assert focus_ids(page) == ["out-error"]
     assert [row_error(page, row) for row in range(4)] == [None] * 4
 
