@@ -16,6 +16,16 @@
   var SUIT_LETTER = { "\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C",
                       S: "S", H: "H", D: "D", C: "C" };
   var CARD = /^(10|[2-9]|[AJQKT])([SHDC\u2660\u2665\u2666\u2663]?)$/;
+  /* A Dutch page reads and writes the Dutch letters too (RULES.md §1): heer, vrouw, boer;
+     ruiten, klaveren after the rank. The buttons type what the page's players type. */
+  var dutch = form.getAttribute("data-cards-language") === "nl";
+  var RANK_OF = { H: "K", V: "Q", B: "J", T: "10" };
+  var DUTCH_RANK = { K: "H", Q: "V", J: "B" };
+  if (dutch) {
+    SUIT_LETTER.R = "D";
+    SUIT_LETTER.K = "C";
+    CARD = /^(10|[2-9]|[AJQKTHVB])([SHDCRK\u2660\u2665\u2666\u2663]?)$/;
+  }
 
   function tokens(text) {
     return text.split(/[\s,\-\u2010-\u2014\u2212]+/).filter(Boolean);
@@ -30,9 +40,10 @@
       }
       var m = CARD.exec(upper);
       if (!m) return { label: token + "?", value: null };
-      var rank = m[1] === "T" ? "10" : m[1];
+      var rank = (dutch || m[1] === "T") && RANK_OF[m[1]] ? RANK_OF[m[1]] : m[1];
       var suit = m[2] ? SUIT_SYMBOL[SUIT_LETTER[m[2]]] : "";
-      return { label: rank + suit, value: values[rank] === undefined ? null : values[rank] };
+      var shown = dutch && DUTCH_RANK[rank] ? DUTCH_RANK[rank] : rank;
+      return { label: shown + suit, value: values[rank] === undefined ? null : values[rank] };
     });
   }
 
@@ -173,6 +184,15 @@
   var first = refused || Array.prototype.find.call(
     form.querySelectorAll("input[data-picker]"), function (i) { return !i.value && !i.disabled; });
   pickers.forEach(function (p) { if (p.input === first) openOnly(p); });
-  var errorRow = form.querySelector(".result-row.has-error");
-  if (errorRow) errorRow.scrollIntoView({ block: "center" });
+  /* The first mistake on the page (a row, or "Who went out?"): in the middle of the screen,
+     clear of the sticky Save bar, with the focus in it. The server's autofocus puts the focus
+     there without script; this only makes sure it is not left under the bar. */
+  var firstError = form.querySelector("[data-first-error]");
+  if (firstError) {
+    var target = firstError.querySelector("[autofocus]") || firstError;
+    target.scrollIntoView({ block: "center" });
+    if (document.activeElement !== target && typeof target.focus === "function") {
+      target.focus({ preventScroll: true });
+    }
+  }
 })();

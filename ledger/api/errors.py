@@ -45,11 +45,26 @@ def is_api_request() -> bool:
     return request.path == "/api" or request.path.startswith("/api/")
 
 
+# The calls that enter a hand: their 422 also lists every problem found (API.md "Additions").
+HAND_ENDPOINTS = frozenset({"api.add_hand", "api.correct_hand"})
+
+
 def json_error(
-    status: int, message: str, field: str | None = None, response: Response | None = None
+    status: int,
+    message: str,
+    field: str | None = None,
+    response: Response | None = None,
+    *,
+    problems: list[dict[str, str | None]] | None = None,
 ) -> Response:
-    """The error body with ``status``; ``response`` keeps its headers (Allow, WWW-Authenticate)."""
-    body = current_app.json.dumps({"error": {"message": message, "field": field}})
+    """The error body with ``status``; ``response`` keeps its headers (Allow, WWW-Authenticate).
+
+    ``problems``, when given, is the body's ``errors``: every problem, the first as ``error``.
+    """
+    shape: dict[str, object] = {"error": {"message": message, "field": field}}
+    if problems is not None:
+        shape["errors"] = problems
+    body = current_app.json.dumps(shape)
     if response is None:
         response = current_app.response_class()
     response.set_data(body + "\n")
@@ -63,8 +78,12 @@ def handle_api_error(e: APIError) -> Response:
 
 
 def handle_rule_error(e: RuleError) -> Response:
-    """A well-formed request that breaks a rule of the game: 422."""
-    return json_error(422, e.message, e.field)
+    """A well-formed request that breaks a rule of the game: 422. A hand's lists every
+    problem found in it, so a client can mark them all at once."""
+    if request.endpoint not in HAND_ENDPOINTS:
+        return json_error(422, e.message, e.field)
+    problems = [{"message": p.message, "field": p.field} for p in e.problems]
+    return json_error(422, e.message, e.field, problems=problems)
 
 
 def handle_service_error(e: ServiceError) -> Response:

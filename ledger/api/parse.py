@@ -21,7 +21,7 @@ from flask import request
 
 from ledger.api.errors import APIError
 from ledger.models import REQUEST_ID_LENGTH
-from ledger.rules import HandEntry, ResultEntry, RuleError
+from ledger.rules import CARD_LANGUAGES, HandEntry, ResultEntry, RuleError
 
 # The deepest a body may nest: a hand entry needs 4 levels, so 32 is ample.
 MAX_DEPTH = 32
@@ -206,8 +206,25 @@ def hand_entry(body: dict[str, Any]) -> HandEntry:
             )
         )
     return HandEntry(
-        results=tuple(entries), out=text(body, "out") or None, rummy=flag(body, "rummy")
+        results=tuple(entries),
+        out=text(body, "out") or None,
+        rummy=flag(body, "rummy"),
+        cards_language=cards_language(body),
     )
+
+
+def cards_language(body: dict[str, Any]) -> str:
+    """The language the cards are typed in (API.md "Additions"): "en", the default, or "nl"."""
+    value = body.get("cards_language")
+    if value is None:
+        return "en"
+    if value not in CARD_LANGUAGES:
+        raise RuleError(
+            "cards_language is the language the cards are typed in: {languages}.",
+            field="cards_language",
+            languages=" or ".join(f'"{code}"' for code in CARD_LANGUAGES),
+        )
+    return str(value)
 
 
 def request_id(body: dict[str, Any]) -> str | None:

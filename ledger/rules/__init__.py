@@ -6,7 +6,15 @@ engine's own business.
 """
 
 from ledger.rules.base import HandEntry, Movement, PlayerResult, ResultEntry, has_name, tidy_name
-from ledger.rules.cards import SUIT_SYMBOLS
+from ledger.rules.cards import (
+    CARD_LANGUAGES,
+    DUTCH_SUITS,
+    SUIT_SYMBOLS,
+    card_label,
+    card_letters,
+    cards_as_typed,
+    rank_letter,
+)
 from ledger.rules.errors import Phrase, RuleError
 from ledger.rules.money import amount, coin, minor_units
 from ledger.rules.registry import GAMES, get_game
@@ -14,6 +22,8 @@ from ledger.rules.table import EntryForm, PotStory, pot_story
 from ledger.rules.texts import N_
 
 __all__ = [
+    "CARD_LANGUAGES",
+    "DUTCH_SUITS",
     "GAMES",
     "SUIT_SYMBOLS",
     "EntryForm",
@@ -26,10 +36,14 @@ __all__ = [
     "ResultEntry",
     "RuleError",
     "amount",
+    "card_label",
+    "card_letters",
+    "cards_as_typed",
     "coin",
     "get_game",
     "has_name",
     "minor_units",
     "pot_story",
+    "rank_letter",
     "tidy_name",
 ]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ledger.rules.cards import Card
-from ledger.rules.errors import RuleError
+from ledger.rules.errors import Problems, RuleError
 from ledger.rules.table import EntryForm, PotStory, TableRules, pot_story
 
 # --- What a player types ---------------------------------------------------------------------
@@ -31,11 +31,16 @@ class ResultEntry:
 
 @dataclass(frozen=True)
 class HandEntry:
-    """A whole hand as entered: one result per seated player, in any order."""
+    """A whole hand as entered: one result per seated player, in any order.
+
+    ``cards_language`` is the language the cards are typed in (RULES.md §1): "nl" reads the
+    Dutch letters too. What is stored is in English (ledger/rules/codecs.py).
+    """
 
     results: tuple[ResultEntry, ...]
     out: str | None = None
     rummy: bool = False
+    cards_language: str = "en"
 
 
 # --- What the engine answers -----------------------------------------------------------------
@@ -591,61 +596,88 @@ def leave(
 # --- Checking a hand entry: the parts every game shares -----------------------------------------
 
 
-def index_results(state: State, entry: HandEntry) -> dict[str, tuple[int, ResultEntry]]:
+def index_results(
+    state: State, entry: HandEntry, problems: Problems | None = None
+) -> dict[str, tuple[int, ResultEntry]]:
     """Each seated player's result with its position in the entry, or a RuleError.
 
     Every player seated has exactly one result; nobody else has one; ``out`` is seated and
-    not sitting out.
+    not sitting out. Every problem is found; given ``problems``, they are added there (for
+    the caller to check the good results too and refuse the entry once) and the good
+    results are answered, else they are raised at once.
     """
+    found = Problems() if problems is None else problems
     by_player: dict[str, tuple[int, ResultEntry]] = {}
-    seated = {p.casefold(): p for p in state.seats}
+    flagged: set[str] = set()  # players whose result was refused: not missing as well
     for i, r in enumerate(entry.results):
-        name = seated.get((r.player or "").strip().casefold())
-        if name is None:
-            if not r.player:
-                raise RuleError(
-                    "A result with no name is not seated in this session.",
-                    field=f"results[{i}].player",
-                )
-            raise RuleError(
-                "{player} is not seated in this session.",
-                field=f"results[{i}].player",
-                player=r.player,
-            )
-        if name in by_player:
-            raise RuleError(
-                "{player} has two results in this hand.",
-                field=f"results[{i}].player",
-                players=(name,),
-                player=name,
-            )
-        given = sum(x is not None for x in (r.cards, r.spots, r.melds)) + bool(r.sitting_out)
-        if given > 1:
-            raise RuleError(
-                "{player} has more than one of cards, spots, melds and sitting out.",
-                field=f"results[{i}]",
-                players=(name,),
-                player=name,
-            )
+        try:
+            name = _seated_result(state, i, r, by_player)
+        except RuleError as e:
+            found.add(e)
+            flagged.update(e.players)
+            continue
         by_player[name] = (i, r)
     out = canonical(state, entry.out) if entry.out else None
     if entry.out and out is None:
-        raise RuleError(
-            "{player}, who went out, is not seated in this session.", field="out", player=entry.out
+        found.add(
+            RuleError(
+                "{player}, who went out, is not seated in this session.",
+                field="out",
+                player=entry.out,
+            )
         )
-    missing = [p for p in state.seats if p not in by_player and p != out]
-    if missing:
-        raise RuleError(
-            "{player} has no result in this hand.",
-            field="results",
-            players=(missing[0],),
-            player=missing[0],
+    for missing in (p for p in state.seats if p not in by_player and p not in flagged | {out}):
+        found.add(
+            RuleError(
+                "{player} has no result in this hand.",
+                field="results",
+                players=(missing,),
+                player=missing,
+            )
         )
     if out is not None and out in by_player and by_player[out][1].sitting_out:
-        raise RuleError(
-            "{player} cannot both sit out and go out.", field="out", players=(out,), player=out
+        found.add(
+            RuleError(
+                "{player} cannot both sit out and go out.", field="out", players=(out,), player=out
+            )
         )
+    if problems is None:
+        found.raise_found()
     return by_player
+
+
+def _seated_result(
+    state: State, i: int, r: ResultEntry, by_player: Mapping[str, tuple[int, ResultEntry]]
+) -> str:
+    """The seated player result ``i`` is for, or a RuleError: one result each, one kind."""
+    name = canonical(state, r.player or "")
+    if name is None:
+        if not r.player:
+            raise RuleError(
+                "A result with no name is not seated in this session.",
+                field=f"results[{i}].player",
+            )
+        raise RuleError(
+            "{player} is not seated in this session.",
+            field=f"results[{i}].player",
+            player=r.player,
+        )
+    if name in by_player:
+        raise RuleError(
+            "{player} has two results in this hand.",
+            field=f"results[{i}].player",
+            players=(name,),
+            player=name,
+        )
+    given = sum(x is not None for x in (r.cards, r.spots, r.melds)) + bool(r.sitting_out)
+    if given > 1:
+        raise RuleError(
+            "{player} has more than one of cards, spots, melds and sitting out.",
+            field=f"results[{i}]",
+            players=(name,),
+            player=name,
+        )
+    return name
 
 
 def canonical(state: State, name: str | None) -> str | None:

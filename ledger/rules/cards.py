@@ -1,4 +1,9 @@
-"""Playing cards as players type them: parsing, spot values and the one-deck-per-hand check."""
+"""Playing cards as players type them: parsing, spot values and the one-deck-per-hand check.
+
+Cards are read in English or, where the entry is Dutch, with the Dutch deck's letters too
+(RULES.md §1); they are kept in one notation, the English codes ("QH", "10", "JK"), and
+shown back with the letters of the page's language (``card_label``, ``cards_as_typed``).
+"""
 
 from __future__ import annotations
 
@@ -7,11 +12,17 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ledger.rules.errors import Param, Phrase, RuleError
+from ledger.rules.errors import Param, Phrase, Problems, RuleError
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+# The languages cards may be typed in (API.md "Hand entry" ``cards_language``).
+CARD_LANGUAGES: tuple[str, ...] = ("en", "nl")
+# The Dutch deck's letters (RULES.md §1): heer, vrouw, boer; harten, ruiten, klaveren, schoppen.
+# The ace and the number cards are the same in both.
+DUTCH_RANKS: dict[str, str] = {"K": "H", "Q": "V", "J": "B"}
+DUTCH_SUITS: dict[str, str] = {"H": "h", "D": "r", "C": "k", "S": "s"}
 
 
 @dataclass(frozen=True)
@@ -55,6 +66,11 @@ _SUIT_CHARS: dict[str, str] = {
     "♤": "S", "♡": "H", "♢": "D", "♧": "C",
     "❤": "H",
 }  # fmt: skip
+# Dutch entry reads the Dutch suit letters too. The English S and H mean the same there; D
+# and C clash with no Dutch letter, so a card copied from an English page still reads.
+_DUTCH_SUIT_CHARS: dict[str, str] = {
+    **_SUIT_CHARS, **{letter.upper(): suit for suit, letter in DUTCH_SUITS.items()},
+}  # fmt: skip
 _SUIT_WORDS: dict[str, str] = {
     "SPADE": "S", "SPADES": "S", "HEART": "H", "HEARTS": "H",
     "DIAMOND": "D", "DIAMONDS": "D", "CLUB": "C", "CLUBS": "C",
@@ -71,6 +87,8 @@ _RANK_WORDS: dict[str, str] = {
 }
 # Longest first, so "10" is read before anything shorter could claim its "1".
 _RANK_PREFIX = re.compile(r"10|[2-9]|[AJQKT]")
+_DUTCH_RANK_PREFIX = re.compile(r"10|[2-9]|[AJQKTHVB]")
+_FROM_DUTCH: dict[str, str] = {dutch: rank for rank, dutch in DUTCH_RANKS.items()}
 _LEADING_DIGITS = re.compile(r"[0-9]+")
 # Spaces, commas and hyphens, plus the dashes a phone or a word processor puts in for a hyphen.
 _SEPARATORS = re.compile(r"[\s,\-\u2010\u2011\u2012\u2013\u2014\u2212]+")
@@ -114,31 +132,85 @@ def parse_cards(
     game_name: Param = _THIS_GAME,
     player: str | None = None,
     field: str | None = None,
+    language: str = "en",
 ) -> tuple[Card, ...]:
-    """The cards in ``text``, in the order typed, or a RuleError naming the first bad token."""
-    # NFKC folds full-width letters and digits (some phone keyboards) into plain ones.
-    clean = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
+    """The cards in ``text``, in the order typed, or a RuleError naming every bad token (its
+    ``problems``, in the order typed). ``language`` "nl" reads the Dutch letters too."""
     cards: list[Card] = []
-    for token in _SEPARATORS.split(clean):
-        if not token:
-            continue
+    problems = Problems()
+    for token in _tokens(text):
         try:
             cards.append(
                 _read_token(
-                    token,
-                    jokers=jokers,
-                    ranks=ranks,
-                    suits_required=suits_required,
-                    game_name=game_name,
+                    _Token(token, jokers, ranks, suits_required, game_name, language == "nl")
                 )
             )
         except _Bad as bad:
-            raise RuleError(
-                _for_player(bad.phrase, player),
-                field=field,
-                players=(player,) if player is not None else (),
-            ) from None
+            problems.add(
+                RuleError(
+                    _for_player(bad.phrase, player),
+                    field=field,
+                    players=(player,) if player is not None else (),
+                )
+            )
+    problems.raise_found()
     return tuple(cards)
+
+
+def _tokens(text: str) -> list[str]:
+    """The tokens typed, one card each if typed well."""
+    # NFKC folds full-width letters and digits (some phone keyboards) into plain ones.
+    clean = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
+    return [token for token in _SEPARATORS.split(clean) if token]
+
+
+def english_cards(text: str, language: str) -> str:
+    """Cards typed in ``language`` in the one notation kept, the English codes ("Vh Hk" as
+    "QH KC"). English text is kept as typed; a token that is no card is kept as it is."""
+    if language != "nl":
+        return text
+    return " ".join(_code_of(token, dutch=True) or token for token in _tokens(text))
+
+
+def cards_as_typed(text: str, language: str) -> str:
+    """Cards kept in English as a player of ``language`` would type them: "QH KC 10" as
+    "Vh Hk 10" in Dutch. English is kept as it is; a token that is no card too."""
+    if language != "nl":
+        return text
+    codes = [_code_of(token, dutch=False) for token in _tokens(text)]
+    return " ".join(
+        card_letters(code, language) if code else token
+        for code, token in zip(codes, _tokens(text), strict=True)
+    )
+
+
+def card_letters(code: str, language: str) -> str:
+    """A card code in the letters of ``language``, for typing: "QH", in Dutch "Vh"."""
+    if language != "nl" or code == "JK":
+        return code
+    rank, suit = (code[:-1], code[-1]) if code[-1:] in SUIT_SYMBOLS else (code, "")
+    return DUTCH_RANKS.get(rank, rank) + DUTCH_SUITS.get(suit, "")
+
+
+def card_label(code: str, language: str = "en") -> str:
+    """A card code as a page shows it: "QS" as "Q♠" (in Dutch "V♠"), "10" as "10", "JK"."""
+    if not code or code == "JK":
+        return code
+    rank, suit = (code[:-1], code[-1]) if code[-1] in SUIT_SYMBOLS else (code, "")
+    if language == "nl":
+        rank = DUTCH_RANKS.get(rank, rank)
+    return rank + SUIT_SYMBOLS.get(suit, "")
+
+
+def rank_letter(rank: str, language: str) -> str:
+    """A rank as ``language`` writes it: "Q", in Dutch "V"."""
+    return DUTCH_RANKS.get(rank, rank) if language == "nl" else rank
+
+
+def _code_of(token: str, *, dutch: bool) -> str | None:
+    """The English code of a well-formed card token, or None."""
+    card = _card_of(_Token(token, True, RANKS, False, _THIS_GAME, dutch))
+    return card.code if card is not None else None
 
 
 @dataclass(frozen=True)
@@ -150,6 +222,7 @@ class _Token:
     ranks: tuple[str, ...]
     suits_required: bool
     game_name: Param
+    dutch: bool = False  # the Dutch letters are read too (RULES.md §1)
 
     @property
     def upper(self) -> str:
@@ -161,11 +234,8 @@ class _Token:
         return _quote(self.text)
 
 
-def _read_token(
-    token: str, *, jokers: bool, ranks: tuple[str, ...], suits_required: bool, game_name: Param
-) -> Card:
-    """The card ``token`` names if the game allows it, else _Bad saying what the player meant."""
-    typed = _Token(token, jokers, ranks, suits_required, game_name)
+def _read_token(typed: _Token) -> Card:
+    """The card ``typed`` names if the game allows it, else _Bad saying what the player meant."""
     card = _card_of(typed)
     if card is None:
         raise _Bad(_mistake(typed))
@@ -180,24 +250,28 @@ def _card_of(typed: _Token) -> Card | None:
     upper = typed.upper
     if upper in _JOKER_WORDS:
         return JOKER
-    lead = _leading_rank(upper)
+    lead = _leading_rank(upper, dutch=typed.dutch)
     if lead is None:
         return None
     rank, end = lead
     rest = upper[end:]
-    if rest and rest not in _SUIT_CHARS:
+    suit_chars = _DUTCH_SUIT_CHARS if typed.dutch else _SUIT_CHARS
+    if rest and rest not in suit_chars:
         return None
     # A token with leading digits is only a card if the digits are the whole rank: "100".
     digits = _LEADING_DIGITS.match(upper)
     if digits is not None and digits.end() != end:
         return None
-    return Card(rank, _SUIT_CHARS[rest] if rest else None)
+    return Card(rank, suit_chars[rest] if rest else None)
 
 
-def _leading_rank(upper: str) -> tuple[str, int] | None:
+def _leading_rank(upper: str, *, dutch: bool = False) -> tuple[str, int] | None:
     """The rank a token starts with and where it ends ("10" and 2 in "10H"), or None."""
-    prefix = _RANK_PREFIX.match(upper)
-    return (_rank_of(prefix.group()), prefix.end()) if prefix else None
+    prefix = (_DUTCH_RANK_PREFIX if dutch else _RANK_PREFIX).match(upper)
+    if prefix is None:
+        return None
+    typed = prefix.group()
+    return _FROM_DUTCH.get(typed) or _rank_of(typed), prefix.end()
 
 
 def _refusal(card: Card, typed: _Token) -> Phrase | None:
@@ -372,15 +446,53 @@ def _cards_run_together(typed: _Token) -> Phrase | None:
     )
 
 
-def _rank_with_a_bad_suit(typed: _Token) -> Phrase | None:
+def _dutch_rank(typed: _Token) -> Phrase | None:
+    """H, V or B typed where the entry is English: the Dutch heer, vrouw and boer."""
+    upper = typed.upper
+    if typed.dutch or not upper or upper[0] not in _FROM_DUTCH:
+        return None
+    if upper == "H":  # a lone H is also the suit of hearts without its rank
+        return Phrase(
+            "{token} is not a card — in English H is the suit of hearts and needs a rank "
+            "before it, e.g. QH. H, V and B are the Dutch letters (heer, vrouw, boer): "
+            "in English write K, Q and J.",
+            token=typed.quoted,
+        )
+    code = _code_of(typed.text, dutch=True)
+    if code is None:
+        return None
+    return Phrase(
+        "{token} is not a card — H, V and B are the Dutch letters (heer, vrouw, boer): "
+        "in English write {code}.",
+        token=typed.quoted,
+        code=code,
+    )
+
+
+def _dutch_suit(typed: _Token) -> Phrase | None:
+    """A rank followed by r or k where the entry is English: the Dutch ruiten and klaveren."""
     upper = typed.upper
     lead = _leading_rank(upper)
+    if typed.dutch or lead is None or upper[lead[1] :] not in ("R", "K"):
+        return None
+    return Phrase(
+        "{token} is not a card — r and k are the Dutch letters for diamonds and clubs "
+        "(ruiten, klaveren): in English write {code}.",
+        token=typed.quoted,
+        code=lead[0] + _DUTCH_SUIT_CHARS[upper[lead[1] :]],
+    )
+
+
+def _rank_with_a_bad_suit(typed: _Token) -> Phrase | None:
+    upper = typed.upper
+    lead = _leading_rank(upper, dutch=typed.dutch)
     if lead is None or lead[1] == len(upper):
         return None
     rank, end = lead
     rest = upper[end:]
-    if all(ch in _SUIT_CHARS for ch in rest):
-        suit = _SUIT_CHARS[rest[0]]
+    suit_chars = _DUTCH_SUIT_CHARS if typed.dutch else _SUIT_CHARS
+    if all(ch in suit_chars for ch in rest):
+        suit = suit_chars[rest[0]]
         return Phrase(
             "{token} has more than one suit — a card has one, e.g. {code} or {symbol_code}.",
             token=typed.quoted,
@@ -390,6 +502,13 @@ def _rank_with_a_bad_suit(typed: _Token) -> Phrase | None:
     if len(rest) == 1 and not rest.isdigit():
         # Quote the player's own letter unless upper-casing changed the token's length ("ß").
         typed_rest = typed.text[end:] if len(typed.text) == len(upper) else rest
+        if typed.dutch:
+            return Phrase(
+                "{token} is not a card — '{typed}' is not a suit; suits are h, r, k, s "
+                "(harten, ruiten, klaveren, schoppen) or ♠ ♥ ♦ ♣.",
+                token=typed.quoted,
+                typed=typed_rest,
+            )
         return Phrase(
             "{token} is not a card — '{typed}' is not a suit; suits are S, H, D, C or ♠ ♥ ♦ ♣.",
             token=typed.quoted,
@@ -399,6 +518,7 @@ def _rank_with_a_bad_suit(typed: _Token) -> Phrase | None:
 
 
 _SLIPS: tuple[Callable[[_Token], Phrase | None], ...] = (
+    _dutch_rank,
     _joker_with_suit,
     _suit_alone,
     _suit_in_words,
@@ -408,6 +528,7 @@ _SLIPS: tuple[Callable[[_Token], Phrase | None], ...] = (
     _ten_as_letters,
     _number_not_a_rank,
     _cards_run_together,
+    _dutch_suit,
     _rank_with_a_bad_suit,
 )
 
@@ -419,6 +540,13 @@ def _mistake(typed: _Token) -> Phrase:
         found = slip(typed)
         if found is not None:
             return found
+    if typed.dutch:
+        return Phrase(
+            "{token} is not a card — write a rank ({ranks}, or H, V, B for heer, vrouw, boer), "
+            "optionally followed by a suit (h, r, k, s or ♠ ♥ ♦ ♣), e.g. Vh or 10r.",
+            token=typed.quoted,
+            ranks=_describe(typed.ranks),
+        )
     if typed.jokers:
         return Phrase(
             "{token} is not a card — write a rank ({ranks}), optionally followed by "
@@ -556,11 +684,14 @@ def check_deck(
     packs: int = 1,
     jokers: int = 0,
     fields: Mapping[str, str] | None = None,
+    language: str = "en",
 ) -> None:
     """Raise a RuleError if one hand's entries, all players together, need more than one deck.
 
-    ``jokers`` is the number in the whole deck. The first card, scanning the hands in order,
-    that takes part in a breach is the one reported, so an entry always gets the same message.
+    ``jokers`` is the number in the whole deck. Every breach is reported once (the error's
+    ``problems``), in the order of the first card, scanning the hands in order, that takes
+    part in it, so an entry always gets the same messages. A card is named in the letters of
+    ``language``.
     """
     if packs < 1:
         raise ValueError("a deck has at least one pack")
@@ -578,23 +709,30 @@ def check_deck(
             counts = by_rank.setdefault(card.rank, {})
             counts[player] = counts.get(player, 0) + 1
 
-    def fail(message: Phrase, counts: Mapping[str, int]) -> RuleError:
+    problems = Problems()
+    told: set[object] = set()  # the breaches reported already: a card, a rank, or the jokers
+
+    def fail(key: object, message: Phrase, counts: Mapping[str, int]) -> None:
+        if key in told:
+            return
+        told.add(key)
         # Counts were filled scanning the hands in order, so their keys are in that order too.
         players = tuple(counts)
         where = fields.get(players[0]) if fields is not None else None
-        return RuleError(message, field=where, players=players)
+        problems.add(RuleError(message, field=where, players=players))
 
     for cards in hands.values():
         for card in cards:
             if card.rank is None:
                 if sum(joker_counts.values()) > jokers:
-                    raise fail(_too_many_jokers(joker_counts, jokers), joker_counts)
+                    fail(None, _too_many_jokers(joker_counts, jokers), joker_counts)
                 continue
             if card.suit is not None and sum(exact[card].values()) > packs:
-                raise fail(_too_many_of_card(card, exact[card], packs), exact[card])
+                fail(card, _too_many_of_card(card, exact[card], packs, language), exact[card])
             if sum(by_rank[card.rank].values()) > 4 * packs:
                 counts = by_rank[card.rank]
-                raise fail(_too_many_of_rank(card.rank, counts, 4 * packs), counts)
+                fail(card.rank, _too_many_of_rank(card.rank, counts, 4 * packs), counts)
+    problems.raise_found()
 
 
 # The sentences below are whole for each count a player may see ("there is only one", "there
@@ -609,55 +747,56 @@ def _entered(counts: Mapping[str, int]) -> Phrase:
     return Phrase("{total} were entered ({listed})", total=total, listed=listed)
 
 
-def _too_many_of_card(card: Card, counts: Mapping[str, int], limit: int) -> Phrase:
+def _too_many_of_card(
+    card: Card, counts: Mapping[str, int], limit: int, language: str = "en"
+) -> Phrase:
     players = list(counts)
+    shown = card_label(card.code, language)
     if len(players) == 1:
         ((player, n),) = counts.items()
         if limit == 1:
             return Phrase(
                 "{player} has the {card} {times}, but there is only one in the deck.",
                 player=player,
-                card=str(card),
+                card=shown,
                 times=_times(n),
             )
         return Phrase(
             "{player} has the {card} {times}, but there are only {limit} in the deck.",
             player=player,
-            card=str(card),
+            card=shown,
             times=_times(n),
             limit=_count_word(limit),
         )
     if all(n == 1 for n in counts.values()):
         names = ", ".join(players)
         if len(players) == 2 and limit == 1:
-            return Phrase(
-                "Two players both have the {card} ({names}).", card=str(card), names=names
-            )
+            return Phrase("Two players both have the {card} ({names}).", card=shown, names=names)
         count = _capitalized(_count_word(len(players)))
         if limit == 1:
             return Phrase(
                 "{count} players have the {card} ({names}), but there is only one in the deck.",
                 count=count,
-                card=str(card),
+                card=shown,
                 names=names,
             )
         return Phrase(
             "{count} players have the {card} ({names}), but there are only {limit} in the deck.",
             count=count,
-            card=str(card),
+            card=shown,
             names=names,
             limit=_count_word(limit),
         )
     if limit == 1:
         return Phrase(
             "There is only one {card} in the deck, but {entered}.",
-            card=str(card),
+            card=shown,
             entered=_entered(counts),
         )
     return Phrase(
         "There are only {limit} {card} in the deck, but {entered}.",
         limit=_count_word(limit),
-        card=str(card),
+        card=shown,
         entered=_entered(counts),
     )
 

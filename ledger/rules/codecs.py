@@ -7,19 +7,25 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.rules.base import HandEntry, HandOutcome, ResultEntry
+from ledger.rules.cards import english_cards
 
 
 def entry_to_dict(entry: HandEntry) -> dict[str, Any]:
-    """A hand entry as typed, for the database: only what was given."""
+    """A hand entry as typed, for the database: only what was given.
+
+    Cards typed with the Dutch letters are kept in the English codes ("Vh" as "QH"), the one
+    notation stored (RULES.md §1), so the entry reads the same whichever page shows it.
+    """
+    language = entry.cards_language
     results = []
     for r in entry.results:
         item: dict[str, Any] = {"player": r.player}
         if r.cards is not None:
-            item["cards"] = r.cards
+            item["cards"] = english_cards(r.cards, language)
         if r.spots is not None:
             item["spots"] = r.spots
         if r.melds is not None:
-            item["melds"] = list(r.melds)
+            item["melds"] = [english_cards(meld, language) for meld in r.melds]
         if r.sitting_out:
             item["sitting_out"] = True
         results.append(item)

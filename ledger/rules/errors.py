@@ -6,7 +6,7 @@ the API answers with the English, and a page shows the template translated (ledg
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Literal, TypeAlias
 
 # What fills a blank: a name or a number as it is, or a Phrase translated in its turn.
@@ -125,7 +125,13 @@ class RuleError(PhrasedError, ValueError):
     ``field`` points at the input it concerns, in the API's notation (``results[2].cards``,
     ``options.ante``), when there is one; ``players`` names the players it concerns, so a page
     can show it beside them. Neither name can be a blank in the template.
+
+    ``problems`` is every problem found in the same entry (RULES.md §1, "Every mistake at
+    once"), each a RuleError with its own field and players, this one first: a caller that
+    reads only the error itself still gets the first problem.
     """
+
+    problems: tuple[RuleError, ...]
 
     def __init__(
         self,
@@ -138,3 +144,37 @@ class RuleError(PhrasedError, ValueError):
     ) -> None:
         super().__init__(template, field=field, **params)
         self.players = players
+        self.problems = (self,)
+
+
+def every_problem(problems: Iterable[RuleError]) -> RuleError:
+    """One RuleError to raise for all ``problems`` of an entry (each one problem, in the
+    order found: ``Problems`` spreads out a refusal that carries several): the first,
+    carrying them all."""
+    found = list(problems)
+    if not found:
+        raise ValueError("no problem to raise")
+    first = found[0]
+    first.problems = tuple(found)
+    return first
+
+
+class Problems:
+    """The problems found so far while checking one entry, to refuse it once with all of them.
+
+    ``add`` takes a RuleError caught from one check, so the checks after it still run;
+    ``raise_found`` ends the checking with every problem found, if there is one.
+    """
+
+    def __init__(self) -> None:
+        self.found: list[RuleError] = []
+
+    def __bool__(self) -> bool:
+        return bool(self.found)
+
+    def add(self, error: RuleError) -> None:
+        self.found.extend(error.problems)
+
+    def raise_found(self) -> None:
+        if self.found:
+            raise every_problem(self.found)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from ledger.rules.base import HandEntry, PlayerResult, ResultEntry, State, canonical, index_results
 from ledger.rules.cards import Card, check_deck, parse_cards, spot_total
-from ledger.rules.errors import Param, Phrase, RuleError
+from ledger.rules.errors import Param, Phrase, Problems, RuleError
 
 MAX_CARDS = 8  # the leader's 9th card is always discarded before the hand ends
 MAX_SPOTS = 80  # eight picture cards
@@ -24,7 +24,8 @@ def read_leftovers(
     Each result is cards (at most 8) or, with ``entry_mode`` ``totals``, a spot total from 1 to
     80. Only the player out has nothing left (no result, ``""`` or a total of 0), and only
     one player goes out; all the hand's cards must fit in one pack. Going rummy is Rummy's
-    alone: an entry that claims it is refused.
+    alone: an entry that claims it is refused. A refusal names every problem (RULES.md §1):
+    each player's own, then who went out, then the deck.
     """
     if entry.rummy:
         raise RuleError(
@@ -32,7 +33,8 @@ def read_leftovers(
             field="rummy",
             game=game_name,
         )
-    given = index_results(state, entry)
+    problems = Problems()
+    given = index_results(state, entry, problems)
     out = canonical(state, entry.out)
     results: dict[str, PlayerResult] = {}
     hands: dict[str, tuple[Card, ...]] = {}
@@ -40,26 +42,51 @@ def read_leftovers(
     empty: list[tuple[str, str]] = []  # players with nothing left, and where they said so
     for p in state.seats:
         if p not in given:  # index_results lets only the player out leave their result out
-            results[p] = PlayerResult(p, spots=0)
-            empty.append((p, "out"))
+            if p == out:
+                results[p] = PlayerResult(p, spots=0)
+                empty.append((p, "out"))
             continue
         i, r = given[p]
-        results[p], where = _read_one(
-            p, r, f"results[{i}]", out=out, entry_mode=entry_mode, game_name=game_name
-        )
+        try:
+            results[p], where = _read_one(
+                p,
+                r,
+                f"results[{i}]",
+                out=out,
+                entry_mode=entry_mode,
+                game_name=game_name,
+                language=entry.cards_language,
+            )
+        except RuleError as e:
+            problems.add(e)
+            continue
         if results[p].sitting_out:
             continue
         if results[p].cards:
             hands[p], fields[p] = results[p].cards, where
         if not results[p].spots:
             empty.append((p, where))
-    _check_one_out(empty, out)
-    check_deck(hands, packs=1, fields=fields)
+    try:
+        _check_one_out(empty, out)
+    except RuleError as e:
+        problems.add(e)
+    try:
+        check_deck(hands, packs=1, fields=fields, language=entry.cards_language)
+    except RuleError as e:
+        problems.add(e)
+    problems.raise_found()
     return results, out
 
 
 def _read_one(
-    player: str, r: ResultEntry, where: str, *, out: str | None, entry_mode: str, game_name: str
+    player: str,
+    r: ResultEntry,
+    where: str,
+    *,
+    out: str | None,
+    entry_mode: str,
+    game_name: str,
+    language: str = "en",
 ) -> tuple[PlayerResult, str]:
     """One player's result, checked on its own, and the field it was given in."""
     if r.sitting_out:
@@ -80,7 +107,9 @@ def _read_one(
         result = PlayerResult(player, spots=total)
     else:
         where = f"{where}.cards"
-        cards = _leftover_cards(player, r.cards or "", field=where, game_name=game_name)
+        cards = _leftover_cards(
+            player, r.cards or "", field=where, game_name=game_name, language=language
+        )
         result = PlayerResult(player, cards=cards, spots=spot_total(cards))
     if player == out and result.spots:
         raise RuleError(
@@ -92,9 +121,11 @@ def _read_one(
     return result, where
 
 
-def _leftover_cards(player: str, text: str, *, field: str, game_name: str) -> tuple[Card, ...]:
+def _leftover_cards(
+    player: str, text: str, *, field: str, game_name: str, language: str
+) -> tuple[Card, ...]:
     """The cards typed for one player: a hand ends with at most eight."""
-    cards = parse_cards(text, game_name=game_name, player=player, field=field)
+    cards = parse_cards(text, game_name=game_name, player=player, field=field, language=language)
     if len(cards) > MAX_CARDS:
         raise RuleError(
             "{player} has {count} cards, but a hand of {game} ends with at most {most}.",

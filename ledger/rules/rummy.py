@@ -20,7 +20,7 @@ from ledger.rules.base import (
     start_state,
 )
 from ledger.rules.cards import RANKS, Card, check_deck, parse_cards, spot_total, spot_value
-from ledger.rules.errors import Phrase, RuleError
+from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.table import TableRules
 from ledger.rules.texts import N_
 
@@ -143,15 +143,19 @@ def highest_hand(cards: int, options: Mapping[str, Any]) -> int:
 def _checked_hands(
     state: State, entry: HandEntry, options: Mapping[str, Any]
 ) -> tuple[dict[str, tuple[Card, ...]], dict[str, int]]:
-    """Each seated player's leftover cards and their value, or the first RuleError."""
+    """Each seated player's leftover cards and their value, or a RuleError naming every
+    problem: who went out, each player's own, then the deck's."""
     if state.finished:
         raise RuleError("The game is over: no more hands can be added.")
     check_seats(state.seats, options)
-    by_player = index_results(state, entry)
+    problems = Problems()
+    by_player = index_results(state, entry, problems)
     out = canonical(state, entry.out)
     if out is None:
-        raise RuleError(
-            "Exactly one player goes out in each hand of Rummy: say who went out.", field="out"
+        problems.add(
+            RuleError(
+                "Exactly one player goes out in each hand of Rummy: say who went out.", field="out"
+            )
         )
     most = cards_each(len(state.seats), options["packs"])
     hands: dict[str, tuple[Card, ...]] = {p: () for p in state.seats}
@@ -161,25 +165,44 @@ def _checked_hands(
         if player not in by_player:
             continue  # only the player out may leave out their result
         i, result = by_player[player]
-        if result.spots is not None:
-            values[player] = _checked_total(player, result, i, out, most, options)
+        try:
+            if result.spots is not None:
+                values[player] = _checked_total(player, result, i, out, most, options)
+                continue
+            hands[player] = _checked_cards(player, result, i, out, state, options, entry)
+        except RuleError as e:
+            problems.add(e)
             continue
-        hands[player] = _checked_cards(player, result, i, out, state, options)
         values[player] = spot_total(hands[player], ace=options["ace_value"], joker=JOKER_VALUE)
         fields[player] = f"results[{i}].cards"
-    check_deck(
-        {p: c for p, c in hands.items() if c},
-        packs=options["packs"],
-        jokers=options["jokers"] * options["packs"],
-        fields=fields,
-    )
+    try:
+        check_deck(
+            {p: c for p, c in hands.items() if c},
+            packs=options["packs"],
+            jokers=options["jokers"] * options["packs"],
+            fields=fields,
+            language=entry.cards_language,
+        )
+    except RuleError as e:
+        problems.add(e)
+    problems.raise_found()
     return hands, values
 
 
 def _checked_cards(
-    player: str, result: ResultEntry, i: int, out: str, state: State, options: Mapping[str, Any]
+    player: str,
+    result: ResultEntry,
+    i: int,
+    out: str | None,
+    state: State,
+    options: Mapping[str, Any],
+    entry: HandEntry,
 ) -> tuple[Card, ...]:
-    """The cards left in one player's hand: none for the player out, some for everyone else."""
+    """The cards left in one player's hand: none for the player out, some for everyone else.
+
+    With nobody named out (refused on its own), an empty hand may be the one out's: it is
+    not refused a second time here.
+    """
     _refuse_sitting_out_or_melds(player, result, i)
     where = f"results[{i}].cards"
     cards = parse_cards(
@@ -188,6 +211,7 @@ def _checked_cards(
         game_name="Rummy",
         player=player,
         field=where,
+        language=entry.cards_language,
     )
     if player == out and cards:
         raise RuleError(
@@ -196,7 +220,7 @@ def _checked_cards(
             players=(player,),
             player=player,
         )
-    if player != out and not cards:
+    if player != out and not cards and out is not None:
         if options["entry"] == "totals":
             raise RuleError(
                 "{player} did not go out, so has cards left: enter them or their total.",
@@ -262,7 +286,12 @@ def _check_dealt(player: str, count: int, where: str, n: int, packs: int) -> Non
 
 
 def _checked_total(
-    player: str, result: ResultEntry, i: int, out: str, most: int, options: Mapping[str, Any]
+    player: str,
+    result: ResultEntry,
+    i: int,
+    out: str | None,
+    most: int,
+    options: Mapping[str, Any],
 ) -> int:
     """A spot total typed instead of cards, checked against what the deck allows."""
     where = f"results[{i}].spots"

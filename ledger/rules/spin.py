@@ -13,13 +13,14 @@ from ledger.rules.base import (
     HandOutcome,
     PlayerResult,
     Progress,
+    ResultEntry,
     State,
     canonical,
     index_results,
     left_of,
 )
-from ledger.rules.cards import SUITS, Card, check_deck, parse_cards
-from ledger.rules.errors import Param, Phrase, RuleError
+from ledger.rules.cards import SUITS, Card, card_label, check_deck, parse_cards
+from ledger.rules.errors import Param, Phrase, Problems, RuleError
 from ledger.rules.table import TableRules
 from ledger.rules.texts import N_
 
@@ -161,7 +162,8 @@ def _ordered(meld: Sequence[Card]) -> Meld:
 def _checked_hands(
     state: State, entry: HandEntry
 ) -> tuple[dict[str, tuple[Card, ...]], dict[str, list[Meld]]]:
-    """Each player's cards and the melds they may score from, or the first RuleError."""
+    """Each player's cards and the melds they may score from, or a RuleError naming every
+    problem: each player's own, then the deck's."""
     if state.finished:
         raise RuleError("The game is over: no more hands can be added.")
     if entry.rummy:
@@ -169,55 +171,83 @@ def _checked_hands(
             "Spin Rummy has no going-rummy bonus: name who called rummy as the player out.",
             field="rummy",
         )
-    by_player = index_results(state, entry)
+    problems = Problems()
+    by_player = index_results(state, entry, problems)
     hands: dict[str, tuple[Card, ...]] = {}
     offered: dict[str, list[Meld]] = {}
     fields: dict[str, str] = {}
     for player in state.seats:
-        if player not in by_player:
-            raise RuleError(
-                "{player} has no result in this round: the player who called rummy "
-                "shows their hand too.",
-                field="results",
-                players=(player,),
-                player=player,
+        try:
+            if player not in by_player:
+                raise RuleError(
+                    "{player} has no result in this round: the player who called rummy "
+                    "shows their hand too.",
+                    field="results",
+                    players=(player,),
+                    player=player,
+                )
+            i, result = by_player[player]
+            hands[player], offered[player], fields[player] = _checked_player(
+                player, i, result, entry.cards_language
             )
-        i, result = by_player[player]
-        if result.sitting_out or result.spots is not None:
-            raise RuleError(
-                "Spin Rummy scores the melds in hand: enter {player}'s cards or melds.",
-                field=f"results[{i}]",
-                players=(player,),
-                player=player,
-            )
-        if result.melds is not None:
-            where = f"results[{i}].melds"
-            melds = [
-                _checked_meld(player, text, f"{where}[{j}]", j)
-                for j, text in enumerate(result.melds)
-            ]
-            cards = tuple(c for m in melds for c in m)
-            offered[player] = melds
-        else:
-            where = f"results[{i}].cards"
-            cards = _parse(player, result.cards or "", where)
-            offered[player] = melds_in(cards)
-        if len(cards) > HAND_SIZE:
-            raise RuleError(
-                "{player} holds at most {most} cards at the tally, not {count}.",
-                field=where,
-                players=(player,),
-                player=player,
-                most=HAND_SIZE,
-                count=len(cards),
-            )
-        hands[player] = cards
-        fields[player] = where
-    check_deck({p: c for p, c in hands.items() if c}, packs=1, jokers=0, fields=fields)
+        except RuleError as e:
+            # index_results has told of a player with no result already, unless it was out.
+            if player in by_player or player == canonical(state, entry.out):
+                problems.add(e)
+    try:
+        check_deck(
+            {p: c for p, c in hands.items() if c},
+            packs=1,
+            jokers=0,
+            fields=fields,
+            language=entry.cards_language,
+        )
+    except RuleError as e:
+        problems.add(e)
+    problems.raise_found()
     return hands, offered
 
 
-def _parse(player: str, text: str, where: str) -> tuple[Card, ...]:
+def _checked_player(
+    player: str, i: int, result: ResultEntry, language: str
+) -> tuple[tuple[Card, ...], list[Meld], str]:
+    """One player's cards, the melds they may score from, and the field they were given in."""
+    if result.sitting_out or result.spots is not None:
+        raise RuleError(
+            "Spin Rummy scores the melds in hand: enter {player}'s cards or melds.",
+            field=f"results[{i}]",
+            players=(player,),
+            player=player,
+        )
+    if result.melds is not None:
+        where = f"results[{i}].melds"
+        problems = Problems()
+        melds = []
+        for j, text in enumerate(result.melds):
+            try:
+                melds.append(_checked_meld(player, text, f"{where}[{j}]", j, language))
+            except RuleError as e:
+                problems.add(e)
+        problems.raise_found()
+        cards = tuple(c for m in melds for c in m)
+        offered = melds
+    else:
+        where = f"results[{i}].cards"
+        cards = _parse(player, result.cards or "", where, language)
+        offered = melds_in(cards)
+    if len(cards) > HAND_SIZE:
+        raise RuleError(
+            "{player} holds at most {most} cards at the tally, not {count}.",
+            field=where,
+            players=(player,),
+            player=player,
+            most=HAND_SIZE,
+            count=len(cards),
+        )
+    return cards, offered, where
+
+
+def _parse(player: str, text: str, where: str, language: str) -> tuple[Card, ...]:
     return parse_cards(
         text,
         ranks=SPIN_RANKS,
@@ -225,13 +255,14 @@ def _parse(player: str, text: str, where: str) -> tuple[Card, ...]:
         game_name="Spin Rummy",
         player=player,
         field=where,
+        language=language,
     )
 
 
-def _checked_meld(player: str, text: str, where: str, j: int) -> Meld:
-    meld = _parse(player, text, where)
+def _checked_meld(player: str, text: str, where: str, j: int, language: str) -> Meld:
+    meld = _parse(player, text, where, language)
     if kind(meld) is None:
-        shown: Param = " ".join(str(c) for c in meld) or Phrase("empty")
+        shown: Param = " ".join(card_label(c.code, language) for c in meld) or Phrase("empty")
         raise RuleError(
             "{player}'s meld {number} ({cards}) is not a meld: a set is three cards of one rank "
             "in different suits, a run three cards of one suit in sequence (aces high only).",

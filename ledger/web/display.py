@@ -16,10 +16,19 @@ from flask_babel import format_datetime, get_locale
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
-from ledger.rules import GAMES, SUIT_SYMBOLS, amount, coin, minor_units
+from ledger.rules import (
+    DUTCH_SUITS,
+    GAMES,
+    amount,
+    card_label,
+    cards_as_typed,
+    coin,
+    minor_units,
+    rank_letter,
+)
 from ledger.web import texts
 from ledger.web.chart import series_class
-from ledger.web.i18n import DEFAULT_LANGUAGE
+from ledger.web.i18n import DEFAULT_LANGUAGE, page_cards_language
 
 bp = Blueprint("display", __name__)
 
@@ -88,15 +97,25 @@ def sign_class(value: int | Decimal | None) -> str:
 
 @bp.app_template_filter("card")
 def card(code: str) -> str:
-    """A card code as it is read: "QS" as "Q♠", "10" as "10", "JK" as "JK"."""
-    if code and code[-1] in SUIT_SYMBOLS and code != "JK":
-        return code[:-1] + SUIT_SYMBOLS[code[-1]]
-    return code
+    """A card code as it is read: "QS" as "Q♠" (on a Dutch page "V♠"), "10", "JK"."""
+    return card_label(code, page_cards_language())
 
 
 @bp.app_template_filter("cards")
 def cards(codes: Iterable[str]) -> str:
     return " ".join(card(c) for c in codes)
+
+
+@bp.app_template_filter("typed_cards")
+def typed_cards(text: str | None) -> str:
+    """Cards as stored ("QH KC") as the page's players type them: in Dutch "Vh Hk"."""
+    return cards_as_typed(text or "", page_cards_language())
+
+
+@bp.app_template_filter("rank_letter")
+def _rank_letter(rank: str) -> str:
+    """A rank as the page's language writes it: "Q", on a Dutch page "V"."""
+    return rank_letter(rank, page_cards_language())
 
 
 @bp.app_template_filter("unmelded")
@@ -144,6 +163,12 @@ def game_name(key: str) -> str:
 @bp.app_template_global("series_class")
 def _series_class(index: int) -> str:
     return series_class(index)
+
+
+@bp.app_template_global("suit_letter")
+def suit_letter(suit: str) -> str:
+    """The letter a suit is typed with on this page: "D", on a Dutch page "r"."""
+    return DUTCH_SUITS[suit] if page_cards_language() == "nl" else suit
 
 
 bp.add_app_template_global(texts.text, "engine_text")

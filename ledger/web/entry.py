@@ -16,9 +16,9 @@ from flask_babel import gettext as _
 from wtforms import SelectChoice
 
 from ledger.ids import row_number
-from ledger.rules import EntryForm, HandEntry, ResultEntry, RuleError, get_game
+from ledger.rules import EntryForm, HandEntry, ResultEntry, RuleError, cards_as_typed, get_game
 from ledger.web.forms import HandForm
-from ledger.web.i18n import error_text
+from ledger.web.i18n import error_text, page_cards_language
 
 _RESULT_FIELD = re.compile(r"^results\[(\d+)\](?:\.(\w+))?")
 # The entry's fields beside its results (who went out, and whether rummy): an error about one
@@ -34,24 +34,54 @@ def layout(game_key: str, options: Mapping[str, Any], seated: int) -> EntryForm:
 
 @dataclass
 class RowErrors:
-    """The engine's refusal laid out on the form: beside players, the 'out' choice, or on top."""
+    """The engine's refusal laid out on the form: beside players, the 'out' choice, or on top.
+
+    Every problem of the refusal is placed (RULES.md §1, "Every mistake at once"); ``boxes``
+    says which of a row's boxes the row's first problem was about (the field's last name, as
+    the form names its boxes), so the page can put the focus in it.
+    """
 
     rows: dict[int, list[str]] = field(default_factory=dict)
     out: list[str] = field(default_factory=list)
     general: list[str] = field(default_factory=list)
+    boxes: dict[int, str] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.rows or self.out or self.general)
 
-    def add_row(self, index: int, message: str) -> None:
+    def add_row(self, index: int, message: str, box: str | None = None) -> None:
         messages = self.rows.setdefault(index, [])
         if message not in messages:
             messages.append(message)
+        if box is not None:
+            self.boxes.setdefault(index, box)
+
+    @property
+    def count(self) -> int:
+        """How many mistakes are marked on the form, beside rows and the 'out' choice."""
+        return len({m for messages in self.rows.values() for m in messages} | set(self.out))
+
+    @property
+    def first_row(self) -> int | None:
+        """The first row with a mistake, where the focus goes: it is first on the page."""
+        return min(self.rows) if self.rows else None
+
+    def focus_box(self, index: int) -> str:
+        """Which of row ``index``'s boxes its problem is about ("" for none in particular)."""
+        return self.boxes.get(index, "")
 
 
-def fill(form: HandForm, players: Sequence[str], entry: Mapping[str, Any] | None = None) -> None:
-    """One row per player; with ``entry`` (a stored hand as typed), the rows as typed then."""
+def fill(
+    form: HandForm,
+    players: Sequence[str],
+    entry: Mapping[str, Any] | None = None,
+    *,
+    stored: bool = False,
+) -> None:
+    """One row per player; with ``entry`` (a hand as typed), the rows as typed then. A
+    ``stored`` entry's cards are in English: they are shown in the page's letters."""
     typed = {r["player"]: r for r in (entry or {}).get("results", ())}
+    language = page_cards_language()
     while form.results.entries:
         form.results.pop_entry()
     for name in players:
@@ -59,7 +89,8 @@ def fill(form: HandForm, players: Sequence[str], entry: Mapping[str, Any] | None
         form.results.append_entry(
             dict(
                 player=name,
-                cards=r.get("cards") or "",
+                # Stored in English; shown as the page's players type them ("Vh" in Dutch).
+                cards=cards_as_typed(r.get("cards") or "", language if stored else "en"),
                 spots="" if r.get("spots") is None else str(r["spots"]),
                 sitting_out=bool(r.get("sitting_out")),
             )
@@ -115,24 +146,39 @@ def read(form: HandForm, shape: EntryForm, dealer: str | None) -> tuple[HandEntr
             results.append(ResultEntry(player=name, spots=row_number(spots_text)))
         else:
             results.append(ResultEntry(player=name, cards=cards))
-    entry = HandEntry(results=tuple(results), out=out, rummy=bool(shape.rummy and form.rummy.data))
+    entry = HandEntry(
+        results=tuple(results),
+        out=out,
+        rummy=bool(shape.rummy and form.rummy.data),
+        cards_language=page_cards_language(),
+    )
     return entry, errors
 
 
 def place(error: RuleError, players: Sequence[str]) -> RowErrors:
-    """Where the engine's message goes: beside the row its field names, beside each player it
-    names, beside the 'went out' choice, or above the form."""
+    """Where each of the engine's problems goes (its ``problems``, every one found): beside
+    the row its field names, beside each player it names, beside the 'went out' choice, or
+    above the form."""
     placed = RowErrors()
-    message = error_text(error)
-    match = _RESULT_FIELD.match(error.field or "")
-    if match and int(match.group(1)) < len(players):
-        placed.add_row(int(match.group(1)), message)
-    for name in error.players:
-        if name in players:
-            placed.add_row(players.index(name), message)
-    if not placed.rows:
-        if error.field in _OUT_FIELDS:
-            placed.out.append(message)
-        else:
-            placed.general.append(message)
+    for problem in error.problems:
+        _place_one(placed, problem, players)
     return placed
+
+
+def _place_one(placed: RowErrors, problem: RuleError, players: Sequence[str]) -> None:
+    message = error_text(problem)
+    rows: list[int] = []
+    match = _RESULT_FIELD.match(problem.field or "")
+    if match and int(match.group(1)) < len(players):
+        rows.append(int(match.group(1)))
+    rows += [players.index(name) for name in problem.players if name in players]
+    box = match.group(2) if match else None
+    for index in rows:
+        placed.add_row(index, message, box if match and index == int(match.group(1)) else None)
+    if rows:
+        return
+    if problem.field in _OUT_FIELDS:
+        if message not in placed.out:
+            placed.out.append(message)
+    elif message not in placed.general:
+        placed.general.append(message)

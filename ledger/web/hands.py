@@ -230,7 +230,7 @@ def edit(slug: str, session_id: int, number: int):
     form = HandForm()
     entry.set_out_choices(form, players)
     if not form.is_submitted():
-        entry.fill(form, players, hand.entry)
+        entry.fill(form, players, hand.entry, stored=True)
         form.version.data = str(view.version)
         # A resend of this very correction is answered by the service as the first send.
         form.request_id.data = new_request_id()

@@ -29,7 +29,7 @@ from flask_babel import get_locale, get_translations, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from ledger import hosting
-from ledger.rules import Phrase, RuleError
+from ledger.rules import CARD_LANGUAGES, Phrase, RuleError
 from ledger.services.errors import ServiceError
 from ledger.web.texts import OPTION_LABELS, option_label
 
@@ -48,6 +48,13 @@ def select_locale() -> str:
     if chosen in LANGUAGES:
         return chosen
     return request.accept_languages.best_match(LANGUAGES, default=DEFAULT_LANGUAGE)
+
+
+def page_cards_language() -> str:
+    """The language a page reads and shows cards in (RULES.md §1): Dutch letters on a Dutch
+    page, else English."""
+    language = str(get_locale() or DEFAULT_LANGUAGE)
+    return language if language in CARD_LANGUAGES else DEFAULT_LANGUAGE
 
 
 def error_text(error: RuleError | ServiceError) -> str:

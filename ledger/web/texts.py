@@ -76,6 +76,10 @@ HAND_TEXTS = {
         N_("Something in this hand does not add up: see the marked player."),
         N_("Something in this round does not add up: see the marked player."),
     ),
+    "mistakes": (
+        N_("%(count)d things in this hand do not add up: each is marked below."),
+        N_("%(count)d things in this round do not add up: each is marked below."),
+    ),
     "no_more": (
         N_("The game is over: no more hands can be added."),
         N_("The game is over: no more rounds can be added."),

@@ -98,5 +98,13 @@ class Phone:
         return match.group(1)
 
 
+def table_of_four(client: FlaskClient) -> Phone:
+    """A phone signed in to a new group with the four players of the seed hands."""
+    phone = Phone(client)
+    phone.create_group()
+    phone.add_players("Enda", "John", "Rex", "Finn")
+    return phone
+
+
 HAND_1 = {"Enda": "J 10", "John": "A 3", "Rex": "2 9", "Finn": "Q K"}
 HAND_2 = {"John": "5 5 6", "Rex": "K", "Finn": "3 5"}

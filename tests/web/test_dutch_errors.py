@@ -43,7 +43,9 @@ def test_a_bad_card_is_refused_in_dutch_beside_its_player_and_what_was_typed_sta
     assert response.status_code == 422
     page = html(response)
     assert row_error(page, 2) == (
-        "Rex: 'QX' is geen kaart — 'X' is geen kleur; de kleuren zijn S, H, D, C of ♠ ♥ ♦ ♣."
+        # A Dutch page reads the Dutch suit letters, and says so (RULES.md §1).
+        "Rex: 'QX' is geen kaart — 'X' is geen kleur; de kleuren zijn h, r, k, s "
+        "(harten, ruiten, klaveren, schoppen) of ♠ ♥ ♦ ♣."
     )
     assert [row_error(page, row) for row in (0, 1, 3)] == [None, None, None]
     assert "is not a card" not in page
@@ -57,12 +59,13 @@ def test_a_bad_card_is_refused_in_dutch_beside_its_player_and_what_was_typed_sta
         (
             {"Rex": "QS 9 QS"},
             (2,),
-            "Rex heeft de Q♠ twee keer, maar er zit er maar één in het kaartspel.",
+            # A Dutch page names the card with the Dutch letters: the vrouw.
+            "Rex heeft de V♠ twee keer, maar er zit er maar één in het kaartspel.",
         ),
         (
             {"Enda": "QS 10", "John": "QS 3"},
             (0, 1),
-            "Twee spelers hebben allebei de Q♠ (Enda, John).",
+            "Twee spelers hebben allebei de V♠ (Enda, John).",
         ),
     ],
 )
