@@ -73,6 +73,7 @@ def new(slug: str):
     form.dealer.choices = [SelectChoice(n) for n in order]
     if request.method == "GET":
         form.game.data = next(iter(GAMES))
+        order, seated = _remembered(group, order, form)
     errors: dict[str, list[str]] = {}
     if request.method == "POST":
         move = request.form.get("move", "")
@@ -89,6 +90,19 @@ def new(slug: str):
         else:
             errors = _form_errors(form)
     return _new_session_page(view, form, order, seated, errors)
+
+
+def _remembered(
+    group: GroupRef, known: list[str], form: NewSessionForm
+) -> tuple[list[str], set[str]]:
+    """The table as the group's last session left it: its players ticked in their seats, the
+    deal passed on from where it ended; the group's other players after them, not ticked."""
+    seats, dealer = services.remembered_table(group)
+    seats = [n for n in seats if n in known]  # a player renamed since is in ``known`` anew
+    if not seats:
+        return known, set(known)
+    form.dealer.data = dealer if dealer in seats else seats[0]
+    return seats + [n for n in known if n not in seats], set(seats)
 
 
 def _options_typed() -> dict[str, str]:
@@ -286,6 +300,21 @@ def undo(slug: str, session_id: int) -> Response:
         else:
             flash(texts.hand_text(view.game, "undone", number=number), "success")
     return redirect(url_for(".show", slug=slug, session_id=session_id))
+
+
+@bp.post("/<int:session_id>/delete")
+def delete(slug: str, session_id: int) -> Response:
+    """Remove a session started by mistake (no hands yet), after the page's confirm step."""
+    group = access.group_for_page(slug)
+    if not ConfirmForm().validate_on_submit():
+        return redirect(url_for(".show", slug=slug, session_id=session_id))
+    try:
+        services.delete_session(group, session_id)
+    except services.Conflict as e:
+        flash(i18n.error_text(e), "error")
+        return redirect(url_for(".show", slug=slug, session_id=session_id))
+    flash(_("Session #%(id)d is deleted.", id=session_id), "success")
+    return redirect(url_for("groups.show", slug=slug))
 
 
 # --- Players joining and leaving between hands -----------------------------------------------
