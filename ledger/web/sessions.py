@@ -243,8 +243,10 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
     names = [p.name for p in view.players]
     rounds = texts.is_round_game(view.game)
 
+    rummy = texts.rummy_reward(view.game, view.options)
+
     def summary(hand: dict[str, Any]) -> str:
-        return hand_summary(hand, money=view.money, rounds=rounds)
+        return hand_summary(hand, money=view.money, rounds=rounds, rummy=rummy)
 
     recent = [(h, summary(h)) for h in reversed(hand_json)]
     return render_template(
@@ -257,6 +259,7 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         saved=saved_hand,
         saved_summary=summary(saved_hand) if saved_hand else None,
         chart=score_chart(names, list(board.history), label=texts.hand_text(view.game, "chart")),
+        target=texts.target(view.game, view.options),
         confirm_form=ConfirmForm(),
         finish_form=FinishForm(formdata=None),
         join_form=PlayerForm(formdata=None, prefix="join"),
@@ -269,11 +272,16 @@ def hands(slug: str, session_id: int) -> str:
     group, view = _session(slug, session_id)
     hand_json = [h.to_json() for h in services.list_hands(group, session_id)]
     rounds = texts.is_round_game(view.game)
+    rummy = texts.rummy_reward(view.game, view.options)
+
+    def summary(hand: dict[str, Any]) -> str:
+        return hand_summary(hand, money=view.money, rounds=rounds, rummy=rummy)
+
     return render_template(
         "sessions/hands.html",
         group=group,
         session=view,
-        hands=[(h, hand_summary(h, money=view.money, rounds=rounds)) for h in reversed(hand_json)],
+        hands=[(h, summary(h)) for h in reversed(hand_json)],
     )
 
 
