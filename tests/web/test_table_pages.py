@@ -246,8 +246,8 @@ def test_a_meld_that_does_not_fit_the_rounds_contract_is_refused_as_typed(phone)
             f"{phone.board}/hands/new", data=typed, headers={"Accept-Language": "nl"}
         )
     )
-    assert "meld 1 van Anna (7♥ 7♠ 7♦) past niet in het contract van ronde 2: twee rijen." in (
-        dutch.replace("&#39;", "'")
+    assert "Combinatie 1 van Anna (7♥ 7♠ 7♦) past niet in de opdracht van ronde 2: twee reeksen." in (
+        dutch
     )
 
 
