@@ -985,7 +985,9 @@ def _check_returned(changes: Sequence[Mapping[str, Any]], sessions: Mapping[int,
             gone = ()
         elif c["kind"] == "pot.returned":
             if c["before"]["carried_into"] != gone:
-                raise _bad("changes.before (pot.returned).carried_into", c["before"]["carried_into"])
+                raise _bad(
+                    "changes.before (pot.returned).carried_into", c["before"]["carried_into"]
+                )
             gone = ()
     if gone != ():
         raise _bad("changes.after (pot.carried).session", gone)

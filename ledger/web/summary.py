@@ -18,6 +18,7 @@ from typing import Any
 from flask_babel import gettext, ngettext
 
 from ledger.rules import Movement, PlayerResult, PotStory, RummyReward, pot_story
+from ledger.rules.codecs import entry_from_dict
 from ledger.web.display import format_money
 
 
@@ -55,7 +56,7 @@ def hand_summary(
         return _money_summary(hand)
     words = _points_summary(hand, rounds=rounds)
     out = hand.get("out")
-    if rummy is not None and out and (hand.get("entry") or {}).get("rummy"):
+    if rummy is not None and out and entry_from_dict(hand.get("entry") or {}).rummy:
         words += " " + _went_rummy(out, rummy)
     return words
 

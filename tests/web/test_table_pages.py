@@ -46,8 +46,9 @@ def test_a_session_with_a_hand_offers_no_delete_and_refuses_one_with_a_sentence(
     response = phone.client.post(f"{phone.board}/delete", follow_redirects=True)
 
     page = html(response)
-    assert f"Session {phone.session_id} has hands: only a session with no hands can be deleted." in (
-        page
+    assert (
+        f"Session {phone.session_id} has hands: only a session with no hands can be deleted."
+        in page
     )
     assert "Hand 1" in page or "#1" in page  # the hand is still there
     assert phone.client.get(phone.board).status_code == 200
@@ -242,12 +243,11 @@ def test_a_meld_that_does_not_fit_the_rounds_contract_is_refused_as_typed(phone)
     assert 'value="7H 7S 7D"' in page  # what was typed stays to be fixed
     assert "Round 2 of 4" in html(phone.client.get(phone.board))
     dutch = html(
-        phone.client.post(
-            f"{phone.board}/hands/new", data=typed, headers={"Accept-Language": "nl"}
-        )
+        phone.client.post(f"{phone.board}/hands/new", data=typed, headers={"Accept-Language": "nl"})
     )
-    assert "Combinatie 1 van Anna (7♥ 7♠ 7♦) past niet in de opdracht van ronde 2: twee reeksen." in (
-        dutch
+    assert (
+        "Combinatie 1 van Anna (7♥ 7♠ 7♦) past niet in de opdracht van ronde 2: twee reeksen."
+        in dutch
     )
 
 
