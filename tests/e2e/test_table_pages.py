@@ -79,7 +79,9 @@ def test_last_nights_table_rummys_target_a_mistake_deleted_and_spin_rummy_as_mel
     page.get_by_text("Delete this session", exact=True).tap()
     expect(page.get_by_text("Started by mistake?")).to_be_visible()
     phone.shot("delete-confirm")
-    phone.button(re.compile(r"^Delete session #\d+$")).tap()
+    delete = phone.button(re.compile(r"^Delete session #\d+$"))
+    assert phone.too_small([page.get_by_text("Delete this session", exact=True), delete]) == []
+    delete.tap()
     expect(phone.status()).to_have_text(re.compile(r"^Session #\d+ is deleted\.$"))
     expect(phone.link("New session")).to_be_visible()
     phone.shot("deleted")
