@@ -275,11 +275,12 @@ def _insert_all(group: dict[str, Any], rows: Mapping[str, list[dict[str, Any]]])
 
 def _renamed_sessions(record: Any, renamed: Mapping[int, int]) -> Any:
     """A change record's ``before`` or ``after`` with the session ids it holds renamed (the
-    check made sure each is a session of the file)."""
+    check made sure each is a session of the file, or one deleted since: null here, as its
+    id may be another session's on this server)."""
     if not isinstance(record, dict):
         return record
     return {
-        k: renamed[v] if k in SESSION_IDS_IN_CHANGES and v is not None else v
+        k: renamed.get(v) if k in SESSION_IDS_IN_CHANGES and v is not None else v
         for k, v in record.items()
     }
 

@@ -259,6 +259,7 @@ def _check_sessions(rows: dict[str, list[dict[str, Any]]], players: dict[int, st
         _replay(s, sorted(hands[s["id"]], key=lambda h: h["number"]), names)
         _check_seats(s, seats[s["id"]], players)
         _check_history(s, changes[s["id"]], hands[s["id"]])
+        _check_returned(changes[s["id"]], sessions)
 
 
 # --- Rows: every column there, of its type ----------------------------------------------------
@@ -851,6 +852,8 @@ STATE = {
     "winners": [NAMED],
 }
 OPTIONS = {"*": ("text", "int", "bool")}
+# A session deleted since (an id not of the file, null after a restore).
+GONE = ("gone", None)
 # Each kind of change: (hand_number, before, after). hand_number: "hand" a hand's number,
 # "count" the hands played then, None none.
 CHANGES: dict[str, tuple[str | None, Shape, Shape]] = {
@@ -866,7 +869,10 @@ CHANGES: dict[str, tuple[str | None, Shape, Shape]] = {
             "carried_from": ("id", None),
         },
     ),
-    "pot.carried": (None, {"carried_into": ("id", None)}, {"session": "id", "pot": "int"}),
+    # A pot carried into a session deleted before its first hand names a session no longer
+    # there ("gone", null once restored): _check_history wants its pot.returned after it.
+    "pot.carried": (None, {"carried_into": ("id", None)}, {"session": ("id", GONE), "pot": "int"}),
+    "pot.returned": (None, {"carried_into": GONE}, {"carried_into": None, "pot": "int"}),
     "hand.created": ("hand", None, {"entry": ENTRY, "request_id": ("text", None)}),
     "hand.corrected": (
         "hand",
@@ -946,6 +952,8 @@ def _shape(value: Any, shape: Shape, where: str, sessions: Mapping[int, Any] | N
         ok = value is True
     elif shape == "id":
         ok = _is_int(value) and (sessions is None or value in sessions)
+    elif shape == "gone":
+        ok = _is_int(value) and (sessions is None or value not in sessions)
     else:  # pragma: no cover - a shape above misspelled
         raise AssertionError(shape)
     if not ok:
@@ -964,6 +972,25 @@ def _check_change(c: Mapping[str, Any], sessions: Mapping[int, Any]) -> None:
         raise _bad("changes.version", c["version"])
     _shape(c["before"], before, f"changes.before ({kind})", sessions)
     _shape(c["after"], after, f"changes.after ({kind})", sessions)
+
+
+def _check_returned(changes: Sequence[Mapping[str, Any]], sessions: Mapping[int, Any]) -> None:
+    """A pot carried into a session that is gone came back: a pot.returned naming that session
+    follows its pot.carried, and a pot comes back only from where it went."""
+    gone: Any = ()  # the deleted session the pot went into, while it is away
+    for c in changes:
+        if c["kind"] == "pot.carried" and c["after"]["session"] not in sessions:
+            gone = c["after"]["session"]
+        elif c["kind"] == "pot.carried":
+            gone = ()
+        elif c["kind"] == "pot.returned":
+            if c["before"]["carried_into"] != gone:
+                raise _bad(
+                    "changes.before (pot.returned).carried_into", c["before"]["carried_into"]
+                )
+            gone = ()
+    if gone != ():
+        raise _bad("changes.after (pot.carried).session", gone)
 
 
 def _check_history(

@@ -213,7 +213,8 @@ class Change(Model):
 
     ``kind`` is one of session.created, hand.created, hand.corrected, hand.deleted,
     player.joined, player.left, player.renamed, session.finished, pot.carried (this
-    session's carried pot opened another). A correction or an undo keeps the old
+    session's carried pot opened another), pot.returned (the session it opened was deleted
+    before its first hand: the pot waits again). A correction or an undo keeps the old
     entry and outcome in ``before``, so nothing typed at the table is ever lost.
     """
 

@@ -17,6 +17,13 @@ def session(group: GroupRef, session_id: int):
     return jsonify(services.session_view(group, session_id).to_json())
 
 
+@bp.delete("/sessions/<int:session_id>")
+@with_group
+def delete_session(group: GroupRef, session_id: int):
+    services.delete_session(group, session_id)
+    return "", 204
+
+
 @bp.post("/sessions/<int:session_id>/players")
 @with_group
 def join(group: GroupRef, session_id: int):

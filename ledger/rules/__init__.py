@@ -18,7 +18,7 @@ from ledger.rules.cards import (
 from ledger.rules.errors import Phrase, RuleError
 from ledger.rules.money import amount, coin, minor_units
 from ledger.rules.registry import GAMES, get_game
-from ledger.rules.table import EntryForm, PotStory, pot_story
+from ledger.rules.table import EntryForm, PotStory, RummyReward, pot_story
 from ledger.rules.texts import N_
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "PlayerResult",
     "PotStory",
     "ResultEntry",
+    "RummyReward",
     "RuleError",
     "amount",
     "card_label",

@@ -21,7 +21,7 @@ from ledger.rules.base import (
 )
 from ledger.rules.cards import RANKS, Card, check_deck, parse_cards, spot_total, spot_value
 from ledger.rules.errors import Phrase, Problems, RuleError
-from ledger.rules.table import TableRules
+from ledger.rules.table import RummyReward, TableRules
 from ledger.rules.texts import N_
 
 JOKER_VALUE = 15
@@ -41,9 +41,8 @@ def play(state: State, entry: HandEntry, options: Mapping[str, Any]) -> HandOutc
     out = canonical(state, entry.out)
     assert out is not None  # _checked_hands insists on it
 
-    rummy = options["rummy_bonus"] if entry.rummy else None
-    factor = 2 if rummy == "double" else 1
-    bonus = RUMMY_BONUS if rummy == "bonus10" else 0
+    reward = rummy_reward(options) if entry.rummy else RummyReward()
+    factor, bonus = reward.factor, reward.bonus
     if options["scoring"] == "winner":
         points = {p: 0 for p in seats}
         points[out] = factor * sum(values.values()) + bonus
@@ -93,6 +92,13 @@ def _best(
     lowest with ``penalty``; equal best share the win."""
     best = (max if options["scoring"] == "winner" else min)(scores[p] for p in seats)
     return tuple(p for p in seats if scores[p] == best)
+
+
+def rummy_reward(options: Mapping[str, Any]) -> RummyReward:
+    """What going rummy is worth: the hand doubled (``double``) or 10 points (``bonus10``)."""
+    if {**GAME.defaults(), **options}["rummy_bonus"] == "bonus10":
+        return RummyReward(bonus=RUMMY_BONUS)
+    return RummyReward(factor=2)
 
 
 def leaders(state: State, options: Mapping[str, Any]) -> tuple[str, ...]:
@@ -373,5 +379,7 @@ GAME = Game(
     check_seats=check_seats,
     leaders=leaders,
     # Somebody always goes out, maybe rummy.
-    table=TableRules(nobody_out=False, rummy=True),
+    table=TableRules(
+        nobody_out=False, rummy=True, target_option="target", rummy_reward=rummy_reward
+    ),
 )

@@ -275,6 +275,41 @@ def _checked_meld(player: str, text: str, where: str, j: int, language: str) -> 
     return _ordered(meld)
 
 
+def contract_misfits(
+    round_no: int, player: str, row: int, melds: Sequence[str], language: str = "en"
+) -> list[RuleError]:
+    """The melds ``player`` (result ``row``) laid out that round ``round_no``'s contract does
+    not take: a kind it has no room for (a set in "two runs", a second run in "one run and
+    one set"). What is no meld at all, or a bad card, the round's scoring names."""
+    goal = contract(round_no)
+    room = {"run": goal.runs, "set": goal.sets}
+    problems: list[RuleError] = []
+    for j, text in enumerate(melds):
+        try:
+            meld = _parse(player, text, "", language)
+        except RuleError:
+            continue
+        found = kind(meld)
+        if found is None:
+            continue
+        room[found] -= 1
+        if room[found] < 0:
+            problems.append(
+                RuleError(
+                    "{player}'s meld {number} ({cards}) does not fit round {round}'s contract: "
+                    "{contract}.",
+                    field=f"results[{row}].melds[{j}]",
+                    players=(player,),
+                    player=player,
+                    number=j + 1,
+                    cards=" ".join(card_label(c.code, language) for c in meld),
+                    round=round_no,
+                    contract=Phrase(goal.words),
+                )
+            )
+    return problems
+
+
 def _leaders(scores: Mapping[str, int], seats: Sequence[str]) -> tuple[str, ...]:
     """Who is winning: solo, the player with at least the target; else the highest total
     (equal highest share it)."""
@@ -297,5 +332,14 @@ GAME = Game(
     leaders=lambda state, options: _leaders(state.scores, state.seats),
     first_player=lambda state: state.dealer,  # the round's starting player deals and leads
     # Its own ranks (no 2s, aces high); the melds score; its table calls a hand a round.
-    table=TableRules(ranks=SPIN_RANKS, values=VALUES, melds_score=True, rounds=True),
+    # Melds are laid out in boxes, two at most (a contract's); calling rummy scores nothing.
+    table=TableRules(
+        ranks=SPIN_RANKS,
+        values=VALUES,
+        melds_score=True,
+        rounds=True,
+        meld_boxes=max(c.melds for c in CONTRACTS),
+        out_scores=False,
+        contract_misfits=contract_misfits,
+    ),
 )

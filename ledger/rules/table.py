@@ -10,11 +10,12 @@ facts into words: no page needs to know a game by its key.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ledger.rules.cards import JOKER, RANKS, SUITS, Card, spot_value
+from ledger.rules.errors import RuleError
 from ledger.rules.texts import N_
 
 
@@ -34,12 +35,23 @@ class EntryForm:
     out_folds: bool  # the player out has no cards to enter
     dealer_sits_out: bool  # the dealer is not dealt in: sits every hand out
     total_unit: str = N_("spots")  # what a running total of the cards counts
+    melds: int = 0  # boxes for the melds laid out, one meld each, beside the cards (0: none)
+    out_choice: bool = True  # who went out changes the score (not where it scores nothing)
 
     def dealt_in(self, seated: Sequence[str], dealer: str | None) -> tuple[str, ...]:
         """The players seated who are dealt this hand, in seat order."""
         if not self.dealer_sits_out:
             return tuple(seated)
         return tuple(p for p in seated if p != dealer)
+
+
+@dataclass(frozen=True)
+class RummyReward:
+    """Going rummy under a session's options: the hand's points times ``factor``, and
+    ``bonus`` points more (Rummy: doubled, or 10 more)."""
+
+    factor: int = 1
+    bonus: int = 0
 
 
 @dataclass(frozen=True)
@@ -59,6 +71,15 @@ class TableRules:
     rummy: bool = False  # the player out may have gone rummy (Rummy)
     dealer_sits_out_with: int | None = None  # with this many seated the dealer sits out (Spots)
     rounds: bool = False  # its table calls a hand a round (Spin Rummy)
+    # How many melds a player may lay out in a box each (Spin Rummy: a contract's melds).
+    meld_boxes: int = 0
+    out_scores: bool = True  # who went out changes the score (Spin Rummy: it is recorded only)
+    target_option: str | None = None  # the option naming the score that ends the game (Rummy)
+    # What going rummy is worth under the session's options (Rummy).
+    rummy_reward: Callable[[Mapping[str, Any]], RummyReward] | None = None
+    # The melds laid out that the round's contract does not take, each a RuleError naming its
+    # box: (round number, the player, the player's row, the melds as typed).
+    contract_misfits: Callable[[int, str, int, Sequence[str], str], list[RuleError]] | None = None
 
     def entry_form(self, options: Mapping[str, Any], seated: int) -> EntryForm:
         """What the hand form offers under the session's ``options`` with ``seated`` players."""
@@ -75,7 +96,30 @@ class TableRules:
             rummy=self.rummy,
             out_folds=not self.melds_score,
             dealer_sits_out=seated == self.dealer_sits_out_with,
+            melds=self.meld_boxes,
+            out_choice=self.out_scores,
         )
+
+    def target(self, options: Mapping[str, Any]) -> int | None:
+        """The score that ends the game under the session's ``options``; None without one."""
+        if self.target_option is None or options.get(self.target_option) is None:
+            return None
+        return int(options[self.target_option])
+
+    def went_rummy(self, options: Mapping[str, Any]) -> RummyReward | None:
+        """What going rummy was worth under the session's ``options``; None where nobody can."""
+        if not self.rummy or self.rummy_reward is None:
+            return None
+        return self.rummy_reward(options)
+
+    def misfits(
+        self, round_no: int, player: str, row: int, melds: Sequence[str], language: str = "en"
+    ) -> list[RuleError]:
+        """The melds ``player`` laid out in round ``round_no`` that its contract does not take
+        (none where the game has no contracts), read in the entry's card ``language``."""
+        if self.contract_misfits is None:
+            return []
+        return self.contract_misfits(round_no, player, row, melds, language)
 
     def _cards(self, options: Mapping[str, Any]) -> tuple[tuple[str, ...], dict[str, int]]:
         if self.ranks is not None and self.values is not None:

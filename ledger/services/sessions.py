@@ -3,6 +3,8 @@
 - ``create_session`` (a request id sent again answers the session it started),
   ``session_view``, ``join_session``, ``leave_session``, ``finish_session``,
   ``settlement`` (who pays whom) and ``session_history`` (every change, oldest first).
+- ``delete_session`` (one started by mistake, before its first hand), ``remembered_table``
+  (the seats and the deal the group's last session left) and ``only_open_session``.
 """
 
 from __future__ import annotations
@@ -12,10 +14,10 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from ledger.extensions import db
-from ledger.models import Change, GameSession, Player, SessionPlayer, utcnow
+from ledger.models import Change, GameSession, Hand, Player, SessionPlayer, utcnow
 from ledger.rules import base
 from ledger.rules.base import State
 from ledger.rules.errors import RuleError
@@ -264,6 +266,77 @@ def session_history(group: GroupRef, session_id: int) -> list[ChangeView]:
         select(Change).where(Change.session_id == row.id).order_by(Change.id)
     ).all()
     return [ChangeView(c.kind, c.hand_number, c.at, c.version, c.before, c.after) for c in changes]
+
+
+def delete_session(group: GroupRef, session_id: int) -> None:
+    """Remove a session started by mistake: only one with no hands (Conflict otherwise).
+
+    Its history goes with it (a session's history is its own). A pot it opened with waits
+    again for the next session of its game: the session that carried it on records that the
+    pot came back. A finished session whose end moved money, or whose own pot a later session
+    took up, stays: removing it would undo payments the table has seen.
+    """
+
+    def work() -> None:
+        row = load_session(group, session_id, lock=True)
+        if row.hands_played:
+            raise Conflict(
+                "Session {id} has hands: only a session with no hands can be deleted.",
+                id=row.id,
+            )
+        if row.carried_into_id is not None or (row.finish or {}).get("movements"):
+            raise Conflict(
+                "Session {id} has passed its pot on: it can no longer be deleted.", id=row.id
+            )
+        source = db.session.scalar(select(GameSession).where(GameSession.carried_into_id == row.id))
+        if source is not None:
+            _return_pot(source, row)
+        # The rows that belong to the session only; the database's cascades are the backstop.
+        for model in (Change, Hand, SessionPlayer):
+            db.session.execute(delete(model).where(model.session_id == row.id))
+        db.session.delete(row)
+        db.session.flush()
+
+    write(work)
+
+
+def remembered_table(group: GroupRef) -> tuple[list[str], str | None]:
+    """The seats of the group's last session, clockwise, and who deals next there (the deal
+    passed on from where it ended; None if that player has left): a new session starts there."""
+    last = db.session.scalar(
+        select(GameSession)
+        .where(GameSession.group_id == group.id)
+        .order_by(GameSession.started_at.desc(), GameSession.id.desc())
+        .limit(1)
+    )
+    if last is None:
+        return [], None
+    state = State.from_dict(last.state)
+    seats = list(state.seats)
+    return seats, state.dealer if state.dealer in seats else None
+
+
+def only_open_session(group: GroupRef) -> int | None:
+    """The id of the group's open session when exactly one is open (the game being played)."""
+    ids = db.session.scalars(
+        select(GameSession.id)
+        .where(GameSession.group_id == group.id, GameSession.status == "open")
+        .limit(2)
+    ).all()
+    return ids[0] if len(ids) == 1 else None
+
+
+def _return_pot(source: GameSession, deleted: GameSession) -> None:
+    """The pot ``source`` carried into ``deleted`` waits again for the next session."""
+    source.carried_into_id = None
+    source.version += 1
+    record(
+        source,
+        "pot.returned",
+        before={"carried_into": deleted.id},
+        after={"carried_into": None, "pot": source.carried_pot},
+    )
+    db.session.flush()
 
 
 def _started_by(group: GroupRef, request_id: str | None) -> GameSession | None:

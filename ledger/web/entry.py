@@ -93,6 +93,7 @@ def fill(
                 cards=cards_as_typed(r.get("cards") or "", language if stored else "en"),
                 spots="" if r.get("spots") is None else str(r["spots"]),
                 sitting_out=bool(r.get("sitting_out")),
+                melds=list(r.get("melds") or ()),
             )
         )
     if entry is not None:
@@ -111,6 +112,7 @@ def as_typed(form: HandForm) -> dict[str, Any]:
                 cards=row.cards.data,
                 spots=(row.spots.data or "").strip() or None,
                 sitting_out=row.sitting_out.data,
+                melds=list(row.melds.data),
             )
             for row in form.results
         ],
@@ -126,7 +128,8 @@ def set_out_choices(form: HandForm, players: Sequence[str]) -> None:
 def read(form: HandForm, shape: EntryForm, dealer: str | None) -> tuple[HandEntry, RowErrors]:
     """The HandEntry the form describes, and the mistakes found before the engine sees it."""
     errors = RowErrors()
-    out = (form.out.data or "").strip() or None
+    # Where who went out changes nothing the form does not ask, and takes no stray choice.
+    out = (form.out.data or "").strip() or None if shape.out_choice else None
     results = []
     dealt_in = shape.dealt_in([(row.player.data or "").strip() for row in form.results], dealer)
     for i, row in enumerate(form.results):
@@ -138,6 +141,12 @@ def read(form: HandForm, shape: EntryForm, dealer: str | None) -> tuple[HandEntr
         spots_text = (row.spots.data or "").strip() if shape.totals else ""
         if shape.sitting_out and row.sitting_out.data and name != out:
             results.append(ResultEntry(player=name, sitting_out=True))
+        elif melds := _melds_typed(row, shape):
+            if cards:
+                errors.add_row(
+                    i, _("Give either %(name)s's cards or the melds, not both.", name=name)
+                )
+            results.append(ResultEntry(player=name, melds=melds))
         elif spots_text:
             if cards:
                 errors.add_row(
@@ -182,3 +191,24 @@ def _place_one(placed: RowErrors, problem: RuleError, players: Sequence[str]) ->
             placed.out.append(message)
     elif message not in placed.general:
         placed.general.append(message)
+
+
+def _melds_typed(row: Any, shape: EntryForm) -> tuple[str, ...]:
+    """The melds boxes a player filled in (empty boxes left out), where the game takes melds."""
+    if not shape.melds:
+        return ()
+    return tuple(t.strip() for t in (row.melds.data or ())[: shape.melds] if t and t.strip())
+
+
+def check_contract(errors: RowErrors, game_key: str, round_no: int, typed: HandEntry) -> None:
+    """Melds laid out that round ``round_no``'s contract does not take, beside their rows.
+
+    The page's own check, before the engine scores: a player lays out the contract's melds, so
+    a set typed in a round of two runs is a slip to fix, not a meld that silently scores 0.
+    """
+    table = get_game(game_key).table
+    for i, result in enumerate(typed.results):
+        for problem in table.misfits(
+            round_no, result.player, i, result.melds or (), typed.cards_language
+        ):
+            errors.add_row(i, error_text(problem))

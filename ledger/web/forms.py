@@ -114,6 +114,8 @@ class ResultForm(Form):
         render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
     )
     sitting_out = BooleanField(_l("Sitting out"))
+    # The melds laid out, one box each, where the game scores melds (results-<i>-melds-<j>).
+    melds = FieldList(StringField(render_kw={"autocomplete": "off", "spellcheck": "false"}))
 
 
 class HandForm(FlaskForm):

@@ -108,6 +108,7 @@ def new(slug: str, session_id: int):
 
     shape = entry.layout(view.game, view.options, len(players))
     typed, errors = entry.read(form, shape, view.dealer)
+    entry.check_contract(errors, view.game, view.hands_played + 1, typed)
     if form.validate() and not errors:
         try:
             added = services.add_hand(
@@ -177,14 +178,15 @@ def show(slug: str, session_id: int, number: int) -> str:
     history = services.hand_history(group, session_id, number)
     earlier = [c for c in history if c.kind == "hand.corrected" and c.before]
     rounds = texts.is_round_game(view.game)
+    rummy = texts.rummy_reward(view.game, view.options)
     return render_template(
         "hands/show.html",
         group=group,
         session=view,
         hand=hand,
         shape=entry.layout(view.game, view.options, len(hand.results)),
-        summary=hand_summary(hand.to_json(), money=view.money, rounds=rounds),
-        earlier=[(c, _summary_before(c.before, money=view.money, rounds=rounds)) for c in earlier],
+        summary=hand_summary(hand.to_json(), money=view.money, rounds=rounds, rummy=rummy),
+        earlier=[(c, _summary_before(c.before, view)) for c in earlier],
         editable=_editable(view),
     )
 
@@ -199,14 +201,19 @@ def _editable(view: SessionView) -> bool:
 FINISHED_HANDS = "This session is finished: its hands can no longer be changed."
 
 
-def _summary_before(before: Mapping[str, Any], *, money: bool, rounds: bool) -> str:
-    """What the hand said before a correction: the history keeps the old outcome."""
+def _summary_before(before: Mapping[str, Any], view: SessionView) -> str:
+    """What the hand said before a correction: the history keeps the old outcome and entry."""
     outcome = before.get("outcome")
     if not isinstance(outcome, Mapping):
         return ""
     moves = outcome.get("movements") or []
     payments = [m for m in moves if m.get("from") is not None and m.get("to") is not None]
-    return hand_summary({**outcome, "payments": payments}, money=money, rounds=rounds)
+    return hand_summary(
+        {**outcome, "payments": payments, "entry": before.get("entry") or {}},
+        money=view.money,
+        rounds=texts.is_round_game(view.game),
+        rummy=texts.rummy_reward(view.game, view.options),
+    )
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
@@ -240,6 +247,7 @@ def edit(slug: str, session_id: int, number: int):
 
     shape = entry.layout(view.game, view.options, len(players))
     typed, errors = entry.read(form, shape, hand.dealer)
+    entry.check_contract(errors, view.game, number, typed)
     if form.validate() and not errors:
         version = _whole(form.version.data)
         try:

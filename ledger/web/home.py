@@ -154,4 +154,8 @@ def join(token: str) -> Response | str | tuple[str, int]:
         return render_template("start/invite_expired.html", days=days), 410
     if group is None:
         return render_template("start/invite_void.html"), 404
+    # The link is shared at the table: with one game going on, it is the game being played.
+    playing = services.only_open_session(group)
+    if playing is not None:
+        return redirect(url_for("sessions.show", slug=group.slug, session_id=playing))
     return redirect(url_for("groups.show", slug=group.slug))

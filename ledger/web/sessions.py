@@ -73,6 +73,7 @@ def new(slug: str):
     form.dealer.choices = [SelectChoice(n) for n in order]
     if request.method == "GET":
         form.game.data = next(iter(GAMES))
+        order, seated = _remembered(group, order, form)
     errors: dict[str, list[str]] = {}
     if request.method == "POST":
         move = request.form.get("move", "")
@@ -89,6 +90,19 @@ def new(slug: str):
         else:
             errors = _form_errors(form)
     return _new_session_page(view, form, order, seated, errors)
+
+
+def _remembered(
+    group: GroupRef, known: list[str], form: NewSessionForm
+) -> tuple[list[str], set[str]]:
+    """The table as the group's last session left it: its players ticked in their seats, the
+    deal passed on from where it ended; the group's other players after them, not ticked."""
+    seats, dealer = services.remembered_table(group)
+    seats = [n for n in seats if n in known]  # a player renamed since is in ``known`` anew
+    if not seats:
+        return known, set(known)
+    form.dealer.data = dealer if dealer in seats else seats[0]
+    return seats + [n for n in known if n not in seats], set(seats)
 
 
 def _options_typed() -> dict[str, str]:
@@ -229,8 +243,10 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
     names = [p.name for p in view.players]
     rounds = texts.is_round_game(view.game)
 
+    rummy = texts.rummy_reward(view.game, view.options)
+
     def summary(hand: dict[str, Any]) -> str:
-        return hand_summary(hand, money=view.money, rounds=rounds)
+        return hand_summary(hand, money=view.money, rounds=rounds, rummy=rummy)
 
     recent = [(h, summary(h)) for h in reversed(hand_json)]
     return render_template(
@@ -243,6 +259,7 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         saved=saved_hand,
         saved_summary=summary(saved_hand) if saved_hand else None,
         chart=score_chart(names, list(board.history), label=texts.hand_text(view.game, "chart")),
+        target=texts.target(view.game, view.options),
         confirm_form=ConfirmForm(),
         finish_form=FinishForm(formdata=None),
         join_form=PlayerForm(formdata=None, prefix="join"),
@@ -255,11 +272,16 @@ def hands(slug: str, session_id: int) -> str:
     group, view = _session(slug, session_id)
     hand_json = [h.to_json() for h in services.list_hands(group, session_id)]
     rounds = texts.is_round_game(view.game)
+    rummy = texts.rummy_reward(view.game, view.options)
+
+    def summary(hand: dict[str, Any]) -> str:
+        return hand_summary(hand, money=view.money, rounds=rounds, rummy=rummy)
+
     return render_template(
         "sessions/hands.html",
         group=group,
         session=view,
-        hands=[(h, hand_summary(h, money=view.money, rounds=rounds)) for h in reversed(hand_json)],
+        hands=[(h, summary(h)) for h in reversed(hand_json)],
     )
 
 
@@ -286,6 +308,21 @@ def undo(slug: str, session_id: int) -> Response:
         else:
             flash(texts.hand_text(view.game, "undone", number=number), "success")
     return redirect(url_for(".show", slug=slug, session_id=session_id))
+
+
+@bp.post("/<int:session_id>/delete")
+def delete(slug: str, session_id: int) -> Response:
+    """Remove a session started by mistake (no hands yet), after the page's confirm step."""
+    group = access.group_for_page(slug)
+    if not ConfirmForm().validate_on_submit():
+        return redirect(url_for(".show", slug=slug, session_id=session_id))
+    try:
+        services.delete_session(group, session_id)
+    except services.Conflict as e:
+        flash(i18n.error_text(e), "error")
+        return redirect(url_for(".show", slug=slug, session_id=session_id))
+    flash(_("Session #%(id)d is deleted.", id=session_id), "success")
+    return redirect(url_for("groups.show", slug=slug))
 
 
 # --- Players joining and leaving between hands -----------------------------------------------

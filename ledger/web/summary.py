@@ -17,7 +17,8 @@ from typing import Any
 
 from flask_babel import gettext, ngettext
 
-from ledger.rules import Movement, PlayerResult, PotStory, pot_story
+from ledger.rules import Movement, PlayerResult, PotStory, RummyReward, pot_story
+from ledger.rules.codecs import entry_from_dict
 from ledger.web.display import format_money
 
 
@@ -38,14 +39,39 @@ def _listing(amounts: Sequence[tuple[str, int]], verb_first: str) -> str:
     return ", ".join(parts)
 
 
-def hand_summary(hand: Mapping[str, Any], *, money: bool, rounds: bool = False) -> str:
+def hand_summary(
+    hand: Mapping[str, Any],
+    *,
+    money: bool,
+    rounds: bool = False,
+    rummy: RummyReward | None = None,
+) -> str:
     """What the hand did, in words: who won, who pays or scores what, and the pot.
 
-    ``rounds``: the game calls its hands rounds (Spin Rummy), "wins the round".
+    ``rounds``: the game calls its hands rounds (Spin Rummy), "wins the round". ``rummy``:
+    what going rummy is worth in the session (the engine's answer), said of a hand that went
+    rummy: "Ann went rummy — doubled."
     """
     if money:
         return _money_summary(hand)
-    return _points_summary(hand, rounds=rounds)
+    words = _points_summary(hand, rounds=rounds)
+    out = hand.get("out")
+    if rummy is not None and out and entry_from_dict(hand.get("entry") or {}).rummy:
+        words += " " + _went_rummy(out, rummy)
+    return words
+
+
+def _went_rummy(out: str, reward: RummyReward) -> str:
+    if reward.factor == 2 and not reward.bonus:
+        return gettext("%(name)s went rummy — doubled.", name=out)
+    if reward.factor == 1:
+        return gettext("%(name)s went rummy — +%(bonus)d.", name=out, bonus=reward.bonus)
+    return gettext(
+        "%(name)s went rummy — times %(factor)d, +%(bonus)d.",
+        name=out,
+        factor=reward.factor,
+        bonus=reward.bonus,
+    )
 
 
 def _money_summary(hand: Mapping[str, Any]) -> str:

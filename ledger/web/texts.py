@@ -7,11 +7,12 @@ finds the Dutch. The words here are the page's own, marked the same way.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask_babel import gettext
 
-from ledger.rules import GAMES, N_
+from ledger.rules import GAMES, N_, RummyReward
 
 OPTION_LABELS = {
     "ante": N_("Ante"),
@@ -137,6 +138,20 @@ def is_round_game(game_key: str) -> bool:
     """Whether the game's pages call a hand a round (Spin Rummy)."""
     game = GAMES.get(game_key)
     return game is not None and game.table.rounds
+
+
+def rummy_reward(game_key: str, options: Mapping[str, Any]) -> RummyReward | None:
+    """What going rummy is worth in a session of this game with these options (the engine's
+    answer), for the hand's words; None where nobody goes rummy."""
+    game = GAMES.get(game_key)
+    return game.table.went_rummy({**game.defaults(), **options}) if game is not None else None
+
+
+def target(game_key: str, options: Mapping[str, Any]) -> int | None:
+    """The score that ends a session of this game with these options (the engine's answer:
+    Rummy's target), for the scoreboard; None where no score ends the game."""
+    game = GAMES.get(game_key)
+    return game.table.target({**game.defaults(), **options}) if game is not None else None
 
 
 def hand_text(game_key: str, key: str, **variables: Any) -> str:

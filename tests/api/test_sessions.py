@@ -365,3 +365,63 @@ def test_a_game_of_spots_ends_after_its_last_hand_with_the_lowest_total_winning(
     assert session["scores"] == {"Enda": 0, "John": 16, "Rex": 56, "Finn": 80}
     assert session["progress"] is None
     assert "game is over" in error(table.post(f"/sessions/{sid}/hands", SPOTS_HAND), 409)
+
+
+# --- A session started by mistake -------------------------------------------------------------
+
+
+def test_a_session_with_no_hands_is_deleted_and_is_gone_everywhere(table):
+    kept = table.session()["id"]
+    sid = table.session(dealer="Enda")["id"]  # started twice by mistake
+
+    assert table.delete(f"/sessions/{sid}").status_code == 204
+
+    error(table.get(f"/sessions/{sid}"), 404)
+    error(table.get(f"/sessions/{sid}/history"), 404)
+    error(table.delete(f"/sessions/{sid}"), 404)
+    sessions = table.ok("GET", f"/groups/{table.slug}")["sessions"]
+    assert [s["id"] for s in sessions] == [kept]
+
+
+def test_a_session_with_a_hand_is_not_deleted_and_says_why(table):
+    sid = table.session()["id"]
+    table.hand(sid, SEED_HAND_1)
+
+    message = error(table.delete(f"/sessions/{sid}"), 409)
+
+    assert "has hands: only a session with no hands can be deleted" in message
+    assert table.ok("GET", f"/sessions/{sid}")["hands_played"] == 1
+    # Once its hand is undone it has none, and may go.
+    table.ok("DELETE", f"/sessions/{sid}/hands/1", None, 204)
+    assert table.delete(f"/sessions/{sid}").status_code == 204
+
+
+def test_another_groups_session_cannot_be_deleted(table, other):
+    sid = table.session()["id"]
+
+    error(other.delete(f"/sessions/{sid}"), 404)
+
+    assert table.ok("GET", f"/sessions/{sid}")["id"] == sid
+
+
+def test_a_pot_carried_into_a_deleted_session_waits_again_for_the_next(table):
+    first = table.session()["id"]
+    table.hand(first, SEED_HAND_1)  # nobody out: 20 stay in the pot
+    table.ok("POST", f"/sessions/{first}/finish", {"leftover_pot": "carry"})
+    mistake = table.session()
+    assert mistake["carried_in"] == 20
+
+    assert table.delete(f"/sessions/{mistake['id']}").status_code == 204
+
+    following = table.session()
+    assert (following["pot"], following["carried_in"]) == (20, 20)
+    history = table.ok("GET", f"/sessions/{first}/history")
+    assert [c["kind"] for c in history[-3:]] == ["pot.carried", "pot.returned", "pot.carried"]
+    assert history[-2]["before"] == {"carried_into": mistake["id"]}
+    assert history[-2]["after"] == {"carried_into": None, "pot": 20}
+    assert history[-1]["after"] == {"session": following["id"], "pot": 20}
+    # The session that took the pot up cannot hand it back by being deleted: it has passed on.
+    table.ok("POST", f"/sessions/{following['id']}/finish", {"leftover_pot": "carry"})
+    table.session()
+    message = error(table.delete(f"/sessions/{following['id']}"), 409)
+    assert "passed its pot on" in message

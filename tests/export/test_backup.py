@@ -349,3 +349,40 @@ def test_a_restore_under_new_ids_renames_the_sessions_named_in_the_history(app, 
         c for c in table.get(f"/sessions/{second_copy}/history") if c["kind"] == "session.created"
     ]
     assert created["after"]["carried_from"] == first_copy
+
+
+def test_a_pot_that_came_back_from_a_deleted_session_restores_and_backs_up_again(app, client):
+    """The history of the night that carried its pot names the session deleted since: the
+    restore keeps that history (the deleted session's id as null) and takes it again."""
+    made = Table.new_group(client)
+    first = made.new_session("spot", ["Enda", "John"], "Enda")
+    made.hand(first, {"Enda": "J 10", "John": "A 3"})  # nobody out: the pot is carried on
+    made.ok("POST", f"/sessions/{first}/finish", {"leftover_pot": "carry"})
+    mistake = made.new_session("spot", ["Enda", "John"], "John")
+    made.ok("DELETE", f"/sessions/{mistake}", None, 204)
+    with app.app_context():
+        data = backup_group(made.slug)
+        db.session.rollback()
+    kinds = [c["kind"] for c in data["changes"]]
+    assert kinds.count("pot.carried") == kinds.count("pot.returned") == 1
+
+    # A pot carried into a session not in the file, which never came back, is still refused.
+    crafted = json.loads(json.dumps(data))
+    crafted["changes"] = [c for c in crafted["changes"] if c["kind"] != "pot.returned"]
+    with app.app_context(), pytest.raises(BackupError):
+        restore_group(crafted, slug="the-crafted")
+
+    with app.app_context():
+        copy = restore_group(data, slug="the-copy")
+        again = backup_group(copy.slug)
+        db.session.rollback()
+        restore_group(again, slug="the-copy-again")
+    table = Table(client, copy.slug)
+    (copied,) = table.get(f"/groups/{copy.slug}")["sessions"]
+    returned = table.get(f"/sessions/{copied['id']}/history")[-1]
+    assert returned["kind"] == "pot.returned"
+    assert returned["before"] == {"carried_into": None}
+    # The pot waits for the next night of the copy as it did in the group.
+    following = table.new_session("spot", ["Enda", "John"], "Enda")
+    pot = table.get(f"/sessions/{copied['id']}")["pot"]
+    assert pot > 0 and table.get(f"/sessions/{following}")["carried_in"] == pot

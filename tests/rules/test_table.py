@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ledger.rules.base import Movement, PlayerResult
 from ledger.rules.registry import get_game
-from ledger.rules.table import pot_story
+from ledger.rules.table import RummyReward, pot_story
 
 
 def test_spot_lets_a_player_sit_out_and_takes_totals_when_the_session_says_so() -> None:
@@ -70,3 +70,34 @@ def test_a_tie_puts_its_odd_units_in_the_pot_and_each_loser_paid_their_whole_tot
     assert (story.taken, story.odd_units, story.pot_after) == (0, 1, 21)
     assert story.paid == (("Enda", 20), ("Finn", 15))
     assert story.received == {"John": 17, "Rex": 17}
+
+
+def test_rummy_names_its_target_and_what_going_rummy_is_worth() -> None:
+    rummy = get_game("rummy")
+    assert rummy.table.target({"target": 250}) == 250
+    assert rummy.table.went_rummy({"rummy_bonus": "double"}) == RummyReward(factor=2)
+    assert rummy.table.went_rummy({"rummy_bonus": "bonus10"}) == RummyReward(bonus=10)
+    assert get_game("spot").table.target({}) is None
+    assert get_game("spot").table.went_rummy({}) is None
+
+
+def test_spin_lays_melds_out_in_two_boxes_and_asks_nobody_who_went_out() -> None:
+    form = get_game("spin").entry_form({}, 2)
+    assert (form.melds, form.out_choice) == (2, False)
+    spot = get_game("spot").entry_form({}, 4)
+    assert (spot.melds, spot.out_choice) == (0, True)
+
+
+def test_a_meld_laid_out_that_the_rounds_contract_has_no_room_for_is_named() -> None:
+    spin = get_game("spin").table
+    # Round 1, two melds of any kind: both fit.
+    assert spin.misfits(1, "Ann", 0, ["7S 7H 7D", "3C 4C 5C"]) == []
+    # Round 2, two runs: the set does not.
+    (problem,) = spin.misfits(2, "Ann", 1, ["7S 7H 7D", "3C 4C 5C"])
+    assert (problem.field, problem.players) == ("results[1].melds[0]", ("Ann",))
+    assert problem.message == "Ann's meld 1 (7♠ 7♥ 7♦) does not fit round 2's contract: two runs."
+    # Round 3, one run and one set: the second run does not; a meld that is none is left to
+    # the scoring, which names it.
+    (problem,) = spin.misfits(3, "Ann", 0, ["3C 4C 5C", "6H 7H 8H", "2S 2H"])
+    assert problem.field == "results[0].melds[1]"
+    assert get_game("rummy").table.misfits(2, "Ann", 0, ["7S 7H 7D"]) == []
