@@ -24,17 +24,19 @@
 
   /* A row is filled when one of its boxes holds something, or its player went out; a row
      with no box showing (folded away, sitting out) asks for nothing. */
-  function empty(row, except) {
+  function empty(row) {
     var inRow = boxes().filter(function (el) { return row.contains(el); });
     if (!inRow.length) return false;
     var out = row.querySelector("input[name='out']");
     if (out && out.checked) return false;
-    return !inRow.some(function (el) { return el !== except && el.value.trim() !== ""; });
+    return !inRow.some(function (el) { return el.value.trim() !== ""; });
   }
 
+  /* The first box of the first row still empty, leaving out the row of ``except`` (the box
+     whose Enter is asked about: it will be filled when its Enter is pressed). */
   function firstEmpty(except) {
     var rows = Array.prototype.filter.call(form.querySelectorAll(".result-row"), function (row) {
-      return empty(row, except);
+      return !(except && row.contains(except)) && empty(row);
     });
     if (!rows.length) return null;
     return boxes().filter(function (el) { return rows[0].contains(el); })[0] || null;

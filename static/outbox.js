@@ -552,6 +552,7 @@
         return;
       }
       if (pending) window.clearTimeout(pending);
+      pending = null;
       removeDraft(item.key);
       attempt(item, false);
     });
