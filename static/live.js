@@ -25,7 +25,7 @@
 
   function texts() {
     var block = document.getElementById("phone-texts");
-    try { return JSON.parse(block.textContent); } catch (e) { return {}; }
+    try { return JSON.parse(block.getAttribute("data-texts")); } catch (e) { return {}; }
   }
 
   var loadedAt = Date.now();

@@ -46,7 +46,7 @@
 
   function readTexts() {
     var block = document.getElementById("phone-texts");
-    try { return JSON.parse(block.textContent); } catch (e) { return {}; }
+    try { return JSON.parse(block.getAttribute("data-texts")); } catch (e) { return {}; }
   }
 
   function say(key, values) {

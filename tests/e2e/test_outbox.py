@@ -183,7 +183,7 @@ def test_a_draft_is_offered_again_after_leaving_the_page(table):
     expect(phone.heading(table.title)).to_be_visible()
 
     table.open_form()
-    offer = page.get_by_role("status").filter(has_text="You typed this hand on this phone before")
+    offer = page.get_by_role("status").filter(has_text="You typed here before on this phone")
     expect(offer).to_be_visible()
     expect(phone.cards_box("Enda")).to_have_value("")  # only offered: nothing changed yet
     phone.shot("draft-offered")
@@ -197,7 +197,7 @@ def test_a_draft_is_offered_again_after_leaving_the_page(table):
     # Saved: nothing is offered for the next hand, nor for this one again.
     phone.link("Enter hand").tap()
     expect(phone.heading(re.compile(r"^Hand 2\b"))).to_be_visible()
-    expect(page.get_by_text("You typed this hand on this phone before")).to_have_count(0)
+    expect(page.get_by_text("You typed here before on this phone")).to_have_count(0)
     drafts = page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('ledger-draft:'))")
     assert drafts == []
 
@@ -209,11 +209,11 @@ def test_a_draft_can_be_put_aside(table):
     page.wait_for_timeout(500)
     page.reload()
     phone.button("Start afresh").tap()
-    expect(page.get_by_text("You typed this hand on this phone before")).to_have_count(0)
+    expect(page.get_by_text("You typed here before on this phone")).to_have_count(0)
     expect(phone.cards_box("Enda")).to_have_value("")
     page.reload()
     expect(phone.heading(re.compile(r"^Hand 1\b"))).to_be_visible()
-    expect(page.get_by_text("You typed this hand on this phone before")).to_have_count(0)
+    expect(page.get_by_text("You typed here before on this phone")).to_have_count(0)
 
 
 def test_enter_moves_to_the_next_box_and_saves_only_a_whole_hand(table):
@@ -316,3 +316,27 @@ def test_without_javascript_the_plain_form_saves_the_hand(new_phone, live_server
     phone.link(re.compile(r"^Spot #\d+")).tap()
     phone.enter_hand(1, HAND_1)
     expect(phone.status()).to_have_text(SAVED_1)
+
+
+def test_a_dutch_phone_hears_it_in_dutch(table):
+    phone, page = table.phone, table.phone.page
+    phone.button("Nederlands").tap()
+    expect(page.locator("html")).to_have_attribute("lang", "nl")
+    page.context.set_offline(True)
+    expect(page.locator("#connection")).to_have_text(
+        re.compile(r"^Geen verbinding met de server\. Laatst bijgewerkt om \d\d:\d\d: ")
+    )
+    page.context.set_offline(False)
+    expect(page.locator("#connection")).to_be_hidden()
+    phone.link("Spel invoeren").tap()
+    phone.fill_hand({})
+    for player, cards in HAND_1.items():
+        page.get_by_label(f"Kaarten over – {player}", exact=True).fill(cards)
+    page.context.set_offline(True)
+    phone.button("Spel opslaan").tap()
+    expect(page.get_by_role("status").filter(has_text="Nog niet verstuurd")).to_be_visible()
+    page.evaluate("window.scrollTo(0, 0)")
+    phone.shot("dutch-not-sent-yet")
+    page.context.set_offline(False)
+    expect(phone.status()).to_contain_text("Spel 1 opgeslagen.")
+    assert [h["number"] for h in table.hands()] == [1]
