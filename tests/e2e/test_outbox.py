@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Route, expect
 
-from tests.e2e.phone import Phone
+from tests.e2e.phone import SCREENSHOTS, Phone
 from tests.live.api import Api, new_group, new_spot_session
 
 PLAYERS = ["Enda", "John", "Rex", "Finn"]
@@ -24,8 +24,17 @@ HAND_1 = {"Enda": "J 10", "John": "A 3", "Rex": "2 9", "Finn": "Q K"}
 SAVED_1 = "Hand 1 saved. John wins 51: Enda pays 20, Rex 11, Finn 20. The pot stays at 20."
 SCORES_1 = {"Enda": -25, "John": 46, "Rex": -16, "Finn": -25}
 PASSPHRASE = "pints of plain"
-NOT_SENT = "Not sent yet: no connection to the server."
+NOT_SENT = "Not sent yet: no connection."
 OFFLINE = re.compile(r"^No connection to the server\. Last update at \d\d:\d\d: ")
+
+
+def screen(phone: Phone, what: str) -> None:
+    """A screenshot of what the phone's screen shows (not the whole page): the notices that
+    stay in sight, at the top and over the Save button, where the player sees them."""
+    phone.shots += 1
+    path = SCREENSHOTS / f"{phone.name}-{phone.shots:02d}-{what}.png"
+    phone.page.screenshot(path=path, animations="disabled")
+    phone.check_width(path.stem)
 
 
 class Table:
@@ -91,8 +100,7 @@ def test_a_hand_saved_offline_waits_through_reload_and_back_and_is_saved_once(ta
     expect(phone.heading(re.compile(r"^Hand 1\b"))).to_be_visible()  # the form, as typed
     expect(phone.cards_box("Rex")).to_have_value("2 9")
     expect(page.locator("#connection")).to_have_text(OFFLINE)
-    page.evaluate("window.scrollTo(0, 0)")  # the offline notice where it sits, at the top
-    phone.shot("hand-not-sent-yet")
+    screen(phone, "hand-not-sent-yet")
     assert table.hands() == []
 
     # A reload while the hand still cannot get through: the form comes back with the hand
@@ -335,8 +343,7 @@ def test_a_dutch_phone_hears_it_in_dutch(table):
     page.context.set_offline(True)
     phone.button("Spel opslaan").tap()
     expect(page.get_by_role("status").filter(has_text="Nog niet verstuurd")).to_be_visible()
-    page.evaluate("window.scrollTo(0, 0)")
-    phone.shot("dutch-not-sent-yet")
+    screen(phone, "dutch-not-sent-yet")
     page.context.set_offline(False)
     expect(phone.status()).to_contain_text("Spel 1 opgeslagen.")
     assert [h["number"] for h in table.hands()] == [1]
