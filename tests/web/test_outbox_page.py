@@ -89,7 +89,8 @@ def test_the_words_of_the_scripts_come_in_the_pages_language(phone):
     dutch = phone_texts(html(phone.client.get(f"{phone.board}/hands/new")))
     assert set(dutch) == TEXTS
     assert dutch["offline"] == (
-        "Geen verbinding met de server. Laatst bijgewerkt om {time}: wat je ziet kan verouderd zijn."
+        "Geen verbinding met de server. Laatst bijgewerkt om {time}: "
+        "wat je ziet kan verouderd zijn."
     )
     assert dutch["waiting"].startswith("Nog niet verstuurd: geen verbinding.")
     assert all(dutch[key] != english[key] for key in TEXTS)
