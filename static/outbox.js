@@ -230,10 +230,13 @@
       })
       .then(function (r) {
         if (r.status >= 500 || r.status === 408 || r.status === 429) return { kind: "lost" };
-        if (r.ok && r.redirected && isPath(path(r.url))) {
+        if (r.ok && r.redirected && new URL(r.url).origin === window.location.origin) {
+          var done = { kind: "saved", url: path(r.url), flashes: [] };
+          // Saved once the redirect came; the page it leads to may still be cut short.
           return r.text().then(function (html) {
-            return { kind: "saved", url: path(r.url), flashes: flashes(html) };
-          });
+            done.flashes = flashes(html);
+            return done;
+          }, function () { return done; });
         }
         return { kind: "answer", token: token };
       }, function () {
@@ -267,7 +270,9 @@
     var claimed = claim(item);
     if (!claimed) return;
     if (!resend) status("sending", claimed);
-    send(claimed, resend).then(function (result) {
+    send(claimed, resend).catch(function () {
+      return { kind: "lost" };
+    }).then(function (result) {
       release(claimed);
       if (result.kind === "lost") {
         waiting(claimed);

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Route, expect
 
 from tests.e2e.phone import SCREENSHOTS, Phone
-from tests.live.api import Api, new_group, new_spot_session
+from tests.live.api import Api, hand_entry, new_group, new_spot_session
 
 PLAYERS = ["Enda", "John", "Rex", "Finn"]
 HAND_1 = {"Enda": "J 10", "John": "A 3", "Rex": "2 9", "Finn": "Q K"}
@@ -347,3 +347,23 @@ def test_a_dutch_phone_hears_it_in_dutch(table):
     page.context.set_offline(False)
     expect(phone.status()).to_contain_text("Spel 1 opgeslagen.")
     assert [h["number"] for h in table.hands()] == [1]
+
+
+def test_a_correction_saved_offline_is_sent_once_and_said_on_the_scoreboard(table):
+    phone, page = table.phone, table.phone.page
+    entry = hand_entry({"Enda": "J-10", "John": "A-3", "Rex": "2-9", "Finn": "Q-K"})
+    table.api.ok("POST", f"/sessions/{table.session['id']}/hands", entry, 201)
+    page.reload()
+    phone.link(re.compile(r"^#1 John wins 51")).tap()
+    phone.link("Correct this hand").tap()
+    phone.cards_box("Rex").fill("2 8")
+    page.context.set_offline(True)
+    phone.button("Save the correction").tap()
+    expect(page.get_by_role("status").filter(has_text=NOT_SENT)).to_be_visible()
+    page.context.set_offline(False)
+    # The server's "corrected" message, though the page that first carried it was the save's.
+    expect(phone.status()).to_have_text("Hand 1 is corrected.")
+    phone.expect_scores({"Enda": -25, "John": 45, "Rex": -15, "Finn": -25})
+    hands = table.hands()
+    assert [h["number"] for h in hands] == [1]
+    assert [r["cards"] for r in hands[0]["results"] if r["player"] == "Rex"] == [["2", "8"]]
