@@ -106,7 +106,13 @@ class ResultForm(Form):
     player = HiddenField()
     cards = StringField(
         _l("Cards left"),
-        render_kw={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"},
+        # Letters and digits: the phone's full keyboard (static/keys.js sets its Enter key).
+        render_kw={
+            "autocomplete": "off",
+            "autocapitalize": "characters",
+            "spellcheck": "false",
+            "inputmode": "text",
+        },
     )
     spots = StringField(
         _l("Spot total"),
