@@ -11,11 +11,12 @@ correction re-plays only from the corrected hand on.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Row, select, update
+from sqlalchemy import JSON, Row, Text, Update, bindparam, cast, select, update
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession, Hand, utcnow
@@ -53,8 +54,6 @@ _VIEWED = (
 _BATCH = 200
 
 
-
-
 def list_hands(group: GroupRef, session_id: int) -> list[HandView]:
     """Every hand of the session, oldest first: two queries however many hands."""
     return list(iter_hands(group, session_id))
@@ -79,9 +78,7 @@ def iter_hands(
         wanted = wanted.where(Hand.number > after)
     if limit is not None:
         wanted = wanted.limit(limit)
-    rows = db.session.execute(
-        wanted.order_by(Hand.number).execution_options(yield_per=_BATCH)
-    )
+    rows = db.session.execute(wanted.order_by(Hand.number).execution_options(yield_per=_BATCH))
     return (hand_view(r) for r in rows)
 
 
@@ -251,6 +248,9 @@ class _Replay:
     entry: dict[str, Any]
     recomputed: list[int]  # the numbers of the later hands, re-played
     changed: list[dict[str, Any]]  # {"id", "outcome", "state_after"} of each row that changes
+    # The later hands among them, their JSON already written out (``_later_update``'s shape):
+    # turning thousands of states into text is most of the work of writing them.
+    later: list[dict[str, Any]] = field(default_factory=list)
     scores: dict[int, dict[str, int]] = field(default_factory=dict)  # theirs after, by number
     state: State | None = None
     error: RuleError | None = None
@@ -273,7 +273,26 @@ class _Replay:
             plan.state = _replay_from(row, start, later, entry, plan.changed, plan.scores)
         except RuleError as e:
             plan.error = e
+        plan.later = [
+            {"hid": c["id"], "o": json.dumps(c["outcome"]), "s": json.dumps(c["state_after"])}
+            for c in plan.changed[1:]
+        ]
         return plan
+
+
+def _later_update() -> Update:
+    """UPDATE of a later hand's outcome and state by id, from JSON written out beforehand (as
+    the JSON type writes it). PostgreSQL is told it is JSON; SQLite keeps JSON as text."""
+    table = Hand.__table__
+    outcome: Any = bindparam("o", type_=Text)
+    state: Any = bindparam("s", type_=Text)
+    if db.session.get_bind().dialect.name != "sqlite":
+        outcome, state = cast(outcome, JSON), cast(state, JSON)
+    return (
+        update(table)
+        .where(table.c.id == bindparam("hid"))
+        .values(outcome=outcome, state_after=state)
+    )
 
 
 def _planned_correction(
@@ -301,8 +320,8 @@ def _store_correction(row: GameSession, plan: _Replay, request_id: str | None) -
     first = plan.changed[0]
     fixed = {**first, "entry": plan.entry, "revision": corrected.revision + 1, "updated_at": now}
     db.session.execute(update(Hand), [fixed])
-    if len(plan.changed) > 1:
-        db.session.execute(update(Hand), plan.changed[1:])
+    if plan.later:
+        db.session.execute(_later_update(), plan.later)
     charts.corrected(row, plan.scores)
     row.state = state.to_dict()
     if state.finished:
