@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 
 from ledger.extensions import db
 from ledger.models import GameSession, Hand, SessionChart
@@ -25,7 +25,7 @@ CHART_POINTS = 120
 Point = tuple[int, dict[str, int]]
 
 
-def sample(row: GameSession, points: int = CHART_POINTS) -> list[Point]:
+def sample(row: GameSession | Row[Any], points: int = CHART_POINTS) -> list[Point]:
     """``(hand number, every player's running scores after it)`` for the session's chart, in
     hand order, ending at its last hand; at most ``points`` of them, spread over the night.
 
@@ -35,7 +35,13 @@ def sample(row: GameSession, points: int = CHART_POINTS) -> list[Point]:
     played = row.hands_played
     if played <= 0 or points <= 0:
         return []
-    chart = db.session.get(SessionChart, row.id)
+    table = SessionChart.__table__
+    # A plain Core read: the chart is only drawn here, never changed.
+    chart = (
+        db.session.connection()
+        .execute(select(table.c.points, table.c.last).where(table.c.session_id == row.id))
+        .first()
+    )
     if chart is None:
         found = _from_hands(row, _step_for(played), played)
     else:
@@ -93,7 +99,7 @@ def _step_for(played: int) -> int:
     return step
 
 
-def _from_hands(row: GameSession, step: int, played: int) -> list[Point]:
+def _from_hands(row: GameSession | Row[Any], step: int, played: int) -> list[Point]:
     """The grid's points and the last hand's, read from the hands themselves."""
     wanted = select(Hand.number, Hand.state_after["scores"]).where(
         Hand.session_id == row.id, Hand.number <= played
@@ -105,7 +111,8 @@ def _from_hands(row: GameSession, step: int, played: int) -> list[Point]:
     return [(number, dict(scores)) for number, scores in found]
 
 
-def _with_last(chart: SessionChart) -> list[list[Any]]:
+def _with_last(chart: Any) -> list[list[Any]]:
+    """The grid's points and the last hand's, of a kept chart (its object or its row)."""
     points = list(chart.points)
     if chart.last is not None and (not points or points[-1][0] != chart.last[0]):
         points.append(chart.last)

@@ -12,11 +12,12 @@ correction re-plays only from the corrected hand on.
 from __future__ import annotations
 
 import json
+import typing
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import JSON, Row, Text, Update, bindparam, cast, select, update
+from sqlalchemy import JSON, Row, Table, Text, Update, bindparam, cast, select, update
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession, Hand, utcnow
@@ -27,7 +28,13 @@ from ledger.services import charts
 from ledger.services.building import build_session_view, hand_view
 from ledger.services.charts import CHART_POINTS
 from ledger.services.errors import Conflict, NotFound
-from ledger.services.loading import apply_seating, check_version, load_session, session_game
+from ledger.services.loading import (
+    apply_seating,
+    check_version,
+    load_session,
+    read_session,
+    session_game,
+)
 from ledger.services.results import (
     AddedHand,
     ChangeView,
@@ -50,6 +57,8 @@ _VIEWED = (
     Hand.created_at,
     Hand.updated_at,
 )
+_HANDS = typing.cast(Table, Hand.__table__)
+_VIEWED_COLUMNS = tuple(_HANDS.c[c.key] for c in _VIEWED)
 # Rows fetched at a time when the hands are streamed.
 _BATCH = 200
 
@@ -121,7 +130,7 @@ def scoreboard(
     """What the scoreboard page shows, the session's row read once: the session, its last
     ``recent`` hands, hand ``saved`` (the one just entered, when asked; None if it is gone)
     and the chart's running scores. Bounded reads: the same cost at hand 2,000 as at 20."""
-    row = load_session(group, session_id)
+    row = read_session(group, session_id)
     hands = _last_hands(row, recent)
     just_saved = next((h for h in hands if h.number == saved), None)
     if saved and just_saved is None:
@@ -283,7 +292,7 @@ class _Replay:
 def _later_update() -> Update:
     """UPDATE of a later hand's outcome and state by id, from JSON written out beforehand (as
     the JSON type writes it). PostgreSQL is told it is JSON; SQLite keeps JSON as text."""
-    table = Hand.__table__
+    table = _HANDS
     outcome: Any = bindparam("o", type_=Text)
     state: Any = bindparam("s", type_=Text)
     if db.session.get_bind().dialect.name != "sqlite":
@@ -432,31 +441,32 @@ def rule_error_for_hand(number: int, e: RuleError) -> RuleError:
     )
 
 
-def _hand_at(row: GameSession, number: int) -> HandView | None:
+def _hand_at(row: GameSession | Row[Any], number: int) -> HandView | None:
     found = db.session.execute(
         select(*_VIEWED).where(Hand.session_id == row.id, Hand.number == number)
     ).first()
     return hand_view(found) if found is not None else None
 
 
-def _last_hands(row: GameSession, count: int) -> list[HandView]:
+def _last_hands(row: GameSession | Row[Any], count: int) -> list[HandView]:
     if count <= 0:
         return []
-    hands = db.session.execute(
-        select(*_VIEWED)
+    # The table's columns on the connection: a plain Core read, without the ORM's layer.
+    hands = db.session.connection().execute(
+        select(*_VIEWED_COLUMNS)
         .where(
-            Hand.session_id == row.id,
+            _HANDS.c.session_id == row.id,
             # Between the row's read and this one another phone may have saved a hand: the
             # page shows the session as the row says, never a hand past it.
-            Hand.number > row.hands_played - count,
-            Hand.number <= row.hands_played,
+            _HANDS.c.number > row.hands_played - count,
+            _HANDS.c.number <= row.hands_played,
         )
-        .order_by(Hand.number)
+        .order_by(_HANDS.c.number)
     )
     return [hand_view(h) for h in hands]
 
 
-def _history(row: GameSession, points: int) -> list[tuple[int, dict[str, int]]]:
+def _history(row: GameSession | Row[Any], points: int) -> list[tuple[int, dict[str, int]]]:
     return charts.sample(row, points)
 
 

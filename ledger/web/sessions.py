@@ -245,9 +245,13 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         saved=saved_hand,
         saved_summary=summary(saved_hand) if saved_hand else None,
         chart=score_chart(names, list(board.history), label=texts.hand_text(view.game, "chart")),
-        confirm_form=ConfirmForm(),
-        finish_form=FinishForm(formdata=None),
-        join_form=PlayerForm(formdata=None, prefix="join"),
+        # The one form the page draws, and only where it does: a form costs as much to
+        # build as a query (the other forms' fields are plain tags with csrf_field()).
+        join_form=(
+            PlayerForm(formdata=None, prefix="join")
+            if view.status == "open" and GAMES[view.game].open_seating
+            else None
+        ),
     ), view.version
 
 
