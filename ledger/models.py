@@ -220,7 +220,12 @@ class Change(Model):
     __tablename__ = "changes"
     # A hand's page reads that hand's changes, one of thousands in a long night; the index
     # serves reading a whole session's history as well.
-    __table_args__ = (Index("ix_changes_session_id_hand_number", "session_id", "hand_number"),)
+    __table_args__ = (
+        Index("ix_changes_session_id_hand_number", "session_id", "hand_number"),
+        # Every hand entered with a request id asks whether that id's hand was undone: the
+        # session's hand.deleted lines, not all its thousands of lines (migration b7d41c2e9a63).
+        Index("ix_changes_session_id_kind", "session_id", "kind"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     session_id: Mapped[int] = mapped_column(ForeignKey("sessions.id", ondelete="CASCADE"))
