@@ -122,8 +122,9 @@ def generate(url: str, rows: dict[str, list[dict]], groups: int) -> float:
                 )
         raw.commit()
         if not sqlite:
-            raw.autocommit = True
-            cursor.execute("VACUUM ANALYZE")
+            # VACUUM runs outside a transaction only: on the driver's own connection.
+            raw.driver_connection.autocommit = True
+            raw.driver_connection.execute("VACUUM ANALYZE")
         else:
             cursor.execute("ANALYZE")
             raw.commit()
