@@ -91,9 +91,10 @@ def template(source_url: str, slug: str, session_id: int, hands: int) -> dict[st
     return rows
 
 
-def generate(url: str, rows: dict[str, list[dict]], groups: int) -> float:
+def generate(url: str, rows: dict[str, list[dict]], groups: int, one_group: bool = False) -> float:
     """Write ``groups`` copies of the template ``rows`` into the (empty, migrated) database at
-    ``url``; the seconds it took."""
+    ``url``; the seconds it took. With ``one_group`` the copies are sessions of the template's
+    group (its first copy), not groups of their own: one group with a long history."""
     started = time.perf_counter()
     engine = create_engine(url)
     sqlite = engine.dialect.name == "sqlite"
@@ -106,7 +107,10 @@ def generate(url: str, rows: dict[str, list[dict]], groups: int) -> float:
             columns = list(rows[table][0]) if rows[table] else []
             if not columns:
                 continue
-            copies = _copies(table, rows, groups, columns)
+            if one_group and table in ("groups", "players"):
+                copies = _copies(table, rows, 1, columns)
+            else:
+                copies = _copies(table, rows, groups, columns, one_group)
             if sqlite:
                 marks = ", ".join("?" for _ in columns)
                 statement = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
@@ -135,10 +139,15 @@ def generate(url: str, rows: dict[str, list[dict]], groups: int) -> float:
 
 
 def _copies(
-    table: str, rows: dict[str, list[dict]], groups: int, columns: list[str]
+    table: str,
+    rows: dict[str, list[dict]],
+    groups: int,
+    columns: list[str],
+    one_group: bool = False,
 ) -> Iterator[tuple[Any, ...]]:
     """Every copy's rows of ``table``: ids moved on by the copy's number times the template's
-    count of that table, and every reference moved on alike."""
+    count of that table, and every reference moved on alike (with ``one_group``, references
+    to the group and its players stay those of the first copy)."""
     counts = {t: len(rows[t]) for t in ORDER}
     links = {
         "group_id": "groups",
@@ -157,7 +166,8 @@ def _copies(
                 if column == "id":
                     value = _moved(value, table, copy, counts, firsts)
                 elif column in links and value is not None:
-                    value = _moved(value, links[column], copy, counts, firsts)
+                    kept = one_group and links[column] in ("groups", "players")
+                    value = _moved(value, links[column], 0 if kept else copy, counts, firsts)
                 elif table == "groups" and column == "slug":
                     value = f"big-{copy}"
                 elif table == "groups" and column == "name":

@@ -551,6 +551,66 @@ def _big_against_one(
     return figures
 
 
+# --- The group workbook of a long history, in bounded memory ------------------------------------
+
+# Run in a process of its own, so its peak memory is the workbook's alone: the RSS before the
+# workbook is written (the app made, the group found) and the peak after.
+WORKBOOK_MEMORY = """
+import io, os, resource, sys
+from ledger import create_app
+from ledger.backup import find_group
+from ledger.export import group_export_workbook
+from ledger.services import exports
+app = create_app({"SQLALCHEMY_DATABASE_URI": sys.argv[1], "SECRET_KEY": "bench"})
+with app.app_context():
+    group = find_group(sys.argv[2])
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    data = group_export_workbook(exports.group_export(group))
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(len(data), before, after)
+"""
+
+
+def workbook_memory_figure(folder: Path, sessions: int, hands: int) -> Figure:
+    """A group of ``sessions`` sessions and ``hands`` hands in all (written straight into the
+    tables, as the big server's), exported as its workbook: how much the process's peak
+    memory grows while the workbook is written, in MB (ru_maxrss, kilobytes on Linux)."""
+    per = max(1, hands // sessions)
+    base = os.environ.get("LEDGER_DATABASE_URL")
+    source_url = bigserver.new_database_url(base, str(folder), "book_source")
+    book_url = bigserver.new_database_url(base, str(folder), "book")
+    for name in ("book_source", "book"):
+        (folder / name).mkdir(parents=True)
+    try:
+        source = Server(folder / "book_source", database_url=source_url)
+        try:
+            client = new_group(source.url)
+            session = client.new_session()
+            fill(client, session, per, random.Random(9))
+            rows = bigserver.template(source_url, client.slug, session, per)
+        finally:
+            source.stop()
+        Server(folder / "book", database_url=book_url).stop()  # makes the tables
+        bigserver.generate(book_url, rows, sessions, one_group=True)
+        env = dict(os.environ, LEDGER_INSTANCE_PATH=str(folder / "book"))
+        done = subprocess.run(
+            # The copies' group is renamed as the big server's first group is (bigserver.py).
+            [sys.executable, "-c", WORKBOOK_MEMORY, book_url, "big-0"],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode != 0:
+            raise SystemExit("writing the group workbook failed:\n" + done.stderr[-2000:])
+    finally:
+        for url in (source_url, book_url):
+            bigserver.drop_database(url)
+    size, before, after = (int(v) for v in done.stdout.split()[-3:])
+    growth = (after - before) / 1024
+    name = f"group workbook of {sessions * per:,} hands ({sessions} sessions): RSS growth, MB"
+    return Figure(name, growth, "<= 50", growth <= 50)
+
+
 # --- Counting queries, in process ---------------------------------------------------------------
 
 
@@ -864,6 +924,8 @@ def main() -> int:
 
         if big_groups > 0:
             figures += big_server_figures(instance / "big-server", big_groups, big_hands, repeat)
+        book_sessions, book_hands = (20, 2_000) if args.quick else (100, 20_000)
+        figures.append(workbook_memory_figure(instance / "workbook", book_sessions, book_hands))
 
         counts = queries_per_request(
             server.env["LEDGER_DATABASE_URL"],
