@@ -485,8 +485,8 @@ def big_server_figures(folder: Path, groups: int, hands: int, repeat: int) -> li
     base = os.environ.get("LEDGER_DATABASE_URL")
     one_url = bigserver.new_database_url(base, str(folder), "one")
     big_url = bigserver.new_database_url(base, str(folder), "big")
-    (folder / "one").mkdir()
-    (folder / "big").mkdir()
+    (folder / "one").mkdir(parents=True)
+    (folder / "big").mkdir(parents=True)
     one = Server(folder / "one", database_url=one_url)
     tables: list[tuple[Server, Client, int, Lean, Lean]] = []
     try:
