@@ -53,6 +53,7 @@ from ledger.models import (
     Group,
     Hand,
     Player,
+    SessionChart,
     SessionPlayer,
 )
 from ledger.rules.errors import RuleError
@@ -77,8 +78,15 @@ log = logging.getLogger(__name__)
 # Rows that are not the group's history and are left out on purpose: remembered logins are
 # keyed with this server's secret; browsers' sign-ins and API tokens open this server only
 # (a backup file must never open a group); counts of wrong guesses are this server's business.
+# A session's chart points are worked out from its hands: a restored session is charted from
+# its hands until its next hand keeps them again (services/charts.py).
 NOT_BACKED_UP = frozenset(
-    {Credential.__tablename__, AccessGrant.__tablename__, AddressFailure.__tablename__}
+    {
+        Credential.__tablename__,
+        AccessGrant.__tablename__,
+        AddressFailure.__tablename__,
+        SessionChart.__tablename__,
+    }
 )
 
 

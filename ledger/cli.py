@@ -21,6 +21,7 @@ from sqlalchemy.engine import make_url
 from ledger import MIGRATIONS, create_app
 from ledger.extensions import db
 from ledger.network import WILDCARD_HOSTS, is_loopback, lan_address
+from ledger.workers import can_fork, listening_socket, run_workers
 
 DISTRIBUTION = "pub-ledger"
 APP_KEY = "ledger.app"  # where the group keeps the app it made, in click's ctx.meta
@@ -89,6 +90,14 @@ def open_message(host: str, port: int, behind_proxy: bool = False) -> str:
     help="Requests handled at once.",
 )
 @click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Server processes on the one port, each with --threads threads: one per core "
+    "for a busy club's server (Linux and macOS).",
+)
+@click.option(
     "--trusted-proxy",
     is_flag=True,
     help="Behind one reverse proxy (Caddy, nginx): trust its X-Forwarded-For, -Proto and "
@@ -101,7 +110,7 @@ def open_message(host: str, port: int, behind_proxy: bool = False) -> str:
 )
 @with_appcontext
 def serve_command(
-    host: str, port: int, threads: int, trusted_proxy: bool, access_log: bool
+    host: str, port: int, threads: int, workers: int, trusted_proxy: bool, access_log: bool
 ) -> None:
     """Run Pub Ledger for the phones on the wifi.
 
@@ -109,6 +118,8 @@ def serve_command(
     """
     from waitress import create_server
 
+    if workers > 1 and not can_fork():
+        raise click.UsageError("--workers needs Linux or macOS; leave it out on this system.")
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     ensure_database(app)
     app.config["LEDGER_LISTEN_HOST"] = host  # the invite page asks (ledger/web/groups.py)
@@ -118,16 +129,13 @@ def serve_command(
     if access_log:
         app.config["LEDGER_ACCESS_LOG"] = True
     behind_proxy = bool(app.config["LEDGER_TRUSTED_PROXY"])
+    # The proxy's headers are read by the app (ProxyFix), not also by waitress.
+    settings = {"threads": threads, "ident": "Pub Ledger", "clear_untrusted_proxy_headers": False}
     try:
-        server = create_server(
-            app,
-            host=host,
-            port=port,
-            threads=threads,
-            ident="Pub Ledger",
-            # The proxy's headers are read by the app (ProxyFix), not also by waitress.
-            clear_untrusted_proxy_headers=False,
-        )
+        if workers > 1:
+            _serve_workers(app, host, port, workers, settings, behind_proxy)
+            return
+        server = create_server(app, host=host, port=port, **settings)
     except OSError as e:
         if e.errno == errno.EADDRINUSE:
             raise click.ClickException(
@@ -138,6 +146,22 @@ def serve_command(
     click.echo(open_message(host, getattr(server, "effective_port", port), behind_proxy))
     click.echo("Press Ctrl+C to stop.")
     server.run()
+
+
+def _serve_workers(
+    app: Flask, host: str, port: int, workers: int, settings: dict[str, Any], behind_proxy: bool
+) -> None:
+    """``workers`` processes serving one socket (ledger/workers.py), until stopped."""
+    from waitress import create_server
+
+    sock = listening_socket(host, port)
+    click.echo(open_message(host, sock.getsockname()[1], behind_proxy))
+    click.echo(f"{workers} worker processes. Press Ctrl+C to stop.")
+    # No database connection may be shared by two processes: each worker opens its own.
+    with app.app_context():
+        for engine in db.engines.values():
+            engine.dispose()
+    run_workers(workers, lambda: create_server(app, sockets=[sock], **settings).run())
 
 
 @click.command("init-db")

@@ -868,7 +868,16 @@ def export_workbook(data: SessionData) -> bytes:
 
 def group_export_workbook(export: GroupExport) -> bytes:
     """The group's workbook: its listing first, then each session as the service reads it."""
-    return group_workbook(export.group.to_json(), (session_data(s) for s in export.sessions))
+    return group_workbook(export.group.to_json(), _each_session_data(export.sessions))
+
+
+def _each_session_data(sessions: Iterator[SessionExport]) -> Iterator[SessionData]:
+    """Each session as the tables are laid out from, its service answer let go first: a long
+    session's hands are then held once (as the sheets read them), not also as their views."""
+    for export in sessions:
+        data = session_data(export)
+        del export
+        yield data
 
 
 def group_export_csv(export: GroupExport) -> str:

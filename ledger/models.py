@@ -221,7 +221,12 @@ class Change(Model):
     __tablename__ = "changes"
     # A hand's page reads that hand's changes, one of thousands in a long night; the index
     # serves reading a whole session's history as well.
-    __table_args__ = (Index("ix_changes_session_id_hand_number", "session_id", "hand_number"),)
+    __table_args__ = (
+        Index("ix_changes_session_id_hand_number", "session_id", "hand_number"),
+        # Every hand entered with a request id asks whether that id's hand was undone: the
+        # session's hand.deleted lines, not all its thousands of lines (migration b7d41c2e9a63).
+        Index("ix_changes_session_id_kind", "session_id", "kind"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     session_id: Mapped[int] = mapped_column(ForeignKey("sessions.id", ondelete="CASCADE"))
@@ -231,3 +236,25 @@ class Change(Model):
     version: Mapped[int] = mapped_column(Integer)  # the session's version this change made
     before: Mapped[Any | None] = mapped_column(JSON)
     after: Mapped[Any | None] = mapped_column(JSON)
+
+
+class SessionChart(Model):
+    """The scoreboard chart's points of a session, kept up to date by every hand written, so a
+    scoreboard reads one row for its chart however long the night has been.
+
+    ``points`` holds ``[number, scores]`` for every hand whose number is a multiple of
+    ``step`` (a power of two, doubled whenever there would be more than the chart's points),
+    and ``last`` the last hand's, so earlier points stay put as hands are added. Derived from
+    the hands: never backed up (ledger/backup.py NOT_BACKED_UP); a session without one (a
+    restored group's, one from before it existed) is charted from its hands and gets its row
+    with its next hand.
+    """
+
+    __tablename__ = "session_charts"
+
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True
+    )
+    step: Mapped[int] = mapped_column(Integer, default=1)
+    points: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    last: Mapped[list[Any] | None] = mapped_column(JSON)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from flask import jsonify
+from flask import jsonify, request
 
 from ledger import services
 from ledger.api import bp
 from ledger.api.auth import with_group
+from ledger.api.errors import APIError
 from ledger.api.parse import hand_entry, json_object, request_id, text, whole
+from ledger.ids import MAX_ID
 from ledger.services.results import GroupRef
 
 
@@ -43,7 +45,33 @@ def leave(group: GroupRef, session_id: int, name: str):
 @bp.get("/sessions/<int:session_id>/hands")
 @with_group
 def hands(group: GroupRef, session_id: int):
-    return jsonify([h.to_json() for h in services.iter_hands(group, session_id)])
+    """Every hand, or with ``?after=<number>&limit=<n>`` a page of a long night (API.md
+    "Additions"): the hands numbered above ``after``, at most ``limit`` of them."""
+    after = _query_whole("after", 0, MAX_ID) or 0
+    limit = _query_whole("limit", 1, MAX_HANDS_PAGE)
+    page = services.iter_hands(group, session_id, after=after, limit=limit)
+    return jsonify([h.to_json() for h in page])
+
+
+# The most hands one GET …/hands?limit= answers (API.md "Additions").
+MAX_HANDS_PAGE = 500
+
+
+def _query_whole(name: str, low: int, high: int) -> int | None:
+    """The query string's ``name`` as a whole number from ``low`` to ``high``; None when it
+    is not given. Anything else answers 422 naming it, before the session is read."""
+    text = request.args.get(name)
+    if text is None:
+        return None
+    digits = text.strip()
+    number = int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 10 else None
+    if number is None or not low <= number <= high:
+        raise APIError(
+            422,
+            f"{name} must be a whole number from {low} to {high}.",
+            field=name,
+        )
+    return number
 
 
 @bp.post("/sessions/<int:session_id>/hands")

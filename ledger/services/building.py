@@ -65,7 +65,7 @@ def ordered_players(state: State) -> list[str]:
     return list(state.seats) + [p for p in state.scores if p not in state.seats]
 
 
-def build_session_view(group: GroupRef, row: GameSession) -> SessionView:
+def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionView:
     """A session row as its view, from the row alone: no hand is read, nothing re-scored."""
     game = session_game(row)
     state = State.from_dict(row.state)

@@ -11,19 +11,30 @@ correction re-plays only from the corrected hand on.
 
 from __future__ import annotations
 
+import json
+import typing
 from collections.abc import Iterator, Sequence
-from datetime import datetime
+from dataclasses import dataclass, field
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import JSON, Row, Table, Text, Update, bindparam, cast, select, update
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession, Hand, utcnow
 from ledger.rules.base import HandEntry, State
 from ledger.rules.codecs import entry_from_dict, entry_to_dict, outcome_to_dict
 from ledger.rules.errors import RuleError
+from ledger.services import charts
 from ledger.services.building import build_session_view, hand_view
+from ledger.services.charts import CHART_POINTS
 from ledger.services.errors import Conflict, NotFound
-from ledger.services.loading import apply_seating, check_version, load_session, session_game
+from ledger.services.loading import (
+    apply_seating,
+    check_version,
+    load_session,
+    read_session,
+    session_game,
+)
 from ledger.services.results import (
     AddedHand,
     ChangeView,
@@ -46,12 +57,10 @@ _VIEWED = (
     Hand.created_at,
     Hand.updated_at,
 )
+_HANDS = typing.cast(Table, Hand.__table__)
+_VIEWED_COLUMNS = tuple(_HANDS.c[c.key] for c in _VIEWED)
 # Rows fetched at a time when the hands are streamed.
 _BATCH = 200
-
-
-# A chart on a phone is a few hundred pixels wide: more points than this show nothing more.
-CHART_POINTS = 120
 
 
 def list_hands(group: GroupRef, session_id: int) -> list[HandView]:
@@ -59,21 +68,26 @@ def list_hands(group: GroupRef, session_id: int) -> list[HandView]:
     return list(iter_hands(group, session_id))
 
 
-def iter_hands(group: GroupRef, session_id: int) -> Iterator[HandView]:
-    """Every hand of the session, oldest first, read a batch at a time as they are taken.
+def iter_hands(
+    group: GroupRef, session_id: int, after: int = 0, limit: int | None = None
+) -> Iterator[HandView]:
+    """The session's hands numbered above ``after``, oldest first, at most ``limit`` of them
+    (None: all), read a batch at a time as they are taken.
 
     A caller that turns each hand into what it needs as it comes (an export writing rows)
     never holds every row and view of a long night at once, which also spares the garbage
     collector from going over them again and again. The session is checked at once (NotFound
-    now, not at the first hand); the hands are read in the same transaction, on demand.
+    now, not at the first hand); the hands are read in the same transaction, on demand. A
+    page of a long night is read through the (session, number) index: hand 4,900's page costs
+    what hand 1's does.
     """
     row = load_session(group, session_id)
-    rows = db.session.execute(
-        select(*_VIEWED)
-        .where(Hand.session_id == row.id)
-        .order_by(Hand.number)
-        .execution_options(yield_per=_BATCH)
-    )
+    wanted = select(*_VIEWED).where(Hand.session_id == row.id)
+    if after > 0:
+        wanted = wanted.where(Hand.number > after)
+    if limit is not None:
+        wanted = wanted.limit(limit)
+    rows = db.session.execute(wanted.order_by(Hand.number).execution_options(yield_per=_BATCH))
     return (hand_view(r) for r in rows)
 
 
@@ -98,9 +112,10 @@ def score_history(
 ) -> list[tuple[int, dict[str, int]]]:
     """``(hand number, every player's running score after it)`` for a chart of the session.
 
-    Every hand while there are at most ``points``; after that ``points`` hands spread evenly
-    over the night, the last hand always among them, so the chart costs the same to draw
-    after hand 2,000 as after hand 100. Two queries; only the scores are read.
+    Every hand while there are at most ``points``; after that at most ``points`` hands spread
+    over the night, the last hand always among them (services/charts.py), so the chart costs
+    the same to draw after hand 2,000 as after hand 100. Two queries: the session's row and
+    its chart's.
     """
     return _history(load_session(group, session_id), points)
 
@@ -115,7 +130,7 @@ def scoreboard(
     """What the scoreboard page shows, the session's row read once: the session, its last
     ``recent`` hands, hand ``saved`` (the one just entered, when asked; None if it is gone)
     and the chart's running scores. Bounded reads: the same cost at hand 2,000 as at 20."""
-    row = load_session(group, session_id)
+    row = read_session(group, session_id)
     hands = _last_hands(row, recent)
     just_saved = next((h for h in hands if h.number == saved), None)
     if saved and just_saved is None:
@@ -173,6 +188,7 @@ def add_hand(
         if outcome.state.finished:
             row.status, row.finished_at = "finished", now
         db.session.add(hand)
+        charts.added(row, hand.number, outcome.state.scores)
         record(
             row,
             "hand.created",
@@ -202,7 +218,14 @@ def correct_hand(
     A ``request_id`` this hand's last correction was saved with, sent again with the same
     entry, answers the hand as it stands (a double tap, a retry) instead of Conflict for the
     version that correction moved on.
+
+    The replay of the later hands is worked out before the write lock is taken (correcting
+    hand 1 of a 5,000-hand night re-plays 5,000 hands, which takes a while): the transaction
+    then only checks that the session is still at the version the replay started from, and
+    writes the rows the correction changed. If another change came in between, the replay
+    is made again under the lock from what that change left.
     """
+    ahead = _planned_correction(group, session_id, number, entry)
 
     def work() -> HandView:
         row = load_session(group, session_id, lock=True)
@@ -211,40 +234,133 @@ def correct_hand(
             if resent is not None:
                 return resent
         check_version(row, version)
-        hands = db.session.scalars(
-            select(Hand)
+        plan = ahead if ahead is not None and ahead.version == row.version else None
+        if plan is None:
+            plan = _Replay.of(row, number, entry)
+        if plan.corrected is None:
+            raise NotFound("Session {id} has no hand {number}.", id=row.id, number=number)
+        _check_editable(row)
+        if plan.error is not None:
+            raise plan.error
+        return _store_correction(row, plan, request_id)
+
+    return write(work)
+
+
+@dataclass
+class _Replay:
+    """A correction worked out: the corrected hand as it was, the rows it changes (by id) and
+    the session's state after it, or the RuleError that refuses it; for one version."""
+
+    version: int
+    corrected: Row[Any] | None  # None: the session has no such hand
+    entry: dict[str, Any]
+    recomputed: list[int]  # the numbers of the later hands, re-played
+    changed: list[dict[str, Any]]  # {"id", "outcome", "state_after"} of each row that changes
+    # The later hands among them, their JSON already written out (``_later_update``'s shape):
+    # turning thousands of states into text is most of the work of writing them.
+    later: list[dict[str, Any]] = field(default_factory=list)
+    scores: dict[int, dict[str, int]] = field(default_factory=dict)  # theirs after, by number
+    state: State | None = None
+    error: RuleError | None = None
+
+    @classmethod
+    def of(cls, row: GameSession, number: int, entry: HandEntry) -> _Replay:
+        hands = db.session.execute(
+            select(Hand.id, Hand.seating, *_VIEWED)
             .where(Hand.session_id == row.id, Hand.number >= number - 1)
             .order_by(Hand.number)
         ).all()
         previous = next((h for h in hands if h.number == number - 1), None)
         later = [h for h in hands if h.number >= number]
+        plan = cls(row.version, None, entry_to_dict(entry), [h.number for h in later[1:]], [])
         if not later or later[0].number != number:
-            raise NotFound("Session {id} has no hand {number}.", id=row.id, number=number)
-        _check_editable(row)
-        corrected = later[0]
-        before = {
-            "entry": corrected.entry,
-            "outcome": corrected.outcome,
-            "scores_after": corrected.state_after["scores"],
-            "revision": corrected.revision,
-        }
+            return plan
+        plan.corrected = later[0]
         start = State.from_dict(previous.state_after if previous else row.start_state)
-        now = utcnow()
-        state = _replay_from(row, start, later, entry, now)
-        row.state = state.to_dict()
-        if state.finished:
-            row.status, row.finished_at = "finished", row.finished_at or now
-        else:
-            row.status, row.finished_at = "open", None
-        row.version += 1
-        after = {"entry": corrected.entry, "recomputed": [h.number for h in later[1:]]}
-        if request_id is not None:
-            after["request_id"] = request_id
-        record(row, "hand.corrected", hand_number=number, before=before, after=after)
-        db.session.flush()
-        return hand_view(corrected)
+        try:
+            plan.state = _replay_from(row, start, later, entry, plan.changed, plan.scores)
+        except RuleError as e:
+            plan.error = e
+        plan.later = [
+            {"hid": c["id"], "o": json.dumps(c["outcome"]), "s": json.dumps(c["state_after"])}
+            for c in plan.changed[1:]
+        ]
+        return plan
 
-    return write(work)
+
+def _later_update() -> Update:
+    """UPDATE of a later hand's outcome and state by id, from JSON written out beforehand (as
+    the JSON type writes it). PostgreSQL is told it is JSON; SQLite keeps JSON as text."""
+    table = _HANDS
+    outcome: Any = bindparam("o", type_=Text)
+    state: Any = bindparam("s", type_=Text)
+    if db.session.get_bind().dialect.name != "sqlite":
+        outcome, state = cast(outcome, JSON), cast(state, JSON)
+    return (
+        update(table)
+        .where(table.c.id == bindparam("hid"))
+        .values(outcome=outcome, state_after=state)
+    )
+
+
+def _planned_correction(
+    group: GroupRef, session_id: int, number: int, entry: HandEntry
+) -> _Replay | None:
+    """The correction worked out from the session as it is now, before any lock; None when
+    there is nothing to work out (the write says why: no such session, say)."""
+    try:
+        row = load_session(group, session_id)
+    except NotFound:
+        return None
+    try:
+        return _Replay.of(row, number, entry)
+    finally:
+        # Nothing read here is written: the write starts afresh, from the locked row.
+        db.session.rollback()
+
+
+def _store_correction(row: GameSession, plan: _Replay, request_id: str | None) -> HandView:
+    """Write what ``plan`` worked out for ``row`` (locked, at the plan's version): only the
+    hands whose outcome or state changed, in one statement per shape of row."""
+    corrected, state = plan.corrected, plan.state
+    assert corrected is not None and state is not None
+    now = utcnow()
+    first = plan.changed[0]
+    fixed = {**first, "entry": plan.entry, "revision": corrected.revision + 1, "updated_at": now}
+    db.session.execute(update(Hand), [fixed])
+    if plan.later:
+        db.session.execute(_later_update(), plan.later)
+    charts.corrected(row, plan.scores)
+    row.state = state.to_dict()
+    if state.finished:
+        row.status, row.finished_at = "finished", row.finished_at or now
+    else:
+        row.status, row.finished_at = "open", None
+    row.version += 1
+    before = {
+        "entry": corrected.entry,
+        "outcome": corrected.outcome,
+        "scores_after": corrected.state_after["scores"],
+        "revision": corrected.revision,
+    }
+    after: dict[str, Any] = {"entry": plan.entry, "recomputed": plan.recomputed}
+    if request_id is not None:
+        after["request_id"] = request_id
+    record(row, "hand.corrected", hand_number=corrected.number, before=before, after=after)
+    db.session.flush()
+    return hand_view(
+        Hand(
+            number=corrected.number,
+            entry=plan.entry,
+            outcome=first["outcome"],
+            state_after=first["state_after"],
+            request_id=corrected.request_id,
+            revision=corrected.revision + 1,
+            created_at=corrected.created_at,
+            updated_at=now,
+        )
+    )
 
 
 def undo_hand(
@@ -279,6 +395,7 @@ def undo_hand(
         row.hands_played = number - 1
         row.status, row.finished_at = "open", None
         row.version += 1
+        charts.undone(row, number, previous.state_after["scores"] if previous else None)
         record(
             row,
             "hand.deleted",
@@ -324,42 +441,33 @@ def rule_error_for_hand(number: int, e: RuleError) -> RuleError:
     )
 
 
-def _hand_at(row: GameSession, number: int) -> HandView | None:
+def _hand_at(row: GameSession | Row[Any], number: int) -> HandView | None:
     found = db.session.execute(
         select(*_VIEWED).where(Hand.session_id == row.id, Hand.number == number)
     ).first()
     return hand_view(found) if found is not None else None
 
 
-def _last_hands(row: GameSession, count: int) -> list[HandView]:
+def _last_hands(row: GameSession | Row[Any], count: int) -> list[HandView]:
     if count <= 0:
         return []
-    hands = db.session.execute(
-        select(*_VIEWED)
+    # The table's columns on the connection: a plain Core read, without the ORM's layer.
+    hands = db.session.connection().execute(
+        select(*_VIEWED_COLUMNS)
         .where(
-            Hand.session_id == row.id,
+            _HANDS.c.session_id == row.id,
             # Between the row's read and this one another phone may have saved a hand: the
             # page shows the session as the row says, never a hand past it.
-            Hand.number > row.hands_played - count,
-            Hand.number <= row.hands_played,
+            _HANDS.c.number > row.hands_played - count,
+            _HANDS.c.number <= row.hands_played,
         )
-        .order_by(Hand.number)
+        .order_by(_HANDS.c.number)
     )
     return [hand_view(h) for h in hands]
 
 
-def _history(row: GameSession, points: int) -> list[tuple[int, dict[str, int]]]:
-    played = row.hands_played
-    if played <= 0 or points <= 0:
-        return []
-    wanted = select(Hand.number, Hand.state_after["scores"]).where(
-        Hand.session_id == row.id, Hand.number <= played
-    )
-    if played > points:
-        numbers = {max(1, round(played * k / points)) for k in range(1, points + 1)}
-        wanted = wanted.where(Hand.number.in_(sorted(numbers)))
-    found = db.session.execute(wanted.order_by(Hand.number)).all()
-    return [(number, dict(scores)) for number, scores in found]
+def _history(row: GameSession | Row[Any], points: int) -> list[tuple[int, dict[str, int]]]:
+    return charts.sample(row, points)
 
 
 def _check_editable(row: GameSession) -> None:
@@ -413,11 +521,20 @@ def _resent_correction(
 
 
 def _replay_from(
-    row: GameSession, state: State, later: Sequence[Hand], entry: HandEntry, now: datetime
+    row: GameSession,
+    state: State,
+    later: Sequence[Row[Any]],
+    entry: HandEntry,
+    changed: list[dict[str, Any]],
+    scores: dict[int, dict[str, int]],
 ) -> State:
     """Play the corrected hand (the first of ``later``) with ``entry`` and every hand after it
     as entered, each after the seat changes made before it, then the seat changes since the
-    last hand: the state the session is in now. A hand that no longer fits is refused."""
+    last hand: the state the session is in now. A hand that no longer fits is refused.
+
+    ``changed`` gets the new outcome and state of the corrected hand, then of each later hand
+    whose outcome or state is not what is stored, and ``scores`` their running scores by
+    number: a correction that leaves the later scores alone rewrites one row, not thousands."""
     game = session_game(row)
     for h in later:
         first = h is later[0]
@@ -429,12 +546,10 @@ def _replay_from(
                 raise
             raise rule_error_for_hand(h.number, e) from None
         state = outcome.state
-        h.outcome = outcome_to_dict(outcome)
-        h.state_after = state.to_dict()
-        if first:
-            h.entry = entry_to_dict(entry)
-            h.revision += 1
-            h.updated_at = now
+        new = {"id": h.id, "outcome": outcome_to_dict(outcome), "state_after": state.to_dict()}
+        if first or new["outcome"] != h.outcome or new["state_after"] != h.state_after:
+            changed.append(new)
+            scores[h.number] = dict(state.scores)
     try:
         return apply_seating(game, state, row.seating, row.options)
     except RuleError as e:

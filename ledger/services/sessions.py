@@ -26,7 +26,7 @@ from ledger.rules.registry import get_game
 from ledger.services.building import build_session_view, ordered_players
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import check_player_name, find_players, name_key, players_for
-from ledger.services.loading import check_version, load_session, session_game
+from ledger.services.loading import check_version, load_session, read_session, session_game
 from ledger.services.results import (
     AddedSession,
     BalanceView,
@@ -93,7 +93,7 @@ def create_session(
 
 def session_view(group: GroupRef, session_id: int) -> SessionView:
     """The session now, from its own row: one query however many hands it has."""
-    return build_session_view(group, load_session(group, session_id))
+    return build_session_view(group, read_session(group, session_id))
 
 
 def join_session(group: GroupRef, session_id: int, name: str, after: str) -> SessionView:

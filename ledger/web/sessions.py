@@ -40,6 +40,8 @@ REQUEST_ID_FIELD = "once"
 
 # The scoreboard lists this many of the latest hands; the rest are a tap away.
 RECENT_HANDS = 8
+# The all-hands page shows this many at a time, with links to the newer and the older ones.
+HANDS_PAGE = 100
 
 
 # --- Starting a session ---------------------------------------------------------------------
@@ -260,17 +262,28 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         saved_summary=summary(saved_hand) if saved_hand else None,
         chart=score_chart(names, list(board.history), label=texts.hand_text(view.game, "chart")),
         target=texts.target(view.game, view.options),
-        confirm_form=ConfirmForm(),
-        finish_form=FinishForm(formdata=None),
-        join_form=PlayerForm(formdata=None, prefix="join"),
+        # The one form the page draws, and only where it does: a form costs as much to
+        # build as a query (the other forms' fields are plain tags with csrf_field()).
+        join_form=(
+            PlayerForm(formdata=None, prefix="join")
+            if view.status == "open" and GAMES[view.game].open_seating
+            else None
+        ),
     ), view.version
 
 
 @bp.get("/<int:session_id>/hands")
 def hands(slug: str, session_id: int) -> str:
-    """Every hand of the session, newest first."""
+    """The session's hands, newest first, ``HANDS_PAGE`` to a page: ``?to=<number>`` is the
+    newest on the page (the last hand without it), with links to the newer and older ones.
+    A page of a 5,000-hand night reads and draws what a page of a short one does."""
     group, view = _session(slug, session_id)
-    hand_json = [h.to_json() for h in services.list_hands(group, session_id)]
+    played = view.hands_played
+    asked = query_number("to")
+    top = played if asked is None or not 1 <= asked <= played else asked
+    low = max(0, top - HANDS_PAGE)
+    page = services.iter_hands(group, session_id, after=low, limit=top - low)
+    hand_json = [h.to_json() for h in page]
     rounds = texts.is_round_game(view.game)
     rummy = texts.rummy_reward(view.game, view.options)
 
@@ -282,6 +295,9 @@ def hands(slug: str, session_id: int) -> str:
         group=group,
         session=view,
         hands=[(h, summary(h)) for h in reversed(hand_json)],
+        # The page's neighbours as the ``to`` of their address; None: there is none.
+        newer=min(top + HANDS_PAGE, played) if top < played else None,
+        older=low if low > 0 else None,
     )
 
 

@@ -126,7 +126,12 @@ def _stop(server: subprocess.Popen, log: Path) -> None:
 
 @contextmanager
 def running_server(
-    instance: Path, database_url: str, *, threads: int = 8, check_log: bool = True
+    instance: Path,
+    database_url: str,
+    *,
+    threads: int = 8,
+    check_log: bool = True,
+    workers: int = 1,
 ) -> Iterator[str]:
     """Run `ledger serve` on 127.0.0.1 and a free port; yield its base URL; stop it.
 
@@ -141,7 +146,8 @@ def running_server(
     command = [*ledger_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
     with open(log, "wb") as output:
         server = subprocess.Popen(
-            [*command, "--threads", str(threads)],
+            [*command, "--threads", str(threads)]
+            + (["--workers", str(workers)] if workers > 1 else []),
             env=environment(instance, database_url),
             cwd=instance,
             stdin=subprocess.DEVNULL,
