@@ -28,6 +28,7 @@ from openpyxl.utils import get_column_letter
 from ledger.rules.money import CURRENCY_SYMBOLS, amount, minor_units
 from ledger.rules.registry import GAMES
 from ledger.services.stats import (
+    Night,
     PlayerHistory,
     SessionFacts,
     StatsView,
@@ -790,12 +791,17 @@ def group_workbook(
     hands_sheet.filter()
     nights = [night for f in facts for night in night_facts(f)]
     _players_sheet(players_sheet, board(nights), player_names)
+    _player_sheets(wb, nights, player_names)
+    return _save(wb, stream)
+
+
+def _player_sheets(wb: Workbook, nights: Sequence[tuple[str, Night]], names: Sequence[str]) -> None:
+    """A sheet per player, the group's players first, then any other who played."""
     taken = {title.casefold() for title in wb.sheetnames}
-    known = [*player_names, *(n for n, _night in nights if n not in player_names)]
+    known = [*names, *(n for n, _night in nights if n not in names)]
     for name in dict.fromkeys(known):
         mine = tuple(night for n, night in nights if n == name)
         _player_sheet(wb, _sheet_title(name, taken), PlayerHistory(name, mine, add_up(name, mine)))
-    return _save(wb, stream)
 
 
 def group_hands_header(player_names: Sequence[str]) -> Row:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -453,7 +453,9 @@ def facts_from_json(
             won[name] += 1
     started = session.get("started_at") or started_at
     if isinstance(started, str):
-        started = datetime.fromisoformat(started.removesuffix("Z"))
+        started = datetime.fromisoformat(started.replace("Z", "+00:00"))
+    if isinstance(started, datetime) and started.tzinfo is not None:
+        started = started.astimezone(UTC).replace(tzinfo=None)  # naive UTC, as stored
     return SessionFacts(
         id=int(session.get("id") or 0),
         game=str(session.get("game", "")),

@@ -16,8 +16,8 @@ from decimal import Decimal
 from typing import Any
 
 from flask import Blueprint, render_template
+from flask_babel import format_decimal, ngettext
 from flask_babel import gettext as _
-from flask_babel import ngettext
 from markupsafe import Markup
 
 from ledger import services
@@ -85,13 +85,15 @@ def period_labels() -> list[tuple[str, str]]:
 def points_label(key: str) -> str:
     """A points column's heading: the game, and "(penalty)" where points count against."""
     game, _sep, scoring = key.partition(":")
-    return f"{game_name(game)} {_('(penalty)')}" if scoring == "penalty" else game_name(game)
+    if scoring == "penalty":
+        return game_name(game) + " " + _("(penalty)")
+    return game_name(game)
 
 
 # --- A player's page ------------------------------------------------------------------------
 
 
-@bp.get("/players/<path:name>")
+@bp.get("/p/<path:name>")
 def player(slug: str, name: str) -> str:
     group = access.group_for_page(slug)
     history = stats.player_history(group, name)
@@ -129,8 +131,9 @@ def player_charts(history: stats.PlayerHistory) -> list[Markup]:
         for n in (n for n in history.nights if n.currency == currency and n.money is not None):
             total += n.money or 0
             running.append((len(running) + 1, {history.name: int(total * scale)}))
-        label = _("%(name)s's money in %(currency)s, night by night", name=history.name,
-                  currency=currency)
+        label = _(
+            "%(name)s's money in %(currency)s, night by night", name=history.name, currency=currency
+        )
         charts.append(_chart(history.name, running, label, _money_tick(currency, scale)))
     for key in history.totals.points:
         points: list[tuple[int, dict[str, int]]] = []
@@ -138,14 +141,17 @@ def player_charts(history: stats.PlayerHistory) -> list[Markup]:
         for n in (n for n in history.nights if n.points_key == key):
             score += n.score
             points.append((len(points) + 1, {history.name: score}))
-        label = _("%(name)s's points in %(game)s, game by game", name=history.name,
-                  game=points_label(key))
+        label = _(
+            "%(name)s's points in %(game)s, game by game", name=history.name, game=points_label(key)
+        )
         charts.append(_chart(history.name, points, label, str))
     return [c for c in charts if c]
 
 
 def _money_tick(currency: str, scale: int) -> Callable[[int], str]:
-    return lambda v: format_money(Decimal(v) / scale, currency)
+    """The chart's axis in the currency's units without its sign ("-0.25"; the chart's
+    label names the currency): a symbol would not fit beside the chart."""
+    return lambda v: format_decimal(Decimal(v) / scale)
 
 
 def _chart(
@@ -247,10 +253,18 @@ def _hand_corrected(change: ChangeView, session: SessionView) -> str:
         if _result_text(was.get(p)) != _result_text(now.get(p))
     ]
     if old.get("out") != new.get("out"):
-        diffs.append(_("out: %(before)s → %(after)s", before=old.get("out") or "–",
-                       after=new.get("out") or "–"))
-    if bool(old.get("rummy")) != bool(new.get("rummy")):
-        diffs.append(_("rummy: %(before)s → %(after)s", before=_yes(old), after=_yes(new)))
+        diffs.append(
+            _(
+                "out: %(before)s → %(after)s",
+                before=old.get("out") or "–",
+                after=new.get("out") or "–",
+            )
+        )
+    # Any other mark of the entry (going rummy): by its name, as the API writes it.
+    for mark in sorted((set(old) | set(new)) - {"results", "out"}):
+        if bool(old.get(mark)) != bool(new.get(mark)):
+            was_marked, is_marked = _yes(old.get(mark)), _yes(new.get(mark))
+            diffs.append(f"{mark}: {was_marked} → {is_marked}")
     text = _(
         "Hand %(number)d corrected: %(changes)s.",
         number=change.hand_number,
@@ -266,8 +280,8 @@ def _hand_corrected(change: ChangeView, session: SessionView) -> str:
     return text
 
 
-def _yes(entry: Mapping[str, Any]) -> str:
-    return _("yes") if entry.get("rummy") else _("no")
+def _yes(value: Any) -> str:
+    return _("yes") if value else _("no")
 
 
 def _hand_deleted(change: ChangeView, session: SessionView) -> str:

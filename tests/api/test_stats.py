@@ -249,7 +249,7 @@ def test_the_workbook_and_the_pages_show_the_stats_numbers(year, client):
         cells = re.findall(r'<td class="number">\s*(.*?)\s*</td>', row, re.S)
         assert cells[-1] == str(p["hands_won"])
         assert cells[-2] == str(sum(p["games_won"].values()))
-        player_page = client.get(f"/g/{table.slug}/players/{name}")
+        player_page = client.get(f"/g/{table.slug}/p/{name}")
         assert player_page.status_code == 200
         assert f"{p['sessions']} sessions" in player_page.get_data(as_text=True)
 
@@ -287,7 +287,7 @@ def test_the_history_page_says_every_change_in_words(table, client, app):
     assert text.index("started with") < text.index("corrected") < text.index("left the table")
     board = client.get(f"/g/{table.slug}/s/{sid}").get_data(as_text=True)
     assert f'href="/g/{table.slug}/s/{sid}/history"' in board
-    assert f'href="/g/{table.slug}/players/Rex"' in board
+    assert f'href="/g/{table.slug}/p/Rex"' in board
 
 
 def test_the_pages_and_calls_cost_the_same_queries_however_many_sessions(table, client, app):
@@ -299,7 +299,7 @@ def test_the_pages_and_calls_cost_the_same_queries_however_many_sessions(table, 
         (table, f"/api/v1/groups/{table.slug}/players/Enda"),
         (client, f"/g/{table.slug}"),
         (client, f"/g/{table.slug}?period=year"),
-        (client, f"/g/{table.slug}/players/Enda"),
+        (client, f"/g/{table.slug}/p/Enda"),
         (client, f"/g/{table.slug}/s/{first}/history"),
     ]
 
@@ -317,3 +317,13 @@ def test_the_pages_and_calls_cost_the_same_queries_however_many_sessions(table, 
     few = counts()
     play_a_year(table, app, seed=5, nights=25)
     assert counts() == few
+
+
+def test_another_groups_player_page_is_not_found_and_shows_nothing_of_theirs(table, other, client):
+    sid = other.session(["Secretname", "Hiddenfella"], "Hiddenfella")["id"]
+    other.hand(sid, a_hand(random.Random(6), ["Secretname", "Hiddenfella"], "Secretname"))
+    client.post("/open", data={"open-group": table.slug, "open-passphrase": PASSPHRASE})
+    response = client.get(f"/g/{table.slug}/p/Hiddenfella")
+    assert response.status_code == 404
+    assert "Secretname" not in response.get_data(as_text=True)
+    assert client.get(f"/g/{other.slug}/p/Hiddenfella").status_code == 401

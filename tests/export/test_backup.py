@@ -61,7 +61,11 @@ def every_answer(app: Flask, table: Table) -> dict[str, tuple[int, Any]]:
     parameters this cannot fill fails the test rather than being skipped.
     """
     group = table.get(f"/groups/{table.slug}")
-    fill = {"slug": [table.slug], "session_id": [s["id"] for s in group["sessions"]]}
+    fill = {
+        "slug": [table.slug],
+        "session_id": [s["id"] for s in group["sessions"]],
+        "name": [p["name"] for p in group["players"]],
+    }
     urls = app.url_map.bind("localhost")
     answers = {}
     for rule in app.url_map.iter_rules():
