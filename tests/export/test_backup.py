@@ -116,7 +116,9 @@ def test_a_group_restored_into_another_database_answers_every_call_as_before(
     table = Table(client, made.slug)  # the same passphrase
 
     assert every_answer(app, table) == before
-    assert len(before) == 4 + 7 * len(ids)  # /games, the group's 3, 7 per session
+    players = len(made.get(f"/groups/{made.slug}")["players"])
+    # /games, the group's 4 (its stats among them), 7 per session, a page per player.
+    assert len(before) == 5 + 7 * len(ids) + players
 
     # The table plays on: new ids do not clash with the restored ones.
     table.hand(ids["spots"], {"Nora": "", "Enda": "K", "John": "2", "Finn": "3"}, out="Nora")
