@@ -236,12 +236,13 @@ def _created(change: ChangeView, session: SessionView) -> str:
     return text
 
 
+def _hand_words(change: ChangeView, side: Mapping[str, Any]) -> dict[str, Any]:
+    """The blanks of a line about a hand: its number and its entry (``side`` before or after)."""
+    return {"number": change.hand_number, "entry": _entry_text(side["entry"])}
+
+
 def _hand_created(change: ChangeView, session: SessionView) -> str:
-    return _(
-        "Hand %(number)d entered: %(entry)s.",
-        number=change.hand_number,
-        entry=_entry_text(change.after["entry"]),
-    )
+    return _("Hand %(number)d entered: %(entry)s.", **_hand_words(change, change.after))
 
 
 def _hand_corrected(change: ChangeView, session: SessionView) -> str:
@@ -285,19 +286,12 @@ def _yes(value: Any) -> str:
 
 
 def _hand_deleted(change: ChangeView, session: SessionView) -> str:
-    return _(
-        "Hand %(number)d undone; it was: %(entry)s.",
-        number=change.hand_number,
-        entry=_entry_text(change.before["entry"]),
-    )
+    return _("Hand %(number)d undone; it was: %(entry)s.", **_hand_words(change, change.before))
 
 
 def _joined(change: ChangeView, session: SessionView) -> str:
-    return _(
-        "%(player)s sat down after %(after)s.",
-        player=change.after["player"],
-        after=change.after["after"],
-    )
+    who, after = change.after["player"], change.after["after"]
+    return _("%(player)s sat down after %(after)s.", player=who, after=after)
 
 
 def _left(change: ChangeView, session: SessionView) -> str:
@@ -305,11 +299,8 @@ def _left(change: ChangeView, session: SessionView) -> str:
 
 
 def _renamed(change: ChangeView, session: SessionView) -> str:
-    return _(
-        "%(before)s is now called %(after)s.",
-        before=change.before["player"],
-        after=change.after["player"],
-    )
+    was, now = change.before["player"], change.after["player"]
+    return _("%(before)s is now called %(after)s.", before=was, after=now)
 
 
 def _finished(change: ChangeView, session: SessionView) -> str:
