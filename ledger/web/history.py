@@ -120,7 +120,7 @@ def game_rows(totals: stats.Totals) -> list[tuple[str, int | None, int]]:
     return rows
 
 
-def player_charts(history: stats.PlayerHistory) -> list[Markup]:
+def player_charts(history: stats.PlayerHistory) -> list[tuple[str, Markup]]:
     """A chart per currency (the running total of money) and per points column (the running
     total of points), over the player's nights in order."""
     charts = []
@@ -134,7 +134,7 @@ def player_charts(history: stats.PlayerHistory) -> list[Markup]:
         label = _(
             "%(name)s's money in %(currency)s, night by night", name=history.name, currency=currency
         )
-        charts.append(_chart(history.name, running, label, _money_tick(currency, scale)))
+        charts.append((label, _chart(history.name, running, label, _money_tick(currency, scale))))
     for key in history.totals.points:
         points: list[tuple[int, dict[str, int]]] = []
         score = 0
@@ -144,8 +144,8 @@ def player_charts(history: stats.PlayerHistory) -> list[Markup]:
         label = _(
             "%(name)s's points in %(game)s, game by game", name=history.name, game=points_label(key)
         )
-        charts.append(_chart(history.name, points, label, str))
-    return [c for c in charts if c]
+        charts.append((label, _chart(history.name, points, label, str)))
+    return [(label, chart) for label, chart in charts if chart]
 
 
 def _money_tick(currency: str, scale: int) -> Callable[[int], str]:
