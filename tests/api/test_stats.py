@@ -18,6 +18,7 @@ from sqlalchemy import update
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession
+from ledger.services.stats import SessionFacts, night_facts
 from tests.api.helpers import PASSPHRASE, Table, error, hand_of
 from tests.api.test_hands import count_queries
 
@@ -327,3 +328,19 @@ def test_another_groups_player_page_is_not_found_and_shows_nothing_of_theirs(tab
     assert response.status_code == 404
     assert "Secretname" not in response.get_data(as_text=True)
     assert client.get(f"/g/{other.slug}/p/Hiddenfella").status_code == 401
+
+
+def test_a_place_follows_the_games_own_measure_and_a_money_night_is_never_won():
+    def places(game: str, scores: dict[str, int]) -> dict[str, tuple[int, bool]]:
+        facts = SessionFacts(1, game, {}, "finished", datetime(2026, 1, 1), scores, ("A",), {}, {})
+        return {name: (night.place, night.won) for name, night in night_facts(facts)}
+
+    # Spots counts penalties: the fewest lead, and equal places share the number.
+    assert places("spots", {"A": 5, "B": 20, "C": 5}) == {
+        "A": (1, True),
+        "B": (3, False),
+        "C": (1, False),
+    }
+    assert places("rummy", {"A": 5, "B": 20})["B"] == (1, False)  # the most points lead
+    # Up the most on a money night is money, not a game won.
+    assert places("spot", {"A": 15, "B": -15}) == {"A": (1, False), "B": (2, False)}
