@@ -615,7 +615,7 @@ def workbook_memory_figure(folder: Path, sessions: int, hands: int) -> Figure:
 
 
 def queries_per_request(
-    database_url: str, instance: Path, slug: str, sessions: dict[str, int]
+    database_url: str, instance: Path, slug: str, sessions: dict[str, int], many: int = 40
 ) -> dict[str, dict[str, int]]:
     """How many SQL statements each request costs, for each session size: must not grow with it.
 
@@ -707,12 +707,41 @@ def queries_per_request(
         api.delete(f"{base}/hands/{number}", headers=auth)
         return per
 
+    def looking_back() -> dict[str, int]:
+        """The group's pages that add up every session (issue 15): flat in the sessions."""
+        first = next(iter(sessions.values()))
+        listed = api.get(f"/api/v1/groups/{slug}", headers=auth).get_json()["sessions"]
+        per: dict[str, int] = {"sessions": len(listed)}
+        for what, client, path, headers in (
+            ("GET stats", api, f"/api/v1/groups/{slug}/stats", auth),
+            ("GET player", api, f"/api/v1/groups/{slug}/players/{PLAYERS[0]}", auth),
+            ("group page", browser, f"/g/{slug}", {}),
+            ("group page, this year", browser, f"/g/{slug}?period=year", {}),
+            ("player page", browser, f"/g/{slug}/p/{PLAYERS[0]}", {}),
+            ("history page", browser, f"/g/{slug}/s/{first}/history", {}),
+        ):
+            per[what], _ = counted(client, "GET", path, 200, headers=headers)
+        return per
+
     event.listen(engine, "before_cursor_execute", count)
     try:
         # Once untimed first: a first request may read what every later one finds ready.
         measure(next(iter(sessions.values())))
         same_ending(list(sessions.values()))
-        return {label: measure(session) for label, session in sessions.items()}
+        counts = {label: measure(session) for label, session in sessions.items()}
+        looking_back()
+        counts["few sessions"] = looking_back()
+        for _ in range(many):  # short nights: the count of sessions is what grows
+            night = api.post(
+                f"/api/v1/groups/{slug}/sessions",
+                json={"game": "spot", "players": PLAYERS, "dealer": "Finn", "options": {}},
+                headers=auth,
+            ).get_json()["id"]
+            for seed in range(2):
+                hand = random_hand(random.Random(seed))
+                api.post(f"/api/v1/sessions/{night}/hands", json=hand, headers=auth)
+        counts["many sessions"] = looking_back()
+        return counts
     finally:
         event.remove(engine, "before_cursor_execute", count)
 
@@ -932,7 +961,20 @@ def main() -> int:
             instance,
             client.slug,
             {"small": small_id, "big": big_id},
+            many=40 if args.quick else 500,
         )
+        few, many = counts.pop("few sessions"), counts.pop("many sessions")
+        few_at, many_at = few.pop("sessions"), many.pop("sessions")
+        for what in few:
+            a, b = few[what], many[what]
+            figures.append(
+                Figure(
+                    f"SQL queries, {what}: {a} at {few_at} sessions, {b} at {many_at}",
+                    b - a,
+                    "== 0 more",
+                    a == b,
+                )
+            )
         small_at, big_at = counts["small"].pop("hands"), counts["big"].pop("hands")
         for what in counts["small"]:
             a, b = counts["small"][what], counts["big"][what]

@@ -14,7 +14,6 @@ import io
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from decimal import MAX_PREC, Context, Decimal, InvalidOperation
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
@@ -28,6 +27,17 @@ from openpyxl.utils import get_column_letter
 
 from ledger.rules.money import CURRENCY_SYMBOLS, amount, minor_units
 from ledger.rules.registry import GAMES
+from ledger.services.stats import (
+    Night,
+    PlayerHistory,
+    SessionFacts,
+    StatsView,
+    Totals,
+    add_up,
+    board,
+    facts_from_json,
+    night_facts,
+)
 
 if TYPE_CHECKING:
     from ledger.services.exports import GroupExport, SessionExport
@@ -652,69 +662,78 @@ def _scores(
 # --- The group's workbook ---------------------------------------------------------------------
 
 
-@dataclass
-class _PlayerTotals:
-    """One player's line on the group's Players sheet."""
-
-    sessions: int = 0
-    hands: int = 0
-    won: int = 0
-    games: int = 0
-    points: int = 0
-    money: dict[str, Decimal] = field(default_factory=lambda: defaultdict(Decimal))
+# The Players sheet and a sheet per player add the sessions up with the stats service's own
+# arithmetic (ledger/services/stats.py: night_facts, add_up), fed the sessions as they stream
+# by: the same numbers as the group page, a player's page and the stats API.
 
 
-class _GroupTotals:
-    """Every player's totals over the group's sessions, gathered as the sessions stream by."""
+def _points_header(key: str) -> str:
+    """A points column's heading: "Points (Rummy)", "Points (Rummy, penalty)"."""
+    game, _sep, scoring = key.partition(":")
+    name = GAMES[game].name if game in GAMES else game
+    return f"Points ({name}, {scoring})" if scoring else f"Points ({name})"
 
-    def __init__(self, names: Iterable[str]) -> None:
-        self.players = {name: _PlayerTotals() for name in names}
-        self.currencies: list[str] = []
 
-    def __getitem__(self, name: str) -> _PlayerTotals:
-        return self.players.setdefault(str(name), _PlayerTotals())
-
-    def add(
-        self,
-        session: Mapping[str, Any],
-        hands: Sequence[Mapping[str, Any]],
-        settlement: Mapping[str, Any] | None,
-    ) -> None:
-        for name in seated_names(session, hands):
-            self[name].sessions += 1
-        for name in session_winners(session):
-            self[name].games += 1
-        if is_money(session):
-            currency = _currency(session, settlement)
-            if currency not in self.currencies:
-                self.currencies.append(currency)
-            for name, value in _balances(session, settlement).items():
-                self[name].money[currency] += value
-        else:
-            for name, points in (session.get("scores") or {}).items():
-                self[name].points += int(points)
-        for hand in hands:
-            for result in hand.get("results") or []:
-                if not result.get("sitting_out"):
-                    self[result["player"]].hands += 1
-            for name in hand.get("winners") or []:
-                self[name].won += 1
-
-    def write(self, sheet: _Sheet) -> None:
-        sheet.formats = {5 + i: money_format(c) for i, c in enumerate(self.currencies)}
-        money_headers = [f"Net money ({c})" if c else "Net money" for c in self.currencies]
-        sheet.header(
-            ["Player", "Sessions", "Hands played", "Hands won", "Games won"]
-            + money_headers
-            + ["Net points"]
+def _players_sheet(sheet: _Sheet, board: StatsView, names: Sequence[str]) -> None:
+    """One row per player: sessions, hands, wins, money per currency, points per game."""
+    currencies, keys = board.currencies, board.points_keys
+    sheet.formats = {5 + i: money_format(c) for i, c in enumerate(currencies)}
+    sheet.header(
+        ["Player", "Sessions", "Hands played", "Hands won", "Games won"]
+        + [f"Net money ({c})" if c else "Net money" for c in currencies]
+        + [_points_header(k) for k in keys]
+    )
+    rows = {t.name: t for t in board.players}
+    for name in [*names, *(n for n in rows if n not in names)]:
+        t = rows.get(name) or Totals(name)
+        sheet.row(
+            [name, t.sessions, t.hands, t.hands_won, t.all_games_won]
+            + [t.money.get(c, Decimal(0)) for c in currencies]
+            + [t.points.get(k) if k in t.points else None for k in keys]
         )
-        for name, t in self.players.items():
-            sheet.row(
-                [name, t.sessions, t.hands, t.won, t.games]
-                + [t.money.get(c, Decimal(0)) for c in self.currencies]
-                + [t.points]
-            )
-        sheet.filter()
+    sheet.filter()
+
+
+def _sheet_title(name: str, taken: set[str]) -> str:
+    """A sheet's title for a player: at most 31 characters, none of ``[]:*?/\\``, and not
+    one already taken (whatever the case: "Hands" the player is not the Hands sheet)."""
+    base = re.sub(r"[\[\]:*?/\\]", "_", name).strip("'")[:31] or "Player"
+    title, n = base, 1
+    while title.casefold() in taken:
+        n += 1
+        suffix = f" ({n})"
+        title = base[: 31 - len(suffix)] + suffix
+    taken.add(title.casefold())
+    return title
+
+
+def _player_sheet(wb: Workbook, title: str, history: PlayerHistory) -> None:
+    """A player's nights (as the player's page lists them), then their totals."""
+    sheet = _Sheet(wb, title, [9, 12, 17, 9, 9, 12, 9, 6, 7, 7, 9], freeze="A2")
+    sheet.formats = {}
+    sheet.header(
+        ["Session", "Game", STARTED, "Status", "Score", "Money", "Currency", "Won", "Place"]
+        + ["Hands", "Hands won"]
+    )
+    for n in history.nights:
+        sheet.row(
+            [n.session, GAMES[n.game].name if n.game in GAMES else n.game, n.started_at]
+            + [n.status, n.score, n.money, n.currency, "yes" if n.won else None]
+            + [n.place, n.hands, n.hands_won]
+        )
+    sheet.filter()
+    t = history.totals
+    sheet.blank()
+    sheet.row(["Sessions", t.sessions])
+    sheet.row(["Hands played", t.hands])
+    sheet.row(["Hands won", t.hands_won])
+    for game, won in t.games_won.items():
+        sheet.row([f"Games won ({GAMES[game].name if game in GAMES else game})", won])
+    for key, points in t.points.items():
+        sheet.row([_points_header(key), points])
+    for currency, value in t.money.items():
+        sheet.formats = {1: money_format(currency)}
+        sheet.row([f"Net money ({currency})", value])
 
 
 def group_workbook(
@@ -723,7 +742,8 @@ def group_workbook(
     *,
     stream: IO[bytes] | None = None,
 ) -> bytes:
-    """The group's whole history (API.md "Workbooks"): Sessions, Players and Hands.
+    """The group's whole history (API.md "Workbooks"): Sessions, Players and Hands, then a
+    sheet per player (their nights and totals, as their page shows them).
 
     ``group`` is the group's answer; ``sessions`` yields, oldest first, each session's answer
     with its hands and settlement. It is read once, so it may be a generator that loads one
@@ -746,7 +766,7 @@ def group_workbook(
     hands_sheet = _Sheet(wb, "Hands", widths, freeze="D2")
     hands_sheet.header(group_hands_header(player_names))
 
-    totals = _GroupTotals(player_names)
+    facts: list[SessionFacts] = []
     for item in sessions:
         session, hands, settlement = SessionData(*item)
         hands = list(hands)
@@ -765,12 +785,23 @@ def group_workbook(
         )
         for hand in hands:
             hands_sheet.row(_group_hand_row(session, hand, player_names))
-        totals.add(session, hands, settlement)
+        facts.append(facts_from_json(session, hands, started))
 
     sessions_sheet.filter()
     hands_sheet.filter()
-    totals.write(players_sheet)
+    nights = [night for f in facts for night in night_facts(f)]
+    _players_sheet(players_sheet, board(nights), player_names)
+    _player_sheets(wb, nights, player_names)
     return _save(wb, stream)
+
+
+def _player_sheets(wb: Workbook, nights: Sequence[tuple[str, Night]], names: Sequence[str]) -> None:
+    """A sheet per player, the group's players first, then any other who played."""
+    taken = {title.casefold() for title in wb.sheetnames}
+    known = [*names, *(n for n, _night in nights if n not in names)]
+    for name in dict.fromkeys(known):
+        mine = tuple(night for n, night in nights if n == name)
+        _player_sheet(wb, _sheet_title(name, taken), PlayerHistory(name, mine, add_up(name, mine)))
 
 
 def group_hands_header(player_names: Sequence[str]) -> Row:

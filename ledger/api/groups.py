@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from flask import jsonify, url_for
+from flask import jsonify, request, url_for
 
 from ledger import services
 from ledger.api import bp
 from ledger.api.auth import own_group, with_group
 from ledger.api.parse import json_object, mapping, request_id, text, text_list
+from ledger.services import stats
 from ledger.services.results import GroupRef
 
 
@@ -53,3 +54,18 @@ def create_session(group: GroupRef, slug: str):
     response.status_code = 201 if added.created else 200
     response.headers["Location"] = url_for("api.session", session_id=session.id)
     return response
+
+
+@bp.get("/groups/<slug>/stats")
+@with_group
+def group_stats(group: GroupRef, slug: str):
+    """Every player's totals over the sessions started in ``from`` … ``to`` (UTC dates)."""
+    period = stats.period_of(request.args.get("from"), request.args.get("to"))
+    return jsonify(stats.group_stats(own_group(group, slug), period).to_json())
+
+
+@bp.get("/groups/<slug>/players/<name>")
+@with_group
+def player(group: GroupRef, slug: str, name: str):
+    """One player's sessions and totals (the same totals as the stats)."""
+    return jsonify(stats.player_history(own_group(group, slug), name).to_json())

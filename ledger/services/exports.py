@@ -1,7 +1,7 @@
 """Exports: what the workbooks, the CSV files and the backup are made of, read for them.
 
 - ``session_export``: a session, its hands and its settlement, all of one version of it,
-  with the refunds paid from the pot at the finish and the winners worked out.
+  with the refunds paid from the pot at the finish and the game's winners.
 - ``group_export``: the group's listing and each of its sessions in turn, read only when
   it is written.
 - ``group_backup``: everything of the group, for ``ledger restore``.
@@ -63,9 +63,9 @@ def session_export(group: GroupRef, session_id: int) -> SessionExport:
         settled = settlement(group, session_id) if view.money else None
         if session_view(group, session_id).version == view.version:
             break
-    return SessionExport(
-        view, hands, settled, _refunds(view, hands, settled), _winners(view, settled)
-    )
+    # The winners are the game's own, as the pages show them: a money night has none (being
+    # up the most is money, not a game won: ledger/services/stats.py).
+    return SessionExport(view, hands, settled, _refunds(view, hands, settled), view.winners)
 
 
 def group_export(group: GroupRef) -> GroupExport:
@@ -96,13 +96,3 @@ def _refunds(
     last = hands[-1].scores_after if hands else {}
     paid = ((b.player, b.units - int(last.get(b.player, 0))) for b in settled.balances)
     return tuple(MovementView(None, player, units) for player, units in paid if units > 0)
-
-
-def _winners(view: SessionView, settled: SettlementView | None) -> tuple[str, ...]:
-    """The game's winners; in a finished money session, whoever is up the most (if anyone)."""
-    if view.winners or view.status != "finished" or not view.money:
-        return view.winners
-    balances = {b.player: b.units for b in settled.balances} if settled is not None else {}
-    units = balances or dict(view.scores)
-    best = max(units.values(), default=0)
-    return tuple(p for p, u in units.items() if u == best) if best > 0 else ()

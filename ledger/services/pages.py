@@ -8,17 +8,13 @@ page pays no extra query for it.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from decimal import Decimal
+from dataclasses import dataclass
 
 from sqlalchemy import and_, bindparam, func, select
 
 from ledger.extensions import db, quick_read
-from ledger.models import AccessGrant, GameSession, Group, Hand
-from ledger.rules.money import amount
-from ledger.rules.registry import GAMES
+from ledger.models import AccessGrant, GameSession, Group
 from ledger.services.auth import web_grant_holds
 from ledger.services.results import GroupRef
 
@@ -136,83 +132,3 @@ def slugs_named(name: str) -> list[str]:
             .limit(5)
         )
     )
-
-
-@dataclass(frozen=True)
-class LeaderboardRow:
-    player: str
-    sessions: int
-    hands_won: int
-    games_won: int  # finished points games (Spots, Rummy, Spin Rummy) won or shared
-    plays_points: bool  # has played a game scored in points
-    money: dict[str, Decimal] = field(default_factory=dict)  # net, per currency
-    # Points added up per game and scoring (Rummy's ``scoring`` option: a score or penalties),
-    # never across them: ``(game key, scoring or None)`` → points.
-    points: dict[tuple[str, str | None], int] = field(default_factory=dict)
-
-
-def leaderboard(group: GroupRef) -> list[LeaderboardRow]:
-    """Every player's totals across the group's sessions: two queries however many sessions.
-
-    Net money is each money session's balance in its currency (antes and the pot counted);
-    hands won count the hands a player won or shared; games won count the finished points
-    games a player won or shared. Points are added up per game and scoring only: in Spots
-    they are penalties (fewest wins), in Rummy a score (most wins) unless played for
-    penalties. Sorted by net money, then hands won, best first.
-    """
-    sessions = db.session.execute(
-        select(
-            GameSession.id,
-            GameSession.game,
-            GameSession.options,
-            GameSession.state,
-            GameSession.status,
-        ).where(GameSession.group_id == group.id)
-    ).all()
-    played: dict[str, int] = defaultdict(int)
-    games_won: dict[str, int] = defaultdict(int)
-    plays_points: set[str] = set()
-    money: dict[str, dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
-    points: dict[str, dict[tuple[str, str | None], int]] = defaultdict(lambda: defaultdict(int))
-    for _id, game_key, options, state, status in sessions:
-        game = GAMES.get(game_key)
-        scores = (state or {}).get("scores", {})
-        if game is not None and not game.money and status == "finished":
-            for name in (state or {}).get("winners", ()):
-                games_won[name] += 1
-        for name, score in scores.items():
-            played[name] += 1
-            if game is not None and game.money:
-                currency = str(options.get("currency", ""))
-                value = amount(int(score), Decimal(str(options["unit_value"])), currency)
-                money[name][currency] += value
-            else:
-                plays_points.add(name)
-                scoring = options.get("scoring") if isinstance(options, dict) else None
-                points[name][(game_key, scoring)] += int(score)
-    won = _hands_won([s.id for s in sessions])
-    rows = [
-        LeaderboardRow(
-            player=name,
-            sessions=played[name],
-            hands_won=won.get(name, 0),
-            games_won=games_won.get(name, 0),
-            plays_points=name in plays_points,
-            money=dict(money.get(name, {})),
-            points=dict(points.get(name, {})),
-        )
-        for name in played
-    ]
-    rows.sort(key=lambda r: (-sum(r.money.values(), Decimal(0)), -r.hands_won, r.player.casefold()))
-    return rows
-
-
-def _hands_won(session_ids: list[int]) -> dict[str, int]:
-    """How many hands of these sessions each player won or shared: one query."""
-    won: dict[str, int] = defaultdict(int)
-    if session_ids:
-        outcomes = db.session.scalars(select(Hand.outcome).where(Hand.session_id.in_(session_ids)))
-        for outcome in outcomes:
-            for name in (outcome or {}).get("winners", ()):
-                won[name] += 1
-    return won

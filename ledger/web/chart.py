@@ -6,7 +6,7 @@ Content-Security-Policy (no inline style) holds and the dark theme recolours the
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from markupsafe import Markup, escape
@@ -21,7 +21,11 @@ SERIES_CLASSES = 8
 
 
 def score_chart(
-    players: Sequence[str], history: Sequence[tuple[int, Mapping[str, int]]], *, label: str
+    players: Sequence[str],
+    history: Sequence[tuple[int, Mapping[str, int]]],
+    *,
+    label: str,
+    tick: Callable[[int], str] = str,
 ) -> Markup:
     """One line per player through 0 and their score after each hand; ``label`` names the chart.
 
@@ -29,12 +33,13 @@ def score_chart(
     night, or hands spread evenly over a long one (services.score_history), so the chart
     costs the same to draw at hand 2,000 as at hand 100. A player who joined later starts
     where they joined; one missing from a hand's scores keeps their last point. Returns an
-    empty Markup when there is nothing to draw.
+    empty Markup when there is nothing to draw. ``tick`` writes the values on the axis
+    (a player's page draws money in cents and writes "€4.40").
     """
     if not history or not players:
         return Markup("")
     frame = _Frame.around(history)
-    parts = _axes(frame, label)
+    parts = _axes(frame, label, tick)
     for n, player in enumerate(players):
         parts += _line(frame, player, f"series series-{n % SERIES_CLASSES}", history)
     parts.append("</svg>")
@@ -65,7 +70,7 @@ class _Frame:
         return PAD_TOP + (HEIGHT - PAD_TOP - PAD_BOTTOM) * (self.high - v) / (self.high - self.low)
 
 
-def _axes(frame: _Frame, label: str) -> list[str]:
+def _axes(frame: _Frame, label: str, tick: Callable[[int], str] = str) -> list[str]:
     """The chart's opening, its title, the zero line and the ticks: high, low, 0, last hand."""
     x, y, low, high, hands = frame.x, frame.y, frame.low, frame.high, frame.hands
     return [
@@ -75,10 +80,11 @@ def _axes(frame: _Frame, label: str) -> list[str]:
         f'<line class="axis zero" x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" '
         f'y1="{y(0):.1f}" y2="{y(0):.1f}"/>',
         f'<text class="tick" x="{PAD_LEFT - 4}" y="{y(high) + 4:.1f}" text-anchor="end">'
-        f"{high}</text>",
+        f"{escape(tick(high))}</text>",
         f'<text class="tick" x="{PAD_LEFT - 4}" y="{y(low) + 4:.1f}" text-anchor="end">'
-        f"{low}</text>",
-        f'<text class="tick" x="{PAD_LEFT - 4}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>'
+        f"{escape(tick(low))}</text>",
+        f'<text class="tick" x="{PAD_LEFT - 4}" y="{y(0) + 4:.1f}" text-anchor="end">'
+        f"{escape(tick(0))}</text>"
         if low < 0 < high
         else "",
         f'<text class="tick" x="{x(hands):.1f}" y="{HEIGHT - 6}" text-anchor="end">{hands}</text>',

@@ -12,10 +12,9 @@ from ledger import network, services
 from ledger.backup import dumps
 from ledger.downloads import download, group_filename
 from ledger.export import XLSX_MIMETYPE, group_export_workbook
-from ledger.rules import GAMES
-from ledger.services import auth, exports, pages
+from ledger.services import auth, exports, stats
 from ledger.services.results import GroupRef
-from ledger.web import access
+from ledger.web import access, history
 from ledger.web.forms import ConfirmForm, PassphraseForm, PlayerForm, add_error
 from ledger.web.i18n import error_text
 from ledger.web.qr import qr_svg
@@ -27,17 +26,18 @@ def _group_page(slug: str, player_form: PlayerForm | None = None, status: int = 
     group = access.group_for_page(slug)
     view = services.group_view(group)
     sessions = sorted(view.sessions, key=lambda s: (s.status != "open", -s.id))
-    board = pages.leaderboard(group)
+    chosen = history.chosen_period(request.args)
+    board = stats.group_stats(group, chosen.period)
     html = render_template(
         "groups/show.html",
         group=view,
         sessions=sessions,
-        leaderboard=board,
-        # The points columns: one per game and scoring the group has played, in game order.
-        points_kinds=sorted(
-            {kind for row in board for kind in row.points},
-            key=lambda kind: (list(GAMES).index(kind[0]), kind[1] == "penalty"),
-        ),
+        leaderboard=board.players,
+        # The points columns: one per game (and scoring) played in the period, in game order.
+        points_kinds=board.points_keys,
+        points_label=history.points_label,
+        chosen=chosen,
+        periods=history.period_labels(),
         player_form=player_form or PlayerForm(formdata=None),
         rename_form=PlayerForm(formdata=None, prefix="rename"),
         confirm_form=ConfirmForm(),

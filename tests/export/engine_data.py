@@ -122,12 +122,8 @@ class EngineSession:
 
     @property
     def winners(self) -> list[str]:
-        """As the export service gives them: the game's, or in a finished money session
-        whoever is up the most (if anyone)."""
-        if self.state.winners or self.status != "finished" or not self.game.money:
-            return list(self.state.winners)
-        best = max(self.state.scores.values(), default=0)
-        return [p for p, units in self.state.scores.items() if units == best] if best > 0 else []
+        """As the export service gives them: the game's own (a money night has none)."""
+        return list(self.state.winners) if self.status == "finished" else []
 
     @property
     def settlement(self) -> dict[str, Any] | None:

@@ -209,8 +209,11 @@ def test_the_groups_workbook_has_every_session_player_and_hand(history):
             (Decimal(s["money"][name]) for s in in_sessions if s["money"]), Decimal(0)
         )
         assert money(p["Net money (EUR)"]) == money_total
-        points = sum(s["scores"][name] for s in in_sessions if s["money"] is None)
-        assert p["Net points"] == points
+        # Points in a column per game, never added across games (issue 14).
+        for game in {s["game_name"] for s in in_sessions if s["money"] is None}:
+            points = sum(s["scores"][name] for s in in_sessions if s["game_name"] == game)
+            assert p[f"Points ({game})"] == points
+        assert "Net points" not in p
         assert p["Hands won"] == sum(name in h["winners"] for hs in hands.values() for h in hs)
 
     all_hands = table(wb["Hands"])

@@ -61,7 +61,11 @@ def every_answer(app: Flask, table: Table) -> dict[str, tuple[int, Any]]:
     parameters this cannot fill fails the test rather than being skipped.
     """
     group = table.get(f"/groups/{table.slug}")
-    fill = {"slug": [table.slug], "session_id": [s["id"] for s in group["sessions"]]}
+    fill = {
+        "slug": [table.slug],
+        "session_id": [s["id"] for s in group["sessions"]],
+        "name": [p["name"] for p in group["players"]],
+    }
     urls = app.url_map.bind("localhost")
     answers = {}
     for rule in app.url_map.iter_rules():
@@ -112,7 +116,9 @@ def test_a_group_restored_into_another_database_answers_every_call_as_before(
     table = Table(client, made.slug)  # the same passphrase
 
     assert every_answer(app, table) == before
-    assert len(before) == 4 + 7 * len(ids)  # /games, the group's 3, 7 per session
+    players = len(made.get(f"/groups/{made.slug}")["players"])
+    # /games, the group's 4 (its stats among them), 7 per session, a page per player.
+    assert len(before) == 5 + 7 * len(ids) + players
 
     # The table plays on: new ids do not clash with the restored ones.
     table.hand(ids["spots"], {"Nora": "", "Enda": "K", "John": "2", "Finn": "3"}, out="Nora")

@@ -29,7 +29,8 @@ def scores(page: str) -> dict[str, str]:
         page,
         re.S,
     )
-    return {name.strip(): total for name, total in found}
+    # A name is a link to the player's page (issue 15): its text is the name.
+    return {re.sub(r"<[^>]+>", "", name).strip(): total for name, total in found}
 
 
 # --- Every page ------------------------------------------------------------------------------
@@ -633,7 +634,8 @@ def test_the_leaderboard_adds_up_every_session(phone):
     headers = re.findall(r'<th scope="col"[^>]*>([^<]+)</th>', table)
     assert headers == ["Player", "Net money", "Games won", "Hands won"]
     rows = re.findall(
-        r'<th scope="row">(\w+)</th>\s*<td class="number">\s*<span class="[^"]*">([^<]+)</span>'
+        r'<th scope="row"><a [^>]*>(\w+)</a></th>'
+        r'\s*<td class="number">\s*<span class="[^"]*">([^<]+)</span>'
         r'\s*</td>\s*<td class="number">(\d+)</td>\s*<td class="number">(\d+)</td>',
         table,
     )
@@ -660,7 +662,9 @@ def test_the_leaderboard_adds_up_points_game_by_game_and_never_across_games(phon
     assert headers == ["Player", "Spots", "Rummy", "Rummy (penalty)"]
     rows = {
         name: re.findall(r'<td class="number">([^<]+)</td>', cells)
-        for name, cells in re.findall(r'<th scope="row">(\w+)</th>(.*?)</tr>', table, re.S)
+        for name, cells in re.findall(
+            r'<th scope="row"><a [^>]*>(\w+)</a></th>(.*?)</tr>', table, re.S
+        )
     }
     assert rows == {
         "Enda": ["20", "28", "0"],
@@ -678,7 +682,7 @@ def test_a_leaderboard_of_money_games_only_has_no_points_column(phone):
     table = page.split('id="leaderboard-heading"')[1].split("</table>")[0]
     headers = re.findall(r'<th scope="col"[^>]*>([^<]+)</th>', table)
     assert headers == ["Player", "Net money", "Hands won"]  # three columns fit a phone
-    assert re.search(r'<th scope="row">Enda</th>\s*<td class="number">\s*<span', table)
+    assert re.search(r'<th scope="row"><a [^>]*>Enda</a></th>\s*<td class="number">\s*<span', table)
 
 
 def test_a_group_opens_by_its_pasted_address_too(app, phone):
@@ -853,7 +857,9 @@ def balances_after_paying(page: str) -> dict[str, int]:
     left = {
         name: int(units)
         for name, units in re.findall(
-            r'<th scope="row">([^<]+)</th>\s*<td class="number[^"]*">([-+]?\d+)</td>', page
+            r'<th scope="row">(?:<a [^>]*>)?([^<]+)(?:</a>)?</th>'
+            r'\s*<td class="number[^"]*">([-+]?\d+)</td>',
+            page,
         )
     }
     assert left, page

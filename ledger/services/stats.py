@@ -1,0 +1,469 @@
+"""The group's numbers over any period: every player's nights and totals, from one place.
+
+The group page's leaderboard, a player's page, the stats and player API calls and the group
+workbook all read their numbers here, so they can never disagree:
+
+- a player's **night** is one session they played: its game, when it started, its status,
+  their score (units in a money game, points in a points game), their money (money games)
+  and whether they won it;
+- **won** means a finished points game that the player won or shared (the session's own
+  ``winners``). A money night has no winner: being up the most is money, not a game won;
+- their **totals** add the nights up: sessions, hands dealt in, hands won or shared, games
+  won per game, points per game (and per scoring where a game's option changes what a point
+  means: Rummy played for penalties), never added across games, and money per currency.
+
+The reads are bounded: a period's sessions in one query and their hands' outcomes in a
+second, however many sessions the group has played. ``night_facts`` and ``add_up`` are pure,
+so the group workbook builds its sheets from the same arithmetic as the sessions stream by.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import select
+
+from ledger.extensions import db
+from ledger.models import GameSession, Hand, Player
+from ledger.rules.base import State
+from ledger.rules.money import amount
+from ledger.rules.registry import GAMES
+from ledger.services.errors import NotFound, RuleError
+from ledger.services.groups import name_key
+from ledger.services.results import GroupRef, timestamp
+
+
+@dataclass(frozen=True)
+class Period:
+    """Sessions started from ``start`` (inclusive) to ``end`` (exclusive), naive UTC; None is
+    open-ended."""
+
+    start: datetime | None = None
+    end: datetime | None = None
+
+    @classmethod
+    def of_dates(cls, first: date | None, last: date | None) -> Period:
+        """The whole UTC days from ``first`` to ``last``, both included."""
+        start = datetime.combine(first, time()) if first is not None else None
+        end = datetime.combine(last + timedelta(days=1), time()) if last is not None else None
+        return cls(start, end)
+
+    def holds(self, moment: datetime) -> bool:
+        return (self.start is None or moment >= self.start) and (
+            self.end is None or moment < self.end
+        )
+
+
+ALL_TIME = Period()
+
+
+def parse_day(text: str | None, field_name: str) -> date | None:
+    """A date as YYYY-MM-DD (None when not given), or a RuleError naming the field."""
+    if text is None or text == "":
+        return None
+    try:
+        if len(text) != 10:
+            raise ValueError(text)
+        return date.fromisoformat(text)
+    except ValueError:
+        raise RuleError(
+            "{name} must be a date written YYYY-MM-DD, like 2026-11-23.",
+            name=field_name,
+            field=field_name,
+        ) from None
+
+
+def period_of(first: str | None, last: str | None) -> Period:
+    """The period of the ``from`` and ``to`` dates as typed (API.md "History and stats")."""
+    start, end = parse_day(first, "from"), parse_day(last, "to")
+    if start is not None and end is not None and end < start:
+        raise RuleError("The period cannot end (to) before it starts (from).", field="to")
+    return Period.of_dates(start, end)
+
+
+@dataclass(frozen=True)
+class Night:
+    """One player's session (see the module's docstring)."""
+
+    session: int
+    game: str
+    started_at: datetime
+    status: str
+    score: int
+    money: Decimal | None  # money games: the balance in the currency
+    currency: str | None
+    won: bool
+    points_key: str | None  # points games: the column their points add up in
+    place: int  # 1 for the best of the session (shared places share the number)
+    players: int
+    hands: int  # dealt in (not sitting out)
+    hands_won: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.session,
+            "game": self.game,
+            "started_at": timestamp(self.started_at),
+            "status": self.status,
+            "score": self.score,
+            "money": str(self.money) if self.money is not None else None,
+            "currency": self.currency,
+            "won": self.won,
+            "place": self.place,
+            "players": self.players,
+            "hands": self.hands,
+            "hands_won": self.hands_won,
+        }
+
+
+@dataclass(frozen=True)
+class Totals:
+    """A player's nights added up (see the module's docstring)."""
+
+    name: str
+    sessions: int = 0
+    hands: int = 0
+    hands_won: int = 0
+    games_won: Mapping[str, int] = field(default_factory=dict)  # game key → games won
+    points: Mapping[str, int] = field(default_factory=dict)  # points key → points
+    money: Mapping[str, Decimal] = field(default_factory=dict)  # currency → net amount
+
+    @property
+    def plays_points(self) -> bool:
+        return bool(self.points)
+
+    @property
+    def all_games_won(self) -> int:
+        return sum(self.games_won.values())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "sessions": self.sessions,
+            "hands": self.hands,
+            "hands_won": self.hands_won,
+            "games_won": dict(self.games_won),
+            "points": dict(self.points),
+            "money": {c: str(v) for c, v in self.money.items()},
+        }
+
+
+@dataclass(frozen=True)
+class StatsView:
+    """Every player's totals over a period, best first (API.md "History and stats")."""
+
+    players: tuple[Totals, ...]
+    period: Period = ALL_TIME
+
+    @property
+    def points_keys(self) -> list[str]:
+        return points_order(k for t in self.players for k in t.points)
+
+    @property
+    def currencies(self) -> list[str]:
+        return sorted({c for t in self.players for c in t.money})
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": [t.to_json() for t in self.players]}
+
+
+@dataclass(frozen=True)
+class PlayerHistory:
+    """One player's nights, oldest first, and their totals (the same as the stats')."""
+
+    name: str
+    nights: tuple[Night, ...]
+    totals: Totals
+
+    @property
+    def best(self) -> Night | None:
+        return _ranked(self.nights)[0] if self.nights else None
+
+    @property
+    def worst(self) -> Night | None:
+        ranked = _ranked(self.nights)
+        return ranked[-1] if len(ranked) > 1 else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "sessions": [n.to_json() for n in self.nights],
+            "totals": self.totals.to_json(),
+        }
+
+
+# --- The arithmetic, pure -------------------------------------------------------------------
+
+
+def points_key(game_key: str, options: Mapping[str, Any]) -> str:
+    """The column a points game's points add up in: the game, and its scoring when it is not
+    the game's default (a point of Rummy played for penalties is a point against)."""
+    game = GAMES.get(game_key)
+    scoring = options.get("scoring")
+    if game is None or "scoring" not in game.options or scoring is None:
+        return game_key
+    return game_key if scoring == game.options["scoring"].default else f"{game_key}:{scoring}"
+
+
+def points_order(keys: Iterable[str]) -> list[str]:
+    """Points keys in the registry's order of games, a game's default scoring first."""
+    order = list(GAMES)
+
+    def rank(key: str) -> tuple[int, str]:
+        game = key.split(":")[0]
+        return (order.index(game) if game in order else len(order), key)
+
+    return sorted(set(keys), key=rank)
+
+
+@dataclass(frozen=True)
+class SessionFacts:
+    """What the numbers of one session are made of: its row's columns, its hands' counts."""
+
+    id: int
+    game: str
+    options: Mapping[str, Any]
+    status: str
+    started_at: datetime
+    scores: Mapping[str, int]
+    winners: Sequence[str]  # the game's winners once finished (points games)
+    hands: Mapping[str, int]  # dealt in, per player
+    hands_won: Mapping[str, int]
+
+
+def night_facts(facts: SessionFacts) -> list[tuple[str, Night]]:
+    """Each player's night of this session, in the order of its scores."""
+    game = GAMES.get(facts.game)
+    money = game is not None and game.money
+    options = {**(game.defaults() if game is not None else {}), **facts.options}
+    currency = str(options.get("currency", "")) if money else None
+    unit_value = Decimal(str(options["unit_value"])) if money else None
+    winners = set(facts.winners) if facts.status == "finished" and not money else set()
+    places = _places(facts, options, money)
+    nights = []
+    for name, score in facts.scores.items():
+        night = Night(
+            session=facts.id,
+            game=facts.game,
+            started_at=facts.started_at,
+            status=facts.status,
+            score=int(score),
+            money=amount(int(score), unit_value, currency or "")
+            if unit_value is not None
+            else None,
+            currency=currency,
+            won=name in winners,
+            points_key=None if money else points_key(facts.game, options),
+            place=places.get(name, 1),
+            players=len(facts.scores),
+            hands=facts.hands.get(name, 0),
+            hands_won=facts.hands_won.get(name, 0),
+        )
+        nights.append((name, night))
+    return nights
+
+
+def _places(facts: SessionFacts, options: Mapping[str, Any], money: bool) -> dict[str, int]:
+    """Each player's place in the session: by balance in a money game, by the game's own
+    measure of who leads (highest or lowest) in a points game."""
+    scores = dict(facts.scores)
+    game = GAMES.get(facts.game)
+    if money or game is None or game.leaders is None:
+        return {p: 1 + sum(v > s for v in scores.values()) for p, s in scores.items()}
+    places: dict[str, int] = {}
+    left = list(scores)
+    while left:
+        state = State(seats=tuple(left), dealer=left[0], scores=scores)
+        leaders = game.leaders(state, options) or tuple(left)
+        place = len(places) + 1  # shared places share the number: 1, 1, 3
+        for name in leaders:
+            places[name] = place
+        left = [p for p in left if p not in leaders]
+    return places
+
+
+def add_up(name: str, nights: Iterable[Night]) -> Totals:
+    """A player's totals over these nights."""
+    sessions = hands = hands_won = 0
+    games_won: dict[str, int] = defaultdict(int)
+    points: dict[str, int] = defaultdict(int)
+    money: dict[str, Decimal] = defaultdict(Decimal)
+    for night in nights:
+        sessions += 1
+        hands += night.hands
+        hands_won += night.hands_won
+        if night.won:
+            games_won[night.game] += 1
+        if night.points_key is not None:
+            points[night.points_key] += night.score
+        if night.money is not None and night.currency is not None:
+            money[night.currency] += night.money
+    return Totals(
+        name,
+        sessions,
+        hands,
+        hands_won,
+        dict(games_won),
+        {k: points[k] for k in points_order(points)},
+        dict(sorted(money.items())),
+    )
+
+
+def board(nights: Iterable[tuple[str, Night]], period: Period = ALL_TIME) -> StatsView:
+    """Every player's totals, best first: by net money (all currencies), games won, hands won."""
+    by_player: dict[str, list[Night]] = defaultdict(list)
+    for name, night in nights:
+        by_player[name].append(night)
+    rows = [add_up(name, ns) for name, ns in by_player.items()]
+    rows.sort(
+        key=lambda t: (
+            -sum(t.money.values(), Decimal(0)),
+            -t.all_games_won,
+            -t.hands_won,
+            t.name.casefold(),
+        )
+    )
+    return StatsView(tuple(rows), period)
+
+
+def _ranked(nights: Sequence[Night]) -> list[Night]:
+    """The nights best first: the money nights by the money if there are any, else the
+    points nights by place (a win first); the later night first among equals."""
+    money = [n for n in nights if n.money is not None]
+    if money:
+        return sorted(money, key=lambda n: (-(n.money or 0), -n.session))
+    return sorted(
+        nights,
+        key=lambda n: ((n.place - 1) / max(1, n.players - 1), -n.session),
+    )
+
+
+def hand_counts(outcome: Mapping[str, Any] | None) -> tuple[list[str], list[str]]:
+    """Who was dealt in, and who won or shared, in a hand's stored outcome."""
+    outcome = outcome or {}
+    dealt = [
+        str(r["player"]) for r in outcome.get("results") or () if not r.get("sitting_out", False)
+    ]
+    return dealt, [str(w) for w in outcome.get("winners") or ()]
+
+
+# --- The reads ------------------------------------------------------------------------------
+
+
+def _facts(group: GroupRef, period: Period) -> list[SessionFacts]:
+    """The group's sessions started in the period, oldest first: two queries."""
+    where = [GameSession.group_id == group.id]
+    if period.start is not None:
+        where.append(GameSession.started_at >= period.start)
+    if period.end is not None:
+        where.append(GameSession.started_at < period.end)
+    rows = db.session.execute(
+        select(
+            GameSession.id,
+            GameSession.game,
+            GameSession.options,
+            GameSession.status,
+            GameSession.started_at,
+            GameSession.state,
+        )
+        .where(*where)
+        .order_by(GameSession.started_at, GameSession.id)
+    ).all()
+    hands: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    won: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    if rows:
+        # Joined on the sessions rather than a list of their ids: one statement of one size
+        # however many sessions the period holds.
+        outcomes = db.session.execute(
+            select(Hand.session_id, Hand.outcome)
+            .join(GameSession, GameSession.id == Hand.session_id)
+            .where(*where)
+        )
+        for session_id, outcome in outcomes:
+            dealt, winners = hand_counts(outcome)
+            for name in dealt:
+                hands[session_id][name] += 1
+            for name in winners:
+                won[session_id][name] += 1
+    return [
+        SessionFacts(
+            id=sid,
+            game=game,
+            options=options or {},
+            status=status,
+            started_at=started_at,
+            scores=(state or {}).get("scores", {}),
+            winners=(state or {}).get("winners", ()),
+            hands=hands.get(sid, {}),
+            hands_won=won.get(sid, {}),
+        )
+        for sid, game, options, status, started_at, state in rows
+    ]
+
+
+def group_stats(group: GroupRef, period: Period = ALL_TIME) -> StatsView:
+    """Every player's totals over the sessions started in the period: two queries."""
+    return board((n for f in _facts(group, period) for n in night_facts(f)), period)
+
+
+def player_history(group: GroupRef, name: str, period: Period = ALL_TIME) -> PlayerHistory:
+    """The nights and totals of the group's player ``name`` (any case): three queries.
+
+    A name the group does not know is not found, whatever another group has.
+    """
+    player = db.session.scalar(
+        select(Player).where(Player.group_id == group.id, Player.name_key == name_key(name))
+    )
+    if player is None:
+        raise NotFound("{player} is not a player of this group.", player=name)
+    nights = tuple(n for f in _facts(group, period) for p, n in night_facts(f) if p == player.name)
+    return PlayerHistory(player.name, nights, add_up(player.name, nights))
+
+
+def all_player_histories(group: GroupRef) -> list[PlayerHistory]:
+    """Every player of the group with their nights, by name: three queries (the workbook)."""
+    names = db.session.scalars(select(Player.name).where(Player.group_id == group.id)).all()
+    nights: dict[str, list[Night]] = {n: [] for n in names}
+    for facts in _facts(group, ALL_TIME):
+        for name, night in night_facts(facts):
+            nights.setdefault(name, []).append(night)
+    return [
+        PlayerHistory(name, tuple(ns), add_up(name, ns))
+        for name, ns in sorted(nights.items(), key=lambda item: item[0].casefold())
+    ]
+
+
+def facts_from_json(
+    session: Mapping[str, Any], hands: Iterable[Mapping[str, Any]], started_at: Any = None
+) -> SessionFacts:
+    """A session's facts from the API's answers (a session and its hands): how the group
+    workbook adds up the sessions it streams with the same arithmetic as the pages."""
+    dealt_in: dict[str, int] = defaultdict(int)
+    won: dict[str, int] = defaultdict(int)
+    for hand in hands:
+        dealt, winners = hand_counts(hand)
+        for name in dealt:
+            dealt_in[name] += 1
+        for name in winners:
+            won[name] += 1
+    started = session.get("started_at") or started_at
+    if isinstance(started, str):
+        started = datetime.fromisoformat(started.replace("Z", "+00:00"))
+    if isinstance(started, datetime) and started.tzinfo is not None:
+        started = started.astimezone(UTC).replace(tzinfo=None)  # naive UTC, as stored
+    return SessionFacts(
+        id=int(session.get("id") or 0),
+        game=str(session.get("game", "")),
+        options=session.get("options") or {},
+        status=str(session.get("status", "")),
+        started_at=started if isinstance(started, datetime) else datetime.min,
+        scores=session.get("scores") or {},
+        winners=session.get("winners") or (),
+        hands=dict(dealt_in),
+        hands_won=dict(won),
+    )

@@ -1,0 +1,346 @@
+"""Looking back: a session's history in words, a player's page, the leaderboard's periods.
+
+The history page reads the session's changes (services.session_history, the API's
+``GET …/history``) and says each in a sentence with what was there before: "hand 7 corrected:
+Rex 9 → K 9". A change of a kind this page does not know (a newer version records more)
+gets a plain line of its own, never an error. The numbers of the player page and the
+leaderboard are the stats service's (ledger/services/stats.py), the same as the API's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from flask import Blueprint, render_template
+from flask_babel import format_decimal, ngettext
+from flask_babel import gettext as _
+from markupsafe import Markup
+
+from ledger import services
+from ledger.models import utcnow
+from ledger.rules import amount, minor_units
+from ledger.services import stats
+from ledger.services.errors import RuleError
+from ledger.services.results import ChangeView, SessionView
+from ledger.web import access
+from ledger.web.chart import score_chart
+from ledger.web.display import format_money, game_name
+from ledger.web.i18n import error_text
+from ledger.web.summary import join_names
+
+bp = Blueprint("history", __name__, url_prefix="/g/<slug>")
+
+
+# --- The leaderboard's periods ----------------------------------------------------------------
+
+# A night at the pub runs past midnight: "tonight" is the sessions started in the last hours.
+TONIGHT = timedelta(hours=12)
+PERIODS = ("tonight", "month", "year", "all")
+
+
+@dataclass(frozen=True)
+class ChosenPeriod:
+    """The period the group page shows, as chosen by its address (``?period=`` or
+    ``?from=…&to=…``), and a sentence if the dates typed were refused."""
+
+    key: str  # one of PERIODS, or "range"
+    period: stats.Period
+    first: str = ""
+    last: str = ""
+    error: str | None = None
+
+
+def chosen_period(args: Mapping[str, str], now: datetime | None = None) -> ChosenPeriod:
+    """The period of the group page's address; all time when none (or a refused one) is given."""
+    now = now or utcnow()
+    first, last = args.get("from", "").strip(), args.get("to", "").strip()
+    if first or last:
+        try:
+            return ChosenPeriod("range", stats.period_of(first, last), first, last)
+        except RuleError as e:
+            return ChosenPeriod("all", stats.ALL_TIME, first, last, error_text(e))
+    key = args.get("period", "all")
+    if key == "tonight":
+        return ChosenPeriod(key, stats.Period(now - TONIGHT, None))
+    if key == "month":
+        return ChosenPeriod(key, stats.Period.of_dates(now.date().replace(day=1), None))
+    if key == "year":
+        return ChosenPeriod(key, stats.Period.of_dates(date(now.year, 1, 1), None))
+    return ChosenPeriod("all", stats.ALL_TIME)
+
+
+def period_labels() -> list[tuple[str, str]]:
+    return [
+        ("tonight", _("Tonight")),
+        ("month", _("This month")),
+        ("year", _("This year")),
+        ("all", _("All time")),
+    ]
+
+
+def points_label(key: str) -> str:
+    """A points column's heading: the game, and "(penalty)" where points count against."""
+    game, _sep, scoring = key.partition(":")
+    if scoring == "penalty":
+        return game_name(game) + " " + _("(penalty)")
+    return game_name(game)
+
+
+# --- A player's page ------------------------------------------------------------------------
+
+
+@bp.get("/p/<path:name>")
+def player(slug: str, name: str) -> str:
+    group = access.group_for_page(slug)
+    history = stats.player_history(group, name)
+    return render_template(
+        "groups/player.html",
+        group=group,
+        player=history,
+        nights=list(reversed(history.nights)),
+        charts=player_charts(history),
+        game_rows=game_rows(history.totals),
+    )
+
+
+def game_rows(totals: stats.Totals) -> list[tuple[str, int | None, int]]:
+    """The player's points games: a row per points column with its points; the games won
+    on the game's first row (a game won is won whatever its scoring)."""
+    rows: list[tuple[str, int | None, int]] = []
+    seen: set[str] = set()
+    for key, points in totals.points.items():
+        game = key.split(":")[0]
+        won = None if game in seen else totals.games_won.get(game, 0)
+        rows.append((points_label(key), won, points))
+        seen.add(game)
+    return rows
+
+
+def player_charts(history: stats.PlayerHistory) -> list[tuple[str, Markup]]:
+    """A chart per currency (the running total of money) and per points column (the running
+    total of points), over the player's nights in order."""
+    charts = []
+    for currency in history.totals.money:
+        scale = 10 ** minor_units(currency)
+        running: list[tuple[int, dict[str, int]]] = []
+        total = Decimal(0)
+        for n in (n for n in history.nights if n.currency == currency and n.money is not None):
+            total += n.money or 0
+            running.append((len(running) + 1, {history.name: int(total * scale)}))
+        label = _(
+            "%(name)s's money in %(currency)s, night by night", name=history.name, currency=currency
+        )
+        charts.append((label, _chart(history.name, running, label, _money_tick(currency, scale))))
+    for key in history.totals.points:
+        points: list[tuple[int, dict[str, int]]] = []
+        score = 0
+        for n in (n for n in history.nights if n.points_key == key):
+            score += n.score
+            points.append((len(points) + 1, {history.name: score}))
+        label = _(
+            "%(name)s's points in %(game)s, game by game", name=history.name, game=points_label(key)
+        )
+        charts.append((label, _chart(history.name, points, label, str)))
+    return [(label, chart) for label, chart in charts if chart]
+
+
+def _money_tick(currency: str, scale: int) -> Callable[[int], str]:
+    """The chart's axis in the currency's units without its sign ("-0.25"; the chart's
+    label names the currency): a symbol would not fit beside the chart."""
+    return lambda v: format_decimal(Decimal(v) / scale)
+
+
+def _chart(
+    name: str, history: Sequence[tuple[int, Mapping[str, int]]], label: str, tick: Any
+) -> Markup:
+    return score_chart([name], history, label=label, tick=tick)
+
+
+# --- A session's history ------------------------------------------------------------------
+
+
+@bp.get("/s/<int:session_id>/history")
+def session_history(slug: str, session_id: int) -> str:
+    group = access.group_for_page(slug)
+    view = services.session_view(group, session_id)
+    changes = services.session_history(group, session_id)
+    return render_template(
+        "sessions/history.html",
+        group=group,
+        session=view,
+        lines=[(c, change_text(c, view)) for c in changes],
+    )
+
+
+def change_text(change: ChangeView, session: SessionView) -> str:
+    """One change in words; a change this page cannot read gets a plain line."""
+    words = _WORDS.get(change.kind)
+    if words is not None:
+        try:
+            return words(change, session)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            pass  # a shape this version does not know: the plain line below
+    return _("Something else changed (%(kind)s).", kind=change.kind)
+
+
+def _pot(units: Any, session: SessionView) -> str:
+    if session.unit_value is None or session.currency is None:
+        return str(int(units))
+    return format_money(amount(int(units), session.unit_value, session.currency), session.currency)
+
+
+def _result_text(result: Mapping[str, Any] | None) -> str:
+    """A player's result as typed: the cards, a total, the melds, or sitting out."""
+    if result is None:
+        return "–"
+    if result.get("sitting_out"):
+        return _("sitting out")
+    if result.get("spots") is not None:
+        return str(result["spots"])
+    melds = result.get("melds")
+    if melds:
+        return " | ".join(str(m) for m in melds)
+    return str(result.get("cards") or "").strip() or "–"
+
+
+def _results(entry: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    return {str(r["player"]): r for r in entry.get("results") or ()}
+
+
+def _entry_text(entry: Mapping[str, Any]) -> str:
+    parts = [f"{p} {_result_text(r)}" for p, r in _results(entry).items() if p != entry.get("out")]
+    text = ", ".join(parts)
+    if entry.get("out"):
+        text = _("%(player)s out; %(rest)s", player=entry["out"], rest=text)
+    return text
+
+
+def _created(change: ChangeView, session: SessionView) -> str:
+    after = change.after
+    text = _(
+        "%(game)s started with %(players)s; %(dealer)s deals first.",
+        game=game_name(str(after["game"])),
+        players=join_names([str(p) for p in after["players"]]),
+        dealer=after["dealer"],
+    )
+    if after.get("carried_in"):
+        text += " " + _(
+            "The pot of %(pot)s came from #%(id)s.",
+            pot=_pot(after["carried_in"], session),
+            id=after.get("carried_from") or "?",
+        )
+    return text
+
+
+def _hand_words(change: ChangeView, side: Mapping[str, Any]) -> dict[str, Any]:
+    """The blanks of a line about a hand: its number and its entry (``side`` before or after)."""
+    return {"number": change.hand_number, "entry": _entry_text(side["entry"])}
+
+
+def _hand_created(change: ChangeView, session: SessionView) -> str:
+    return _("Hand %(number)d entered: %(entry)s.", **_hand_words(change, change.after))
+
+
+def _hand_corrected(change: ChangeView, session: SessionView) -> str:
+    old, new = change.before["entry"], change.after["entry"]
+    was, now = _results(old), _results(new)
+    diffs = [
+        f"{p} {_result_text(was.get(p))} → {_result_text(now.get(p))}"
+        for p in dict.fromkeys([*was, *now])
+        if _result_text(was.get(p)) != _result_text(now.get(p))
+    ]
+    if old.get("out") != new.get("out"):
+        diffs.append(
+            _(
+                "out: %(before)s → %(after)s",
+                before=old.get("out") or "–",
+                after=new.get("out") or "–",
+            )
+        )
+    # Any other mark of the entry (going rummy): by its name, as the API writes it.
+    for mark in sorted((set(old) | set(new)) - {"results", "out"}):
+        if bool(old.get(mark)) != bool(new.get(mark)):
+            was_marked, is_marked = _yes(old.get(mark)), _yes(new.get(mark))
+            diffs.append(f"{mark}: {was_marked} → {is_marked}")
+    text = _(
+        "Hand %(number)d corrected: %(changes)s.",
+        number=change.hand_number,
+        changes="; ".join(diffs) or _("nothing changed"),
+    )
+    recomputed = len(change.after.get("recomputed") or ())
+    if recomputed:
+        text += " " + ngettext(
+            "%(num)d later hand was worked out again.",
+            "%(num)d later hands were worked out again.",
+            recomputed,
+        )
+    return text
+
+
+def _yes(value: Any) -> str:
+    return _("yes") if value else _("no")
+
+
+def _hand_deleted(change: ChangeView, session: SessionView) -> str:
+    return _("Hand %(number)d undone; it was: %(entry)s.", **_hand_words(change, change.before))
+
+
+def _joined(change: ChangeView, session: SessionView) -> str:
+    who, after = change.after["player"], change.after["after"]
+    return _("%(player)s sat down after %(after)s.", player=who, after=after)
+
+
+def _left(change: ChangeView, session: SessionView) -> str:
+    return _("%(player)s left the table.", player=change.after["player"])
+
+
+def _renamed(change: ChangeView, session: SessionView) -> str:
+    was, now = change.before["player"], change.after["player"]
+    return _("%(before)s is now called %(after)s.", before=was, after=now)
+
+
+def _finished(change: ChangeView, session: SessionView) -> str:
+    after = change.after or {}
+    pot = int(((change.before or {}).get("state") or {}).get("pot", 0))
+    choice = after.get("leftover_pot")
+    if choice is None or not session.money:
+        return _("The game was ended at the table.")
+    if not pot:
+        return _("The night was finished.")
+    keeper = after.get("pot_keeper")
+    if choice == "refund":
+        return _(
+            "The night was finished; the pot of %(pot)s was given back.", pot=_pot(pot, session)
+        )
+    if keeper:
+        return _(
+            "The night was finished; %(keeper)s keeps the pot of %(pot)s.",
+            keeper=keeper,
+            pot=_pot(pot, session),
+        )
+    return _("The night was finished; the pot of %(pot)s is carried on.", pot=_pot(pot, session))
+
+
+def _carried(change: ChangeView, session: SessionView) -> str:
+    return _(
+        "The pot of %(pot)s went on to #%(id)s.",
+        pot=_pot(change.after["pot"], session),
+        id=change.after["session"],
+    )
+
+
+_WORDS: dict[str, Callable[[ChangeView, SessionView], str]] = {
+    "session.created": _created,
+    "hand.created": _hand_created,
+    "hand.corrected": _hand_corrected,
+    "hand.deleted": _hand_deleted,
+    "player.joined": _joined,
+    "player.left": _left,
+    "player.renamed": _renamed,
+    "session.finished": _finished,
+    "pot.carried": _carried,
+}
