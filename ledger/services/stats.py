@@ -19,6 +19,7 @@ so the group workbook builds its sheets from the same arithmetic as the sessions
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -103,6 +104,7 @@ class Night:
     players: int
     hands: int  # dealt in (not sitting out)
     hands_won: int
+    unit_value: Decimal | None = None  # money games: what one unit of ``score`` is worth
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -132,6 +134,9 @@ class Totals:
     games_won: Mapping[str, int] = field(default_factory=dict)  # game key → games won
     points: Mapping[str, int] = field(default_factory=dict)  # points key → points
     money: Mapping[str, Decimal] = field(default_factory=dict)  # currency → net amount
+    # currency → the unit ``money`` is counted in for the API: the sessions' unit value, or
+    # where they differ, the largest one that measures each of them exactly.
+    units: Mapping[str, Decimal] = field(default_factory=dict)
 
     @property
     def plays_points(self) -> bool:
@@ -149,8 +154,21 @@ class Totals:
             "hands_won": self.hands_won,
             "games_won": dict(self.games_won),
             "points": dict(self.points),
-            "money": {c: str(v) for c, v in self.money.items()},
+            "money": {c: _in_units(v, self.units.get(c)) for c, v in self.money.items()},
+            "amounts": {c: str(v) for c, v in self.money.items()},
         }
+
+
+def _in_units(money: Decimal, unit: Decimal | None) -> int:
+    """A net amount counted in ``unit`` (exact: the unit measures every session's)."""
+    return int(money / unit) if unit else 0
+
+
+def _common_unit(units: Iterable[Decimal]) -> Decimal:
+    """The largest amount that measures each unit value exactly (they have at most six
+    decimals): their greatest common divisor, counted in millionths."""
+    micro = [int(u.scaleb(6)) for u in units]
+    return Decimal(math.gcd(*micro)).scaleb(-6).normalize()
 
 
 @dataclass(frozen=True)
@@ -263,6 +281,7 @@ def night_facts(facts: SessionFacts) -> list[tuple[str, Night]]:
             players=len(facts.scores),
             hands=facts.hands.get(name, 0),
             hands_won=facts.hands_won.get(name, 0),
+            unit_value=unit_value,
         )
         nights.append((name, night))
     return nights
@@ -293,6 +312,7 @@ def add_up(name: str, nights: Iterable[Night]) -> Totals:
     games_won: dict[str, int] = defaultdict(int)
     points: dict[str, int] = defaultdict(int)
     money: dict[str, Decimal] = defaultdict(Decimal)
+    unit_values: dict[str, set[Decimal]] = defaultdict(set)
     for night in nights:
         sessions += 1
         hands += night.hands
@@ -303,6 +323,8 @@ def add_up(name: str, nights: Iterable[Night]) -> Totals:
             points[night.points_key] += night.score
         if night.money is not None and night.currency is not None:
             money[night.currency] += night.money
+            if night.unit_value is not None:
+                unit_values[night.currency].add(night.unit_value)
     return Totals(
         name,
         sessions,
@@ -311,6 +333,7 @@ def add_up(name: str, nights: Iterable[Night]) -> Totals:
         dict(games_won),
         {k: points[k] for k in points_order(points)},
         dict(sorted(money.items())),
+        {c: _common_unit(values) for c, values in unit_values.items()},
     )
 
 

@@ -18,7 +18,7 @@ from sqlalchemy import update
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession
-from ledger.services.stats import SessionFacts, night_facts
+from ledger.services.stats import Night, SessionFacts, add_up, night_facts
 from tests.api.helpers import PASSPHRASE, Table, error, hand_of
 from tests.api.test_hands import count_queries
 
@@ -93,6 +93,7 @@ def expected(table: Table, ids: list[int]) -> dict[str, dict[str, Any]]:
             "games_won": defaultdict(int),
             "points": defaultdict(int),
             "money": defaultdict(Decimal),
+            "units": defaultdict(int),
         }
     )
     for sid in ids:
@@ -111,6 +112,8 @@ def expected(table: Table, ids: list[int]) -> dict[str, dict[str, Any]]:
             if s["money"] is not None:
                 assert Decimal(balances[name]["amount"]) == Decimal(s["money"][name])
                 t["money"][s["currency"]] += Decimal(s["money"][name])
+                # One unit value per currency in this year: the units add up as they are.
+                t["units"][s["currency"]] += score
             else:
                 penalty = s["game"] == "rummy" and s["options"]["scoring"] == "penalty"
                 t["points"][s["game"] + (":penalty" if penalty else "")] += score
@@ -126,13 +129,15 @@ def as_answered(t: dict[str, Any]) -> dict[str, Any]:
         "hands_won": t["hands_won"],
         "games_won": dict(t["games_won"]),
         "points": dict(t["points"]),
-        "money": {c: Decimal(v) for c, v in t["money"].items()},
+        "amounts": {c: Decimal(v) for c, v in t["money"].items()},
+        "money": dict(t["units"]),
     }
 
 
 def answered(p: dict[str, Any]) -> dict[str, Any]:
     counts = {k: p[k] for k in ("sessions", "hands", "hands_won", "games_won", "points")}
-    return {**counts, "money": {c: Decimal(v) for c, v in p["money"].items()}}
+    amounts = {c: Decimal(v) for c, v in p["amounts"].items()}
+    return {**counts, "amounts": amounts, "money": p["money"]}
 
 
 @pytest.fixture
@@ -229,7 +234,7 @@ def test_the_workbook_and_the_pages_show_the_stats_numbers(year, client):
             p["hands_won"],
         )
         assert line["Games won"] == sum(p["games_won"].values())
-        for currency, value in p["money"].items():
+        for currency, value in p["amounts"].items():
             assert Decimal(str(line[f"Net money ({currency})"])) == Decimal(value)
         for key, points in p["points"].items():
             columns = [h for h in header if h and h.startswith("Points (") and key_of(h) == key]
@@ -344,3 +349,30 @@ def test_a_place_follows_the_games_own_measure_and_a_money_night_is_never_won():
     assert places("rummy", {"A": 5, "B": 20})["B"] == (1, False)  # the most points lead
     # Up the most on a money night is money, not a game won.
     assert places("spot", {"A": 15, "B": -15}) == {"A": (1, False), "B": (2, False)}
+
+
+def test_money_at_different_unit_values_is_counted_in_a_unit_that_measures_both():
+    """Two nights in euros, one at a cent a unit and one at five: 7 units and 3 units are
+    €0.07 and €0.15, counted as 22 cents (the largest unit measuring both)."""
+    nights = [
+        Night(
+            session=i,
+            game="spot",
+            started_at=datetime(2026, 3, 1 + i),
+            status="finished",
+            score=score,
+            money=Decimal(score) * unit,
+            currency="EUR",
+            won=False,
+            points_key=None,
+            place=1,
+            players=3,
+            hands=4,
+            hands_won=1,
+            unit_value=unit,
+        )
+        for i, (score, unit) in enumerate([(7, Decimal("0.01")), (3, Decimal("0.05"))])
+    ]
+    answer = add_up("Enda", nights).to_json()
+    assert answer["money"] == {"EUR": 22}
+    assert answer["amounts"] == {"EUR": "0.22"}
