@@ -31,6 +31,7 @@ from ledger.services.hands import (
     scoreboard,
     undo_hand,
 )
+from ledger.services.payments import delete_payment, list_payments, record_payment
 from ledger.services.sessions import (
     create_session,
     finish_session,
@@ -56,6 +57,7 @@ __all__ = [
     "correct_hand",
     "create_group",
     "create_session",
+    "delete_payment",
     "finish_session",
     "get_hand",
     "group_view",
@@ -65,7 +67,9 @@ __all__ = [
     "leave_session",
     "list_games",
     "list_hands",
+    "list_payments",
     "recent_hands",
+    "record_payment",
     "rename_player",
     "score_history",
     "scoreboard",
