@@ -213,8 +213,9 @@ class Change(Model):
 
     ``kind`` is one of session.created, hand.created, hand.corrected, hand.deleted,
     player.joined, player.left, player.renamed, session.finished, pot.carried (this
-    session's carried pot opened another), payment.recorded, payment.deleted. A correction or an undo keeps the old
-    entry and outcome in ``before``, so nothing typed at the table is ever lost.
+    session's carried pot opened another), payment.recorded, payment.deleted. A correction
+    or an undo keeps the old entry and outcome in ``before``, so nothing typed at the table
+    is ever lost.
     """
 
     __tablename__ = "changes"

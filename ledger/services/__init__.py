@@ -31,7 +31,12 @@ from ledger.services.hands import (
     scoreboard,
     undo_hand,
 )
-from ledger.services.payments import delete_payment, list_payments, record_payment
+from ledger.services.payments import (
+    delete_payment,
+    list_payments,
+    past_payments,
+    record_payment,
+)
 from ledger.services.sessions import (
     create_session,
     finish_session,
@@ -65,6 +70,7 @@ __all__ = [
     "iter_hands",
     "join_session",
     "leave_session",
+    "past_payments",
     "list_games",
     "list_hands",
     "list_payments",

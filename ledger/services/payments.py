@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy import select
 
 from ledger.extensions import db
-from ledger.models import Payment, Player, SessionPlayer, utcnow
+from ledger.models import Change, Payment, Player, SessionPlayer, utcnow
 from ledger.rules.errors import RuleError
 from ledger.rules.money import amount, format_amount, smallest_coin
 from ledger.services.building import payment_views
@@ -34,6 +34,8 @@ from ledger.services.results import GroupRef, PaymentView, SettlementView, times
 from ledger.services.sessions import settlement
 from ledger.services.unit_of_work import record, write
 
+# The kinds of history a payment leaves: changes that move no score.
+PAYMENT_CHANGES = frozenset({"payment.recorded", "payment.deleted"})
 # The most a payment may be: the databases' integer (PostgreSQL's INTEGER is 32 bits).
 MAX_UNITS = 2**31 - 1
 
@@ -78,9 +80,8 @@ def record_payment(
         )
         db.session.add(payment)
         row.version += 1
-        record(
-            row, "payment.recorded", before=None, after={"from": source, "to": target, "units": units}
-        )
+        paid = {"from": source, "to": target, "units": units}
+        record(row, "payment.recorded", before=None, after=paid)
         db.session.flush()
         money = amount(units, now.unit_value, now.currency)
         return PaymentView(payment.id, source, target, units, money, payment.at)
@@ -117,6 +118,21 @@ def delete_payment(group: GroupRef, session_id: int, payment_id: int) -> Payment
         return view
 
     return write(work)
+
+
+def past_payments(group: GroupRef, session_id: int, version: int | None) -> int | None:
+    """``version`` moved on past the payments recorded or taken back since: a page drawn at
+    ``version`` still shows the scores of the session now if only payments came after it (a
+    payment changes no score). Any other change since keeps ``version`` as it was."""
+    if version is None:
+        return None
+    row = load_session(group, session_id)
+    kinds = db.session.scalars(
+        select(Change.kind).where(Change.session_id == row.id, Change.version > version)
+    ).all()
+    if kinds and all(kind in PAYMENT_CHANGES for kind in kinds):
+        return row.version
+    return version
 
 
 def _money(options: dict[str, Any]) -> tuple[Decimal, str] | None:

@@ -2,7 +2,8 @@
 
 - ``create_session`` (a request id sent again answers the session it started),
   ``session_view``, ``join_session``, ``leave_session``, ``finish_session``,
-  ``settlement`` (who pays whom, after the payments made) and ``session_history`` (every change, oldest first).
+  ``settlement`` (who pays whom, after the payments made) and ``session_history`` (every
+  change, oldest first).
 """
 
 from __future__ import annotations
