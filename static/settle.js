@@ -62,19 +62,17 @@
     return true;
   }
 
-  /* The payments' times, on this phone's clock (as static/app.js writes the page's own). */
+  /* The payments' times, on this phone's clock, as static/app.js writes the page's own when
+     it loads (a swapped-in time would otherwise stay in UTC). */
   function localTimes() {
-    if (!window.Intl) return;
-    var page = document.documentElement.lang || "en";
-    var phone = navigator.language || page;
-    var locale = phone.split("-")[0] === page.split("-")[0] ? phone : page;
-    var format = new Intl.DateTimeFormat(locale, {
-      day: "numeric", month: "short", year: "numeric",
-      hour: "2-digit", minute: "2-digit", hourCycle: "h23"
-    });
+    var lang = document.documentElement.lang || "en";
+    var own = navigator.language || lang;
+    var options = { day: "numeric", month: "short", year: "numeric", hour: "2-digit",
+                    minute: "2-digit", hourCycle: "h23" };
     root.querySelectorAll("[data-live] time[data-local]").forEach(function (stamp) {
-      var moment = new Date(stamp.dateTime);
-      if (!isNaN(moment.getTime())) stamp.textContent = format.format(moment);
+      var at = new Date(stamp.dateTime);
+      if (isNaN(at.getTime()) || !at.toLocaleString) return;
+      stamp.textContent = at.toLocaleString(own.split("-")[0] === lang.split("-")[0] ? own : lang, options);
     });
   }
 

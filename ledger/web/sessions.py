@@ -381,14 +381,19 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
     return html if status == 200 else (html, status)
 
 
+def _pot_shown() -> str | None:
+    """The pot's choice the settle-up page showed when a tick was sent (an open session's
+    payments depend on it), or None."""
+    choice = request.form.get("pot")
+    return choice if choice in ("carry", "refund") else None
+
+
 @bp.post("/<int:session_id>/payments")
 def pay(slug: str, session_id: int) -> Response:
     """A transfer ticked as paid: recorded in the session, so every phone's settle-up shows it.
     The pot's choice the page showed comes along: the transfer was one of that settlement."""
     group = access.group_for_page(slug)
-    choice = request.form.get("pot") or None
-    if choice not in ("carry", "refund"):
-        choice = None
+    choice = _pot_shown()
     if ConfirmForm().validate_on_submit():
         try:
             paid = services.record_payment(
@@ -414,9 +419,7 @@ def pay(slug: str, session_id: int) -> Response:
 def unpay(slug: str, session_id: int, payment_id: int) -> Response:
     """A tick taken back: the payment is deleted and what it paid is owed again."""
     group = access.group_for_page(slug)
-    choice = request.form.get("pot") or None
-    if choice not in ("carry", "refund"):
-        choice = None
+    choice = _pot_shown()
     if ConfirmForm().validate_on_submit():
         try:
             paid = services.delete_payment(group, session_id, payment_id)

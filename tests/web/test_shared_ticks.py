@@ -13,9 +13,13 @@ from tests.web.pages import HAND_1, HAND_2, Phone, html
 
 @pytest.fixture
 def phone(client) -> Phone:
+    """A phone at a night of Spot with seed 000's two hands entered: Finn owes Enda 38."""
     phone = Phone(client)
     phone.create_group()
     phone.add_players("Enda", "John", "Rex", "Finn")
+    phone.start()
+    phone.enter(HAND_1)
+    phone.enter(HAND_2, out="Enda")
     return phone
 
 
@@ -51,15 +55,8 @@ def paid_lines(page: str) -> list[str]:
     return re.findall(r'<span class="what">(.*?)</span>', block.group(1)) if block else []
 
 
-def night(phone: Phone) -> str:
-    board = phone.start()
-    phone.enter(HAND_1)
-    phone.enter(HAND_2, out="Enda")
-    return board
-
-
 def test_a_tick_on_one_phone_is_on_every_phone_and_can_be_taken_back(phone, other_phone):
-    board = night(phone)
+    board = phone.board
     page = html(phone.client.get(f"{board}/settle"))
     assert "The ticks stay on this phone only" not in page
     assert owed_lines(page) == [
@@ -96,7 +93,7 @@ def test_a_tick_on_one_phone_is_on_every_phone_and_can_be_taken_back(phone, othe
 
 
 def test_the_same_tick_from_two_phones_is_recorded_once(phone, other_phone):
-    board = night(phone)
+    board = phone.board
     page = html(phone.client.get(f"{board}/settle"))
     finn = next(f for f in tick_forms(page) if f.get("from") == "Finn")
     action = finn.pop("action")
@@ -112,7 +109,7 @@ def test_the_same_tick_from_two_phones_is_recorded_once(phone, other_phone):
 def test_finishing_after_a_tick_on_another_phone_is_not_refused_as_changed(phone, other_phone):
     """A tick raises the session's version but changes no score: the page that was open
     before it still shows the payments the night ends with."""
-    board = night(phone)
+    board = phone.board
     page = html(phone.client.get(f"{board}/settle"))
     version = re.search(r'name="version" value="(\d+)"', page).group(1)
     finn = next(f for f in tick_forms(page) if f.get("from") == "Finn")
@@ -138,7 +135,7 @@ def test_finishing_after_a_tick_on_another_phone_is_not_refused_as_changed(phone
 
 
 def test_a_refused_tick_says_why_and_stores_nothing(phone):
-    board = night(phone)
+    board = phone.board
     response = phone.client.post(
         f"{board}/payments", data={"from": "Finn", "to": "Enda", "units": "39"}
     )
@@ -156,7 +153,7 @@ def test_a_refused_tick_says_why_and_stores_nothing(phone):
 
 
 def test_a_tick_in_dutch_says_so_in_dutch(phone):
-    board = night(phone)
+    board = phone.board
     phone.client.set_cookie("lang", "nl")
     response = phone.client.post(
         f"{board}/payments", data={"from": "Finn", "to": "Enda", "units": "38"}
@@ -170,7 +167,7 @@ def test_a_tick_in_dutch_says_so_in_dutch(phone):
 
 
 def test_a_tick_needs_its_csrf_token(app, phone):
-    board = night(phone)
+    board = phone.board
     app.config["WTF_CSRF_ENABLED"] = True
     refused = phone.client.post(
         f"{board}/payments", data={"from": "Finn", "to": "Enda", "units": "38"}
@@ -181,7 +178,7 @@ def test_a_tick_needs_its_csrf_token(app, phone):
 
 
 def test_another_groups_session_cannot_be_ticked(app, phone):
-    board = night(phone)
+    board = phone.board
     stranger = Phone(app.test_client())
     stranger.create_group("Another pub")
     path = board.replace(phone.slug, stranger.slug)
