@@ -10,16 +10,22 @@ import pytest
 
 from tests.web.pages import HAND_1, HAND_2, Phone, html
 
+SEATS = ("Enda", "John", "Rex", "Finn")
+
 
 @pytest.fixture
 def phone(client) -> Phone:
     """A phone at a night of Spot with seed 000's two hands entered: Finn owes Enda 38."""
-    phone = Phone(client)
+    return at_the_table(Phone(client), (HAND_1, None), (HAND_2, "Enda"))
+
+
+def at_the_table(phone: Phone, *hands: tuple[dict[str, str], str | None]) -> Phone:
+    """``phone`` in a new group of four, at a Spot session with ``hands`` (cards, out) entered."""
     phone.create_group()
-    phone.add_players("Enda", "John", "Rex", "Finn")
-    phone.start()
-    phone.enter(HAND_1)
-    phone.enter(HAND_2, out="Enda")
+    phone.add_players(*SEATS)
+    phone.start(players=SEATS)
+    for cards, out in hands:
+        assert phone.enter(cards, out=out).status_code == 302
     return phone
 
 
