@@ -371,7 +371,6 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
         payments=[(p, paid_text(p.to_json(), result.currency)) for p in result.payments],
         coins_differ=any(b.settled != b.amount for b in result.balances),
         smallest_coin=format_money(smallest_coin(result.currency), result.currency),
-        tick_form=ConfirmForm(formdata=None),
         copy_text="\n".join([title, *lines]) if lines else title,
         finish_form=form,
         choosing_pot=view.status == "open" and bool(view.pot),
@@ -392,7 +391,7 @@ def _pot_shown() -> str | None:
 def pay(slug: str, session_id: int) -> Response:
     """A transfer ticked as paid: recorded in the session, so every phone's settle-up shows it.
     The pot's choice the page showed comes along: the transfer was one of that settlement."""
-    group = access.group_for_page(slug)
+    group, view = _session(slug, session_id)  # another group's session: not found
     choice = _pot_shown()
     if ConfirmForm().validate_on_submit():
         try:
@@ -407,18 +406,15 @@ def pay(slug: str, session_id: int) -> Response:
         except (services.RuleError, services.Conflict) as e:
             flash(i18n.error_text(e), "error")
         else:
-            view = services.session_view(group, session_id)
-            flash(
-                _("Ticked: %(what)s.", what=paid_text(paid.to_json(), view.currency or "")),
-                "success",
-            )
+            what = paid_text(paid.to_json(), view.currency or "")
+            flash(_("Ticked: %(what)s.", what=what), "success")
     return redirect(url_for(".settle", slug=slug, session_id=session_id, pot=choice))
 
 
 @bp.post("/<int:session_id>/payments/<int:payment_id>/delete")
 def unpay(slug: str, session_id: int, payment_id: int) -> Response:
     """A tick taken back: the payment is deleted and what it paid is owed again."""
-    group = access.group_for_page(slug)
+    group, view = _session(slug, session_id)  # another group's session: not found
     choice = _pot_shown()
     if ConfirmForm().validate_on_submit():
         try:
@@ -427,7 +423,6 @@ def unpay(slug: str, session_id: int, payment_id: int) -> Response:
             # Another phone took it back a moment ago: what this one wanted is done.
             flash(_("That payment was taken back already."), "success")
         else:
-            view = services.session_view(group, session_id)
             what = paid_text(paid.to_json(), view.currency or "")
             flash(_("Taken back: %(what)s.", what=what), "success")
     return redirect(url_for(".settle", slug=slug, session_id=session_id, pot=choice))

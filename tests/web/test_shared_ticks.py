@@ -183,8 +183,14 @@ def test_a_tick_needs_its_csrf_token(app, phone):
     assert paid_lines(html(phone.client.get(f"{board}/settle"))) == []
 
 
-def test_another_groups_session_cannot_be_ticked(app, phone):
+def test_another_groups_session_cannot_be_ticked_nor_its_ticks_taken_back(app, phone):
     board = phone.board
+    phone.client.post(f"{board}/payments", data={"from": "Rex", "to": "John", "units": "25"})
+    (untick,) = [
+        f
+        for f in tick_forms(html(phone.client.get(f"{board}/settle")))
+        if "/payments/" in f["action"]
+    ]
     stranger = Phone(app.test_client())
     stranger.create_group("Another pub")
     path = board.replace(phone.slug, stranger.slug)
@@ -192,7 +198,9 @@ def test_another_groups_session_cannot_be_ticked(app, phone):
         f"{path}/payments", data={"from": "Finn", "to": "Enda", "units": "38"}
     )
     assert response.status_code == 404
-    assert paid_lines(html(phone.client.get(f"{board}/settle"))) == []
+    taken = stranger.client.post(untick["action"].replace(phone.slug, stranger.slug))
+    assert taken.status_code == 404
+    assert paid_lines(html(phone.client.get(f"{board}/settle"))) == ["Rex paid John €0.25"]
 
 
 def test_a_transfer_into_the_pot_has_no_tick(phone):
