@@ -1,8 +1,8 @@
 """A group's backup as one JSON document, and the restore that gives the whole group back.
 
 The backup holds every row of the group: the group (its passphrase as the stored hash), its
-players, sessions, seats, hands and the change history, column by column as the models have
-them, all read at one moment.
+players, sessions, seats, hands, the change history and the payments made at the table,
+column by column as the models have them, all read at one moment.
 
 A restore trusts nothing in the file (anyone may craft one, and the restore form needs no
 sign-in). It accepts only what this app could itself have made, and refuses anything else
@@ -52,6 +52,7 @@ from ledger.models import (
     GameSession,
     Group,
     Hand,
+    Payment,
     Player,
     SessionChart,
     SessionPlayer,
@@ -117,6 +118,7 @@ def backup_group(slug: str) -> dict[str, Any]:
             ),
             "hands": select(Hand).where(Hand.session_id.in_(session_ids)),
             "changes": select(Change).where(Change.session_id.in_(session_ids)),
+            "payments": select(Payment).where(Payment.session_id.in_(session_ids)),
         }
         data: dict[str, Any] = {
             "format": FORMAT,
@@ -135,7 +137,7 @@ def _snapshot() -> Iterator[Session]:
     """A read-only ORM session on a connection of its own that sees the database as it was
     at its first query, whatever is committed while the backup's queries run.
 
-    The backup reads five tables one after another while phones go on saving hands. Without
+    The backup reads six tables one after another while phones go on saving hands. Without
     one snapshot a hand saved between reading the sessions and reading the hands would be
     backed up beside a session that does not count it, and the restored session could take
     no next hand. The app's own session cannot give that snapshot: on SQLite the driver

@@ -49,6 +49,7 @@ from ledger.models import (
     GameSession,
     Group,
     Hand,
+    Payment,
     Player,
     SessionPlayer,
 )
@@ -72,6 +73,7 @@ TABLES: tuple[tuple[str, type[Any]], ...] = (
     ("session_players", SessionPlayer),
     ("hands", Hand),
     ("changes", Change),
+    ("payments", Payment),
 )
 TOP_KEYS = frozenset({"format", "version", "made_at", "group", *(key for key, _ in TABLES)})
 # Counts of wrong passphrases and the epoch of this server's invite links are this server's
@@ -192,6 +194,7 @@ def check_backup(data: Any, slug: str | None = None) -> Checked:
     _check_hand_numbers(rows)
     _check_sessions(rows, players)
     _check_pots(rows["sessions"])
+    _check_payments(rows)
     return checked
 
 
@@ -266,7 +269,9 @@ def _check_sessions(rows: dict[str, list[dict[str, Any]]], players: dict[int, st
 
 # The columns that hold a row's id or a link to another row of the file: never stored, so any
 # positive whole number (the restore gives new ids).
-_IDS = frozenset({"id", "group_id", "session_id", "player_id", "carried_into_id"})
+_IDS = frozenset(
+    {"id", "group_id", "session_id", "player_id", "carried_into_id", "payer_id", "payee_id"}
+)
 
 
 def _row(
@@ -576,6 +581,28 @@ def _check_hand_numbers(rows: Mapping[str, list[dict[str, Any]]]) -> None:
                 "The backup is damaged: the hands of session {id} are not numbered 1 to {played}.",
                 id=session["id"],
                 played=played,
+            )
+
+
+def _check_payments(rows: Mapping[str, list[dict[str, Any]]]) -> None:
+    """Each payment as recording one checks it: in a session played for money, from one of
+    its players to another, of a whole number of units above 0."""
+    sessions = {s["id"]: s for s in rows["sessions"]}
+    seated: dict[int, set[int]] = defaultdict(set)
+    for sp in rows["session_players"]:
+        seated[sp["session_id"]].add(sp["player_id"])
+    for p in rows["payments"]:
+        players = seated[p["session_id"]]
+        money = _money(sessions[p["session_id"]]["options"])[1] is not None
+        if not money or p["payer_id"] not in players or p["payee_id"] not in players:
+            raise BackupError(
+                "The backup is refused: payment {id} is not between two players of a session "
+                "played for money.",
+                id=str(p["id"]),
+            )
+        if p["payer_id"] == p["payee_id"] or p["units"] < 1:
+            raise BackupError(
+                "The backup is refused: payment {id} pays nobody anything.", id=str(p["id"])
             )
 
 
@@ -898,6 +925,8 @@ CHANGES: dict[str, tuple[str | None, Shape, Shape]] = {
         {"state": STATE},
         {"leftover_pot": ("text", None), "movements": [MOVE]},
     ),
+    "payment.recorded": (None, None, {"from": NAMED, "to": NAMED, "units": "int"}),
+    "payment.deleted": (None, {"from": NAMED, "to": NAMED, "units": "int", "at": "text"}, None),
 }
 
 

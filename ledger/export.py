@@ -357,20 +357,40 @@ def exact_amount(units: int, unit_value: Decimal) -> Decimal:
     return _EXACT.multiply(Decimal(units), unit_value)
 
 
+SETTLE_STATUS = ("to pay", "paid")
+
+
 def settlement_table(settlement: Mapping[str, Any] | None) -> tuple[Row, Iterator[Row]]:
+    """What is still to pay (the transfers, as the settle-up shows them), then what was paid at
+    the table and when (the payments, oldest first)."""
     currency = (settlement or {}).get("currency") or ""
-    header: Row = ["From", "To", f"Amount ({currency})" if currency else "Amount", "Units"]
+    header: Row = [
+        "From",
+        "To",
+        f"Amount ({currency})" if currency else "Amount",
+        "Units",
+        "Status",
+        "Paid (UTC)",
+    ]
     transfers = (settlement or {}).get("transfers") or []
-    rows = (
-        [
+    payments = (settlement or {}).get("payments") or []
+
+    def row(t: Mapping[str, Any], status: str, at: Any) -> Row:
+        return [
             POT if t.get("from") is None else t["from"],
             POT if t.get("to") is None else t["to"],
             Decimal(str(t["amount"])),
             t.get("units"),
+            status,
+            _when(at),
         ]
-        for t in transfers
+
+    to_pay, paid = SETTLE_STATUS
+    rows = (
+        *(row(t, to_pay, None) for t in transfers),
+        *(row(p, paid, p.get("at")) for p in payments),
     )
-    return header, rows
+    return header, iter(rows)
 
 
 # --- Writing sheets ----------------------------------------------------------------------------
@@ -537,7 +557,8 @@ def session_workbook(
     _write_table(sheet, header, rows)
 
     header, rows = settlement_table(settlement)
-    sheet = _Sheet(wb, "Settlement", [name_width, name_width, 14, 8], formats={2: cash})
+    widths = [name_width, name_width, 14, 8, 8, len(DATE_FORMAT) + 2]
+    sheet = _Sheet(wb, "Settlement", widths, formats={2: cash})
     _write_table(sheet, header, rows)
 
     _scores(wb, hands, names, money)

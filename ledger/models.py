@@ -214,8 +214,9 @@ class Change(Model):
     ``kind`` is one of session.created, hand.created, hand.corrected, hand.deleted,
     player.joined, player.left, player.renamed, session.finished, pot.carried (this
     session's carried pot opened another), pot.returned (the session it opened was deleted
-    before its first hand: the pot waits again). A correction or an undo keeps the old
-    entry and outcome in ``before``, so nothing typed at the table is ever lost.
+    before its first hand: the pot waits again), payment.recorded, payment.deleted. A
+    correction or an undo keeps the old entry and outcome in ``before``, so nothing typed at
+    the table is ever lost.
     """
 
     __tablename__ = "changes"
@@ -258,3 +259,23 @@ class SessionChart(Model):
     step: Mapped[int] = mapped_column(Integer, default=1)
     points: Mapped[list[Any]] = mapped_column(JSON, default=list)
     last: Mapped[list[Any] | None] = mapped_column(JSON)
+
+
+class Payment(Model):
+    """Money handed over at the table to settle up (RULES.md §2 "Paying up"): ``payer`` paid
+    ``payee`` ``units``. It changes no score; it lowers what is still owed.
+
+    The players are kept by id, not by name, so renaming one leaves their payments theirs.
+    Taking a payment back deletes its row; the history keeps it (``payment.deleted``).
+    """
+
+    __tablename__ = "payments"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("sessions.id", ondelete="CASCADE"), index=True
+    )
+    payer_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    payee_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    units: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

@@ -20,38 +20,98 @@
   }
 })();
 
-/* Settle up: the "paid" ticks are kept on this phone (localStorage), one list per session.
-   Each tick is kept under its line (from, to, amount), so finishing the night or a reload keeps
-   it, and a line that a correction changed starts unticked. */
+/* Settle up: the "paid" ticks are payments recorded in the session, shared by every phone.
+
+   A tick (or a tick taken back) is sent without leaving the page, and the parts marked
+   data-live are swapped for the page the server answers, with its message read out. Every few
+   seconds (while the page is visible) the session's version is asked for; when another phone
+   changed it, the page is fetched again and swapped in the same way. Without script each tick
+   is an ordinary form. */
 (function () {
   "use strict";
-  var list = document.getElementById("transfers");
-  if (!list) return;
-  var key = list.getAttribute("data-storage-key");
-  var boxes = list.querySelectorAll("input[data-paid]");
-  var paid = {};
-  try { paid = JSON.parse(window.localStorage.getItem(key) || "{}") || {}; } catch (e) { paid = {}; }
+  var root = document.getElementById("settle-up");
+  if (!root || !window.fetch || !window.DOMParser || !window.FormData) return;
+  var pollUrl = root.getAttribute("data-poll-url");
+  var version = root.getAttribute("data-version");
+  var every = 3000;
+  var busy = false;
+  var status = document.getElementById("tick-status");
 
-  function show(box) {
-    var item = box.closest(".transfer");
-    if (item) item.classList.toggle("paid", box.checked);
+  function swap(html) {
+    var page = new DOMParser().parseFromString(html, "text/html");
+    var fresh = page.getElementById("settle-up");
+    if (!fresh) return false;
+    document.querySelectorAll("[data-live]").forEach(function (old) {
+      var replacement = page.getElementById(old.id);
+      if (!replacement) return;
+      /* The element stays and only what is inside it changes, so a screen reader announces
+         the change inside a live region it already knows. */
+      old.replaceChildren.apply(old, Array.prototype.map.call(replacement.childNodes, function (node) {
+        return document.importNode(node, true);
+      }));
+    });
+    version = fresh.getAttribute("data-version");
+    root.setAttribute("data-version", version);
+    /* The message the server flashed for this tick ("Ticked: …", or why it was refused). */
+    var said = Array.prototype.map.call(page.querySelectorAll(".flash[role=status]"), function (p) {
+      return p.textContent;
+    }).join(" ");
+    if (status && said) status.textContent = said;
+    localTimes();
+    document.dispatchEvent(new CustomEvent("ledger:updated"));
+    return true;
   }
 
-  function save() {
-    /* Only the lines on the page: ticks of lines that no longer exist are dropped. */
-    var now = {};
-    boxes.forEach(function (box) {
-      if (box.checked) now[box.getAttribute("data-paid")] = true;
+  /* The payments' times, on this phone's clock, as static/app.js writes the page's own when
+     it loads (a swapped-in time would otherwise stay in UTC). */
+  function localTimes() {
+    var lang = document.documentElement.lang || "en";
+    var own = navigator.language || lang;
+    var options = { day: "numeric", month: "short", year: "numeric", hour: "2-digit",
+                    minute: "2-digit", hourCycle: "h23" };
+    root.querySelectorAll("[data-live] time[data-local]").forEach(function (stamp) {
+      var at = new Date(stamp.dateTime);
+      if (isNaN(at.getTime()) || !at.toLocaleString) return;
+      stamp.textContent = at.toLocaleString(own.split("-")[0] === lang.split("-")[0] ? own : lang, options);
     });
-    try { window.localStorage.setItem(key, JSON.stringify(now)); } catch (e) { /* private mode */ }
   }
 
-  boxes.forEach(function (box) {
-    box.checked = paid[box.getAttribute("data-paid")] === true;
-    show(box);
-    box.addEventListener("change", function () {
-      show(box);
-      save();
-    });
+  function reload() {
+    return fetch(window.location.href, { credentials: "same-origin" })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+      .then(swap);
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.hasAttribute || !form.hasAttribute("data-tick")) return;
+    event.preventDefault();
+    if (form.getAttribute("data-sending") === "1") return;
+    form.setAttribute("data-sending", "1");
+    var button = form.querySelector("button");
+    if (button) button.setAttribute("aria-busy", "true");
+    busy = true;
+    fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin" })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+      .then(function (html) { if (!swap(html)) throw new Error("no page"); })
+      .catch(function () {
+        /* Offline or refused: send it the ordinary way, which shows what happened. */
+        form.removeAttribute("data-tick");
+        form.submit();
+      })
+      .then(function () { busy = false; });
   });
+
+  function poll() {
+    if (busy || document.hidden) return;
+    busy = true;
+    fetch(pollUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (data) { if (String(data.version) !== String(version)) return reload(); })
+      .catch(function () { /* offline for a moment: try again at the next tick */ })
+      .then(function () { busy = false; });
+  }
+
+  window.setInterval(poll, every);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
 })();

@@ -116,6 +116,30 @@ def settlement(group: GroupRef, session_id: int):
     return jsonify(services.settlement(group, session_id).to_json())
 
 
+@bp.get("/sessions/<int:session_id>/payments")
+@with_group
+def payments(group: GroupRef, session_id: int):
+    return jsonify([p.to_json() for p in services.list_payments(group, session_id)])
+
+
+@bp.post("/sessions/<int:session_id>/payments")
+@with_group
+def record_payment(group: GroupRef, session_id: int):
+    body = json_object()
+    payment = services.record_payment(
+        group, session_id, text(body, "from"), text(body, "to"), whole(body, "units")
+    )
+    return jsonify(payment.to_json()), 201
+
+
+@bp.delete("/sessions/<int:session_id>/payments/<int:payment_id>")
+@with_group
+def delete_payment(group: GroupRef, session_id: int, payment_id: int):
+    json_object()  # a body, if any, must be JSON like every other call's
+    services.delete_payment(group, session_id, payment_id)
+    return "", 204
+
+
 @bp.get("/sessions/<int:session_id>/history")
 @with_group
 def history(group: GroupRef, session_id: int):

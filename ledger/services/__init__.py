@@ -31,6 +31,12 @@ from ledger.services.hands import (
     scoreboard,
     undo_hand,
 )
+from ledger.services.payments import (
+    delete_payment,
+    list_payments,
+    past_payments,
+    record_payment,
+)
 from ledger.services.sessions import (
     create_session,
     delete_session,
@@ -59,6 +65,7 @@ __all__ = [
     "correct_hand",
     "create_group",
     "create_session",
+    "delete_payment",
     "delete_session",
     "finish_session",
     "get_hand",
@@ -67,10 +74,13 @@ __all__ = [
     "iter_hands",
     "join_session",
     "leave_session",
+    "past_payments",
     "list_games",
     "list_hands",
+    "list_payments",
     "only_open_session",
     "recent_hands",
+    "record_payment",
     "remembered_table",
     "rename_player",
     "score_history",

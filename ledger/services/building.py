@@ -6,9 +6,11 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Row
+from sqlalchemy import Row, select
+from sqlalchemy.orm import aliased
 
-from ledger.models import GameSession, Hand
+from ledger.extensions import db
+from ledger.models import GameSession, Hand, Payment, Player
 from ledger.rules.base import Game, State
 from ledger.rules.money import amount
 from ledger.services.loading import session_game
@@ -16,6 +18,7 @@ from ledger.services.results import (
     GroupRef,
     HandView,
     MovementView,
+    PaymentView,
     ProgressView,
     ResultView,
     SeatView,
@@ -114,4 +117,21 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         started_at=row.started_at,
         finished_at=row.finished_at,
         closed=row.finish is not None,
+    )
+
+
+def payment_views(row: GameSession, unit_value: Decimal, currency: str) -> tuple[PaymentView, ...]:
+    """The payments made at the table in the session, oldest first, by the players' names now
+    (a player renamed since keeps their payments): one query."""
+    payer, payee = aliased(Player), aliased(Player)
+    found = db.session.execute(
+        select(Payment, payer.name, payee.name)
+        .join(payer, payer.id == Payment.payer_id)
+        .join(payee, payee.id == Payment.payee_id)
+        .where(Payment.session_id == row.id)
+        .order_by(Payment.at, Payment.id)
+    ).all()
+    return tuple(
+        PaymentView(p.id, source, target, p.units, amount(p.units, unit_value, currency), p.at)
+        for p, source, target in found
     )

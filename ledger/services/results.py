@@ -295,12 +295,52 @@ class AddedHand:
 
 @dataclass(frozen=True)
 class BalanceView:
+    """A player's money for the night: ``amount`` is exact (units × unit value); ``settled`` is
+    what the settle-up pays or receives for it in the currency's coins (API.md "Coins");
+    ``outstanding`` the units still to pay (negative) or receive (positive) after the payments
+    made, and ``outstanding_amount`` what the transfers left move for it, in coins."""
+
     player: str
     units: int
     amount: Decimal
+    settled: Decimal | None = None  # None: the same as amount
+    outstanding: int | None = None  # None: the same as units (nothing paid)
+    outstanding_amount: Decimal | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"player": self.player, "units": self.units, "amount": str(self.amount)}
+        settled = self.amount if self.settled is None else self.settled
+        outstanding = self.units if self.outstanding is None else self.outstanding
+        left = settled if self.outstanding_amount is None else self.outstanding_amount
+        return {
+            "player": self.player,
+            "units": self.units,
+            "amount": str(self.amount),
+            "settled": str(settled),
+            "outstanding": outstanding,
+            "outstanding_amount": str(left),
+        }
+
+
+@dataclass(frozen=True)
+class PaymentView:
+    """Money handed over at the table to settle up (API.md "Payments"), recorded at ``at``."""
+
+    id: int
+    source: str
+    target: str
+    units: int
+    amount: Decimal
+    at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "from": self.source,
+            "to": self.target,
+            "units": self.units,
+            "amount": str(self.amount),
+            "at": timestamp(self.at),
+        }
 
 
 @dataclass(frozen=True)
@@ -323,7 +363,8 @@ class TransferView:
 
 @dataclass(frozen=True)
 class SettlementView:
-    """Who pays whom (API.md "Settlement"): the fewest transfers that square every balance."""
+    """Who pays whom (API.md "Settlement"): the fewest transfers that square every balance
+    still outstanding once the payments made at the table are counted."""
 
     session: int
     status: str
@@ -332,7 +373,8 @@ class SettlementView:
     balances: tuple[BalanceView, ...]
     pot: int
     pot_amount: Decimal
-    transfers: tuple[TransferView, ...]
+    transfers: tuple[TransferView, ...]  # what is still outstanding after the payments
+    payments: tuple[PaymentView, ...] = ()  # oldest first
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -344,6 +386,7 @@ class SettlementView:
             "pot": self.pot,
             "pot_amount": str(self.pot_amount),
             "transfers": [t.to_json() for t in self.transfers],
+            "payments": [p.to_json() for p in self.payments],
         }
 
 

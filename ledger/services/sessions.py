@@ -2,7 +2,8 @@
 
 - ``create_session`` (a request id sent again answers the session it started),
   ``session_view``, ``join_session``, ``leave_session``, ``finish_session``,
-  ``settlement`` (who pays whom) and ``session_history`` (every change, oldest first).
+  ``settlement`` (who pays whom, after the payments made) and ``session_history`` (every
+  change, oldest first).
 - ``delete_session`` (one started by mistake, before its first hand), ``remembered_table``
   (the seats and the deal the group's last session left) and ``only_open_session``.
 """
@@ -23,7 +24,7 @@ from ledger.rules.base import State
 from ledger.rules.errors import RuleError
 from ledger.rules.money import amount, settle_amounts
 from ledger.rules.registry import get_game
-from ledger.services.building import build_session_view, ordered_players
+from ledger.services.building import build_session_view, ordered_players, payment_views
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import check_player_name, find_players, name_key, players_for
 from ledger.services.loading import check_version, load_session, read_session, session_game
@@ -32,6 +33,7 @@ from ledger.services.results import (
     BalanceView,
     ChangeView,
     GroupRef,
+    PaymentView,
     SessionView,
     SettlementView,
     TransferView,
@@ -231,6 +233,9 @@ def settlement(group: GroupRef, session_id: int, leftover_pot: str | None = None
     will have once finished that way: the same transfers ``finish_session`` then leaves. Without
     it an open session is settled as it stands, its pot carried on. A finished session always
     answers its own settlement.
+
+    The payments made at the table (ledger/services/payments.py) are counted last: each
+    balance's ``outstanding`` is what is left, and the transfers settle only that.
     """
     row = load_session(group, session_id)
     game = session_game(row)
@@ -246,17 +251,46 @@ def settlement(group: GroupRef, session_id: int, leftover_pot: str | None = None
     pot_party = -sum(balances.values())
     if pot_party:
         balances[None] = pot_party
-    amounts, transfers = settle_amounts(balances, unit_value, currency)
+    # Paying up (RULES.md §2) is a step of its own: the payments made lower what is still
+    # outstanding, and the transfers settle only that.
+    paid = payment_views(row, unit_value, currency)
+    left = _after_payments(balances, paid)
+    settled, _ = settle_amounts(balances, unit_value, currency)
+    owed, transfers = settle_amounts(left, unit_value, currency)
     return SettlementView(
         session=row.id,
         status=row.status,
         currency=currency,
         unit_value=unit_value,
-        balances=tuple(BalanceView(p, balances[p], amounts[p]) for p in players),
+        balances=tuple(
+            BalanceView(
+                p,
+                balances[p],
+                amount(balances[p], unit_value, currency),
+                settled=settled[p],
+                outstanding=left[p],
+                outstanding_amount=owed[p],
+            )
+            for p in players
+        ),
         pot=state.pot,
         pot_amount=amount(state.pot, unit_value, currency),
         transfers=tuple(TransferView(t.source, t.target, t.units, money) for t, money in transfers),
+        payments=paid,
     )
+
+
+def _after_payments(
+    balances: Mapping[str | None, int], paid: Sequence[PaymentView]
+) -> dict[str | None, int]:
+    """What is still outstanding once the payments made are counted: a payer owes that much
+    less, a payee is owed that much less. A payment that a later correction made too large
+    turns the other way (the payee now owes the difference back), so none is ever lost."""
+    left = dict(balances)
+    for p in paid:
+        left[p.source] = left.get(p.source, 0) + p.units
+        left[p.target] = left.get(p.target, 0) - p.units
+    return left
 
 
 def session_history(group: GroupRef, session_id: int) -> list[ChangeView]:

@@ -24,14 +24,16 @@ from ledger.downloads import download, session_filename
 from ledger.export import XLSX_MIMETYPE, export_workbook, session_data
 from ledger.ids import form_number, query_number, row_number
 from ledger.rules import GAMES, has_name, tidy_name
+from ledger.rules.money import smallest_coin
 from ledger.services import exports
 from ledger.services.request_ids import minted_request_id, new_request_id
 from ledger.services.results import GroupRef, GroupView, SessionView
 from ledger.web import access, i18n, texts
 from ledger.web.chart import score_chart
+from ledger.web.display import format_money
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
 from ledger.web.pagecache import scoreboards, with_form_token, without_form_token
-from ledger.web.summary import hand_summary, transfer_text
+from ledger.web.summary import hand_summary, paid_text, transfer_text
 
 bp = Blueprint("sessions", __name__, url_prefix="/g/<slug>/s")
 
@@ -419,6 +421,9 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
         session=view,
         settlement=result,
         transfers=list(zip(result.transfers, lines, strict=True)),
+        payments=[(p, paid_text(p.to_json(), result.currency)) for p in result.payments],
+        coins_differ=any(b.settled != b.amount for b in result.balances),
+        smallest_coin=format_money(smallest_coin(result.currency), result.currency),
         copy_text="\n".join([title, *lines]) if lines else title,
         finish_form=form,
         choosing_pot=view.status == "open" and bool(view.pot),
@@ -426,6 +431,54 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
         pot_choices=[(value, labels[value]) for value in _pot_choices(view)],
     )
     return html if status == 200 else (html, status)
+
+
+def _pot_shown() -> str | None:
+    """The pot's choice the settle-up page showed when a tick was sent (an open session's
+    payments depend on it), or None."""
+    choice = request.form.get("pot")
+    return choice if choice in ("carry", "refund") else None
+
+
+@bp.post("/<int:session_id>/payments")
+def pay(slug: str, session_id: int) -> Response:
+    """A transfer ticked as paid: recorded in the session, so every phone's settle-up shows it.
+    The pot's choice the page showed comes along: the transfer was one of that settlement."""
+    group, view = _session(slug, session_id)  # another group's session: not found
+    choice = _pot_shown()
+    if ConfirmForm().validate_on_submit():
+        try:
+            paid = services.record_payment(
+                group,
+                session_id,
+                request.form.get("from"),
+                request.form.get("to"),
+                form_number(request.form.get("units")),
+                leftover_pot=choice,
+            )
+        except (services.RuleError, services.Conflict) as e:
+            flash(i18n.error_text(e), "error")
+        else:
+            what = paid_text(paid.to_json(), view.currency or "")
+            flash(_("Ticked: %(what)s.", what=what), "success")
+    return redirect(url_for(".settle", slug=slug, session_id=session_id, pot=choice))
+
+
+@bp.post("/<int:session_id>/payments/<int:payment_id>/delete")
+def unpay(slug: str, session_id: int, payment_id: int) -> Response:
+    """A tick taken back: the payment is deleted and what it paid is owed again."""
+    group, view = _session(slug, session_id)  # another group's session: not found
+    choice = _pot_shown()
+    if ConfirmForm().validate_on_submit():
+        try:
+            paid = services.delete_payment(group, session_id, payment_id)
+        except services.NotFound:
+            # Another phone took it back a moment ago: what this one wanted is done.
+            flash(_("That payment was taken back already."), "success")
+        else:
+            what = paid_text(paid.to_json(), view.currency or "")
+            flash(_("Taken back: %(what)s.", what=what), "success")
+    return redirect(url_for(".settle", slug=slug, session_id=session_id, pot=choice))
 
 
 @bp.post("/<int:session_id>/finish")
@@ -439,8 +492,10 @@ def finish(slug: str, session_id: int):
     if form.validate_on_submit():
         leftover = form.leftover_pot.data if view.money else None
         shown = form.version.data or ""
+        # A payment ticked on another phone changes no score: the page is still right.
+        version = services.past_payments(group, session_id, form_number(shown))
         try:
-            services.finish_session(group, session_id, leftover, version=form_number(shown))
+            services.finish_session(group, session_id, leftover, version=version)
         except services.Conflict as e:
             if e.field != "version":
                 flash(i18n.error_text(e), "error")

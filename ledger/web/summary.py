@@ -225,3 +225,12 @@ def transfer_text(transfer: Mapping[str, Any], currency: str) -> str:
     return gettext(
         "%(from)s pays %(to)s %(amount)s", **{"from": source, "to": target, "amount": money}
     )
+
+
+def paid_text(payment: Mapping[str, Any], currency: str) -> str:
+    """A payment made at the table in words: "Finn paid Enda €0.38"."""
+    money = format_money(Decimal(str(payment["amount"])), currency)
+    return gettext(
+        "%(from)s paid %(to)s %(amount)s",
+        **{"from": payment["from"], "to": payment["to"], "amount": money},
+    )

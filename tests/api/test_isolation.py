@@ -10,15 +10,18 @@ A_PLAYERS = ["Zebedee", "Philomena", "Cornelius"]
 A_NAME = "Secret Snug Club"
 # The calls anyone may make: no group is named in them.
 PUBLIC = {("GET", "api.games"), ("POST", "api.create_group")}
+# A payment group A may make after its hand (Philomena owes Zebedee 12 units).
+PAYMENT = {"from": "Philomena", "to": "Zebedee", "units": 2}
 
 
 @pytest.fixture
 def groups(client):
-    """Group A with a session and a hand, group B with nothing, and A as A sees it."""
+    """Group A with a session, a hand and a payment, group B with nothing, and A as A sees it."""
     a = Table(client, A_NAME)
     b = Table(client, "The Other Table", passphrase="another passphrase")
     sid = a.session(A_PLAYERS, dealer="Zebedee")["id"]
     a.hand(sid, hand_of({"Zebedee": "A 2", "Philomena": "3 4", "Cornelius": "5 6"}))
+    a.ok("POST", f"/sessions/{sid}/payments", PAYMENT, 201)
     return a, b, sid
 
 
@@ -28,12 +31,13 @@ def snapshot(table: Table, sid: int):
         table.ok("GET", f"/sessions/{sid}"),
         table.ok("GET", f"/sessions/{sid}/hands"),
         table.ok("GET", f"/sessions/{sid}/history"),
+        table.ok("GET", f"/sessions/{sid}/payments"),
     )
 
 
 def a_calls(app, slug: str, sid: int):
     """Every (method, path, endpoint) of the API, filled in with group A's things."""
-    values = {"slug": slug, "session_id": sid, "number": 1, "name": "Cornelius"}
+    values = {"slug": slug, "session_id": sid, "number": 1, "name": "Cornelius", "payment_id": 1}
     calls = []
     for rule in app.url_map.iter_rules():
         if not rule.endpoint.startswith("api."):
@@ -60,6 +64,7 @@ def body_for(endpoint: str):
         "api.add_hand": hand_of({"Zebedee": "7 8", "Philomena": "3 4", "Cornelius": "5 6"}),
         "api.correct_hand": hand_of({"Zebedee": "7 8", "Philomena": "3 4", "Cornelius": "5 6"}),
         "api.finish": {"leftover_pot": "refund"},
+        "api.record_payment": PAYMENT,
     }.get(endpoint)
 
 

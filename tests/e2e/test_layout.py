@@ -136,7 +136,7 @@ def visit_every_page(phone: Phone, table: dict[str, str]) -> list[str]:
         "settle-up",
         phone.button("Copy as text"),
         phone.button("Finish the night"),
-        page.locator("label", has=page.get_by_role("checkbox")),
+        page.locator("button.tick"),
     )
 
     page.goto(f"/g/{table['slug']}")

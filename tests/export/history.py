@@ -1,7 +1,8 @@
 """A group with a varied history, made through the JSON API as a phone at the table makes it.
 
 Four kinds of game, a correction, an undo, players joining, leaving and sitting out, a pot
-carried into the next night and one refunded: everything a workbook or a backup must carry.
+carried into the next night and one refunded, payments made at the table (one taken back):
+everything a workbook or a backup must carry.
 """
 
 from __future__ import annotations
@@ -79,6 +80,12 @@ def play_a_history(table: Table) -> dict[str, int]:
     table.ok("DELETE", f"/sessions/{night}/players/Rex")
     table.hand(night, {"Enda": "9", "John": "2", "Seán": "4", "Finn": "K"})
     table.ok("POST", f"/sessions/{night}/finish", {"leftover_pot": "carry"})
+    # Paying up at the table: one transfer paid, another ticked and taken back.
+    owed = [t for t in table.get(f"/sessions/{night}/settlement")["transfers"] if t["to"]]
+    for t in owed[:2]:
+        paid = {"from": t["from"], "to": t["to"], "units": t["units"]}
+        last = table.ok("POST", f"/sessions/{night}/payments", paid, 201)
+    table.ok("DELETE", f"/sessions/{night}/payments/{last['id']}", status=204)
 
     # Rummy to a target of 30: finished by the game itself.
     rummy = ids["rummy"] = table.new_session("rummy", ["Enda", "John", "Nora"], "Nora", target=30)

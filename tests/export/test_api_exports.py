@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 
@@ -105,10 +106,18 @@ def test_a_sessions_workbook_holds_the_numbers_the_api_answers(history, name):
     assert {p: net[p] for p in session["scores"]} == session["scores"]
     assert net["(pot)"] == session["pot"] - session["carried_in"]
 
-    transfers = table(wb["Settlement"])
+    sheet = table(wb["Settlement"])
+    transfers = [t for t in sheet if t["Status"] == "to pay"]
     assert [(t["From"], t["To"], money(t[f"Amount ({currency})"])) for t in transfers] == [
         (t["from"] or "(pot)", t["to"] or "(pot)", Decimal(t["amount"]))
         for t in settlement["transfers"]
+    ]
+    # What was paid at the table, and when, after what is still to pay.
+    paid = [t for t in sheet if t["Status"] == "paid"]
+    assert sheet == transfers + paid
+    assert [(p["From"], p["To"], p["Units"], p["Paid (UTC)"]) for p in paid] == [
+        (p["from"], p["to"], p["units"], datetime.fromisoformat(p["at"][:-1]))
+        for p in settlement["payments"]
     ]
 
 

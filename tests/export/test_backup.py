@@ -117,8 +117,8 @@ def test_a_group_restored_into_another_database_answers_every_call_as_before(
 
     assert every_answer(app, table) == before
     players = len(made.get(f"/groups/{made.slug}")["players"])
-    # /games, the group's 4 (its stats among them), 7 per session, a page per player.
-    assert len(before) == 5 + 7 * len(ids) + players
+    # /games, the group's 4 (its stats among them), 8 per session, a page per player.
+    assert len(before) == 5 + 8 * len(ids) + players
 
     # The table plays on: new ids do not clash with the restored ones.
     table.hand(ids["spots"], {"Nora": "", "Enda": "K", "John": "2", "Finn": "3"}, out="Nora")
@@ -165,14 +165,15 @@ def test_a_restore_beside_the_group_itself_takes_new_ids_and_a_new_slug(app, cli
 
     def comparable(answer: Any, rename: dict[int, int], top: bool = True) -> Any:
         """An answer without the group's slug, every session id in it (the session's own,
-        the settlement's, the pots carried on in the history) renamed by ``rename``."""
+        the settlement's, the pots carried on in the history) renamed by ``rename``. A
+        payment's id (the one id nested in these answers) is new too: left out."""
         if isinstance(answer, dict):
             return {
                 k: rename.get(v, v)
                 if k in ("session", "carried_from", "carried_into") or (top and k == "id")
                 else comparable(v, rename, top=False)
                 for k, v in answer.items()
-                if k not in ("group", "slug")
+                if k not in ("group", "slug") and (top or k != "id")
             }
         if isinstance(answer, list):
             return [comparable(v, rename, top=False) for v in answer]
@@ -223,6 +224,13 @@ def count_rows(app: Flask) -> tuple[int, int, int]:
         )
 
 
+def _player_of_another_session(d: dict) -> None:
+    """A payment to a player of the group who did not play in the session (Nora)."""
+    (payment,) = d["payments"]
+    seated = {sp["player_id"] for sp in d["session_players"] if sp["session_id"] == 1}
+    payment["payee_id"] = next(p["id"] for p in d["players"] if p["id"] not in seated)
+
+
 @pytest.mark.parametrize(
     ("damage", "message"),
     [
@@ -234,6 +242,21 @@ def count_rows(app: Flask) -> tuple[int, int, int]:
         (lambda d: d["group"].update(slug="Not A Slug"), "cannot be a group's slug"),
         (lambda d: d["sessions"][1]["state"].pop("scores"), "cannot be read back"),
         (lambda d: d["hands"].append(dict(d["hands"][0])), "two rows of hands"),
+        # Payments: between two players of a money session, of something, as the app writes.
+        (_player_of_another_session, "not between two players of a session played for money"),
+        (lambda d: d["payments"][0].update(session_id=2), "not between two players"),  # Rummy
+        (lambda d: d["payments"][0].update(payee_id=d["payments"][0]["payer_id"]), "nobody"),
+        (lambda d: d["payments"][0].update(units=0), "pays nobody anything"),
+        (lambda d: d["payments"][0].update(units=-5), "payments.units"),
+        (lambda d: d["payments"][0].update(payer_id=12345), "refers to players 12345"),
+        (lambda d: d["payments"][0].update(at="yesterday"), "payments.at"),
+        (lambda d: d["payments"][0].update(note="x"), "payments.note"),
+        (
+            lambda d: next(c for c in d["changes"] if c["kind"] == "payment.recorded")[
+                "after"
+            ].update(units="lots"),
+            "payment.recorded",
+        ),
     ],
 )
 def test_a_damaged_backup_is_refused_and_changes_nothing(app, client, damage, message):
@@ -392,3 +415,28 @@ def test_a_pot_that_came_back_from_a_deleted_session_restores_and_backs_up_again
     following = table.new_session("spot", ["Enda", "John"], "Enda")
     pot = table.get(f"/sessions/{copied['id']}")["pot"]
     assert pot > 0 and table.get(f"/sessions/{following}")["carried_in"] == pot
+
+
+def test_payments_are_backed_up_and_restored_with_their_players_and_history(app, client):
+    made = Table.new_group(client)
+    ids = play_a_history(made)
+    paid = made.get(f"/sessions/{ids['spot']}/payments")
+    assert len(paid) == 1  # one paid, one taken back
+    with app.app_context():
+        data = backup_group(made.slug)
+        db.session.rollback()
+    (row,) = data["payments"]
+    assert row["units"] == paid[0]["units"]
+    kinds = [c["kind"] for c in data["changes"]]
+    assert kinds.count("payment.recorded") == 2 and kinds.count("payment.deleted") == 1
+
+    with app.app_context():
+        copy = restore_group(data, slug="the-copy")
+    table = Table(client, copy.slug)
+    new_id = table.get(f"/groups/{copy.slug}")["sessions"][0]["id"]
+    (restored,) = table.get(f"/sessions/{new_id}/payments")
+    assert {k: v for k, v in restored.items() if k != "id"} == {
+        k: v for k, v in paid[0].items() if k != "id"
+    }
+    # The restored payment can be taken back like any other.
+    table.ok("DELETE", f"/sessions/{new_id}/payments/{restored['id']}", status=204)

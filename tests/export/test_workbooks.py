@@ -224,7 +224,7 @@ def test_a_points_game_has_points_no_pot_no_money_and_an_empty_settlement():
     assert list(players["Ann"]) == ["Player", "Hands played", "Hands won", "Final score (points)"]
     assert players["Ann"]["Final score (points)"] == game.session["scores"]["Ann"] == 30
     assert rows(wb["Payments"]) == [["Hand", "From", "To", "Units", "Amount", "Note"]]
-    assert rows(wb["Settlement"]) == [["From", "To", "Amount", "Units"]]
+    assert rows(wb["Settlement"]) == [["From", "To", "Amount", "Units", "Status", "Paid (UTC)"]]
     assert rows(wb["Scores"])[1:] == [[1, 0, 25, 0], [2, 10, 25, 0], [3, 30, 25, 0]]
 
 

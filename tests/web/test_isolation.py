@@ -20,6 +20,9 @@ FORM = {
     "join-name": "Intruder",
     "after": "Somebody",
     "number": "1",
+    "from": "Intruder",
+    "to": "Somebody",
+    "units": "5",
 }
 # Pages that name no group, or make one: nothing of another group is reachable from them.
 NO_GROUP = {"home.index", "home.restore", "home.create_group", "home.open_group", "home.join"}
@@ -36,7 +39,19 @@ def tables(app):
     theirs.create_group(SECRETS[2])
     theirs.start(players=SECRETS[:2], dealer=SECRETS[1])
     theirs.enter({SECRETS[0]: "J 10", SECRETS[1]: "A 3"})
+    paid = theirs.client.post(
+        f"{theirs.board}/payments", data={"from": SECRETS[0], "to": SECRETS[1], "units": "5"}
+    )
+    assert paid.status_code == 302
     return ours, theirs
+
+
+def their_payment_id(app, theirs: Phone) -> int:
+    payments = app.test_client().get(
+        f"/api/v1/sessions/{theirs.session_id}/payments", headers=basic(theirs.slug, PASSPHRASE)
+    )
+    (payment,) = payments.get_json()
+    return payment["id"]
 
 
 def their_player_id(app, theirs: Phone) -> int:
@@ -49,7 +64,8 @@ def their_player_id(app, theirs: Phone) -> int:
 def their_things(app, theirs: Phone) -> list:
     client, auth = app.test_client(), basic(theirs.slug, PASSPHRASE)
     paths = [f"/groups/{theirs.slug}"] + [
-        f"/sessions/{theirs.session_id}{suffix}" for suffix in ("", "/hands", "/history")
+        f"/sessions/{theirs.session_id}{suffix}"
+        for suffix in ("", "/hands", "/history", "/payments")
     ]
     return [client.get(f"/api/v1{p}", headers=auth).get_json() for p in paths]
 
@@ -80,7 +96,14 @@ def assert_nothing_of_theirs(response, theirs: Phone) -> None:
 
 def test_every_page_that_names_a_group_is_walked(app, tables):
     ours, theirs = tables
-    values = {"slug": ours.slug, "session_id": 1, "number": 1, "player_id": 1, "name": "Enda"}
+    values = {
+        "slug": ours.slug,
+        "session_id": 1,
+        "number": 1,
+        "player_id": 1,
+        "name": "Enda",
+        "payment_id": 1,
+    }
     endpoints = {endpoint for _, _, endpoint, _ in page_calls(app, values)}
     assert {"sessions.show", "hands.edit", "groups.backup", "groups.rename_player"} <= endpoints
 
@@ -96,6 +119,7 @@ def test_their_ids_under_our_group_are_not_found_and_show_nothing_of_theirs(app,
         # A player's page under our group: not found. (Not their player's name: the address
         # itself is echoed on the page, in the language switch; test_stats.py tries theirs.)
         "name": "Intruder",
+        "payment_id": their_payment_id(app, theirs),
     }
     walked = 0
     for method, path, _, arguments in page_calls(app, values):
@@ -118,6 +142,7 @@ def test_their_group_address_asks_for_their_passphrase_and_shows_nothing_of_thei
         "number": 1,
         "player_id": their_player_id(app, theirs),
         "name": "Intruder",
+        "payment_id": their_payment_id(app, theirs),
     }
     for method, path, _, _ in page_calls(app, values):
         response = ours.client.open(path, method=method, data=FORM)

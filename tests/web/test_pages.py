@@ -554,19 +554,25 @@ def test_with_five_at_spots_the_dealer_has_nothing_to_enter(phone):
     assert response.status_code == 302, html(response)
 
 
-def test_the_paid_ticks_are_kept_per_line_not_per_version(phone):
-    """Finishing the night raises the session's version: the ticks must not hang on it."""
+def test_a_paid_tick_is_kept_in_the_session_and_survives_finishing_the_night(phone):
+    """The ticks used to stay on one phone (localStorage); now a tick is a payment recorded in
+    the session, so finishing the night (a new version) keeps it, and the line it paid is no
+    longer owed."""
     board = phone.start()
     phone.enter(HAND_1)
     settle = html(phone.client.get(f"{board}/settle"))
-    key = f'data-storage-key="pub-ledger:paid:{phone.slug}:{phone.session_id}"'
-    assert key in settle
+    assert "The ticks stay on this phone only" not in settle
+    assert "data-storage-key" not in settle
     lines = re.findall(r"data-paid='([^']*)'", settle)
     assert '["Enda", "John", "0.25"]' in lines
+    paid = phone.client.post(
+        f"{board}/payments", data={"from": "Enda", "to": "John", "units": "25", "pot": "carry"}
+    )
+    assert paid.status_code == 302
     phone.client.post(f"{board}/finish", data={"leftover_pot": "carry"})
     finished = html(phone.client.get(f"{board}/settle"))
-    assert key in finished
-    assert re.findall(r"data-paid='([^']*)'", finished) == lines
+    assert '["Enda", "John", "0.25"]' not in re.findall(r"data-paid='([^']*)'", finished)
+    assert "Enda paid John €0.25" in finished
 
 
 def test_dates_are_the_day_then_the_month_on_a_24_hour_clock(phone):

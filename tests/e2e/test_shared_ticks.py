@@ -1,0 +1,76 @@
+"""Two phones on one settle-up page: a tick on one shows on the other without a reload, and so
+does a tick taken back (RULES.md §2 "Paying up")."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.live.api import hand_entry, new_group, new_spot_session
+
+PLAYERS = ["Enda", "John", "Rex", "Finn"]
+HAND_1 = {"Enda": "J-10", "John": "A-3", "Rex": "2-9", "Finn": "Q-K"}
+HAND_2 = {"John": "5-5-6", "Rex": "K", "Finn": "3-5"}
+OWED = ["Finn pays Enda €0.38", "Rex pays Enda €0.06", "Rex pays John €0.25"]
+# The live pages ask for the session's version every 3 s: a change shows within that.
+LIVE = 8_000
+
+
+def test_a_tick_on_one_phone_appears_on_the_other_and_so_does_taking_it_back(
+    new_phone, live_server
+):
+    api = new_group(live_server, passphrase="pints of plain")
+    session = new_spot_session(api, PLAYERS, dealer="Finn")
+    sid = session["id"]
+    api.ok("POST", f"/sessions/{sid}/hands", hand_entry(HAND_1), 201)
+    api.ok("POST", f"/sessions/{sid}/hands", hand_entry(HAND_2, out="Enda"), 201)
+
+    mine, theirs = new_phone("ticks-mine"), new_phone("ticks-theirs")
+    for phone in (mine, theirs):
+        phone.sign_in(api.slug or "", "pints of plain")
+        phone.page.goto(f"/g/{api.slug}/s/{sid}/settle")
+        expect(phone.page.locator("#transfers .what")).to_have_text(OWED)
+        expect(phone.page.get_by_text("The ticks stay on this phone only")).to_have_count(0)
+    mine.shot("before")
+
+    # A tick on my phone: recorded, said, and struck through on mine at once.
+    tick = mine.button("Finn pays Enda €0.38")
+    expect(tick).to_have_attribute("aria-pressed", "false")
+    assert not mine.too_small([mine.page.locator("button.tick")])
+    tick.tap()
+    expect(mine.page.locator("#tick-status")).to_have_text("Ticked: Finn paid Enda €0.38.")
+    expect(mine.page.locator("#payments .what")).to_have_text(["Finn paid Enda €0.38"])
+    expect(mine.page.locator("#transfers .what")).to_have_text(OWED[1:])
+    assert mine.page.url.endswith("/settle")  # no page load: the tick went by fetch
+
+    # …and on theirs, without anyone reloading it.
+    expect(theirs.page.locator("#payments .what")).to_have_text(
+        ["Finn paid Enda €0.38"], timeout=LIVE
+    )
+    expect(theirs.page.locator("#transfers .what")).to_have_text(OWED[1:])
+    paid = theirs.button(re.compile(r"^Finn paid Enda €0\.38"))
+    expect(paid).to_have_attribute("aria-pressed", "true")
+    # The time of the payment, on the phone's own clock (not the server's UTC).
+    expect(theirs.page.locator("#payments time")).not_to_contain_text("UTC")
+    theirs.shot("ticked-elsewhere")
+    assert [p["units"] for p in api.ok("GET", f"/sessions/{sid}/payments")] == [38]
+
+    # They take the tick back: both phones owe it again.
+    paid.tap()
+    expect(theirs.page.locator("#tick-status")).to_have_text("Taken back: Finn paid Enda €0.38.")
+    expect(theirs.page.locator("#transfers .what")).to_have_text(OWED)
+    expect(mine.page.locator("#transfers .what")).to_have_text(OWED, timeout=LIVE)
+    expect(mine.page.locator("#payments")).to_have_count(0)
+    mine.shot("taken-back-elsewhere")
+    assert api.ok("GET", f"/sessions/{sid}/payments") == []
+
+    # The same tick on both phones at once is recorded once.
+    mine.button("Rex pays John €0.25").tap()
+    theirs.button("Rex pays John €0.25").tap()
+    for phone in (mine, theirs):
+        expect(phone.page.locator("#payments .what")).to_have_text(
+            ["Rex paid John €0.25"], timeout=LIVE
+        )
+    assert len(api.ok("GET", f"/sessions/{sid}/payments")) == 1
+    theirs.shot("ticked-on-both")
