@@ -333,6 +333,34 @@ def _carried(change: ChangeView, session: SessionView) -> str:
     )
 
 
+def _returned(change: ChangeView, session: SessionView) -> str:
+    return _(
+        "Session #%(id)s was deleted before its first hand: the pot of %(pot)s waits again.",
+        id=change.before["carried_into"],
+        pot=_pot(change.after["pot"], session),
+    )
+
+
+def _paid(change: ChangeView, session: SessionView) -> str:
+    paid = change.after
+    return _(
+        "%(payer)s paid %(payee)s %(amount)s.",
+        payer=paid["from"],
+        payee=paid["to"],
+        amount=_pot(paid["units"], session),
+    )
+
+
+def _unpaid(change: ChangeView, session: SessionView) -> str:
+    paid = change.before
+    return _(
+        "The tick of %(payer)s paying %(payee)s %(amount)s was taken back.",
+        payer=paid["from"],
+        payee=paid["to"],
+        amount=_pot(paid["units"], session),
+    )
+
+
 _WORDS: dict[str, Callable[[ChangeView, SessionView], str]] = {
     "session.created": _created,
     "hand.created": _hand_created,
@@ -343,4 +371,7 @@ _WORDS: dict[str, Callable[[ChangeView, SessionView], str]] = {
     "player.renamed": _renamed,
     "session.finished": _finished,
     "pot.carried": _carried,
+    "pot.returned": _returned,
+    "payment.recorded": _paid,
+    "payment.deleted": _unpaid,
 }

@@ -274,8 +274,13 @@ def test_the_history_page_says_every_change_in_words(table, client, app):
     table.ok("PUT", f"/sessions/{sid}/hands/1", corrected)
     table.ok("DELETE", f"/sessions/{sid}/players/Finn")
     table.ok("POST", f"/sessions/{sid}/finish", {"leftover_pot": "carry"})
+    mistake = table.session(["Enda", "John", "Rex"], "Enda", ante=5)["id"]
+    table.ok("DELETE", f"/sessions/{mistake}", status=204)
+    tick = {"from": "Enda", "to": "John", "units": 5}
+    paid = table.ok("POST", f"/sessions/{sid}/payments", tick, status=201)
+    table.ok("DELETE", f"/sessions/{sid}/payments/{paid['id']}", status=204)
     with app.app_context():  # a kind of change a newer version records
-        kind = "payment.recorded"
+        kind = "table.moved"
         db.session.add(Change(session_id=sid, kind=kind, version=99, after={"from": "Rex"}))
         db.session.commit()
 
@@ -289,7 +294,14 @@ def test_the_history_page_says_every_change_in_words(table, client, app):
     assert "Hand 1 corrected: Rex 9 → K 9." in text
     assert "Finn left the table." in text
     assert "The night was finished; the pot of €0.20 is carried on." in text
-    assert "Something else changed (payment.recorded)." in text
+    assert f"The pot of €0.20 went on to #{mistake}." in text
+    assert (
+        f"Session #{mistake} was deleted before its first hand: the pot of €0.20 waits again."
+        in text
+    )
+    assert "Enda paid John €0.05." in text
+    assert "The tick of Enda paying John €0.05 was taken back." in text
+    assert "Something else changed (table.moved)." in text
     assert text.index("started with") < text.index("corrected") < text.index("left the table")
     board = client.get(f"/g/{table.slug}/s/{sid}").get_data(as_text=True)
     assert f'href="/g/{table.slug}/s/{sid}/history"' in board
