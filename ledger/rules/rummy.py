@@ -21,6 +21,7 @@ from ledger.rules.base import (
 )
 from ledger.rules.cards import RANKS, Card, check_deck, parse_cards, spot_total, spot_value
 from ledger.rules.errors import Phrase, RuleError
+from ledger.rules import payout
 from ledger.rules.table import TableRules
 from ledger.rules.texts import N_
 
@@ -337,6 +338,7 @@ GAME = Game(
             choices=("cards", "totals"),
             help=N_("cards: every hand's cards; totals: a spot total or the cards."),
         ),
+        **payout.OPTIONS,  # RULES.md §7: played for money
     },
     play=play,
     open_seating=True,

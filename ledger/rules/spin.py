@@ -20,6 +20,7 @@ from ledger.rules.base import (
 )
 from ledger.rules.cards import SUITS, Card, check_deck, parse_cards
 from ledger.rules.errors import Param, Phrase, RuleError
+from ledger.rules import payout
 from ledger.rules.table import TableRules
 from ledger.rules.texts import N_
 
@@ -260,7 +261,7 @@ GAME = Game(
     min_players=1,
     max_players=2,
     money=False,
-    options={},
+    options={**payout.OPTIONS},  # RULES.md §7: two players may play for money
     play=play,
     progress=progress,
     leaders=lambda state, options: _leaders(state.scores, state.seats),

@@ -20,6 +20,7 @@ from ledger.rules.base import (
 )
 from ledger.rules.errors import RuleError
 from ledger.rules.leftovers import read_leftovers
+from ledger.rules import payout
 from ledger.rules.table import TableRules
 from ledger.rules.texts import N_
 
@@ -166,6 +167,7 @@ GAME = Game(
         "entry": Option(
             "cards", choices=("cards", "totals"), help=N_("Enter every player's cards, or totals.")
         ),
+        **payout.OPTIONS,  # RULES.md §7: played for money
     },
     play=play,
     open_seating=False,

@@ -157,6 +157,12 @@ class SessionView:
     # Finished by the players (Finish the night, or a points game ended at the table): its
     # hands can no longer be corrected or undone. A points game that ended by itself can.
     closed: bool = False
+    # RULES.md §2: who keeps the pot carried on, and who brought the pot it opened with.
+    pot_keeper: str | None = None
+    carried_in_keeper: str | None = None
+    carried_from: int | None = None  # the session whose pot it opened with
+    # RULES.md §7: a finished points game played for a stake, each player's money in units.
+    payout: Mapping[str, int] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -183,6 +189,9 @@ class SessionView:
             "leftover_pot": self.leftover_pot,
             "started_at": timestamp(self.started_at),
             "finished_at": timestamp(self.finished_at),
+            "pot_keeper": self.pot_keeper,
+            "carried_in_keeper": self.carried_in_keeper,
+            "payout": dict(self.payout) if self.payout is not None else None,
         }
 
 
@@ -333,6 +342,7 @@ class SettlementView:
     pot: int
     pot_amount: Decimal
     transfers: tuple[TransferView, ...]
+    pot_keeper: str | None = None  # who the pot's money is paid to (RULES.md §2)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -344,6 +354,7 @@ class SettlementView:
             "pot": self.pot,
             "pot_amount": str(self.pot_amount),
             "transfers": [t.to_json() for t in self.transfers],
+            "pot_keeper": self.pot_keeper,
         }
 
 
