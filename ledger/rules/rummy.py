@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ledger.rules import payout
 from ledger.rules.base import (
     Game,
     HandEntry,
@@ -21,7 +22,6 @@ from ledger.rules.base import (
 )
 from ledger.rules.cards import RANKS, Card, check_deck, parse_cards, spot_total, spot_value
 from ledger.rules.errors import Phrase, RuleError
-from ledger.rules import payout
 from ledger.rules.table import TableRules
 from ledger.rules.texts import N_
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
+from ledger.rules import payout
 from ledger.rules.base import (
     Game,
     HandEntry,
@@ -20,7 +21,6 @@ from ledger.rules.base import (
 )
 from ledger.rules.cards import SUITS, Card, check_deck, parse_cards
 from ledger.rules.errors import Param, Phrase, RuleError
-from ledger.rules import payout
 from ledger.rules.table import TableRules
 from ledger.rules.texts import N_
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ledger.rules import payout
 from ledger.rules.base import (
     Game,
     HandEntry,
@@ -20,7 +21,6 @@ from ledger.rules.base import (
 )
 from ledger.rules.errors import RuleError
 from ledger.rules.leftovers import read_leftovers
-from ledger.rules import payout
 from ledger.rules.table import TableRules
 from ledger.rules.texts import N_
 

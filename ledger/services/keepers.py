@@ -10,7 +10,6 @@ keeper") and a points game's payout (RULES.md §7), as the session services need
 
 from __future__ import annotations
 
-
 from ledger.extensions import db
 from ledger.models import GameSession, Player
 from ledger.rules.base import Game, State

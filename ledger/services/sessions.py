@@ -24,8 +24,8 @@ from ledger.rules.payout import check_stake_seats
 from ledger.rules.registry import get_game
 from ledger.services.building import build_session_view
 from ledger.services.errors import Conflict, NotFound
-from ledger.services.keepers import checked_keeper, keep_pot, keeper_names, settlement_balances
 from ledger.services.groups import check_player_name, find_players, name_key, players_for
+from ledger.services.keepers import checked_keeper, keep_pot, keeper_names, settlement_balances
 from ledger.services.loading import check_version, load_session, session_game
 from ledger.services.results import (
     AddedSession,

@@ -4,14 +4,12 @@ how the settle-up pays it to them, and how the next session has them bring it ba
 from __future__ import annotations
 
 import pytest
-
 from sqlalchemy import select
 
 from ledger import services
 from ledger.extensions import db
 from ledger.models import Group
 from ledger.services.results import GroupRef
-
 from tests.api.helpers import SEED_HAND_1, SEED_HAND_2, error
 
 
