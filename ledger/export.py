@@ -130,6 +130,8 @@ def is_money(session: Mapping[str, Any]) -> bool:
 def _currency(session: Mapping[str, Any], settlement: Mapping[str, Any] | None) -> str:
     if settlement and settlement.get("currency"):
         return str(settlement["currency"])
+    if not is_money(session) and not session.get("currency"):
+        return ""  # a points game not played for money (RULES.md §7) has no currency
     return str((session.get("options") or {}).get("currency") or "")
 
 

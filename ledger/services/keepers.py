@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from ledger.extensions import db
 from ledger.models import GameSession, Player
-from ledger.rules.base import Game, State
+from ledger.rules.base import Game, State, in_play_order
 from ledger.rules.errors import RuleError
 from ledger.rules.keeper import brought_by
 from ledger.rules.payout import for_money, game_payout
 from ledger.services.building import ordered_players, player_name
 from ledger.services.groups import name_key
+from ledger.services.results import SessionView
 
 KEEPER_FIELD = "pot_keeper"
 
@@ -108,3 +109,23 @@ def settlement_balances(
 def points_money(row: GameSession, game: Game, state: State) -> dict[str, int] | None:
     """A finished points game's payout by player, or None (not for money, or not ended)."""
     return game_payout(game, state, row.options, State.from_dict(row.start_state))
+
+
+def keeper_choices(view: SessionView) -> list[str]:
+    """Who may keep the pot: the players seated, in playing order from the dealer's left,
+    then those who left the table."""
+    seated = [p.name for p in view.players if p.active]
+    if view.dealer in seated:
+        seated = list(in_play_order(seated, view.dealer))
+    return seated + [p.name for p in view.players if not p.active]
+
+
+def proposed_keeper(view: SessionView) -> str | None:
+    """The keeper the finish page proposes: the player owed the most; equal, the first in
+    playing order from the dealer's left (RULES.md §2). Players still at the table first."""
+    order = keeper_choices(view)
+    seated = [p for p in order if any(s.name == p and s.active for s in view.players)]
+    candidates = seated or order
+    if not candidates:
+        return None
+    return max(candidates, key=lambda p: (view.scores.get(p, 0), -candidates.index(p)))
