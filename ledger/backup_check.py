@@ -54,9 +54,9 @@ from ledger.models import (
 )
 from ledger.rules import payout
 from ledger.rules.base import Game, State
-from ledger.rules.keeper import brought_by
 from ledger.rules.codecs import entry_from_dict, outcome_to_dict
 from ledger.rules.errors import RuleError
+from ledger.rules.keeper import brought_by
 from ledger.rules.registry import get_game
 from ledger.services.auth import check_group_name
 from ledger.services.errors import ServiceError

@@ -26,8 +26,8 @@ from ledger.export import XLSX_MIMETYPE, export_workbook, session_data
 from ledger.ids import form_number, query_number, row_number
 from ledger.rules import GAMES, has_name, tidy_name
 from ledger.services import exports
-from ledger.services.request_ids import minted_request_id, new_request_id
 from ledger.services.keepers import keeper_choices, proposed_keeper
+from ledger.services.request_ids import minted_request_id, new_request_id
 from ledger.services.results import GroupRef, GroupView, SessionView
 from ledger.web import access, i18n, texts
 from ledger.web.chart import score_chart
