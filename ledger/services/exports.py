@@ -45,6 +45,7 @@ class SessionExport:
     settlement: SettlementView | None  # None in a points game
     refunds: tuple[MovementView, ...]  # paid back from the pot when finished with ``refund``
     winners: tuple[str, ...]
+    group_name: str = ""  # the group's name, as the pages show it (the view has its slug)
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def session_export(group: GroupRef, session_id: int) -> SessionExport:
         if session_view(group, session_id).version == view.version:
             break
     return SessionExport(
-        view, hands, settled, _refunds(view, hands, settled), _winners(view, settled)
+        view, hands, settled, _refunds(view, hands, settled), _winners(view, settled), group.name
     )
 
 

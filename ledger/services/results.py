@@ -191,6 +191,7 @@ class SessionView:
             "finished_at": timestamp(self.finished_at),
             "pot_keeper": self.pot_keeper,
             "carried_in_keeper": self.carried_in_keeper,
+            "carried_from": self.carried_from,
             "payout": dict(self.payout) if self.payout is not None else None,
         }
 
