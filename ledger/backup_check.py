@@ -815,13 +815,7 @@ def _check_pots(sessions: Sequence[Mapping[str, Any]]) -> None:
                 into=into,
             )
         start = target["start_state"]
-        if target["carried_in_keeper_id"] != source["pot_keeper_id"]:
-            raise BackupError(
-                "The backup does not add up: session {into} opened with the pot of session "
-                "{id}, but not with that pot's keeper.",
-                id=sid,
-                into=into,
-            )
+        _check_brought(source, target)
         if (
             source["carried_pot"] <= 0
             or start["carried_in"] != source["carried_pot"]
@@ -849,6 +843,17 @@ def _check_pots(sessions: Sequence[Mapping[str, Any]]) -> None:
                 "of the backup carried into it.",
                 id=s["id"],
             )
+
+
+def _check_brought(source: Mapping[str, Any], target: Mapping[str, Any]) -> None:
+    """The session a kept pot opens was brought it by that pot's keeper (RULES.md §2)."""
+    if target["carried_in_keeper_id"] != source["pot_keeper_id"]:
+        raise BackupError(
+            "The backup does not add up: session {into} opened with the pot of session "
+            "{id}, but not with that pot's keeper.",
+            id=source["id"],
+            into=target["id"],
+        )
 
 
 def _check_keeper(s: Mapping[str, Any]) -> None:

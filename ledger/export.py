@@ -607,6 +607,42 @@ def _summary(
     cash: str,
 ) -> None:
     """Summary: the session in one row under its header, then the players' table."""
+    info_header, info, widths = _summary_info(session, hands, group)
+    players_header: Row = [
+        "Player",
+        "Hands played",
+        "Hands won",
+        f"Final score ({'units' if money else 'points'})",
+    ]
+    # A points game played for a stake has money once it has ended (RULES.md §7).
+    priced = money or session.get("payout") is not None
+    if priced:
+        players_header.append(f"Amount ({currency})" if currency else "Amount")
+    widths = [max(_width(*names, "Player"), 12), *widths]
+    sheet = _Sheet(wb, "Summary", widths, freeze="A5", formats={4: cash})
+    sheet.header(info_header)
+    sheet.row(info)
+    sheet.blank()
+    sheet.header(players_header)
+
+    played, won = _hands_played_and_won(hands)
+    scores = session.get("scores") or {}
+    balances = _balances(session, settlement) if priced else {}
+    for name in names:
+        row: Row = [name, played[name], won[name], scores.get(name, 0)]
+        if priced:
+            row.append(balances.get(name, Decimal(0)))
+        sheet.row(row)
+    sheet.filter()
+
+
+def _summary_info(
+    session: Mapping[str, Any],
+    hands: Sequence[Mapping[str, Any]],
+    group: Mapping[str, Any] | None,
+) -> tuple[Row, Row, list[float]]:
+    """The Summary's first rows: the session, its options and its pot; and the widths of
+    its columns after the first."""
     options = dict(session.get("options") or {})
     started = session.get("started_at")
     if started is None and group is not None:
@@ -629,36 +665,11 @@ def _summary(
     pot_header, pot_info = _pot_info(session)
     info_header += pot_header
     info += pot_info
-
-    players_header: Row = [
-        "Player",
-        "Hands played",
-        "Hands won",
-        f"Final score ({'units' if money else 'points'})",
-    ]
-    # A points game played for a stake has money once it has ended (RULES.md §7).
-    priced = money or session.get("payout") is not None
-    if priced:
-        players_header.append(f"Amount ({currency})" if currency else "Amount")
-    widths = [max(_width(*names, "Player"), 12), 14, 16, 18, 16, 10, 8]
+    widths: list[float] = [14, 16, 18, 16, 10, 8]
     widths += [_width(_option_label(k), v) for k, v in settings.items()]
     widths += [_width(h, v) for h, v in zip(pot_header, pot_info, strict=True)][:-1]
     widths += [60] if pot_info else []
-    sheet = _Sheet(wb, "Summary", widths, freeze="A5", formats={4: cash})
-    sheet.header(info_header)
-    sheet.row(info)
-    sheet.blank()
-    sheet.header(players_header)
-
-    played, won = _hands_played_and_won(hands)
-    scores = session.get("scores") or {}
-    balances = _balances(session, settlement) if priced else {}
-    for name in names:
-        row: Row = [name, played[name], won[name], scores.get(name, 0)]
-        if priced:
-            row.append(balances.get(name, Decimal(0)))
-        sheet.row(row)
-    sheet.filter()
+    return info_header, info, widths
 
 
 def _hands_played_and_won(
