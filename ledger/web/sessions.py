@@ -428,7 +428,10 @@ def finish(slug: str, session_id: int):
     if form.validate_on_submit():
         leftover = form.leftover_pot.data if view.money else None
         shown = form.version.data or ""
-        keeper = (form.pot_keeper.data or None) if leftover == "carry" and view.pot else None
+        keeper = None
+        if leftover == "carry" and view.pot:
+            # The page always names one; a form without it gets the one the page proposes.
+            keeper = form.pot_keeper.data or proposed_keeper(view)
         try:
             services.finish_session(
                 group, session_id, leftover, version=form_number(shown), pot_keeper=keeper
