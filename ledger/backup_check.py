@@ -930,6 +930,7 @@ CHANGES: dict[str, tuple[str | None, Shape, Shape]] = {
             "options": OPTIONS,
             "carried_in": "int",
             "carried_from": ("id", None),
+            "carried_in_keeper?": NAMED,  # who brought the pot (RULES.md §2)
         },
     ),
     "pot.carried": (None, {"carried_into": ("id", None)}, {"session": "id", "pot": "int"}),
@@ -956,7 +957,7 @@ CHANGES: dict[str, tuple[str | None, Shape, Shape]] = {
     "session.finished": (
         None,
         {"state": STATE},
-        {"leftover_pot": ("text", None), "movements": [MOVE]},
+        {"leftover_pot": ("text", None), "movements": [MOVE], "pot_keeper?": NAMED},
     ),
 }
 

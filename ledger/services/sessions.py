@@ -22,7 +22,7 @@ from ledger.rules.errors import RuleError
 from ledger.rules.money import amount, settle_amounts
 from ledger.rules.payout import check_stake_seats
 from ledger.rules.registry import get_game
-from ledger.services.building import build_session_view
+from ledger.services.building import build_session_view, player_name
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import check_player_name, find_players, name_key, players_for
 from ledger.services.keepers import checked_keeper, keep_pot, keeper_names, settlement_balances
@@ -91,7 +91,7 @@ def create_session(
         row.carried_in_keeper_id = keeper_id
         if source is not None:
             _carry_pot(source, into=row)
-        _record_start(row, state, source)
+        _record_start(row, state, source, keeper_id)
         db.session.flush()
         return AddedSession(build_session_view(group, row), created=True)
 
@@ -229,7 +229,8 @@ def finish_session(
         row.finish = finish
         row.carried_pot = state.pot if game.money else 0
         row.version += 1
-        record(row, "session.finished", before={"state": before}, after=finish or {})
+        kept = {"pot_keeper": keeper_names(row)[0]} if row.pot_keeper_id is not None else {}
+        record(row, "session.finished", before={"state": before}, after={**(finish or {}), **kept})
         db.session.flush()
         return build_session_view(group, row)
 
@@ -340,13 +341,18 @@ def _carry_pot(source: GameSession, *, into: GameSession) -> None:
     )
 
 
-def _record_start(row: GameSession, state: State, source: GameSession | None) -> None:
-    """The session's first line of history: who sat down, and the pot it took up."""
+def _record_start(
+    row: GameSession, state: State, source: GameSession | None, keeper_id: int | None = None
+) -> None:
+    """The session's first line of history: who sat down, the pot it took up and who
+    brought that pot."""
+    brought = {"carried_in_keeper": player_name(keeper_id)} if keeper_id is not None else {}
     record(
         row,
         "session.created",
         before=None,
         after={
+            **brought,
             "game": row.game,
             "players": list(state.seats),
             "dealer": state.dealer,

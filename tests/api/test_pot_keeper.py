@@ -154,3 +154,18 @@ def test_a_renamed_keeper_is_named_by_the_new_name(app, table):
 
     assert table.ok("GET", f"/sessions/{first}")["pot_keeper"] == "Johnny"
     assert table.ok("GET", f"/sessions/{following['id']}")["carried_in_keeper"] == "Johnny"
+
+
+def test_the_history_says_who_keeps_and_who_brought_the_pot(table):
+    first = _night_with_a_pot(table)
+    table.ok("POST", f"/sessions/{first}/finish", {"leftover_pot": "carry", "pot_keeper": "Finn"})
+    following = table.session()["id"]
+
+    finished = table.ok("GET", f"/sessions/{first}/history")
+    started = table.ok("GET", f"/sessions/{following}/history")[0]
+
+    assert [c["after"].get("pot_keeper") for c in finished if c["kind"] == "session.finished"] == [
+        "Finn"
+    ]
+    assert started["kind"] == "session.created"
+    assert (started["after"]["carried_in_keeper"], started["after"]["carried_in"]) == ("Finn", 20)
