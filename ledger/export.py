@@ -592,7 +592,7 @@ def _pot_info(session: Mapping[str, Any]) -> tuple[Row, Row]:
         else:
             words.append(f"The pot goes to the next {game} session and belongs to nobody yet.")
     header: Row = ["Pot carried in", "Brought by", "Pot at the end", "Kept by", "Pot"]
-    return header, [carried_in, brought or "", pot, kept or "", " ".join(words)]
+    return header, [carried_in, brought, pot, kept, " ".join(words)]
 
 
 def _summary(
