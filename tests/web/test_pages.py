@@ -287,7 +287,9 @@ def test_the_whole_night_enter_correct_undo_settle_finish(phone):
     done = phone.client.post(f"{board}/finish", data={"leftover_pot": "carry"})
     assert done.status_code == 302
     settle = html(phone.client.get(f"{board}/settle"))
-    assert "The session is finished; the pot of €0.20 goes to the next Spot session." in settle
+    # Issue 14: the page finishes with the keeper it proposes, who keeps the pot.
+    assert "The session is finished." in settle
+    assert re.search(r"\w+ keeps the pot of €0\.20 for the next Spot night", settle)
     page = html(phone.client.get(board))
     assert "Enter hand" not in page
     assert "The night is finished." in page  # a money game: the night, not "the game", is over
