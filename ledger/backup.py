@@ -332,7 +332,7 @@ def _check_readable(group: GroupRef) -> None:
         try:
             view = services.session_view(group, summary.id)
             services.list_hands(group, summary.id)
-            if view.money:
+            if view.money or view.payout is not None:
                 services.settlement(group, summary.id)
         except ServiceError:
             raise

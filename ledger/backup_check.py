@@ -53,9 +53,11 @@ from ledger.models import (
     Player,
     SessionPlayer,
 )
+from ledger.rules import payout
 from ledger.rules.base import Game, State
 from ledger.rules.codecs import entry_from_dict, outcome_to_dict
 from ledger.rules.errors import RuleError
+from ledger.rules.keeper import brought_by
 from ledger.rules.registry import get_game
 from ledger.services.auth import check_group_name
 from ledger.services.errors import ServiceError
@@ -259,7 +261,14 @@ def _check_sessions(rows: dict[str, list[dict[str, Any]]], players: dict[int, st
         seats[sp["session_id"]].append(sp)
     names = set(players.values())
     for s in rows["sessions"]:
-        _replay(s, sorted(hands[s["id"]], key=lambda h: h["number"]), names)
+        keeper = players.get(s["carried_in_keeper_id"]) if s["carried_in_keeper_id"] else None
+        _replay(s, sorted(hands[s["id"]], key=lambda h: h["number"]), names, keeper)
+        kept_by = players.get(s["pot_keeper_id"]) if s["pot_keeper_id"] else None
+        if kept_by is not None and kept_by not in s["state"]["scores"]:
+            raise BackupError(
+                "Session {id} of the backup is refused: its pot keeper did not play in it.",
+                id=s["id"],
+            )
         _check_seats(s, seats[s["id"]], players)
         _check_history(s, changes[s["id"]], hands[s["id"]])
         _check_returned(changes[s["id"]], sessions)
@@ -270,7 +279,17 @@ def _check_sessions(rows: dict[str, list[dict[str, Any]]], players: dict[int, st
 # The columns that hold a row's id or a link to another row of the file: never stored, so any
 # positive whole number (the restore gives new ids).
 _IDS = frozenset(
-    {"id", "group_id", "session_id", "player_id", "carried_into_id", "payer_id", "payee_id"}
+    {
+        "id",
+        "group_id",
+        "session_id",
+        "player_id",
+        "carried_into_id",
+        "payer_id",
+        "payee_id",
+        "pot_keeper_id",
+        "carried_in_keeper_id",
+    }
 )
 
 
@@ -630,9 +649,15 @@ def _as_json(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-def _replay(s: dict[str, Any], hands: Sequence[Mapping[str, Any]], players: set[str]) -> Game:
+def _replay(
+    s: dict[str, Any],
+    hands: Sequence[Mapping[str, Any]],
+    players: set[str],
+    keeper: str | None = None,
+) -> Game:
     """Start the session as create_session does and play every hand again; refuse the session
-    unless each stored result is the replay's. Answers the session's game."""
+    unless each stored result is the replay's. Answers the session's game. ``keeper`` is the
+    player who brought the pot the session opened with (RULES.md §2), if anyone did."""
     sid = s["id"]
     try:
         game = get_game(s["game"])
@@ -640,13 +665,18 @@ def _replay(s: dict[str, Any], hands: Sequence[Mapping[str, Any]], players: set[
         if not isinstance(options, dict):
             raise _bad("sessions.options", options)
         chosen = game.check_options(options)
-        if not _same(_as_json(chosen), options):
+        # A points game's money options came later (RULES.md §7): a session started before
+        # them keeps its options without them, which are the defaults (not for money).
+        made = {
+            k: v for k, v in _as_json(chosen).items() if k in options or k not in payout.OPTIONS
+        }
+        if not _same(made, options):
             raise BackupError(
                 "Session {id} of the backup is refused: its options are not kept as starting a "
                 "session keeps them.",
                 id=sid,
             )
-        start = _start_state(s, game, options, players)
+        start = _start_state(s, game, options, players, keeper)
         state = start
         for hand in hands:
             if state.finished:
@@ -667,10 +697,15 @@ def _replay(s: dict[str, Any], hands: Sequence[Mapping[str, Any]], players: set[
 
 
 def _start_state(
-    s: Mapping[str, Any], game: Game, options: Mapping[str, Any], players: set[str]
+    s: Mapping[str, Any],
+    game: Game,
+    options: Mapping[str, Any],
+    players: set[str],
+    keeper: str | None = None,
 ) -> State:
     """The session's start, made again by the engine from its own seats, dealer and carried
-    pot (``new_state`` checks the seats' count and that the dealer is seated)."""
+    pot (``new_state`` checks the seats' count and that the dealer is seated), with the pot's
+    keeper owing it (``brought_by`` checks the keeper is seated and there is a pot)."""
     start = s["start_state"]
     where = "sessions.start_state"
     if not isinstance(start, dict):
@@ -688,6 +723,8 @@ def _start_state(
     if not isinstance(antes, dict):
         raise _bad(f"{where}.pot_antes", antes)
     made = game.new_state(seats, dealer, options, carried, carried_antes=antes)
+    if keeper is not None:
+        made = brought_by(made, keeper)
     if not _same(_as_json(made.to_dict()), start):
         raise _unlike_replay("start_state", s["id"])
     return made
@@ -806,6 +843,7 @@ def _check_pots(sessions: Sequence[Mapping[str, Any]]) -> None:
                 into=into,
             )
         start = target["start_state"]
+        _check_brought(source, target)
         if (
             source["carried_pot"] <= 0
             or start["carried_in"] != source["carried_pot"]
@@ -820,12 +858,40 @@ def _check_pots(sessions: Sequence[Mapping[str, Any]]) -> None:
             )
         fed[into] = source
     for s in sessions:
+        _check_keeper(s)
+        if s["carried_in_keeper_id"] is not None and s["id"] not in fed:
+            raise BackupError(
+                "The backup does not add up: session {id} names who brought its pot, but no "
+                "session of the backup carried a pot into it.",
+                id=s["id"],
+            )
         if s["start_state"]["carried_in"] and s["id"] not in fed:
             raise BackupError(
                 "The backup does not add up: session {id} opened with a pot that no session "
                 "of the backup carried into it.",
                 id=s["id"],
             )
+
+
+def _check_brought(source: Mapping[str, Any], target: Mapping[str, Any]) -> None:
+    """The session a kept pot opens was brought it by that pot's keeper (RULES.md §2)."""
+    if target["carried_in_keeper_id"] != source["pot_keeper_id"]:
+        raise BackupError(
+            "The backup does not add up: session {into} opened with the pot of session "
+            "{id}, but not with that pot's keeper.",
+            id=source["id"],
+            into=target["id"],
+        )
+
+
+def _check_keeper(s: Mapping[str, Any]) -> None:
+    """A pot keeper keeps a pot carried on: a session finished with ``carry`` and a pot."""
+    if s["pot_keeper_id"] is not None and (s["leftover_pot"] != "carry" or s["carried_pot"] <= 0):
+        raise BackupError(
+            "The backup does not add up: session {id} names a keeper for a pot it did not "
+            "carry on.",
+            id=s["id"],
+        )
 
 
 # --- The history ------------------------------------------------------------------------------
@@ -894,6 +960,7 @@ CHANGES: dict[str, tuple[str | None, Shape, Shape]] = {
             "options": OPTIONS,
             "carried_in": "int",
             "carried_from": ("id", None),
+            "carried_in_keeper?": NAMED,  # who brought the pot (RULES.md §2)
         },
     ),
     # A pot carried into a session deleted before its first hand names a session no longer
@@ -923,7 +990,7 @@ CHANGES: dict[str, tuple[str | None, Shape, Shape]] = {
     "session.finished": (
         None,
         {"state": STATE},
-        {"leftover_pot": ("text", None), "movements": [MOVE]},
+        {"leftover_pot": ("text", None), "movements": [MOVE], "pot_keeper?": NAMED},
     ),
     "payment.recorded": (None, None, {"from": NAMED, "to": NAMED, "units": "int"}),
     "payment.deleted": (None, {"from": NAMED, "to": NAMED, "units": "int", "at": "text"}, None),

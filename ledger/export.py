@@ -38,6 +38,7 @@ from ledger.services.stats import (
     facts_from_json,
     night_facts,
 )
+from ledger.web.texts import CHOICE_LABELS, OPTION_LABELS
 
 if TYPE_CHECKING:
     from ledger.services.exports import GroupExport, SessionExport
@@ -116,6 +117,7 @@ def session_data(export: SessionExport) -> SessionData:
         **export.session.to_json(),
         "closing": [m.to_json() for m in export.refunds],
         "winners": list(export.winners),
+        "group_name": export.group_name,
     }
     settlement = export.settlement.to_json() if export.settlement is not None else None
     return SessionData(session, [h.to_json() for h in export.hands], settlement)
@@ -140,6 +142,8 @@ def is_money(session: Mapping[str, Any]) -> bool:
 def _currency(session: Mapping[str, Any], settlement: Mapping[str, Any] | None) -> str:
     if settlement and settlement.get("currency"):
         return str(settlement["currency"])
+    if not is_money(session) and not session.get("currency"):
+        return ""  # a points game not played for money (RULES.md §7) has no currency
     return str((session.get("options") or {}).get("currency") or "")
 
 
@@ -565,16 +569,61 @@ def session_workbook(
     return _save(wb, stream)
 
 
+def _option_label(option: str) -> str:
+    """An option's name as the new-session page labels it (the workbook is in English)."""
+    return str(OPTION_LABELS.get(option) or option.replace("_", " ").capitalize())
+
+
 def _option_cell(session: Mapping[str, Any], option: str, value: Any) -> Any:
-    """An option as the Summary writes it. ``leftover_pot`` is what happened to the pot once
-    the session is finished (finishing may choose otherwise than the option); before that it
-    is the option, marked as not decided yet."""
+    """An option as the Summary writes it, in the words of the new-session page's choices.
+    ``leftover_pot`` is what happened to the pot once the session is finished (finishing may
+    choose otherwise than the option); before that it is the option, marked as not decided
+    yet."""
     if option == "leftover_pot":
         if session.get("status") != "finished":
-            return f"{value} (not decided yet)"
+            return f"{_choice(option, value)} (not decided yet)"
         if session.get("leftover_pot"):
-            return str(session["leftover_pot"])
-    return _number(value)
+            return _choice(option, session["leftover_pot"])
+    label = CHOICE_LABELS.get((option, str(value)))
+    return str(label) if label else _number(value)
+
+
+def _choice(option: str, value: Any) -> str:
+    return str(CHOICE_LABELS.get((option, str(value))) or value)
+
+
+def _pot_info(session: Mapping[str, Any]) -> tuple[Row, Row]:
+    """The pot, beside the options: the one the session opened with and who brought it, the
+    one it left and who keeps it, and in words how the balances and the pot add up (RULES.md
+    §2), so the players' scores need no other explanation."""
+    if session.get("pot") is None:
+        return [], []
+    game = _game_name(session)
+    carried_in = int(session.get("carried_in") or 0)
+    pot = int(session.get("pot") or 0)
+    brought = session.get("carried_in_keeper")
+    kept = session.get("pot_keeper")
+    total = sum(int(u) for u in (session.get("scores") or {}).values())
+    words = [f"The scores add up to {total} and the pot holds {pot}."]
+    if carried_in:
+        source = session.get("carried_from")
+        origin = f" from {game} #{source}" if source else ""
+        if brought:
+            words.append(
+                f"{brought} brought the pot of {carried_in}{origin}, so {brought}'s score "
+                f"started at -{carried_in}: scores and pot add up to zero."
+            )
+        else:
+            words.append(
+                f"The pot of {carried_in}{origin} belonged to nobody: scores and pot add up to it."
+            )
+    if session.get("status") == "finished" and pot:
+        if kept:
+            words.append(f"{kept} keeps the pot for the next {game} night and is paid it.")
+        else:
+            words.append(f"The pot goes to the next {game} session and belongs to nobody yet.")
+    header: Row = ["Pot carried in", "Brought by", "Pot at the end", "Kept by", "Pot"]
+    return header, [carried_in, brought, pot, kept, " ".join(words)]
 
 
 def _summary(
@@ -589,35 +638,18 @@ def _summary(
     cash: str,
 ) -> None:
     """Summary: the session in one row under its header, then the players' table."""
-    options = dict(session.get("options") or {})
-    started = session.get("started_at")
-    if started is None and group is not None:
-        listed = [s for s in group.get("sessions") or [] if s.get("id") == session.get("id")]
-        started = listed[0].get("started_at") if listed else None
-    info_header: Row = ["Game", "Session", "Group", STARTED, FINISHED, "Status", "Hands"]
-    info_header += list(options)
-    info: Row = [
-        _game_name(session),
-        session.get("id"),
-        session.get("group"),
-        _when(started),
-        _when(session.get("finished_at")),
-        session.get("status"),
-        session.get("hands_played", len(hands)),
-    ]
-    settings = {k: _option_cell(session, k, v) for k, v in options.items()}
-    info += list(settings.values())
-
+    info_header, info, widths = _summary_info(session, hands, group)
     players_header: Row = [
         "Player",
         "Hands played",
         "Hands won",
         f"Final score ({'units' if money else 'points'})",
     ]
-    if money:
+    # A points game played for a stake has money once it has ended (RULES.md §7).
+    priced = money or session.get("payout") is not None
+    if priced:
         players_header.append(f"Amount ({currency})" if currency else "Amount")
-    widths = [max(_width(*names, "Player"), 12), 14, 16, 18, 16, 10, 8]
-    widths += [_width(k, v) for k, v in settings.items()]
+    widths = [max(_width(*names, "Player"), 12), *widths]
     sheet = _Sheet(wb, "Summary", widths, freeze="A5", formats={4: cash})
     sheet.header(info_header)
     sheet.row(info)
@@ -626,13 +658,49 @@ def _summary(
 
     played, won = _hands_played_and_won(hands)
     scores = session.get("scores") or {}
-    balances = _balances(session, settlement) if money else {}
+    balances = _balances(session, settlement) if priced else {}
     for name in names:
         row: Row = [name, played[name], won[name], scores.get(name, 0)]
-        if money:
+        if priced:
             row.append(balances.get(name, Decimal(0)))
         sheet.row(row)
     sheet.filter()
+
+
+def _summary_info(
+    session: Mapping[str, Any],
+    hands: Sequence[Mapping[str, Any]],
+    group: Mapping[str, Any] | None,
+) -> tuple[Row, Row, list[float]]:
+    """The Summary's first rows: the session, its options and its pot; and the widths of
+    its columns after the first."""
+    options = dict(session.get("options") or {})
+    started = session.get("started_at")
+    if started is None and group is not None:
+        listed = [s for s in group.get("sessions") or [] if s.get("id") == session.get("id")]
+        started = listed[0].get("started_at") if listed else None
+    info_header: Row = ["Game", "Session", "Group", STARTED, FINISHED, "Status", "Hands"]
+    info_header += [_option_label(k) for k in options]
+    info: Row = [
+        _game_name(session),
+        session.get("id"),
+        # The group's name as the pages show it; the slug only where no name is known.
+        session.get("group_name") or (group or {}).get("name") or session.get("group"),
+        _when(started),
+        _when(session.get("finished_at")),
+        session.get("status"),
+        session.get("hands_played", len(hands)),
+    ]
+    settings = {k: _option_cell(session, k, v) for k, v in options.items()}
+    info += list(settings.values())
+    pot_header, pot_info = _pot_info(session)
+    info_header += pot_header
+    info += pot_info
+    widths: list[float] = [14, 16, 18, 16, 10, 8]
+    widths += [_width(_option_label(k), v) for k, v in settings.items()]
+    widths += [_width(h, v) for h, v in zip(pot_header, pot_info, strict=True)][:-1]
+    widths += [60] if pot_info else []
+    return info_header, info, widths
 
 
 def _hands_played_and_won(

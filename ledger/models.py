@@ -159,6 +159,11 @@ class GameSession(Model):
     carried_into_id: Mapped[int | None] = mapped_column(
         ForeignKey("sessions.id", ondelete="SET NULL"), unique=True
     )
+    # RULES.md §2 "The pot keeper": who takes this session's carried-on pot home, and who
+    # brought the pot it opened with (their balance here starts at minus that pot). NULL: the
+    # pot belongs to nobody (an API finish that named no keeper, or a session from before).
+    pot_keeper_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    carried_in_keeper_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
 
     # Every UPDATE of a session says WHERE version = <the version read>: a write based on
     # something another request changed meanwhile updates nothing and is started over. The

@@ -9,8 +9,15 @@
   if (button) button.parentNode.removeChild(button);
   form.addEventListener("change", function (event) {
     var box = event.target;
-    if (box.name !== "pot" || !box.checked) return;
     var url = new URL(form.action, window.location.href);
+    if (box.name === "keeper") {
+      /* Who keeps the pot changes who is paid it: load those payments. */
+      url.searchParams.set("pot", "carry");
+      url.searchParams.set("keeper", box.value);
+      window.location.replace(url.toString());
+      return;
+    }
+    if (box.name !== "pot" || !box.checked) return;
     url.searchParams.set("pot", box.value);
     window.location.replace(url.toString());
   });

@@ -106,7 +106,9 @@ def undo_hand(group: GroupRef, session_id: int, number: int):
 @with_group
 def finish(group: GroupRef, session_id: int):
     body = json_object()
-    view = services.finish_session(group, session_id, text(body, "leftover_pot"))
+    view = services.finish_session(
+        group, session_id, text(body, "leftover_pot"), pot_keeper=text(body, "pot_keeper")
+    )
     return jsonify(view.to_json())
 
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ledger.rules import payout
 from ledger.rules.base import (
     Game,
     HandEntry,
@@ -372,6 +373,7 @@ GAME = Game(
             choices=("cards", "totals"),
             help=N_("cards: every hand's cards; totals: a spot total or the cards."),
         ),
+        **payout.OPTIONS,  # RULES.md §7: played for money
     },
     play=play,
     open_seating=True,

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
+from ledger.rules import payout
 from ledger.rules.base import (
     Game,
     HandEntry,
@@ -326,7 +327,7 @@ GAME = Game(
     min_players=1,
     max_players=2,
     money=False,
-    options={},
+    options={**payout.OPTIONS},  # RULES.md §7: two players may play for money
     play=play,
     progress=progress,
     leaders=lambda state, options: _leaders(state.scores, state.seats),

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ledger.rules import payout
 from ledger.rules.base import (
     Game,
     HandEntry,
@@ -166,6 +167,7 @@ GAME = Game(
         "entry": Option(
             "cards", choices=("cards", "totals"), help=N_("Enter every player's cards, or totals.")
         ),
+        **payout.OPTIONS,  # RULES.md §7: played for money
     },
     play=play,
     open_seating=False,

@@ -13,6 +13,7 @@ from ledger.extensions import db
 from ledger.models import GameSession, Hand, Payment, Player
 from ledger.rules.base import Game, State
 from ledger.rules.money import amount
+from ledger.rules.payout import for_money, game_payout
 from ledger.services.loading import session_game
 from ledger.services.results import (
     GroupRef,
@@ -81,8 +82,12 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
     scores = {p: state.scores.get(p, 0) for p in names}
     options = row.options
     money = game.money
-    unit_value = Decimal(options["unit_value"]) if money else None
-    currency = options.get("currency") if money else None
+    # A points game played for a stake has money once it has ended (RULES.md §7).
+    payout = game_payout(game, state, options, State.from_dict(row.start_state))
+    priced = money or for_money(game, options)
+    unit_value = Decimal(options["unit_value"]) if priced else None
+    currency = options.get("currency") if priced else None
+    owed = scores if payout is None else {p: payout.get(p, 0) for p in names}
     progress = None
     if game.progress is not None and row.status == "open":
         p = game.progress(state, options)
@@ -105,8 +110,8 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         carried_in=state.carried_in if money else None,
         scores=scores,
         amounts=(
-            {p: amount(u, unit_value, currency) for p, u in scores.items()}
-            if unit_value is not None and currency is not None
+            {p: amount(u, unit_value, currency) for p, u in owed.items()}
+            if unit_value is not None and currency is not None and (money or payout is not None)
             else None
         ),
         winners=tuple(state.winners) if row.status == "finished" else (),
@@ -117,6 +122,8 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         started_at=row.started_at,
         finished_at=row.finished_at,
         closed=row.finish is not None,
+        **_keepers(row, state),
+        payout=payout,
     )
 
 
@@ -135,3 +142,23 @@ def payment_views(row: GameSession, unit_value: Decimal, currency: str) -> tuple
         PaymentView(p.id, source, target, p.units, amount(p.units, unit_value, currency), p.at)
         for p, source, target in found
     )
+
+
+def _keepers(row: GameSession | Row[Any], state: State) -> dict[str, Any]:
+    """Who keeps the pot carried on, who brought the pot the session opened with and from
+    which session (RULES.md §2): read only where there is such a pot."""
+    found: dict[str, Any] = {}
+    if row.pot_keeper_id is not None:
+        found["pot_keeper"] = player_name(row.pot_keeper_id)
+    if state.carried_in:
+        found["carried_from"] = db.session.scalar(
+            select(GameSession.id).where(GameSession.carried_into_id == row.id)
+        )
+        if row.carried_in_keeper_id is not None:
+            found["carried_in_keeper"] = player_name(row.carried_in_keeper_id)
+    return found
+
+
+def player_name(player_id: int) -> str | None:
+    player = db.session.get(Player, player_id)
+    return player.name if player is not None else None

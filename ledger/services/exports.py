@@ -45,6 +45,7 @@ class SessionExport:
     settlement: SettlementView | None  # None in a points game
     refunds: tuple[MovementView, ...]  # paid back from the pot when finished with ``refund``
     winners: tuple[str, ...]
+    group_name: str = ""  # the group's name, as the pages show it (the view has its slug)
 
 
 @dataclass(frozen=True)
@@ -60,12 +61,16 @@ def session_export(group: GroupRef, session_id: int) -> SessionExport:
     for _ in range(SNAPSHOT_ATTEMPTS):
         view = session_view(group, session_id)
         hands = tuple(iter_hands(group, session_id))
-        settled = settlement(group, session_id) if view.money else None
+        # A points game played for a stake settles its payout once it has ended (RULES.md §7).
+        priced = view.money or view.payout is not None
+        settled = settlement(group, session_id) if priced else None
         if session_view(group, session_id).version == view.version:
             break
     # The winners are the game's own, as the pages show them: a money night has none (being
     # up the most is money, not a game won: ledger/services/stats.py).
-    return SessionExport(view, hands, settled, _refunds(view, hands, settled), view.winners)
+    return SessionExport(
+        view, hands, settled, _refunds(view, hands, settled), view.winners, group.name
+    )
 
 
 def group_export(group: GroupRef) -> GroupExport:
@@ -90,9 +95,10 @@ def _each_session(group: GroupRef, ids: list[int]) -> Iterator[SessionExport]:
 def _refunds(
     view: SessionView, hands: tuple[HandView, ...], settled: SettlementView | None
 ) -> tuple[MovementView, ...]:
-    """Money paid back from the pot at the finish: each balance now less the last hand's."""
+    """Money paid back from the pot at the finish: each balance now less the last hand's (the
+    session's own balances: a keeper's settlement counts the pot kept, which is no refund)."""
     if settled is None or view.status != "finished" or not view.money:
         return ()
     last = hands[-1].scores_after if hands else {}
-    paid = ((b.player, b.units - int(last.get(b.player, 0))) for b in settled.balances)
+    paid = ((p, units - int(last.get(p, 0))) for p, units in view.scores.items())
     return tuple(MovementView(None, player, units) for player, units in paid if units > 0)

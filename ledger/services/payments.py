@@ -55,11 +55,13 @@ def record_payment(
     units: Any,
     *,
     leftover_pot: str | None = None,
+    pot_keeper: str | None = None,
 ) -> PaymentView:
     """``payer`` paid ``payee`` ``units`` to settle up.
 
     Checked against what is outstanding in the session's settlement now (for an open session
-    ``leftover_pot`` picks the settlement it is paid under, as ``settlement`` does). Raises
+    ``leftover_pot`` and ``pot_keeper`` pick the settlement it is paid under, as
+    ``settlement`` does). Raises
     RuleError naming the field: an unknown player, a player paying themselves, units that
     are not a whole number above 0, or more than is still due between the two.
     """
@@ -68,7 +70,7 @@ def record_payment(
     def work() -> PaymentView:
         row = load_session(group, session_id, lock=True)
         # Read after the lock: a payment another phone made a moment ago is counted.
-        now = settlement(group, session_id, leftover_pot)
+        now = settlement(group, session_id, leftover_pot, pot_keeper)
         source = _named(now, payer, "from")
         target = _named(now, payee, "to")
         if source == target:

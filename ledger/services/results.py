@@ -157,6 +157,12 @@ class SessionView:
     # Finished by the players (Finish the night, or a points game ended at the table): its
     # hands can no longer be corrected or undone. A points game that ended by itself can.
     closed: bool = False
+    # RULES.md §2: who keeps the pot carried on, and who brought the pot it opened with.
+    pot_keeper: str | None = None
+    carried_in_keeper: str | None = None
+    carried_from: int | None = None  # the session whose pot it opened with
+    # RULES.md §7: a finished points game played for a stake, each player's money in units.
+    payout: Mapping[str, int] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -183,6 +189,10 @@ class SessionView:
             "leftover_pot": self.leftover_pot,
             "started_at": timestamp(self.started_at),
             "finished_at": timestamp(self.finished_at),
+            "pot_keeper": self.pot_keeper,
+            "carried_in_keeper": self.carried_in_keeper,
+            "carried_from": self.carried_from,
+            "payout": dict(self.payout) if self.payout is not None else None,
         }
 
 
@@ -375,6 +385,7 @@ class SettlementView:
     pot_amount: Decimal
     transfers: tuple[TransferView, ...]  # what is still outstanding after the payments
     payments: tuple[PaymentView, ...] = ()  # oldest first
+    pot_keeper: str | None = None  # who the pot's money is paid to (RULES.md §2)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -387,6 +398,7 @@ class SettlementView:
             "pot_amount": str(self.pot_amount),
             "transfers": [t.to_json() for t in self.transfers],
             "payments": [p.to_json() for p in self.payments],
+            "pot_keeper": self.pot_keeper,
         }
 
 

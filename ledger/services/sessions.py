@@ -23,10 +23,16 @@ from ledger.rules import base
 from ledger.rules.base import State
 from ledger.rules.errors import RuleError
 from ledger.rules.money import amount, settle_amounts
+from ledger.rules.payout import check_stake_seats
 from ledger.rules.registry import get_game
-from ledger.services.building import build_session_view, ordered_players, payment_views
+from ledger.services.building import (
+    build_session_view,
+    payment_views,
+    player_name,
+)
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import check_player_name, find_players, name_key, players_for
+from ledger.services.keepers import checked_keeper, keep_pot, keeper_names, settlement_balances
 from ledger.services.loading import check_version, load_session, read_session, session_game
 from ledger.services.results import (
     AddedSession,
@@ -66,6 +72,7 @@ def create_session(
     rules = get_game(game)
     chosen = rules.check_options(options or {})
     names = [check_player_name(p, field=f"players[{i}]") for i, p in enumerate(players)]
+    check_stake_seats(names, chosen)
     if not dealer or not isinstance(dealer, str) or not dealer.strip():
         raise RuleError("Say who deals the first hand.", field="dealer")
 
@@ -76,17 +83,23 @@ def create_session(
         known = find_players(group.id, names)
         seats = [known[name_key(n)].name if name_key(n) in known else n for n in names]
         first = next((p for p in seats if name_key(p) == name_key(dealer.strip())), dealer)
-        source = _pot_to_take_up(group, rules.key, chosen) if rules.money else None
+        here = {p.id for p in known.values()}
+        source = _pot_to_take_up(group, rules.key, chosen, here) if rules.money else None
         carried = source.carried_pot if source is not None else 0
         # The antes in the pot travel with it, so a refund on a later night gives them back
         # to the players who paid them (RULES.md §2), not to whoever antes tonight.
         antes = State.from_dict(source.state).pot_antes if source is not None else None
         # new_state checks the seats and the dealer.
         state = rules.new_state(seats, first, chosen, carried, carried_antes=antes)
+        keeper_id = None
+        if source is not None:
+            # The keeper brings the pot back: their balance here starts at minus it.
+            state, keeper_id = keep_pot(state, source.pot_keeper_id)
         row = _open_session(group, rules.key, chosen, state, request_id)
+        row.carried_in_keeper_id = keeper_id
         if source is not None:
             _carry_pot(source, into=row)
-        _record_start(row, state, source)
+        _record_start(row, state, source, keeper_id)
         db.session.flush()
         return AddedSession(build_session_view(group, row), created=True)
 
@@ -176,9 +189,14 @@ def finish_session(
     session_id: int,
     leftover_pot: str | None = None,
     version: int | None = None,
+    pot_keeper: str | None = None,
 ) -> SessionView:
     """End the session. In a money game the pot left is carried on or refunded (the session's
     ``leftover_pot`` option when none is given); a points game simply ends where it stands.
+
+    ``pot_keeper`` names the player who takes a carried pot home (RULES.md §2): the settle-up
+    pays it to them, and the session it opens has them bring it back. An empty pot has no
+    keeper.
 
     With ``version`` (the one the player's page showed), a session changed since answers
     Conflict: the payments the player saw are no longer those the night would end with.
@@ -196,7 +214,9 @@ def finish_session(
         if game.money and game.finish is not None:
             choice = leftover_pot or row.options.get("leftover_pot") or "carry"
             ended = game.finish(state, row.options, choice)
+            keeper = checked_keeper(row, game, state, choice, pot_keeper)
             state = ended.state
+            row.pot_keeper_id = keeper.id if keeper is not None and state.pot else None
             finish = {
                 "leftover_pot": choice,
                 "movements": [
@@ -204,6 +224,7 @@ def finish_session(
                 ],
             }
         else:
+            checked_keeper(row, game, state, None, pot_keeper)
             # The players end a points game where it stands; the mark keeps it from being
             # reopened by a correction or an undo.
             state = replace(state, finished=True, winners=game.standing_winners(state, row.options))
@@ -216,14 +237,20 @@ def finish_session(
         row.finish = finish
         row.carried_pot = state.pot if game.money else 0
         row.version += 1
-        record(row, "session.finished", before={"state": before}, after=finish or {})
+        kept = {"pot_keeper": keeper_names(row)[0]} if row.pot_keeper_id is not None else {}
+        record(row, "session.finished", before={"state": before}, after={**(finish or {}), **kept})
         db.session.flush()
         return build_session_view(group, row)
 
     return write(work)
 
 
-def settlement(group: GroupRef, session_id: int, leftover_pot: str | None = None) -> SettlementView:
+def settlement(
+    group: GroupRef,
+    session_id: int,
+    leftover_pot: str | None = None,
+    pot_keeper: str | None = None,
+) -> SettlementView:
     """Who pays whom to square the session (RULES.md §6), in the session's currency.
 
     The pot is a party: money that went into a pot carried on is paid into it (``to`` None);
@@ -232,25 +259,24 @@ def settlement(group: GroupRef, session_id: int, leftover_pot: str | None = None
     ``leftover_pot`` (``carry`` or ``refund``) answers, for an open session, the settlement it
     will have once finished that way: the same transfers ``finish_session`` then leaves. Without
     it an open session is settled as it stands, its pot carried on. A finished session always
-    answers its own settlement.
+    answers its own settlement. ``pot_keeper`` (a player of the session) answers, for an open
+    session carried on, the settlement with that player keeping the pot.
 
     The payments made at the table (ledger/services/payments.py) are counted last: each
     balance's ``outstanding`` is what is left, and the transfers settle only that.
     """
     row = load_session(group, session_id)
     game = session_game(row)
-    if not game.money:
-        raise RuleError("{game} is played for points: there is no money to settle.", game=game.name)
     state = State.from_dict(row.state)
     if leftover_pot is not None and row.status == "open" and game.finish is not None:
         state = game.finish(state, row.options, leftover_pot).state
+    # The keeper's pot and a points game's payout are counted here (services/keepers.py).
+    keeper = pot_keeper if leftover_pot == "carry" and state.pot else None
+    if row.status == "finished":
+        keeper = keeper_names(row)[0]
+    players, balances = settlement_balances(row, game, state, keeper)
     unit_value = Decimal(row.options["unit_value"])
     currency = row.options["currency"]
-    players = ordered_players(state)
-    balances: dict[str | None, int] = {p: state.scores.get(p, 0) for p in players}
-    pot_party = -sum(balances.values())
-    if pot_party:
-        balances[None] = pot_party
     # Paying up (RULES.md §2) is a step of its own: the payments made lower what is still
     # outstanding, and the transfers settle only that.
     paid = payment_views(row, unit_value, currency)
@@ -273,10 +299,11 @@ def settlement(group: GroupRef, session_id: int, leftover_pot: str | None = None
             )
             for p in players
         ),
-        pot=state.pot,
-        pot_amount=amount(state.pot, unit_value, currency),
+        pot=state.pot if game.money else 0,
+        pot_amount=amount(state.pot if game.money else 0, unit_value, currency),
         transfers=tuple(TransferView(t.source, t.target, t.units, money) for t, money in transfers),
         payments=paid,
+        pot_keeper=keeper if keeper in balances else None,
     )
 
 
@@ -425,13 +452,18 @@ def _carry_pot(source: GameSession, *, into: GameSession) -> None:
     )
 
 
-def _record_start(row: GameSession, state: State, source: GameSession | None) -> None:
-    """The session's first line of history: who sat down, and the pot it took up."""
+def _record_start(
+    row: GameSession, state: State, source: GameSession | None, keeper_id: int | None = None
+) -> None:
+    """The session's first line of history: who sat down, the pot it took up and who
+    brought that pot."""
+    brought = {"carried_in_keeper": player_name(keeper_id)} if keeper_id is not None else {}
     record(
         row,
         "session.created",
         before=None,
         after={
+            **brought,
             "game": row.game,
             "players": list(state.seats),
             "dealer": state.dealer,
@@ -442,8 +474,13 @@ def _record_start(row: GameSession, state: State, source: GameSession | None) ->
     )
 
 
-def _pot_to_take_up(group: GroupRef, game: str, options: Mapping[str, Any]) -> GameSession | None:
+def _pot_to_take_up(
+    group: GroupRef, game: str, options: Mapping[str, Any], here: set[int]
+) -> GameSession | None:
     """The latest pot waiting for a session of ``game`` played for the same money.
+
+    A pot with a keeper is where its keeper is: it waits for a session the keeper plays in
+    (``here``: the ids of the players sitting down), who brings it back (RULES.md §2).
 
     The money settings live in the options' JSON, compared here rather than in SQL (JSON
     paths differ between SQLite and PostgreSQL); the pots waiting at once are a handful.
@@ -460,7 +497,15 @@ def _pot_to_take_up(group: GroupRef, game: str, options: Mapping[str, Any]) -> G
         .order_by(GameSession.finished_at.desc(), GameSession.id.desc())
     )
     wanted = _money_settings(options)
-    return next((s for s in waiting if _money_settings(s.options) == wanted), None)
+    return next(
+        (
+            s
+            for s in waiting
+            if _money_settings(s.options) == wanted
+            and (s.pot_keeper_id is None or s.pot_keeper_id in here)
+        ),
+        None,
+    )
 
 
 def _money_settings(options: Mapping[str, Any]) -> tuple[str | None, Decimal | None]:

@@ -151,6 +151,8 @@ class FinishForm(FlaskForm):
     # The session's version the page showed: finishing after another phone changed the
     # session would end the night with payments nobody has seen.
     version = HiddenField()
+    # Who takes a carried pot home (RULES.md §2): the one the page proposed or picked.
+    pot_keeper = HiddenField()
 
 
 class NewSessionForm(FlaskForm):

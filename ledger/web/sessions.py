@@ -16,6 +16,7 @@ from flask import (
 )
 from flask import session as browser_session
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.wrappers import Response
 from wtforms import SelectChoice
 
@@ -26,6 +27,7 @@ from ledger.ids import form_number, query_number, row_number
 from ledger.rules import GAMES, has_name, tidy_name
 from ledger.rules.money import smallest_coin
 from ledger.services import exports
+from ledger.services.keepers import keeper_choices, proposed_keeper
 from ledger.services.request_ids import minted_request_id, new_request_id
 from ledger.services.results import GroupRef, GroupView, SessionView
 from ledger.web import access, i18n, texts
@@ -387,11 +389,13 @@ def settle(slug: str, session_id: int):
     """Who pays whom. Before the night is finished, ``?pot=carry|refund`` picks what happens to
     the pot; the session's ``leftover_pot`` option is the default."""
     group, view = _session(slug, session_id)
-    if not view.money:
+    if not view.money and view.payout is None:
         abort(404)
     asked = request.args.get("pot")
     choice = asked if asked in _pot_choices(view) else _leftover(view)
-    return _settle_page(group, view, FinishForm(formdata=None, leftover_pot=choice))
+    keeper = request.args.get("keeper")
+    form = FinishForm(formdata=None, leftover_pot=choice, pot_keeper=keeper)
+    return _settle_page(group, view, form)
 
 
 def _pot_choices(view: SessionView) -> tuple[str, ...]:
@@ -411,8 +415,15 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
     choice = form.leftover_pot.data
     if choice not in _pot_choices(view):
         choice = _leftover(view)
-    result = services.settlement(group, view.id, choice if view.status == "open" else None)
+    # Who keeps a carried pot: the one picked, else the one the rules propose (RULES.md §2).
+    keepers = keeper_choices(view)
+    keeper = form.pot_keeper.data if form.pot_keeper.data in keepers else proposed_keeper(view)
+    open_choice = choice if view.status == "open" else None
+    result = services.settlement(group, view.id, open_choice, keeper)
     lines = [transfer_text(t.to_json(), result.currency) for t in result.transfers]
+    # A refund that cannot share the pot evenly leaves the odd units in it: say where they go.
+    odd = result.pot if choice == "refund" and view.money else 0
+    kept = _kept_text(view, result.pot_keeper, result.pot, result.currency, result.pot_amount)
     title = _("%(game)s #%(id)d: settling up", game=texts.text(GAMES[view.game].name), id=view.id)
     labels = {c.value: c.label for c in form.leftover_pot.choices}
     html = render_template(
@@ -424,11 +435,15 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
         payments=[(p, paid_text(p.to_json(), result.currency)) for p in result.payments],
         coins_differ=any(b.settled != b.amount for b in result.balances),
         smallest_coin=format_money(smallest_coin(result.currency), result.currency),
-        copy_text="\n".join([title, *lines]) if lines else title,
+        copy_text="\n".join([title, *lines, *([kept] if kept else [])]),
         finish_form=form,
         choosing_pot=view.status == "open" and bool(view.pot),
         pot_choice=choice,
         pot_choices=[(value, labels[value]) for value in _pot_choices(view)],
+        keepers=keepers if view.status == "open" and choice == "carry" else [],
+        keeper=keeper,
+        kept_text=kept,
+        odd_text=_odd_units_text(view, odd) if odd else None,
     )
     return html if status == 200 else (html, status)
 
@@ -438,6 +453,12 @@ def _pot_shown() -> str | None:
     payments depend on it), or None."""
     choice = request.form.get("pot")
     return choice if choice in ("carry", "refund") else None
+
+
+def _keeper_shown() -> str | None:
+    """The pot's keeper the settle-up page showed when a tick was sent, or None (the
+    settlement checks it is a player of the session)."""
+    return request.form.get("keeper") or None
 
 
 @bp.post("/<int:session_id>/payments")
@@ -455,13 +476,16 @@ def pay(slug: str, session_id: int) -> Response:
                 request.form.get("to"),
                 form_number(request.form.get("units")),
                 leftover_pot=choice,
+                pot_keeper=_keeper_shown(),
             )
         except (services.RuleError, services.Conflict) as e:
             flash(i18n.error_text(e), "error")
         else:
             what = paid_text(paid.to_json(), view.currency or "")
             flash(_("Ticked: %(what)s.", what=what), "success")
-    return redirect(url_for(".settle", slug=slug, session_id=session_id, pot=choice))
+    return redirect(
+        url_for(".settle", slug=slug, session_id=session_id, pot=choice, keeper=_keeper_shown())
+    )
 
 
 @bp.post("/<int:session_id>/payments/<int:payment_id>/delete")
@@ -478,7 +502,35 @@ def unpay(slug: str, session_id: int, payment_id: int) -> Response:
         else:
             what = paid_text(paid.to_json(), view.currency or "")
             flash(_("Taken back: %(what)s.", what=what), "success")
-    return redirect(url_for(".settle", slug=slug, session_id=session_id, pot=choice))
+    return redirect(
+        url_for(".settle", slug=slug, session_id=session_id, pot=choice, keeper=_keeper_shown())
+    )
+
+
+def _kept_text(
+    view: SessionView, keeper: str | None, pot: int, currency: str, money: Any
+) -> str | None:
+    """ "Enda keeps the pot of €0.81 for the next Spot night" (RULES.md §2), or None."""
+    if keeper is None or not pot:
+        return None
+    return _(
+        "%(name)s keeps the pot of %(amount)s for the next %(game)s night",
+        name=keeper,
+        amount=format_money(money, currency),
+        game=texts.text(GAMES[view.game].name),
+    )
+
+
+def _odd_units_text(view: SessionView, units: int) -> str:
+    """Where the units a refund could not share evenly go: into the pot, carried on."""
+    return ngettext(
+        "The %(num)d unit that could not be shared evenly stays in the pot for the next "
+        "%(game)s night.",
+        "The %(num)d units that could not be shared evenly stay in the pot for the next "
+        "%(game)s night.",
+        units,
+        game=texts.text(GAMES[view.game].name),
+    )
 
 
 @bp.post("/<int:session_id>/finish")
@@ -492,10 +544,16 @@ def finish(slug: str, session_id: int):
     if form.validate_on_submit():
         leftover = form.leftover_pot.data if view.money else None
         shown = form.version.data or ""
+        keeper = None
+        if leftover == "carry" and view.pot:
+            # The page always names one; a form without it gets the one the page proposes.
+            keeper = form.pot_keeper.data or proposed_keeper(view)
         # A payment ticked on another phone changes no score: the page is still right.
         version = services.past_payments(group, session_id, form_number(shown))
         try:
-            services.finish_session(group, session_id, leftover, version=version)
+            services.finish_session(group, session_id, leftover, version=version, pot_keeper=keeper)
+        except services.RuleError as e:
+            flash(i18n.error_text(e), "error")
         except services.Conflict as e:
             if e.field != "version":
                 flash(i18n.error_text(e), "error")
@@ -519,7 +577,9 @@ def finish(slug: str, session_id: int):
         else:
             flash(_("The session is finished."), "success")
         if view.money:  # the payments under the pot's choice that was shown
-            return redirect(url_for(".settle", slug=slug, session_id=session_id, pot=leftover))
+            return redirect(
+                url_for(".settle", slug=slug, session_id=session_id, pot=leftover, keeper=keeper)
+            )
         return redirect(url_for(".show", slug=slug, session_id=session_id))
     if view.money:
         return _settle_page(group, view, form, status=422)

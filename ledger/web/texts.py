@@ -28,6 +28,8 @@ OPTION_LABELS = {
     "jokers": N_("Jokers per pack"),
     "packs": N_("Packs"),
     "target": N_("Play to"),
+    "stake": N_("Stake: units a point (0: not for money)"),
+    "payout": N_("Who is paid"),
 }
 
 CHOICE_LABELS = {
@@ -43,6 +45,8 @@ CHOICE_LABELS = {
     ("scoring", "penalty"): N_("each adds their own cards (penalty)"),
     ("rummy_bonus", "double"): N_("doubles the hand"),
     ("rummy_bonus", "bonus10"): N_("is worth 10 points more"),
+    ("payout", "winner"): N_("the winner, by everyone behind"),
+    ("payout", "everyone"): N_("everyone ahead, by everyone behind"),
 }
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from ledger.web.texts import CHOICE_LABELS, OPTION_LABELS
 from tests.export.history import Table, play_a_history
 from tests.export.sheets import csv_rows, load, money, needs_soffice, rows, soffice_csv, table
 
@@ -52,12 +53,15 @@ def test_a_sessions_workbook_holds_the_numbers_the_api_answers(history, name):
     assert info["Session"] == session_id
     assert info["Status"] == session["status"]
     assert info["Hands"] == session["hands_played"] == len(hands)
+    assert info["Group"] == "The Local"  # the group's name, not its slug
     for option, value in session["options"].items():
+        # Labelled as the new-session page labels the option and its choices (issue 14).
+        label, shown = OPTION_LABELS[option], CHOICE_LABELS.get((option, str(value)), value)
         if option == "leftover_pot":  # what finishing did with the pot, not the option
             assert session["status"] == "finished"
-            assert info[option] == session["leftover_pot"]
+            assert info[label] == CHOICE_LABELS[(option, session["leftover_pot"])]
         else:
-            assert str(info[option]) == str(value)
+            assert str(info[label]) == str(shown)
 
     players = {p["Player"]: p for p in players_table(wb["Summary"])}
     assert set(players) == set(session["scores"])

@@ -26,7 +26,17 @@ Path = tuple[Any, ...]
 # What a restore may take from the file as it is: the times and what was typed (an entry as
 # typed, a request id). Everything else the API answers is made by the rules.
 # A payment's id and time (``at``) sit inside the settlement: left out wherever they are.
-AS_GIVEN = {"id", "group", "session", "started_at", "finished_at", "created_at", "updated_at", "at"}
+AS_GIVEN = {
+    "id",
+    "group",
+    "session",
+    "carried_from",  # a session's id (issue 14: the session whose pot this one opened with)
+    "started_at",
+    "finished_at",
+    "created_at",
+    "updated_at",
+    "at",
+}
 AS_TYPED = {"entry", "request_id"}
 # The one refusal that means a check tripped over its input instead of naming what is wrong.
 TRIPPED = "it cannot be read"
@@ -107,6 +117,8 @@ def canonical(data: dict[str, Any]) -> dict[str, Any]:
         "carried_into_id": "sessions",
         "payer_id": "players",
         "payee_id": "players",
+        "pot_keeper_id": "players",
+        "carried_in_keeper_id": "players",
     }
     assert set(targets) == set(REFERENCES)
     for key, _ in TABLES:

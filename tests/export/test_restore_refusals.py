@@ -16,7 +16,16 @@ from ledger.extensions import db
 from ledger.models import Group
 from tests.export.history import Table, play_a_history
 
-REFERENCES = ("group_id", "session_id", "player_id", "carried_into_id", "payer_id", "payee_id")
+REFERENCES = (
+    "group_id",
+    "session_id",
+    "player_id",
+    "carried_into_id",
+    "payer_id",
+    "payee_id",
+    "pot_keeper_id",
+    "carried_in_keeper_id",
+)
 
 
 @pytest.fixture

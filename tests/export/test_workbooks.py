@@ -62,9 +62,15 @@ def test_the_summary_gives_the_game_date_options_and_each_players_hands_score_an
     assert info["Status"] == "open"
     assert info["Started (UTC)"] == datetime(2024, 5, 2, 20, 5)
     assert info["Hands"] == 2
-    assert info["ante"] == 5
-    assert info["unit_value"] == 0.01  # a number, not the text "0.01"
-    assert info["currency"] == "EUR"
+    # The options as the new-session page labels them (issue 14), not their keys.
+    assert info["Ante"] == 5
+    assert info["Worth of one unit"] == 0.01  # a number, not the text "0.01"
+    assert info["Currency"] == "EUR"
+    assert info["The deal passes to the"] == "right (anticlockwise)"
+    assert "dealer_rotation" not in info
+    # The pot, and how the scores and the pot add up.
+    assert (info["Pot carried in"], info["Pot at the end"]) == (0, 0)
+    assert info["Pot"] == "The scores add up to 0 and the pot holds 0."
 
     players = {p["Player"]: p for p in players_table(ws)}
     assert list(players) == ["Enda", "John", "Rex", "Finn"]
@@ -256,12 +262,13 @@ def test_the_summary_gives_what_finishing_did_with_the_pot_not_the_option():
         night = EngineSession("spot", ["Enda", "John", "Rex"], "Enda", {"leftover_pot": option})
         night.hand({"Enda": "J 10", "John": "A 3", "Rex": "2 9"})  # nobody out: the pot stays
         info = summary_info(load(night_workbook(night)))
-        assert info["leftover_pot"] == f"{option} (not decided yet)"
+        words = {"carry": "is carried to the next session", "refund": "is refunded to who paid in"}
+        assert info["A pot left at the end"] == f"{words[option]} (not decided yet)"
 
         night.finish(finished)
         info = summary_info(load(night_workbook(night)))
         assert info["Status"] == "finished"
-        assert info["leftover_pot"] == finished
+        assert info["A pot left at the end"] == words[finished]
 
 
 def test_players_who_sit_out_join_or_leave_count_only_the_hands_they_played():

@@ -49,11 +49,22 @@ def test_rummy_defaults_are_the_ones_in_the_rules() -> None:
         "packs": 1,
         "target": 100,
         "entry": "cards",
+        # RULES.md §7: not for money unless a stake is given.
+        "stake": 0,
+        "unit_value": "0.01",
+        "currency": "EUR",
+        "payout": "winner",
     }
 
 
 def test_dutch_spots_asks_for_cards_by_default() -> None:
-    assert get_game("spots").defaults() == {"entry": "cards"}
+    assert get_game("spots").defaults() == {
+        "entry": "cards",
+        "stake": 0,
+        "unit_value": "0.01",
+        "currency": "EUR",
+        "payout": "winner",
+    }
 
 
 def test_an_unknown_game_is_refused_with_the_list_of_games() -> None:

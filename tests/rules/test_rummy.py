@@ -64,6 +64,11 @@ def test_the_default_options_are_winner_scoring_double_for_rummy_low_aces_one_pa
         "packs": 1,
         "target": 100,
         "entry": "cards",
+        # RULES.md §7: not played for money unless a stake is given.
+        "stake": 0,
+        "unit_value": "0.01",
+        "currency": "EUR",
+        "payout": "winner",
     }
 
 

@@ -63,10 +63,15 @@ def shown(melds: tuple[tuple[Card, ...], ...]) -> list[str]:
 # --- The game ----------------------------------------------------------------------------------
 
 
-def test_spin_rummy_is_a_points_game_for_one_or_two_players_without_options() -> None:
+def test_spin_rummy_is_a_points_game_for_one_or_two_players_with_only_money_options() -> None:
     assert GAMES["spin"] is GAME
     assert (GAME.name, GAME.money, GAME.open_seating) == ("Spin Rummy", False, False)
-    assert (GAME.min_players, GAME.max_players, GAME.defaults()) == (1, 2, {})
+    # RULES.md §7: two players may play for a stake; none by default.
+    assert (GAME.min_players, GAME.max_players, GAME.defaults()) == (
+        1,
+        2,
+        {"stake": 0, "unit_value": "0.01", "currency": "EUR", "payout": "winner"},
+    )
     with pytest.raises(RuleError):
         start("Ann Bob Cy")
 

@@ -58,7 +58,10 @@ def test_spots_is_a_points_game_for_three_to_five_players_with_fixed_seats() -> 
     assert get_game("spots") is GAME
     assert (GAME.key, GAME.name, GAME.money, GAME.open_seating) == ("spots", "Spots", False, False)
     assert (GAME.min_players, GAME.max_players) == (3, 5)
-    assert GAME.defaults() == {"entry": "cards"}
+    assert GAME.defaults() == {
+        "entry": "cards",
+        **{"stake": 0, "unit_value": "0.01", "currency": "EUR", "payout": "winner"},
+    }
     assert GAME.description and "\n" not in GAME.description
 
 

@@ -288,7 +288,9 @@ def test_the_whole_night_enter_correct_undo_settle_finish(phone):
     done = phone.client.post(f"{board}/finish", data={"leftover_pot": "carry"})
     assert done.status_code == 302
     settle = html(phone.client.get(f"{board}/settle"))
-    assert "The session is finished; the pot of €0.20 goes to the next Spot session." in settle
+    # Issue 14: the page finishes with the keeper it proposes, who keeps the pot.
+    assert "The session is finished." in settle
+    assert re.search(r"\w+ keeps the pot of €0\.20 for the next Spot night", settle)
     page = html(phone.client.get(board))
     assert "Enter hand" not in page
     assert "The night is finished." in page  # a money game: the night, not "the game", is over
@@ -912,19 +914,17 @@ def test_a_refund_night_settles_before_finishing_as_it_will_after(phone):
     assert settle_lines(html(phone.client.get(f"{board}/settle?pot=carry"))) == refund
 
 
-def test_switching_the_pot_to_carry_shows_the_payments_into_the_pot(phone):
+def test_switching_the_pot_to_carry_pays_it_to_the_keeper_the_page_proposes(phone):
     board = phone.start(leftover_pot="refund")
     phone.enter(HAND_1)
 
     page = html(phone.client.get(f"{board}/settle?pot=carry"))
-    carry = [
-        "Enda pays John €0.25",
-        "Finn pays John €0.21",
-        "Finn pays €0.04 into the pot",
-        "Rex pays €0.16 into the pot",
-    ]
+    # Issue 14: the pot is paid to its keeper (John, owed the most), not "into the pot".
+    carry = ["Enda pays John €0.25", "Finn pays John €0.25", "Rex pays John €0.16"]
+    kept = "John keeps the pot of €0.20 for the next Spot night"
     assert settle_lines(page) == carry
-    assert copied(page) == ["Spot #1: settling up", *carry]
+    assert copied(page) == ["Spot #1: settling up", *carry, kept]
+    assert '<option value="John" selected>John</option>' in page
     assert 'id="pot-carry" value="carry" checked' in page
     assert "These balances count the antes given back from the pot." not in page
     assert finish_choice(page) == "carry"
@@ -940,9 +940,11 @@ def test_switching_the_pot_to_carry_shows_the_payments_into_the_pot(phone):
         "Rex pays John €0.11",
     ]
 
-    phone.client.post(f"{board}/finish", data={"leftover_pot": finish_choice(page)})
+    phone.client.post(
+        f"{board}/finish", data={"leftover_pot": finish_choice(page), "pot_keeper": "John"}
+    )
     after = html(phone.client.get(f"{board}/settle"))
-    assert "the pot of €0.20 goes to the next Spot session" in after
+    assert kept in after
     assert settle_lines(after) == carry
 
 
