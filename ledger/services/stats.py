@@ -33,6 +33,7 @@ from ledger.extensions import db
 from ledger.models import GameSession, Hand, Player
 from ledger.rules.base import State
 from ledger.rules.money import amount
+from ledger.rules.payout import game_payout
 from ledger.rules.registry import GAMES
 from ledger.services.errors import NotFound, RuleError
 from ledger.services.groups import name_key
@@ -252,6 +253,18 @@ class SessionFacts:
     winners: Sequence[str]  # the game's winners once finished (points games)
     hands: Mapping[str, int]  # dealt in, per player
     hands_won: Mapping[str, int]
+    # The money beside the scores (RULES.md §2, §7): a finished night's pot is its keeper's;
+    # a points game played for a stake pays out once it has ended.
+    pot: int = 0
+    pot_keeper: str | None = None
+    payout: Mapping[str, int] | None = None
+
+    def money_of(self, name: str) -> int | None:
+        """The player's money in units as the settlement pays it, or None (no money)."""
+        if self.payout is not None:
+            return int(self.payout.get(name, 0))
+        kept = self.pot if self.status == "finished" and name == self.pot_keeper else 0
+        return int(self.scores.get(name, 0)) + kept
 
 
 def night_facts(facts: SessionFacts) -> list[tuple[str, Night]]:
@@ -259,8 +272,9 @@ def night_facts(facts: SessionFacts) -> list[tuple[str, Night]]:
     game = GAMES.get(facts.game)
     money = game is not None and game.money
     options = {**(game.defaults() if game is not None else {}), **facts.options}
-    currency = str(options.get("currency", "")) if money else None
-    unit_value = Decimal(str(options["unit_value"])) if money else None
+    priced = money or facts.payout is not None
+    currency = str(options.get("currency", "")) if priced else None
+    unit_value = Decimal(str(options["unit_value"])) if priced else None
     winners = set(facts.winners) if facts.status == "finished" and not money else set()
     places = _places(facts, options, money)
     nights = []
@@ -271,7 +285,7 @@ def night_facts(facts: SessionFacts) -> list[tuple[str, Night]]:
             started_at=facts.started_at,
             status=facts.status,
             score=int(score),
-            money=amount(int(score), unit_value, currency or "")
+            money=amount(facts.money_of(name) or 0, unit_value, currency or "")
             if unit_value is not None
             else None,
             currency=currency,
@@ -393,7 +407,10 @@ def _facts(group: GroupRef, period: Period) -> list[SessionFacts]:
             GameSession.status,
             GameSession.started_at,
             GameSession.state,
+            GameSession.start_state,
+            Player.name,
         )
+        .outerjoin(Player, Player.id == GameSession.pot_keeper_id)
         .where(*where)
         .order_by(GameSession.started_at, GameSession.id)
     ).all()
@@ -424,9 +441,23 @@ def _facts(group: GroupRef, period: Period) -> list[SessionFacts]:
             winners=(state or {}).get("winners", ()),
             hands=hands.get(sid, {}),
             hands_won=won.get(sid, {}),
+            pot=int((state or {}).get("pot", 0)),
+            pot_keeper=keeper,
+            payout=_payout(game, options or {}, state, start),
         )
-        for sid, game, options, status, started_at, state in rows
+        for sid, game, options, status, started_at, state, start, keeper in rows
     ]
+
+
+def _payout(
+    game_key: str, options: Mapping[str, Any], state: Any, start: Any
+) -> dict[str, int] | None:
+    """A points game's payout once it has ended, where it is played for a stake (RULES.md §7)."""
+    game = GAMES.get(game_key)
+    if game is None or game.money or not state or not start:
+        return None
+    settings = {**game.defaults(), **options}
+    return game_payout(game, State.from_dict(state), settings, State.from_dict(start))
 
 
 def group_stats(group: GroupRef, period: Period = ALL_TIME) -> StatsView:
@@ -489,4 +520,7 @@ def facts_from_json(
         winners=session.get("winners") or (),
         hands=dict(dealt_in),
         hands_won=dict(won),
+        pot=int(session.get("pot") or 0),
+        pot_keeper=session.get("pot_keeper"),
+        payout=session.get("payout"),
     )

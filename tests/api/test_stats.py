@@ -19,8 +19,9 @@ from sqlalchemy import update
 from ledger.extensions import db
 from ledger.models import Change, GameSession
 from ledger.services.stats import Night, SessionFacts, add_up, night_facts
-from tests.api.helpers import PASSPHRASE, Table, error, hand_of
+from tests.api.helpers import PASSPHRASE, SEED_HAND_1, SEED_HAND_2, Table, error, hand_of
 from tests.api.test_hands import count_queries
+from tests.api.test_points_for_money import rummy_to_104
 
 DECK = [f"{r}{s}" for r in ["A", *map(str, range(2, 11)), "J", "Q", "K"] for s in "SHDC"]
 PEOPLE = ["Enda", "John", "Rex", "Finn", "Nora", "Aoife"]
@@ -388,3 +389,32 @@ def test_money_at_different_unit_values_is_counted_in_a_unit_that_measures_both(
     answer = add_up("Enda", nights).to_json()
     assert answer["money"] == {"EUR": 22}
     assert answer["amounts"] == {"EUR": "0.22"}
+
+
+def test_money_in_the_stats_is_what_the_settlements_pay_keepers_and_stakes_included(table):
+    """A kept pot is the keeper's money the night it is kept and theirs to bring back the
+    next; a Rummy game for a penny a point pays out as its settlement says (RULES.md §2, §7).
+    Each player's money over the nights is the sum of their settlement balances."""
+    first = table.session()["id"]
+    table.hand(first, SEED_HAND_1)  # the pot of 20 stays
+    table.ok("POST", f"/sessions/{first}/finish", {"leftover_pot": "carry", "pot_keeper": "John"})
+    second = table.session()["id"]  # John brings the pot back
+    table.hand(second, SEED_HAND_2)
+    table.ok("POST", f"/sessions/{second}/finish", {"leftover_pot": "refund"})
+    rummy = rummy_to_104(table, stake=1)
+
+    paid: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for sid in (first, second, rummy):
+        settled = table.ok("GET", f"/sessions/{sid}/settlement")
+        for b in settled["balances"]:
+            paid[b["player"]][settled["currency"]] += b["units"]
+    got = {p["name"]: p for p in table.ok("GET", f"/groups/{table.slug}/stats")["players"]}
+    assert {name: p["money"] for name, p in got.items()} == {
+        name: dict(by_currency) for name, by_currency in paid.items()
+    }
+    assert (
+        got["John"]["money"]["EUR"] == 66 + table.ok("GET", f"/sessions/{second}")["scores"]["John"]
+    )
+    assert got["Ann"]["money"] == {"EUR": 113}  # Bob pays 44, Cas 69
+    john = table.ok("GET", f"/groups/{table.slug}/players/John")
+    assert [n["money"] for n in john["sessions"][:1]] == ["0.66"]
