@@ -440,7 +440,8 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
         choosing_pot=view.status == "open" and bool(view.pot),
         pot_choice=choice,
         pot_choices=[(value, labels[value]) for value in _pot_choices(view)],
-        keepers=keepers if view.status == "open" and choice == "carry" else [],
+        # Who keeps the pot is asked only where a pot is carried on.
+        keepers=keepers if view.status == "open" and choice == "carry" and view.pot else [],
         keeper=keeper,
         kept_text=kept,
         odd_text=_odd_units_text(view, odd) if odd else None,

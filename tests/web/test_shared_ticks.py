@@ -203,15 +203,20 @@ def test_another_groups_session_cannot_be_ticked_nor_its_ticks_taken_back(app, p
     assert paid_lines(html(phone.client.get(f"{board}/settle"))) == ["Rex paid John €0.25"]
 
 
-def test_a_transfer_into_the_pot_has_no_tick(phone):
+def test_a_carried_pot_is_paid_to_its_keeper_with_a_tick_like_any_transfer(phone):
     board = phone.start()
     phone.enter(HAND_1)  # nobody out: the pot stays, and is carried on
     page = html(phone.client.get(f"{board}/settle"))
     lines = owed_lines(page)
-    assert "Finn pays €0.04 into the pot" in lines
-    ticked = {f["from"] for f in tick_forms(page)}
-    assert len(tick_forms(page)) == len([line for line in lines if "into the pot" not in line])
-    assert ticked <= {"Enda", "Finn", "Rex"}
+    # The page names a keeper (RULES.md §2): no transfer "into the pot", every one is ticked.
+    assert lines and not any("into the pot" in line for line in lines)
+    forms = tick_forms(page)
+    assert len(forms) == len(lines)
+    keeper = forms[0]["keeper"]
+    assert {f["keeper"] for f in forms} == {keeper}
+    ticked = phone.client.post(forms[0].pop("action"), data=forms[0])
+    assert ticked.headers["Location"].endswith(f"settle?pot=carry&keeper={keeper}")
+    assert "Ticked:" in html(phone.client.get(ticked.headers["Location"]))
 
 
 def test_francs_show_the_exact_money_beside_the_coins_paid(phone):
