@@ -341,23 +341,19 @@ def _returned(change: ChangeView, session: SessionView) -> str:
     )
 
 
+def _payment(paid: Mapping[str, Any], session: SessionView) -> dict[str, str]:
+    """A payment's blanks: who paid whom how much."""
+    return {"payer": paid["from"], "payee": paid["to"], "amount": _pot(paid["units"], session)}
+
+
 def _paid(change: ChangeView, session: SessionView) -> str:
-    paid = change.after
-    return _(
-        "%(payer)s paid %(payee)s %(amount)s.",
-        payer=paid["from"],
-        payee=paid["to"],
-        amount=_pot(paid["units"], session),
-    )
+    return _("%(payer)s paid %(payee)s %(amount)s.", **_payment(change.after, session))
 
 
 def _unpaid(change: ChangeView, session: SessionView) -> str:
-    paid = change.before
     return _(
         "The tick of %(payer)s paying %(payee)s %(amount)s was taken back.",
-        payer=paid["from"],
-        payee=paid["to"],
-        amount=_pot(paid["units"], session),
+        **_payment(change.before, session),
     )
 
 
