@@ -30,12 +30,14 @@ def test_phones_following_the_scoreboard_see_a_new_hand_without_reloading(new_ph
     # Phone 2 opens the invite link; phone 3 types the group's name and the passphrase.
     second = new_phone("follow-phone-2")
     second.page.goto(link)
-    expect(second.heading("The Long Table")).to_be_visible()
+    # With one session open, the invite lands on its scoreboard, not on the group's page.
+    expect(second.heading(re.compile(r"^Spot #\d+"))).to_be_visible()
     third = new_phone("follow-phone-3")
     third.sign_in("The Long Table", "pints of plain")
     followers = [second, third]
     for phone in [first, *followers]:
-        phone.link(re.compile(r"^Spot #\d+")).tap()
+        if phone is not second:
+            phone.link(re.compile(r"^Spot #\d+")).tap()
         phone.expect_scores(dict.fromkeys(PLAYERS, 0))
         # Set on the page itself: a reload (by the player or by the page) would lose it.
         phone.page.evaluate("window.notReloaded = true")
