@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import select
 
 from ledger.extensions import db
+from ledger.ids import MAX_ID
 from ledger.models import Change, Payment, Player, SessionPlayer, utcnow
 from ledger.rules.errors import RuleError
 from ledger.rules.money import amount, format_amount, smallest_coin
@@ -126,8 +127,8 @@ def past_payments(group: GroupRef, session_id: int, version: int | None) -> int 
     """``version`` moved on past the payments recorded or taken back since: a page drawn at
     ``version`` still shows the scores of the session now if only payments came after it (a
     payment changes no score). Any other change since keeps ``version`` as it was."""
-    if version is None:
-        return None
+    if version is None or version > MAX_ID:
+        return version
     row = load_session(group, session_id)
     kinds = db.session.scalars(
         select(Change.kind).where(Change.session_id == row.id, Change.version > version)
