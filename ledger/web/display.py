@@ -8,10 +8,10 @@ from collections.abc import Iterable, Sequence
 from copy import copy
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from babel import Locale
-from flask import Blueprint
+from flask import Blueprint, Flask
 from flask_babel import format_datetime, get_locale
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
@@ -29,8 +29,14 @@ from ledger.rules import (
 from ledger.web import texts
 from ledger.web.chart import series_class
 from ledger.web.i18n import DEFAULT_LANGUAGE, page_cards_language
+from ledger.web.urls import PageUrls
 
 bp = Blueprint("display", __name__)
+
+# The templates' links, each address built once per process (ledger/web/urls.py).
+bp.record_once(
+    lambda state: state.app.jinja_env.globals.update(url_for=PageUrls(cast(Flask, state.app)))
+)
 
 # A date and time nobody at the table misreads: the day, the month's name in the page's
 # language, the 24-hour clock: "22 Nov 2026, 00:18", in Dutch "22 nov 2026, 00:18". (Babel's

@@ -35,7 +35,7 @@ from ledger.web.chart import score_chart
 from ledger.web.display import format_money
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
 from ledger.web.pagecache import scoreboards, with_form_token, without_form_token
-from ledger.web.summary import hand_summary, paid_text, transfer_text
+from ledger.web.summary import kept_summary, paid_text, transfer_text
 
 bp = Blueprint("sessions", __name__, url_prefix="/g/<slug>/s")
 
@@ -252,7 +252,7 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
     rummy = texts.rummy_reward(view.game, view.options)
 
     def summary(hand: dict[str, Any]) -> str:
-        return hand_summary(hand, money=view.money, rounds=rounds, rummy=rummy)
+        return kept_summary(hand, money=view.money, rounds=rounds, rummy=rummy)
 
     recent = [(h, summary(h)) for h in reversed(hand_json)]
     return render_template(
@@ -292,7 +292,7 @@ def hands(slug: str, session_id: int) -> str:
     rummy = texts.rummy_reward(view.game, view.options)
 
     def summary(hand: dict[str, Any]) -> str:
-        return hand_summary(hand, money=view.money, rounds=rounds, rummy=rummy)
+        return kept_summary(hand, money=view.money, rounds=rounds, rummy=rummy)
 
     return render_template(
         "sessions/hands.html",

@@ -11,11 +11,14 @@ follow the page's language.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from flask_babel import gettext, ngettext
+from flask_babel import get_locale, gettext, ngettext
 
 from ledger.rules import Movement, PlayerResult, PotStory, RummyReward, pot_story
 from ledger.rules.codecs import entry_from_dict
@@ -58,6 +61,62 @@ def hand_summary(
     out = hand.get("out")
     if rummy is not None and out and entry_from_dict(hand.get("entry") or {}).rummy:
         words += " " + _went_rummy(out, rummy)
+    return words
+
+
+# Sentences kept per process: the scoreboard says the same eight hands again after each new
+# one, and a hand's words depend only on the hand, the session's kind and the language.
+KEPT_SUMMARIES = 4096
+
+
+class _Summaries:
+    """The last ``KEPT_SUMMARIES`` sentences made, least recently used dropped first."""
+
+    def __init__(self, size: int = KEPT_SUMMARIES) -> None:
+        self._size = size
+        self._kept: OrderedDict[Hashable, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> str | None:
+        with self._lock:
+            words = self._kept.get(key)
+            if words is not None:
+                self._kept.move_to_end(key)
+            return words
+
+    def put(self, key: Hashable, words: str) -> None:
+        with self._lock:
+            self._kept[key] = words
+            while len(self._kept) > self._size:
+                self._kept.popitem(last=False)
+
+
+_summaries = _Summaries()
+
+
+def kept_summary(
+    hand: Mapping[str, Any],
+    *,
+    money: bool,
+    rounds: bool = False,
+    rummy: RummyReward | None = None,
+) -> str:
+    """``hand_summary``, made once per hand, session kind and language in this process.
+
+    The key is the whole hand as its JSON text (a correction or another hand under the same
+    number is another key), so a kept sentence is never one of a hand as it was.
+    """
+    key = (
+        str(get_locale()),
+        money,
+        rounds,
+        rummy,
+        json.dumps(hand, sort_keys=True, separators=(",", ":"), default=str),
+    )
+    words = _summaries.get(key)
+    if words is None:
+        words = hand_summary(hand, money=money, rounds=rounds, rummy=rummy)
+        _summaries.put(key, words)
     return words
 
 

@@ -333,3 +333,18 @@ def test_a_build_that_fails_or_is_not_to_be_kept_leaves_each_phone_building_its_
     assert cache.get_or_build("v2", lambda: ("for this phone", False)) == "for this phone"
     assert cache.get_or_build("v2", lambda: ("kept", True)) == "kept"
     assert cache.get_or_build("v2", lambda: ("not built again", True)) == "kept"
+
+
+def test_a_hand_undone_and_entered_again_differently_is_told_as_it_is_now(app, phone):
+    """The hands' sentences are kept per process; a new hand under an old number is another
+    hand, and a phone that saw the first one reads the second one's words."""
+    other = signed_in(app, phone)
+    phone.enter(HAND_1)
+    assert "John wins" in html(other.get(phone.board))
+    with app.app_context():
+        group = services.authenticate(phone.slug, PASSPHRASE)
+        services.undo_hand(group, phone.session_id, 1)
+    assert phone.enter(HAND_2, out="Enda").status_code == 302
+    page = html(other.get(phone.board))
+    assert "Enda goes out" in page
+    assert "John wins" not in page

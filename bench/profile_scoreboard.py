@@ -1,0 +1,109 @@
+"""Profile the scoreboard build in process: where a page built after a new hand spends its time.
+
+Flask's test client on a SQLite file in a temporary folder, no server and no network: a
+group, a Spot session of ``--hands`` hands, a phone signed in to it. Each build is the
+scoreboard read after the page cache was emptied (what a new hand does: a new version, a new
+key), timed beside ``/healthz``; then the same builds under cProfile, whose function-call count
+does not depend on the machine's load (seconds do). bench/RESULTS.md quotes its output.
+
+    .venv/bin/python bench/profile_scoreboard.py [--hands 20] [--builds 200] [--lang nl]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+HAND = {"Enda": "J 10", "John": "A 3", "Rex": "2 9", "Finn": "Q K"}
+PLAYERS = ("Enda", "John", "Rex", "Finn")
+
+
+def setup(folder: Path, hands: int):
+    """The app, a signed-in browser, and the scoreboard's address."""
+    os.environ["LEDGER_INSTANCE_PATH"] = str(folder / "instance")
+    from ledger import create_app
+    from ledger.extensions import db
+
+    app = create_app(
+        {"SECRET_KEY": "profile", "LEDGER_PASSPHRASE_HASH": "pbkdf2:sha256:1000"}
+        | {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'ledger.db'}"}
+    )
+    with app.app_context():
+        db.create_all()
+    app.config["WTF_CSRF_ENABLED"] = False  # the setup's posts only; the page is the same
+    browser = app.test_client()
+    created = browser.post(
+        "/groups", data={"create-name": "Bench", "create-passphrase": "pints4all"}
+    )
+    assert created.status_code == 302, created.get_data(as_text=True)[:3000]
+    slug = created.headers["Location"].split("/g/")[1].split("?")[0]
+    for name in PLAYERS:
+        browser.post(f"/g/{slug}/players", data={"name": name})
+    started = browser.post(
+        f"/g/{slug}/s/new",
+        data={"game": "spot", "order": list(PLAYERS), "seated": list(PLAYERS), "dealer": "Finn"},
+    )
+    board = started.headers["Location"]
+    for _ in range(hands):
+        data = {"out": ""}
+        for i, name in enumerate(PLAYERS):
+            data |= {f"results-{i}-player": name, f"results-{i}-cards": HAND[name]}
+        assert browser.post(f"{board}/hands/new", data=data).status_code == 302
+    app.config["WTF_CSRF_ENABLED"] = True
+    return app, browser, board
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=20)
+    parser.add_argument("--builds", type=int, default=200)
+    parser.add_argument("--lang", default="en")
+    parser.add_argument("--top", type=int, default=25)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        app, browser, board = setup(Path(tmp), args.hands)
+        browser.set_cookie("lang", args.lang)
+        from ledger.web.pagecache import scoreboards
+
+        with app.app_context():
+            cache = scoreboards()
+
+        def build() -> None:
+            cache._pages.clear()  # a new hand's new version: the page is built anew
+            response = browser.get(board)
+            assert response.status_code == 200, response.status_code
+
+        def health() -> None:
+            assert browser.get("/healthz").status_code == 200
+
+        for _ in range(20):  # warm: templates compiled, catalogues loaded, connections open
+            build()
+            health()
+        built, healthz = [], []
+        for _ in range(args.builds):
+            for times, action in ((healthz, health), (built, build)):
+                start = time.perf_counter()
+                action()
+                times.append(time.perf_counter() - start)
+        profile = cProfile.Profile()
+        profile.enable()
+        for _ in range(args.builds):
+            build()
+        profile.disable()
+        stats = pstats.Stats(profile)
+        print(f"{args.hands} hands, {args.builds} builds, language {args.lang}")
+        print(f"function calls per build: {stats.total_calls / args.builds:,.0f}")
+        print(f"build, median: {statistics.median(built) * 1000:.2f} ms")
+        print(f"/healthz, median: {statistics.median(healthz) * 1000:.3f} ms")
+        print(f"build / healthz: {statistics.median(built) / statistics.median(healthz):.1f}")
+        stats.sort_stats("cumulative").print_stats(args.top)
+
+
+if __name__ == "__main__":
+    main()
