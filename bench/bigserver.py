@@ -91,10 +91,21 @@ def template(source_url: str, slug: str, session_id: int, hands: int) -> dict[st
     return rows
 
 
-def generate(url: str, rows: dict[str, list[dict]], groups: int, one_group: bool = False) -> float:
+def generate(
+    url: str,
+    rows: dict[str, list[dict]],
+    groups: int,
+    one_group: bool = False,
+    one_session: bool = False,
+) -> float:
     """Write ``groups`` copies of the template ``rows`` into the (empty, migrated) database at
     ``url``; the seconds it took. With ``one_group`` the copies are sessions of the template's
-    group (its first copy), not groups of their own: one group with a long history."""
+    group (its first copy), not groups of their own: one group with a long history. With
+    ``one_session`` the copies are hands of the template's session, numbered on: one night
+    of ``groups`` times the template's hands (the scores start again with each copy)."""
+    if one_session:
+        one_group = True
+        rows = _one_long_session(rows, groups)
     started = time.perf_counter()
     engine = create_engine(url)
     sqlite = engine.dialect.name == "sqlite"
@@ -109,6 +120,10 @@ def generate(url: str, rows: dict[str, list[dict]], groups: int, one_group: bool
                 continue
             if one_group and table in ("groups", "players"):
                 copies = _copies(table, rows, 1, columns)
+            elif one_session and table in ("sessions", "session_players"):
+                copies = _copies(table, rows, 1, columns)
+            elif one_session:
+                copies = _copies(table, rows, groups, columns, one_group, one_session)
             else:
                 copies = _copies(table, rows, groups, columns, one_group)
             if sqlite:
@@ -144,10 +159,13 @@ def _copies(
     groups: int,
     columns: list[str],
     one_group: bool = False,
+    one_session: bool = False,
 ) -> Iterator[tuple[Any, ...]]:
     """Every copy's rows of ``table``: ids moved on by the copy's number times the template's
     count of that table, and every reference moved on alike (with ``one_group``, references
-    to the group and its players stay those of the first copy)."""
+    to the group and its players stay those of the first copy; with ``one_session``, to the
+    session too, and the hands' numbers are moved on instead)."""
+    hands = len(rows["hands"])
     counts = {t: len(rows[t]) for t in ORDER}
     links = {
         "group_id": "groups",
@@ -160,6 +178,8 @@ def _copies(
     ready = [{k: _stored(v) for k, v in row.items()} for row in rows[table]]
     for copy in range(groups):
         for row in ready:
+            if one_session and copy and table == "changes" and row["hand_number"] is None:
+                continue  # the session was made once: its hands' lines are copied with them
             values = []
             for column in columns:
                 value = row[column]
@@ -167,13 +187,26 @@ def _copies(
                     value = _moved(value, table, copy, counts, firsts)
                 elif column in links and value is not None:
                     kept = one_group and links[column] in ("groups", "players")
+                    kept = kept or (one_session and links[column] == "sessions")
                     value = _moved(value, links[column], 0 if kept else copy, counts, firsts)
+                elif one_session and column in ("number", "hand_number") and value is not None:
+                    value += copy * hands
+                elif one_session and column == "request_id" and copy:
+                    value = None  # a request id is the session's once
                 elif table == "groups" and column == "slug":
                     value = f"big-{copy}"
                 elif table == "groups" and column == "name":
                     value = f"Big table {copy}"
                 values.append(value)
             yield tuple(values)
+
+
+def _one_long_session(rows: dict[str, list[dict]], copies: int) -> dict[str, list[dict]]:
+    """The template for ``copies`` copies of its hands in its one session: the session counts
+    them all."""
+    hands = len(rows["hands"]) * copies
+    session = {**rows["sessions"][0], "hands_played": hands, "version": hands + 1}
+    return {**rows, "sessions": [session]}
 
 
 def _moved(value: int, table: str, copy: int, counts: dict, firsts: dict) -> int:

@@ -571,11 +571,24 @@ print(len(data), before, after)
 """
 
 
-def workbook_memory_figure(folder: Path, sessions: int, hands: int) -> Figure:
+# A night of one session is made of copies of this many hands entered through the API.
+LONG_NIGHT_TEMPLATE = 200
+
+
+def workbook_memory_figure(
+    folder: Path, sessions: int, hands: int, *, one_session: bool = False
+) -> Figure:
     """A group of ``sessions`` sessions and ``hands`` hands in all (written straight into the
     tables, as the big server's), exported as its workbook: how much the process's peak
-    memory grows while the workbook is written, in MB (ru_maxrss, kilobytes on Linux)."""
+    memory grows while the workbook is written, in MB (ru_maxrss, kilobytes on Linux).
+
+    With ``one_session`` the group has one session of ``hands`` hands (``sessions`` is not
+    used): a workbook that must stream within a session, not only from one to the next."""
     per = max(1, hands // sessions)
+    copies = sessions
+    if one_session:
+        per = min(hands, LONG_NIGHT_TEMPLATE)
+        copies = max(1, hands // per)
     base = os.environ.get("LEDGER_DATABASE_URL")
     source_url = bigserver.new_database_url(base, str(folder), "book_source")
     book_url = bigserver.new_database_url(base, str(folder), "book")
@@ -591,7 +604,7 @@ def workbook_memory_figure(folder: Path, sessions: int, hands: int) -> Figure:
         finally:
             source.stop()
         Server(folder / "book", database_url=book_url).stop()  # makes the tables
-        bigserver.generate(book_url, rows, sessions, one_group=True)
+        bigserver.generate(book_url, rows, copies, one_group=True, one_session=one_session)
         env = dict(os.environ, LEDGER_INSTANCE_PATH=str(folder / "book"))
         done = subprocess.run(
             # The copies' group is renamed as the big server's first group is (bigserver.py).
@@ -607,7 +620,8 @@ def workbook_memory_figure(folder: Path, sessions: int, hands: int) -> Figure:
             bigserver.drop_database(url)
     size, before, after = (int(v) for v in done.stdout.split()[-3:])
     growth = (after - before) / 1024
-    name = f"group workbook of {sessions * per:,} hands ({sessions} sessions): RSS growth, MB"
+    kind = "one session" if one_session else f"{sessions} sessions"
+    name = f"group workbook of {copies * per:,} hands ({kind}): RSS growth, MB"
     return Figure(name, growth, "<= 50", growth <= 50)
 
 
@@ -955,6 +969,10 @@ def main() -> int:
             figures += big_server_figures(instance / "big-server", big_groups, big_hands, repeat)
         book_sessions, book_hands = (20, 2_000) if args.quick else (100, 20_000)
         figures.append(workbook_memory_figure(instance / "workbook", book_sessions, book_hands))
+        # One night as long as the whole history above: its hands must stream too.
+        figures.append(
+            workbook_memory_figure(instance / "workbook-night", 1, book_hands, one_session=True)
+        )
 
         counts = queries_per_request(
             server.env["LEDGER_DATABASE_URL"],

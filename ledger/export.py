@@ -28,6 +28,7 @@ from openpyxl.utils import get_column_letter
 from ledger.rules.money import CURRENCY_SYMBOLS, amount, minor_units
 from ledger.rules.registry import GAMES
 from ledger.services.stats import (
+    HandTally,
     Night,
     PlayerHistory,
     SessionFacts,
@@ -41,7 +42,7 @@ from ledger.services.stats import (
 from ledger.web.texts import CHOICE_LABELS, OPTION_LABELS
 
 if TYPE_CHECKING:
-    from ledger.services.exports import GroupExport, SessionExport
+    from ledger.services.exports import GroupExport, SessionExport, StreamedSession
 
 XLSX_MIMETYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 CSV_MIMETYPE = "text/csv"  # Flask adds "; charset=utf-8"
@@ -193,10 +194,15 @@ def seated_names(session: Mapping[str, Any], hands: Iterable[Mapping[str, Any]] 
         if name not in names:
             names.append(str(name))
     for hand in hands:
-        for result in hand.get("results") or []:
-            if result.get("player") not in names:
-                names.append(str(result["player"]))
+        _add_hand_names(names, hand)
     return names
+
+
+def _add_hand_names(names: list[str], hand: Mapping[str, Any]) -> None:
+    """Any player of ``hand`` not in ``names`` yet, added at the end."""
+    for result in hand.get("results") or []:
+        if result.get("player") not in names:
+            names.append(str(result["player"]))
 
 
 def cards_text(result: Mapping[str, Any]) -> str:
@@ -836,7 +842,8 @@ def group_workbook(
 
     ``group`` is the group's answer; ``sessions`` yields, oldest first, each session's answer
     with its hands and settlement. It is read once, so it may be a generator that loads one
-    session at a time: each is written out and only the players' totals are kept.
+    session at a time, and a session's hands are read once too, each written as it comes: a
+    night of any length may stream in. Only the players' totals are kept.
     """
     player_names = [str(p["name"]) for p in group.get("players") or []]
     listed = {s.get("id"): s for s in group.get("sessions") or []}
@@ -857,24 +864,10 @@ def group_workbook(
 
     facts: list[SessionFacts] = []
     for item in sessions:
-        session, hands, settlement = SessionData(*item)
-        hands = list(hands)
+        session, hands, _settlement = SessionData(*item)
         started = session.get("started_at") or listed.get(session.get("id"), {}).get("started_at")
-        sessions_sheet.row(
-            [
-                session.get("id"),
-                _game_name(session),
-                _when(started),
-                _when(session.get("finished_at")),
-                _joined(seated_names(session, hands)),
-                _joined(session_winners(session)),
-                session.get("status"),
-                session.get("hands_played", len(hands)),
-            ]
-        )
-        for hand in hands:
-            hands_sheet.row(_group_hand_row(session, hand, player_names))
-        facts.append(facts_from_json(session, hands, started))
+        sheets = (sessions_sheet, hands_sheet)
+        facts.append(_group_session(sheets, session, hands, started, player_names))
 
     sessions_sheet.filter()
     hands_sheet.filter()
@@ -882,6 +875,43 @@ def group_workbook(
     _players_sheet(players_sheet, board(nights), player_names)
     _player_sheets(wb, nights, player_names)
     return _save(wb, stream)
+
+
+def _group_session(
+    sheets: tuple[_Sheet, _Sheet],
+    session: Mapping[str, Any],
+    hands: Iterable[Mapping[str, Any]],
+    started: Any,
+    player_names: Sequence[str],
+) -> SessionFacts:
+    """A session on the group's Sessions and Hands sheets; its facts for the totals.
+
+    Each hand is written to Hands as it is taken and let go; what the session's row and its
+    facts need of the hands (who played, how many hands, who was dealt in and won) is counted
+    on the way, and the row is written after them (each sheet streams to a file of its own).
+    """
+    sessions_sheet, hands_sheet = sheets
+    names = seated_names(session)
+    tally = HandTally()
+    count = 0
+    for hand in hands:
+        hands_sheet.row(_group_hand_row(session, hand, player_names))
+        _add_hand_names(names, hand)
+        tally.add(hand)
+        count += 1
+    sessions_sheet.row(
+        [
+            session.get("id"),
+            _game_name(session),
+            _when(started),
+            _when(session.get("finished_at")),
+            _joined(names),
+            _joined(session_winners(session)),
+            session.get("status"),
+            session.get("hands_played", count),
+        ]
+    )
+    return facts_from_json(session, tally, started)
 
 
 def _player_sheets(wb: Workbook, nights: Sequence[tuple[str, Night]], names: Sequence[str]) -> None:
@@ -987,17 +1017,24 @@ def export_workbook(data: SessionData) -> bytes:
 
 
 def group_export_workbook(export: GroupExport) -> bytes:
-    """The group's workbook: its listing first, then each session as the service reads it."""
-    return group_workbook(export.group.to_json(), _each_session_data(export.sessions))
+    """The group's workbook: its listing first, then each session as the service streams it."""
+    return group_workbook(export.group.to_json(), _each_streamed(export.streamed))
 
 
-def _each_session_data(sessions: Iterator[SessionExport]) -> Iterator[SessionData]:
-    """Each session as the tables are laid out from, its service answer let go first: a long
-    session's hands are then held once (as the sheets read them), not also as their views."""
-    for export in sessions:
-        data = session_data(export)
-        del export
-        yield data
+def _each_streamed(
+    sessions: Iterator[StreamedSession],
+) -> Iterator[tuple[dict[str, Any], Iterator[dict[str, Any]]]]:
+    """Each session as the tables are laid out from (session_data()'s shapes), its hands
+    turned into the API's answers one at a time, as the Hands sheet takes them: a long
+    night's hands are never all held, as views or as dicts."""
+    for streamed in sessions:
+        view = streamed.session
+        session = {
+            **view.to_json(),
+            "winners": list(view.winners),
+            "group_name": streamed.group_name,
+        }
+        yield session, (hand.to_json() for hand in streamed.hands)
 
 
 def group_export_csv(export: GroupExport) -> str:

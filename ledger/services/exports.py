@@ -3,7 +3,8 @@
 - ``session_export``: a session, its hands and its settlement, all of one version of it,
   with the refunds paid from the pot at the finish and the game's winners.
 - ``group_export``: the group's listing and each of its sessions in turn, read only when
-  it is written.
+  it is written; for the group workbook each session streams, its hands read a chunk at a
+  time, all of one snapshot of the database.
 - ``group_backup``: everything of the group, for ``ledger restore``.
 
 The files are laid out by ledger/export.py (workbooks, CSV) and ledger/backup.py; the JSON
@@ -14,7 +15,8 @@ disagrees with what the API and the pages show.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from ledger import backup
@@ -34,6 +36,9 @@ from ledger.services.sessions import session_view, settlement
 # Reads that happen between two writes of someone at the table could mix two versions of a
 # session; the session's version before and after tells, and the reads are simply repeated.
 SNAPSHOT_ATTEMPTS = 5
+# The most hands of a session read (and held) at once while it streams into the group
+# workbook: a night of 20,000 hands is read in pages of this many, by hand number.
+HAND_CHUNK = 500
 
 
 @dataclass(frozen=True)
@@ -49,11 +54,25 @@ class SessionExport:
 
 
 @dataclass(frozen=True)
+class StreamedSession:
+    """A session as the group workbook takes it: its answer, then its hands, read a chunk at
+    a time as they are taken, all of one snapshot. The group workbook shows no settlement
+    and no refunds, so none are read."""
+
+    session: SessionView
+    hands: Iterator[HandView]
+    group_name: str = ""
+
+
+@dataclass(frozen=True)
 class GroupExport:
-    """The group's listing, and its sessions oldest first, each read as it is taken."""
+    """The group's listing, and its sessions oldest first, each read as it is taken: whole
+    (``sessions``), or streamed (``streamed``, for the group workbook). Either is read,
+    not both."""
 
     group: GroupView
     sessions: Iterator[SessionExport]
+    streamed: Iterator[StreamedSession] = field(default_factory=lambda: iter(()))
 
 
 def session_export(group: GroupRef, session_id: int) -> SessionExport:
@@ -76,7 +95,8 @@ def session_export(group: GroupRef, session_id: int) -> SessionExport:
 def group_export(group: GroupRef) -> GroupExport:
     """The group's listing first, then each session as it is taken (oldest first)."""
     listing = group_view(group)
-    return GroupExport(listing, _each_session(group, [s.id for s in listing.sessions]))
+    ids = [s.id for s in listing.sessions]
+    return GroupExport(listing, _each_session(group, ids), _each_streamed(group, ids))
 
 
 def group_backup(slug: str) -> dict[str, Any]:
@@ -90,6 +110,55 @@ def _each_session(group: GroupRef, ids: list[int]) -> Iterator[SessionExport]:
     for session_id in ids:
         yield session_export(group, session_id)
         db.session.expunge_all()
+
+
+def _each_streamed(group: GroupRef, ids: list[int]) -> Iterator[StreamedSession]:
+    # A streamed session cannot be read again once its rows are written (as session_export
+    # reads until two versions agree): its row and every chunk of its hands are read in one
+    # snapshot instead, which a hand corrected or added meanwhile does not reach. The taker
+    # writes the session's hands before asking for the next session, which ends the snapshot.
+    for session_id in ids:
+        with _snapshot():
+            view = session_view(group, session_id)
+            yield StreamedSession(view, _hands_in_chunks(group, session_id), group.name)
+        db.session.expunge_all()
+
+
+def _hands_in_chunks(group: GroupRef, session_id: int) -> Iterator[HandView]:
+    """The session's hands, oldest first, read ``HAND_CHUNK`` at a time (by hand number)."""
+    after = 0
+    while True:
+        chunk = list(iter_hands(group, session_id, after=after, limit=HAND_CHUNK))
+        yield from chunk
+        if len(chunk) < HAND_CHUNK:
+            return
+        after = chunk[-1].number
+
+
+@contextmanager
+def _snapshot() -> Iterator[None]:
+    """The reads of ``db.session`` inside see the database as it was at the first of them,
+    whatever is committed meanwhile (as ledger/backup.py's snapshot, on the app's session,
+    since the services read through it).
+
+    The transaction the request may have begun with is ended first (an export writes
+    nothing): an isolation level is set as a transaction begins. PostgreSQL: REPEATABLE
+    READ, read only, which never waits for writers nor makes them wait. SQLite: an explicit
+    BEGIN, since its driver sends none before a SELECT; with WAL (ledger/extensions.py) the
+    read transaction keeps the snapshot of its first SELECT while writers commit beside it.
+    """
+    db.session.rollback()
+    dialect = db.session.get_bind().dialect.name
+    if dialect == "postgresql":
+        db.session.connection(
+            execution_options={"isolation_level": "REPEATABLE READ", "postgresql_readonly": True}
+        )
+    elif dialect == "sqlite":
+        db.session.connection().exec_driver_sql("BEGIN")
+    try:
+        yield
+    finally:
+        db.session.rollback()  # a read: nothing to keep; ends SQLite's read transaction
 
 
 def _refunds(

@@ -492,19 +492,37 @@ def all_player_histories(group: GroupRef) -> list[PlayerHistory]:
     ]
 
 
-def facts_from_json(
-    session: Mapping[str, Any], hands: Iterable[Mapping[str, Any]], started_at: Any = None
-) -> SessionFacts:
-    """A session's facts from the API's answers (a session and its hands): how the group
-    workbook adds up the sessions it streams with the same arithmetic as the pages."""
-    dealt_in: dict[str, int] = defaultdict(int)
-    won: dict[str, int] = defaultdict(int)
-    for hand in hands:
+class HandTally:
+    """Each player's hands dealt in and won, counted a hand at a time: all a session's facts
+    need of its hands, so a night of any length can be counted as it streams by."""
+
+    def __init__(self) -> None:
+        self.dealt_in: dict[str, int] = defaultdict(int)
+        self.won: dict[str, int] = defaultdict(int)
+
+    def add(self, hand: Mapping[str, Any]) -> None:
+        """Count one hand (the API's answer, or a stored outcome: the same keys)."""
         dealt, winners = hand_counts(hand)
         for name in dealt:
-            dealt_in[name] += 1
+            self.dealt_in[name] += 1
         for name in winners:
-            won[name] += 1
+            self.won[name] += 1
+
+
+def facts_from_json(
+    session: Mapping[str, Any],
+    hands: Iterable[Mapping[str, Any]] | HandTally,
+    started_at: Any = None,
+) -> SessionFacts:
+    """A session's facts from the API's answers (a session and its hands, or its hands
+    counted already): how the group workbook adds up the sessions it streams with the same
+    arithmetic as the pages."""
+    if isinstance(hands, HandTally):
+        tally = hands
+    else:
+        tally = HandTally()
+        for hand in hands:
+            tally.add(hand)
     started = session.get("started_at") or started_at
     if isinstance(started, str):
         started = datetime.fromisoformat(started.replace("Z", "+00:00"))
@@ -518,8 +536,8 @@ def facts_from_json(
         started_at=started if isinstance(started, datetime) else datetime.min,
         scores=session.get("scores") or {},
         winners=session.get("winners") or (),
-        hands=dict(dealt_in),
-        hands_won=dict(won),
+        hands=dict(tally.dealt_in),
+        hands_won=dict(tally.won),
         pot=int(session.get("pot") or 0),
         pot_keeper=session.get("pot_keeper"),
         payout=session.get("payout"),
