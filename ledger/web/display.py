@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from copy import copy
 from datetime import UTC, datetime
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any, cast
 
 from babel import Locale
@@ -57,12 +58,19 @@ def format_money(value: Decimal, currency: str | None) -> str:
     the engine rounds it: ledger/rules/money.py), whatever Babel thinks the currency has.
     A value that rounds to zero has no sign: "-€0.00" reads as a debt.
     """
-    code = (currency or "").strip().upper()
+    locale = get_locale() or Locale.parse(DEFAULT_LANGUAGE)
+    return _format_money(value, (currency or "").strip().upper(), locale)
+
+
+# Written once per amount, currency and language in a process: a scoreboard writes the same
+# balances and pot on every build, and Babel's pattern work costs more than the rest of a
+# line of the page. Equal amounts (1.0 and 1.00, 0 and -0) are written alike, so one key.
+@lru_cache(maxsize=4096)
+def _format_money(value: Decimal, code: str, locale: Locale) -> str:
     places = minor_units(code)
     exact = value.quantize(coin(code))
     if not exact:
         exact = abs(exact)
-    locale = get_locale() or Locale.parse(DEFAULT_LANGUAGE)
     standard = locale.currency_formats["standard"] if code else locale.decimal_formats[None]
     pattern = copy(standard)
     pattern.frac_prec = (places, places)
