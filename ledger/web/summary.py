@@ -12,9 +12,7 @@ follow the page's language.
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -23,6 +21,7 @@ from flask_babel import get_locale, gettext, ngettext
 from ledger.rules import Movement, PlayerResult, PotStory, RummyReward, pot_story
 from ledger.rules.codecs import entry_from_dict
 from ledger.web.display import format_money
+from ledger.web.pagecache import PageCache
 
 
 def join_names(names: Sequence[str]) -> str:
@@ -67,31 +66,8 @@ def hand_summary(
 # Sentences kept per process: the scoreboard says the same eight hands again after each new
 # one, and a hand's words depend only on the hand, the session's kind and the language.
 KEPT_SUMMARIES = 4096
-
-
-class _Summaries:
-    """The last ``KEPT_SUMMARIES`` sentences made, least recently used dropped first."""
-
-    def __init__(self, size: int = KEPT_SUMMARIES) -> None:
-        self._size = size
-        self._kept: OrderedDict[Hashable, str] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Hashable) -> str | None:
-        with self._lock:
-            words = self._kept.get(key)
-            if words is not None:
-                self._kept.move_to_end(key)
-            return words
-
-    def put(self, key: Hashable, words: str) -> None:
-        with self._lock:
-            self._kept[key] = words
-            while len(self._kept) > self._size:
-                self._kept.popitem(last=False)
-
-
-_summaries = _Summaries()
+# The pages' least-recently-used store, holding sentences instead of pages.
+_summaries = PageCache(size=KEPT_SUMMARIES)
 
 
 def kept_summary(
