@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.pages import HAND_1, Phone, html
+from tests.web.pages import HAND_1, Phone, html, table_of_four
 
 
 @pytest.fixture
 def phone(client) -> Phone:
-    phone = Phone(client)
-    phone.create_group()
-    phone.add_players("Enda", "John", "Rex", "Finn")
-    return phone
+    return table_of_four(client)
 
 
 # Nobody out; Enda (A 3) and John (2 2) tie on 4 and share what Rex (K, 10) and Finn (9 2, 11)

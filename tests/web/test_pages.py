@@ -10,15 +10,12 @@ from html import unescape
 
 import pytest
 
-from tests.web.pages import HAND_1, HAND_2, PASSPHRASE, Phone, hidden_fields, html
+from tests.web.pages import HAND_1, HAND_2, PASSPHRASE, Phone, hidden_fields, html, table_of_four
 
 
 @pytest.fixture
 def phone(client) -> Phone:
-    phone = Phone(client)
-    phone.create_group()
-    phone.add_players("Enda", "John", "Rex", "Finn")
-    return phone
+    return table_of_four(client)
 
 
 def scores(page: str) -> dict[str, str]:

@@ -9,15 +9,12 @@ import re
 import pytest
 from flask import Flask
 
-from tests.web.pages import HAND_1, Phone, html
+from tests.web.pages import HAND_1, Phone, html, table_of_four
 
 
 @pytest.fixture
 def phone(client) -> Phone:
-    phone = Phone(client)
-    phone.create_group()
-    phone.add_players("Enda", "John", "Rex", "Finn")
-    return phone
+    return table_of_four(client)
 
 
 # --- A session started by mistake --------------------------------------------------------------
