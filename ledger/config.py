@@ -54,8 +54,8 @@ INVITE_LIFETIME_DAYS = 7
 
 SECRET_KEY_FILE = "secret_key"
 
-# Connections each app process keeps open to PostgreSQL (SQLAlchemy's default is 5).
-POSTGRES_POOL_SIZE = 10
+# Connections each app process keeps open to its database (SQLAlchemy's default is 5).
+POOL_SIZE = 10
 
 # Seconds a SQLite connection waits for another writer before giving up: waitress runs several
 # threads, and two phones may save a hand at the same moment.
@@ -327,8 +327,14 @@ def engine_options(url: str, configured: Mapping[str, Any]) -> dict[str, Any]:
         # As many kept connections as `ledger serve` has threads (up to --threads 10): past
         # the pool's size every connection is a new server process, opened and closed again
         # for one request.
-        options["pool_size"] = POSTGRES_POOL_SIZE
+        options["pool_size"] = POOL_SIZE
     elif backend == "sqlite":
         options["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT}
+        if sqlite_file(url) is not None:
+            # A file's pool (an in-memory database has one connection): as many kept
+            # connections as `ledger serve` has threads, as on PostgreSQL. A page may hold
+            # two at once (its ORM session's and a quick read's); past the pool's size each
+            # connection is opened, set up (WAL) and closed again for one request.
+            options["pool_size"] = POOL_SIZE
     options.update(configured)
     return options

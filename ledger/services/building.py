@@ -4,6 +4,7 @@ read again, nothing re-scored)."""
 from __future__ import annotations
 
 from decimal import Decimal
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import Row, select
@@ -27,7 +28,7 @@ from ledger.services.results import (
 )
 
 
-def hand_view(hand: Hand | Row[Any]) -> HandView:
+def hand_view(hand: Hand | Row[Any] | SimpleNamespace) -> HandView:
     """A hand's view, from its row or from a result row with the same columns."""
     o = hand.outcome
     return HandView(

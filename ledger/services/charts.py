@@ -32,8 +32,7 @@ def sample(row: GameSession | Row[Any], points: int = CHART_POINTS) -> list[Poin
     One read of the kept row; a session without one (restored from a backup, or older than
     the row) is sampled from its hands, on the same grid.
     """
-    played = row.hands_played
-    if played <= 0 or points <= 0:
+    if row.hands_played <= 0 or points <= 0:
         return []
     table = SessionChart.__table__
     # A plain Core read: the chart is only drawn here, never changed.
@@ -42,7 +41,28 @@ def sample(row: GameSession | Row[Any], points: int = CHART_POINTS) -> list[Poin
         .execute(select(table.c.points, table.c.last).where(table.c.session_id == row.id))
         .first()
     )
-    if chart is None:
+    return sample_kept(row, chart, points)
+
+
+# The kept chart's columns, read beside the session's row by a page that shows both.
+KEPT_COLUMNS = (
+    SessionChart.__table__.c.points.label("chart_points"),
+    SessionChart.__table__.c.last.label("chart_last"),
+)
+
+
+# How the kept chart joins its session's row (outer: a session may have none yet).
+_CHARTS, _SESSIONS = SessionChart.__table__, GameSession.__table__
+KEPT_JOIN = (_CHARTS, _CHARTS.c.session_id == _SESSIONS.c.id)
+
+
+def sample_kept(row: GameSession | Row[Any], chart: Any, points: int = CHART_POINTS) -> list[Point]:
+    """``sample`` from the session's kept chart as read already (its ``points`` and ``last``;
+    None where the session has none)."""
+    played = row.hands_played
+    if played <= 0 or points <= 0:
+        return []
+    if chart is None or chart.points is None:
         found = _from_hands(row, _step_for(played), played)
     else:
         found = [(int(n), dict(s)) for n, s in _with_last(chart) if n <= played]

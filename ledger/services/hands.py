@@ -15,6 +15,7 @@ import json
 import typing
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import JSON, Row, Table, Text, Update, bindparam, cast, select, update
@@ -39,6 +40,7 @@ from ledger.services.results import (
     AddedHand,
     ChangeView,
     GroupRef,
+    HandLine,
     HandView,
     ScoreboardView,
     SessionView,
@@ -58,7 +60,6 @@ _VIEWED = (
     Hand.updated_at,
 )
 _HANDS = typing.cast(Table, Hand.__table__)
-_VIEWED_COLUMNS = tuple(_HANDS.c[c.key] for c in _VIEWED)
 # Rows fetched at a time when the hands are streamed.
 _BATCH = 200
 
@@ -130,16 +131,18 @@ def scoreboard(
     """What the scoreboard page shows, the session's row read once: the session, its last
     ``recent`` hands, hand ``saved`` (the one just entered, when asked; None if it is gone)
     and the chart's running scores. Bounded reads: the same cost at hand 2,000 as at 20."""
-    row = read_session(group, session_id)
-    hands = _last_hands(row, recent)
+    # The session's row and its kept chart in one read.
+    row = read_session(group, session_id, *charts.KEPT_COLUMNS, join=charts.KEPT_JOIN)
+    hands = _last_lines(row, recent)
     just_saved = next((h for h in hands if h.number == saved), None)
     if saved and just_saved is None:
-        just_saved = _hand_at(row, saved)
+        just_saved = _line_at(row, saved)
+    chart = SimpleNamespace(points=row.chart_points, last=row.chart_last)
     return ScoreboardView(
         session=build_session_view(group, row),
         recent=tuple(hands),
         saved=just_saved,
-        history=tuple(_history(row, points)),
+        history=tuple(charts.sample_kept(row, chart, points)),
     )
 
 
@@ -449,11 +452,41 @@ def _hand_at(row: GameSession | Row[Any], number: int) -> HandView | None:
 
 
 def _last_hands(row: GameSession | Row[Any], count: int) -> list[HandView]:
+    return [line.view() for line in _last_lines(row, count)]
+
+
+# A hand's line (results.HandLine): its outcome and entry as the database holds them, text
+# that is only decoded when a sentence is made of it, and the rest of a view beside them.
+_LINE_COLUMNS = (
+    _HANDS.c.number,
+    _HANDS.c.revision,
+    cast(_HANDS.c.outcome, Text).label("outcome"),
+    cast(_HANDS.c.entry, Text).label("entry"),
+    cast(_HANDS.c.state_after, Text).label("state_after"),
+    _HANDS.c.request_id,
+    _HANDS.c.created_at,
+    _HANDS.c.updated_at,
+)
+
+
+def _hand_line(row: Row[Any]) -> HandLine:
+    def view() -> HandView:
+        decoded = {name: json.loads(row._mapping[name]) for name in _DECODED}
+        return hand_view(SimpleNamespace(**(dict(row._mapping) | decoded)))
+
+    return HandLine(row.number, row.revision, f"{row.outcome}\n{row.entry}", view)
+
+
+_DECODED = ("outcome", "entry", "state_after")
+
+
+def _last_lines(row: GameSession | Row[Any], count: int) -> list[HandLine]:
+    """The last ``count`` hands' lines, oldest first, in one read."""
     if count <= 0:
         return []
     # The table's columns on the connection: a plain Core read, without the ORM's layer.
-    hands = db.session.connection().execute(
-        select(*_VIEWED_COLUMNS)
+    lines = db.session.connection().execute(
+        select(*_LINE_COLUMNS)
         .where(
             _HANDS.c.session_id == row.id,
             # Between the row's read and this one another phone may have saved a hand: the
@@ -463,7 +496,13 @@ def _last_hands(row: GameSession | Row[Any], count: int) -> list[HandView]:
         )
         .order_by(_HANDS.c.number)
     )
-    return [hand_view(h) for h in hands]
+    return [_hand_line(h) for h in lines]
+
+
+def _line_at(row: Row[Any], number: int) -> HandLine | None:
+    wanted = select(*_LINE_COLUMNS).where(_HANDS.c.session_id == row.id, _HANDS.c.number == number)
+    found = db.session.connection().execute(wanted).first()
+    return _hand_line(found) if found is not None else None
 
 
 def _history(row: GameSession | Row[Any], points: int) -> list[tuple[int, dict[str, int]]]:

@@ -6,8 +6,8 @@ is an amount, a Decimal written as a string, never a float.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -276,13 +276,30 @@ class HandView:
 
 
 @dataclass(frozen=True)
+class HandLine:
+    """A hand as a list of hands shows it: its number, its revision and a sentence of what it
+    did, which only its outcome and its entry say.
+
+    ``stored`` is that outcome and entry as the database holds them (JSON text): two hands
+    with the same ``stored`` did the same, so a sentence made once can be kept under it
+    (ledger/web/summary.py). ``view()`` reads the whole hand from the same row when the
+    sentence has to be made.
+    """
+
+    number: int
+    revision: int
+    stored: str
+    view: Callable[[], HandView] = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
 class ScoreboardView:
     """The scoreboard page's reads: the session, its last hands (oldest first), the hand just
     saved if asked for, and the chart's ``(hand number, running scores)`` points."""
 
     session: SessionView
-    recent: tuple[HandView, ...]
-    saved: HandView | None
+    recent: tuple[HandLine, ...]
+    saved: HandLine | None
     history: tuple[tuple[int, dict[str, int]], ...]
 
 

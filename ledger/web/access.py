@@ -10,9 +10,11 @@ query per page.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from datetime import date
+from typing import Any
 
-from flask import abort, session
+from flask import abort, request, session
 
 from ledger.services import auth, pages
 from ledger.services.results import GroupRef
@@ -26,14 +28,23 @@ def signed_in_tokens() -> dict[str, str]:
 
     A cookie from before grants (an auth epoch per group) names none: it opens nothing.
     """
-    groups = session.get(SESSION_KEY)
+    return _tokens_in(session)
+
+
+def _tokens_in(data: Mapping[str, Any]) -> dict[str, str]:
+    groups = data.get(SESSION_KEY)
     if not isinstance(groups, dict):
         return {}
     return {str(k): v for k, v in groups.items() if isinstance(v, str)}
 
 
+def grant_hashes(data: Mapping[str, Any]) -> list[str]:
+    """What the server keeps of the grants a browser's session ``data`` holds."""
+    return [auth.token_hash(t) for t in _tokens_in(data).values()]
+
+
 def _hashes() -> list[str]:
-    return [auth.token_hash(t) for t in signed_in_tokens().values()]
+    return grant_hashes(session)
 
 
 def remember(group_id: int) -> None:
@@ -56,10 +67,15 @@ def renew_daily() -> None:
     """Before every page: a signed-in browser's cookie is sent anew once a day, so it stays
     signed in for PERMANENT_SESSION_LIFETIME after its last visit, not after its first; its
     grants are marked as in use (one write a day), so only unused ones are pruned."""
-    today = date.today().toordinal()
-    if session.permanent and session.get(RENEWED_KEY) != today:
-        session[RENEWED_KEY] = today
+    if renewal_due(session.permanent, session.get(RENEWED_KEY)):
+        session[RENEWED_KEY] = date.today().toordinal()
         auth.touch(list(signed_in_tokens().values()))
+
+
+def renewal_due(permanent: bool, renewed: object) -> bool:
+    """Whether a browser's cookie (``permanent``, last ``renewed`` on that day) is due to be
+    sent anew today."""
+    return permanent and renewed != date.today().toordinal()
 
 
 def forget(group_id: int) -> None:
@@ -91,12 +107,20 @@ def group_for_page(slug: str) -> GroupRef:
     return found.group
 
 
+# Where ledger/web/kept.py leaves its read of ``page_access`` for the request it hands on.
+PAGE_ACCESS_READ = "ledger.page_access"
+
+
 def session_for_page(slug: str, session_id: int) -> tuple[GroupRef, pages.SessionStamp]:
     """``group_for_page`` and the stamp of the group's session ``session_id``, in one read.
 
     401 as ``group_for_page`` says; then 404 if the group has no such session.
     """
-    found = pages.session_page_access(slug, session_id, _hashes())
+    grants = _hashes()
+    read = request.environ.get(PAGE_ACCESS_READ)
+    if read is not None and read[:3] == (slug, session_id, tuple(grants)) and read[3]:
+        return read[3]  # read a moment ago in front of Flask, for this very request
+    found = pages.session_page_access(slug, session_id, grants)
     if found is None or not found[0].signed_in:
         if found is not None:
             forget(found[0].group.id)
@@ -105,6 +129,17 @@ def session_for_page(slug: str, session_id: int) -> tuple[GroupRef, pages.Sessio
     if stamp is None:
         abort(404)
     return group_access.group, stamp
+
+
+def page_access(
+    slug: str, session_id: int, grants: Iterable[str]
+) -> tuple[GroupRef, pages.SessionStamp] | None:
+    """``session_for_page`` for a browser's grant hashes, outside a request: None where that
+    would not answer the page (not signed in, no such session)."""
+    found = pages.session_page_access(slug, session_id, grants)
+    if found is None or not found[0].signed_in or found[1] is None:
+        return None
+    return found[0].group, found[1]
 
 
 def signed_in_group(slug: str) -> GroupRef | None:

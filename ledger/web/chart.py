@@ -40,8 +40,20 @@ def score_chart(
         return Markup("")
     frame = _Frame.around(history)
     parts = _axes(frame, label, tick)
+    # Each hand's x and each score's y written once for all the lines (a scoreboard draws
+    # up to 120 hands for each player, and writing the numbers is most of the drawing).
+    xs = {number: f"{frame.x(number):.1f}" for number, _ in history}
+    xs[0] = f"{frame.x(0):.1f}"
+    ys: dict[int, str] = {}
+
+    def y(value: int) -> str:
+        text = ys.get(value)
+        if text is None:
+            text = ys[value] = f"{frame.y(value):.1f}"
+        return text
+
     for n, player in enumerate(players):
-        parts += _line(frame, player, f"series series-{n % SERIES_CLASSES}", history)
+        parts += _line(player, f"series series-{n % SERIES_CLASSES}", history, xs, y)
     parts.append("</svg>")
     return Markup("".join(p for p in parts if p))
 
@@ -92,26 +104,29 @@ def _axes(frame: _Frame, label: str, tick: Callable[[int], str] = str) -> list[s
 
 
 def _line(
-    frame: _Frame, player: str, cls: str, history: Sequence[tuple[int, Mapping[str, int]]]
+    player: str,
+    cls: str,
+    history: Sequence[tuple[int, Mapping[str, int]]],
+    xs: Mapping[int, str],
+    y: Callable[[int], str],
 ) -> list[str]:
     """One player's line and a dot at its end; nothing for a player in no hand drawn."""
-    points = []
-    last: int | None = None
+    points: list[str] = []
+    x_end = y_end = ""
     before = 0  # the hand drawn before this one: where a newcomer's line starts at 0
     for number, scores in history:
         if player in scores:
-            if last is None:
-                points.append((frame.x(before), frame.y(0)))
-            last = scores[player]
-            points.append((frame.x(number), frame.y(last)))
+            if not points:
+                points.append(f"{xs[before]},{y(0)}")
+            x_end, y_end = xs[number], y(scores[player])
+            points.append(f"{x_end},{y_end}")
         before = number
     if not points:
         return []
-    path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
-    px, py = points[-1]
     return [
-        f'<polyline class="{cls}" points="{path}"><title>{escape(player)}</title></polyline>',
-        f'<circle class="{cls}" cx="{px:.1f}" cy="{py:.1f}" r="3"/>',
+        f'<polyline class="{cls}" points="{" ".join(points)}"><title>{escape(player)}</title>'
+        "</polyline>",
+        f'<circle class="{cls}" cx="{x_end}" cy="{y_end}" r="3"/>',
     ]
 
 

@@ -22,6 +22,7 @@ tests/web/test_i18n.py fails while a marked text has no Dutch or the .mo lags be
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -31,6 +32,8 @@ from flask.blueprints import BlueprintSetupState
 from flask_babel import get_locale, get_translations, gettext
 from jinja2 import pass_context
 from jinja2.runtime import Context
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 from werkzeug.wrappers import Response as BaseResponse
 
 from ledger import hosting
@@ -49,10 +52,21 @@ bp = Blueprint("i18n", __name__)
 
 def select_locale() -> str:
     """The switch's cookie if it names a language we have, else the browser's best match."""
-    chosen = request.cookies.get(COOKIE)
+    return locale_for(request.cookies.get(COOKIE), request.headers.get("Accept-Language"))
+
+
+def locale_for(chosen: str | None, accept_language: str | None) -> str:
+    """``select_locale`` from the switch's cookie and the Accept-Language header."""
     if chosen in LANGUAGES:
         return chosen
-    return request.accept_languages.best_match(LANGUAGES, default=DEFAULT_LANGUAGE)
+    return _best_match(accept_language or "")
+
+
+@lru_cache(maxsize=256)
+def _best_match(accept_language: str) -> str:
+    # A table's phones send a handful of different headers: each is read once.
+    accepted = parse_accept_header(accept_language, LanguageAccept)
+    return accepted.best_match(LANGUAGES, default=DEFAULT_LANGUAGE) or DEFAULT_LANGUAGE
 
 
 def page_cards_language() -> str:

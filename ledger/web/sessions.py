@@ -29,13 +29,18 @@ from ledger.rules.money import smallest_coin
 from ledger.services import exports
 from ledger.services.keepers import keeper_choices, proposed_keeper
 from ledger.services.request_ids import minted_request_id, new_request_id
-from ledger.services.results import GroupRef, GroupView, SessionView
+from ledger.services.results import GroupRef, GroupView, HandLine, SessionView
 from ledger.web import access, i18n, texts
 from ledger.web.chart import score_chart
 from ledger.web.display import format_money
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
-from ledger.web.pagecache import scoreboards, with_form_token, without_form_token
-from ledger.web.summary import kept_summary, paid_text, transfer_text
+from ledger.web.pagecache import (
+    scoreboard_key,
+    scoreboards,
+    with_form_token,
+    without_form_token,
+)
+from ledger.web.summary import kept_summary, line_summary, paid_text, transfer_text
 
 bp = Blueprint("sessions", __name__, url_prefix="/g/<slug>/s")
 
@@ -221,7 +226,7 @@ def show(slug: str, session_id: int) -> str:
     # saved), the language and the group's name in the header. Not the browser: every phone
     # signed in to the group sees the same page, but for each form's token, which goes in
     # per response. So one build of a version serves the whole table.
-    key = (session_id, stamp.version, request.full_path, i18n.select_locale(), group.name)
+    key = scoreboard_key(session_id, stamp.version, request.full_path, i18n.select_locale(), group)
 
     def build() -> tuple[str, bool]:
         # A build that changes this browser's session writes something of this browser's:
@@ -244,36 +249,34 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
     """The scoreboard page, and the session version it shows."""
     board = services.scoreboard(group, session_id, RECENT_HANDS, saved=query_number("saved"))
     view = board.session
-    hand_json = [h.to_json() for h in board.recent]
-    saved_hand = board.saved.to_json() if board.saved is not None else None
     names = [p.name for p in view.players]
     rounds = texts.is_round_game(view.game)
-
     rummy = texts.rummy_reward(view.game, view.options)
 
-    def summary(hand: dict[str, Any]) -> str:
-        return kept_summary(hand, money=view.money, rounds=rounds, rummy=rummy)
+    def summary(line: HandLine) -> str:
+        return line_summary(line, money=view.money, rounds=rounds, rummy=rummy)
 
-    recent = [(h, summary(h)) for h in reversed(hand_json)]
+    recent = [(line, summary(line)) for line in reversed(board.recent)]
     return render_template(
         "sessions/show.html",
         group=group,
         session=view,
         game=GAMES[view.game],
         recent=recent,
-        more_hands=max(0, view.hands_played - len(hand_json)),
-        saved=saved_hand,
-        saved_summary=summary(saved_hand) if saved_hand else None,
+        more_hands=max(0, view.hands_played - len(board.recent)),
+        saved=board.saved,
+        saved_summary=summary(board.saved) if board.saved is not None else None,
         chart=score_chart(names, list(board.history), label=texts.hand_text(view.game, "chart")),
         target=texts.target(view.game, view.options),
-        # The one form the page draws, and only where it does: a form costs as much to
-        # build as a query (the other forms' fields are plain tags with csrf_field()).
-        join_form=(
-            PlayerForm(formdata=None, prefix="join")
-            if view.status == "open" and GAMES[view.game].open_seating
-            else None
-        ),
+        # The one form the page draws, made only where the page draws it (the seating part,
+        # which is kept across hands): a form costs as much to build as a query. The other
+        # forms' fields are plain tags with csrf_field().
+        join_form=_join_form,
     ), view.version
+
+
+def _join_form() -> PlayerForm:
+    return PlayerForm(formdata=None, prefix="join")
 
 
 @bp.get("/<int:session_id>/hands")

@@ -12,7 +12,7 @@ follow the page's language.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -20,6 +20,7 @@ from flask_babel import get_locale, gettext, ngettext
 
 from ledger.rules import Movement, PlayerResult, PotStory, RummyReward, pot_story
 from ledger.rules.codecs import entry_from_dict
+from ledger.services.results import HandLine
 from ledger.web.display import format_money
 from ledger.web.pagecache import PageCache
 
@@ -67,7 +68,7 @@ def hand_summary(
 # one, and a hand's words depend only on the hand, the session's kind and the language.
 KEPT_SUMMARIES = 4096
 # The pages' least-recently-used store, holding sentences instead of pages.
-_summaries = PageCache(size=KEPT_SUMMARIES)
+_summaries: PageCache[str] = PageCache(size=KEPT_SUMMARIES)
 
 
 def kept_summary(
@@ -82,16 +83,36 @@ def kept_summary(
     The key is the whole hand as its JSON text (a correction or another hand under the same
     number is another key), so a kept sentence is never one of a hand as it was.
     """
-    key = (
-        str(get_locale()),
-        money,
-        rounds,
-        rummy,
-        json.dumps(hand, sort_keys=True, separators=(",", ":"), default=str),
+    text = json.dumps(hand, sort_keys=True, separators=(",", ":"), default=str)
+    return _kept(text, lambda: hand, money=money, rounds=rounds, rummy=rummy)
+
+
+def line_summary(
+    line: HandLine,
+    *,
+    money: bool,
+    rounds: bool = False,
+    rummy: RummyReward | None = None,
+) -> str:
+    """``kept_summary`` of a hand's line (a list's read): kept under the outcome and entry as
+    stored, which are all a sentence tells of, so the hand is only decoded the first time."""
+    return _kept(
+        line.stored, lambda: line.view().to_json(), money=money, rounds=rounds, rummy=rummy
     )
+
+
+def _kept(
+    text: str,
+    hand: Callable[[], Mapping[str, Any]],
+    *,
+    money: bool,
+    rounds: bool,
+    rummy: RummyReward | None,
+) -> str:
+    key = (str(get_locale()), money, rounds, rummy, text)
     words = _summaries.get(key)
     if words is None:
-        words = hand_summary(hand, money=money, rounds=rounds, rummy=rummy)
+        words = hand_summary(hand(), money=money, rounds=rounds, rummy=rummy)
         _summaries.put(key, words)
     return words
 

@@ -1,5 +1,5 @@
 """A scoreboard build reads the session's row once for everything the page shows: its view,
-the last hands, the hand just saved and the chart."""
+the last hands, the hand just saved and the chart (read with the session's row)."""
 
 from __future__ import annotations
 
@@ -29,9 +29,15 @@ def test_the_scoreboard_reads_what_the_separate_reads_give(night, app):
         board = services.scoreboard(group, sid, 3, saved=2, points=4)
 
         assert board.session == services.session_view(group, sid)
-        assert list(board.recent) == services.recent_hands(group, sid, 3)
-        assert [h.number for h in board.recent] == [5, 6, 7]
-        assert board.saved == services.get_hand(group, sid, 2)
+        # Each hand's line reads as the whole hand, and says what the hand's own view says.
+        assert [h.view() for h in board.recent] == services.recent_hands(group, sid, 3)
+        assert [(h.number, h.revision) for h in board.recent] == [(5, 1), (6, 1), (7, 1)]
+        assert board.saved is not None
+        assert board.saved.view() == services.get_hand(group, sid, 2)
+        # Two hands are told apart by what they stored: the same hand twice is the same text.
+        again = services.scoreboard(group, sid, 3, saved=2, points=4)
+        assert [h.stored for h in again.recent] == [h.stored for h in board.recent]
+        assert len({h.stored for h in board.recent}) == 3
         assert list(board.history) == services.score_history(group, sid, points=4)
         assert board.history[-1][0] == 7
 
@@ -48,7 +54,8 @@ def test_the_scoreboard_reads_the_session_once_however_long_the_night(night, tab
             ),
         )
         together = count_queries(app, lambda: services.scoreboard(group, sid, 3))
-    assert together == separate - 2  # the session's row, read once instead of three times
+    # The session's row read once instead of three times, and the kept chart beside it.
+    assert together == separate - 3
     for _ in range(5):
         table.hand(sid, SEED_HAND_1)
     with app.app_context():

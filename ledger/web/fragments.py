@@ -1,0 +1,71 @@
+"""``{% kept key, … %}…{% endkept %}``: parts of a kept page drawn once, not on every build.
+
+A scoreboard is built anew after every hand (ledger/web/pagecache.py), yet most of it does
+not change with a hand: the page's head and footer, the seating forms, the links under
+"More". Drawing those is half the build. A template marks such a part with ``kept`` and the
+values it depends on; the part's text is then kept per process under those values, the place
+in the template, the language and the prefix the app is served under, and drawn again only
+when one of them changes.
+
+Rules that keep this safe:
+
+- The key must hold everything the part shows (``tests/web/test_fragments.py`` draws every
+  page both ways and compares them). A part that shows the session's version, a score or
+  anything else a hand changes is not kept.
+- Parts are kept only while a page is built to be kept (``pagecache.without_form_token``):
+  its forms then carry ``TOKEN_SLOT``, never a browser's own token. Any other page draws the
+  part as usual.
+- Nothing is kept while templates may change under a running server (debug, or
+  ``TEMPLATES_AUTO_RELOAD``): an edited template or static file shows at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from flask import current_app, request
+from flask_babel import get_locale
+from jinja2 import nodes
+from jinja2.ext import Extension
+from jinja2.parser import Parser
+from markupsafe import Markup
+
+from ledger.web.pagecache import PageCache, building_kept_page
+
+# Parts kept per process: a few per session and language for every table of a busy server.
+KEPT_PARTS = 2048
+
+
+class KeptParts(Extension):
+    """The ``kept`` tag (see the module's docstring)."""
+
+    tags = {"kept"}
+
+    def parse(self, parser: Parser) -> nodes.Node:
+        lineno = next(parser.stream).lineno
+        values: list[nodes.Expr] = []
+        while parser.stream.current.type != "block_end":
+            if values:
+                parser.stream.expect("comma")
+            values.append(parser.parse_expression())
+        body = parser.parse_statements(("name:endkept",), drop_needle=True)
+        place = nodes.Const(f"{parser.name}:{lineno}")
+        call = self.call_method("_kept", [place, nodes.Tuple(values, "load")])
+        return nodes.CallBlock(call, [], [], body).set_lineno(lineno)
+
+    def _kept(self, place: str, values: tuple[Any, ...], caller: Callable[[], str]) -> Markup:
+        app = current_app
+        if not building_kept_page() or app.debug or app.config.get("TEMPLATES_AUTO_RELOAD"):
+            return Markup(caller())
+        # A list among the values (the players seated) is a key as the tuple of its items.
+        held = tuple(tuple(v) if isinstance(v, list) else v for v in values)
+        key: Hashable = (place, str(get_locale()), request.root_path, held)
+        parts: PageCache[str] = app.extensions.setdefault(
+            "ledger_kept_parts", PageCache(KEPT_PARTS)
+        )
+        text = parts.get(key)
+        if text is None:
+            text = str(caller())
+            parts.put(key, text)
+        return Markup(text)

@@ -1,0 +1,86 @@
+"""Parts of a kept scoreboard drawn once (``{% kept %}``, ledger/web/fragments.py) never show
+anything but what drawing the whole page would: walked through a night, the page built with
+kept parts is the page built without them, letter for letter."""
+
+from __future__ import annotations
+
+import pytest
+
+from ledger import services
+from tests.web.pages import HAND_1, HAND_2, PASSPHRASE, Phone, html, table_of_four
+
+# A hand of Rummy: Enda goes out, the others count their cards.
+RUMMY_HAND = {"Enda": "", "John": "K Q", "Rex": "2 3", "Finn": "A"}
+
+
+def page_both_ways(app, browser, path: str, **kwargs) -> str:
+    """The page drawn with kept parts (the first time, and again with them kept), and drawn
+    whole with none kept: all three the same."""
+    from ledger.web.pagecache import scoreboards
+
+    with app.app_context():
+        pages = scoreboards()
+    browser.get(path, **kwargs)  # any message waiting for this phone is shown, then gone
+    drawn = []
+    for keep_parts in (True, True, False):
+        app.config["TEMPLATES_AUTO_RELOAD"] = not keep_parts
+        pages._pages.clear()  # built anew, not served as kept
+        response = browser.get(path, **kwargs)
+        assert response.status_code == 200
+        drawn.append(html(response))
+    app.config["TEMPLATES_AUTO_RELOAD"] = None
+    assert drawn[0] == drawn[1] == drawn[2]
+    assert app.extensions["ledger_kept_parts"]._pages, "no part was kept: nothing was compared"
+    return drawn[0]
+
+
+@pytest.fixture
+def phone(client) -> Phone:
+    return table_of_four(client)
+
+
+def test_a_spot_night_shows_the_same_with_kept_parts_at_every_step(app, phone):
+    phone.start()
+    board = phone.board
+    first = page_both_ways(app, phone.client, board)
+    assert "Delete this session" in first  # no hands yet
+    phone.enter(HAND_1)
+    assert "Delete this session" not in page_both_ways(app, phone.client, board)
+    phone.client.post(f"{board}/join", data={"join-name": "Aoife", "after": "Rex"})
+    joined = page_both_ways(app, phone.client, board)
+    assert 'value="Aoife"' in joined  # she can now be chosen to leave
+    phone.client.post(f"{board}/leave", data={"name": "John"})
+    left = page_both_ways(app, phone.client, board)
+    assert '<option value="John">' not in left
+    phone.seats = ["Enda", "Rex", "Aoife", "Finn"]
+    phone.enter(HAND_2 | {"Aoife": "4"}, out="Enda")
+    page_both_ways(app, phone.client, f"{board}?saved=2")
+    page_both_ways(app, phone.client, board, headers={"Accept-Language": "nl"})
+    page_both_ways(app, phone.client, board, base_url="http://localhost/ledger")
+    with app.app_context():
+        group = services.authenticate(phone.slug, PASSPHRASE)
+        services.finish_session(group, phone.session_id, leftover_pot="refund")
+    finished = page_both_ways(app, phone.client, board)
+    assert "Joining or leaving" not in finished
+
+
+def test_a_renamed_player_is_renamed_in_the_kept_seating_forms(app, phone):
+    phone.start()
+    page_both_ways(app, phone.client, phone.board)
+    with app.app_context():
+        group = services.authenticate(phone.slug, PASSPHRASE)
+        rex = next(p for p in services.group_view(group).players if p.name == "Rex")
+        services.rename_player(group, rex.id, "Rexie")
+    page = page_both_ways(app, phone.client, phone.board)
+    assert '<option value="Rexie">' in page and '<option value="Rex">' not in page
+
+
+def test_two_sessions_and_two_games_keep_their_own_parts(app, phone):
+    phone.start()
+    spot = phone.board
+    phone.start("rummy", dealer="Enda")
+    phone.enter(RUMMY_HAND, out="Enda")
+    rummy = page_both_ways(app, phone.client, phone.board)
+    assert f"#{phone.session_id}" in rummy
+    spot_page = page_both_ways(app, phone.client, spot)
+    assert f"/s/{phone.session_id}/" not in spot_page
