@@ -319,11 +319,11 @@ def engine_options(url: str, configured: Mapping[str, Any]) -> dict[str, Any]:
     backend = make_url(url).get_backend_name()
     options: dict[str, Any] = {}
     if backend == "postgresql":
-        # Connections dropped by a server restart or a NAT box are replaced, not reported: a
-        # ping as each leaves the pool. It costs a round trip on loopback (the benchmarks
-        # measure with it); pinging only connections idle for a while would leave the ones
-        # in use every few seconds, a table's, to fail once after a restart.
-        options["pool_pre_ping"] = True
+        # Connections dropped by a server restart or a NAT box are replaced, not reported,
+        # by a check as each leaves the pool (ledger/extensions.py): a look at the socket for
+        # the server's farewell, and a ping for a connection idle long enough for a NAT box
+        # to forget it. SQLAlchemy's pool_pre_ping (a round trip for every use: a kept page
+        # costs half as much again with it) still works if set here.
         # As many kept connections as `ledger serve` has threads (up to --threads 10): past
         # the pool's size every connection is a new server process, opened and closed again
         # for one request.

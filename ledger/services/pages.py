@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import and_, bindparam, func, select
 
-from ledger.extensions import db, quick_read
+from ledger.extensions import DriverRead, db, quick_read
 from ledger.models import AccessGrant, GameSession, Group
 from ledger.services.auth import web_grant_holds
 from ledger.services.results import GroupRef
@@ -102,16 +102,19 @@ _PAGE_ACCESS = (
 )
 
 
+_PAGE_ACCESS_READ = DriverRead(_PAGE_ACCESS, expanding=("grants",))
+
+
 def session_page_access(
     slug: str, session_id: int, grants: Iterable[str] = ()
 ) -> tuple[GroupAccess, SessionStamp | None] | None:
     """The group of ``slug`` with its epoch, and the stamp of its session ``session_id`` (None
     if the group has no such session); None if there is no such group. One query."""
-    # Core on a pooled connection of its own: none of the ORM session's bookkeeping is needed
-    # for a few columns, and the poll holds no transaction open.
+    # Straight through the driver on a pooled connection of its own: none of the ORM's or
+    # Core's work is needed for a few numbers and names, and the poll holds no transaction.
     with quick_read() as connection:
         params = {"slug": slug, "session_id": session_id, "grants": list(grants)}
-        row = connection.execute(_PAGE_ACCESS, params).first()
+        row = _PAGE_ACCESS_READ.first(connection, params)
     if row is None:
         return None
     group_id, group_slug, name, epoch, version, hands_played, status, grant = row
