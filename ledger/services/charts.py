@@ -65,7 +65,7 @@ def sample_kept(row: GameSession | Row[Any], chart: Any, points: int = CHART_POI
     if chart is None or chart.points is None:
         found = _from_hands(row, _step_for(played), played)
     else:
-        found = [(int(n), dict(s)) for n, s in _with_last(chart) if n <= played]
+        found = [(int(n), s) for n, s in _with_last(chart) if n <= played]
     return _thinned(found, points)
 
 

@@ -6,10 +6,12 @@ Content-Security-Policy (no inline style) holds and the dark theme recolours the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from markupsafe import Markup, escape
+
+from ledger.web.pagecache import PageCache
 
 WIDTH = 360
 HEIGHT = 200
@@ -18,6 +20,9 @@ PAD_RIGHT = 8
 PAD_TOP = 10
 PAD_BOTTOM = 22
 SERIES_CLASSES = 8
+
+# The y of each score as written, per frame (lowest and highest score): see _Frame.ys.
+_Y_TEXTS: PageCache[dict[int, str]] = PageCache(size=256)
 
 
 def score_chart(
@@ -40,20 +45,13 @@ def score_chart(
         return Markup("")
     frame = _Frame.around(history)
     parts = _axes(frame, label, tick)
-    # Each hand's x and each score's y written once for all the lines (a scoreboard draws
-    # up to 120 hands for each player, and writing the numbers is most of the drawing).
+    # Each hand's x and each score's y written once for all the lines: a scoreboard draws up
+    # to 120 hands for each player, and writing the numbers is most of the drawing.
     xs = {number: f"{frame.x(number):.1f}" for number, _ in history}
     xs[0] = f"{frame.x(0):.1f}"
-    ys: dict[int, str] = {}
-
-    def y(value: int) -> str:
-        text = ys.get(value)
-        if text is None:
-            text = ys[value] = f"{frame.y(value):.1f}"
-        return text
-
+    ys = frame.ys({v for _, scores in history for v in scores.values()} | {0})
     for n, player in enumerate(players):
-        parts += _line(player, f"series series-{n % SERIES_CLASSES}", history, xs, y)
+        parts += _line(player, f"series series-{n % SERIES_CLASSES}", history, xs, ys)
     parts.append("</svg>")
     return Markup("".join(p for p in parts if p))
 
@@ -80,6 +78,23 @@ class _Frame:
 
     def y(self, v: int) -> float:
         return PAD_TOP + (HEIGHT - PAD_TOP - PAD_BOTTOM) * (self.high - v) / (self.high - self.low)
+
+    def ys(self, values: Iterable[int]) -> Mapping[int, str]:
+        """``y`` of each value, written as the chart writes it.
+
+        Kept per frame in this process: a night's lowest and highest scores change now and
+        then, so the next hand's chart finds most of its scores written already.
+        """
+        known = _Y_TEXTS.get((self.low, self.high))
+        if known is None:
+            known = {}
+            _Y_TEXTS.put((self.low, self.high), known)
+        missing = [v for v in values if v not in known]
+        if missing:
+            high, span = self.high, self.high - self.low
+            inner = HEIGHT - PAD_TOP - PAD_BOTTOM
+            known.update({v: f"{PAD_TOP + inner * (high - v) / span:.1f}" for v in missing})
+        return known
 
 
 def _axes(frame: _Frame, label: str, tick: Callable[[int], str] = str) -> list[str]:
@@ -108,24 +123,23 @@ def _line(
     cls: str,
     history: Sequence[tuple[int, Mapping[str, int]]],
     xs: Mapping[int, str],
-    y: Callable[[int], str],
+    ys: Mapping[int, str],
 ) -> list[str]:
     """One player's line and a dot at its end; nothing for a player in no hand drawn."""
-    points: list[str] = []
-    x_end = y_end = ""
-    before = 0  # the hand drawn before this one: where a newcomer's line starts at 0
-    for number, scores in history:
-        if player in scores:
-            if not points:
-                points.append(f"{xs[before]},{y(0)}")
-            x_end, y_end = xs[number], y(scores[player])
-            points.append(f"{x_end},{y_end}")
-        before = number
-    if not points:
+    first = next((i for i, (_, scores) in enumerate(history) if player in scores), None)
+    if first is None:
         return []
+    # A newcomer's line starts at 0 at the hand drawn before the one they first played.
+    start = f"{xs[history[first - 1][0] if first else 0]},{ys[0]}"
+    points = [
+        f"{xs[number]},{ys[score]}"
+        for number, scores in history[first:]
+        if (score := scores.get(player)) is not None
+    ]
+    x_end, y_end = points[-1].split(",")
     return [
-        f'<polyline class="{cls}" points="{" ".join(points)}"><title>{escape(player)}</title>'
-        "</polyline>",
+        f'<polyline class="{cls}" points="{start} {" ".join(points)}"><title>'
+        f"{escape(player)}</title></polyline>",
         f'<circle class="{cls}" cx="{x_end}" cy="{y_end}" r="3"/>',
     ]
 
