@@ -90,6 +90,11 @@ class DriverRead:
         arguments = tuple(values[k] for k in order) if order else values
         cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
         try:
+            # What listens for statements on the engine (a query count, a log) hears of this
+            # one as of any other.
+            heard = connection.dispatch.before_cursor_execute
+            if heard:
+                heard(connection, cursor, statement, arguments, None, False)
             cursor.execute(statement, arguments)
             row = cursor.fetchone()
         finally:

@@ -65,7 +65,13 @@ class KeptPages:
         self._browsers: pagecache.PageCache[Browser] = pagecache.PageCache(size=KEPT_COOKIES)
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        answer = self.kept_answer(environ) if self.enabled else None
+        try:
+            answer = self.kept_answer(environ) if self.enabled else None
+        except Exception:
+            # Flask answers instead, with its own error page if the trouble is real (the
+            # database gone, say), and logs it then; this says where it was met first.
+            self.app.logger.warning("a kept page could not be answered", exc_info=True)
+            answer = None
         if answer is None:
             return self.wsgi_app(environ, start_response)
         headers, body = answer

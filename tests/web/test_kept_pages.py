@@ -194,3 +194,19 @@ def test_an_expired_cookie_is_not_read(app, phone):
     counted = Counted(app)
     assert other.get(phone.board).status_code == 401
     assert counted.calls == 1
+
+
+def test_trouble_in_front_of_flask_leaves_the_answer_to_flask(app, phone, monkeypatch, caplog):
+    from ledger.web import access
+
+    other = open_group(app, phone.slug)
+    expected = html(other.get(phone.board))
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the read failed")
+
+    monkeypatch.setattr(access, "page_access", broken)
+    counted = Counted(app)
+    assert html(other.get(phone.board)) == expected
+    assert counted.calls == 1
+    assert "a kept page could not be answered" in caplog.text
