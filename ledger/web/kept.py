@@ -86,9 +86,14 @@ class KeptPages:
         found = SCOREBOARD.fullmatch(path)
         if found is None or int(found[2]) > MAX_ID:
             return None
+        root = environ.get("SCRIPT_NAME", "")
+        if not root.isascii():
+            return None  # a prefix Flask decodes: Flask's to read
         app = self.app
         if app.config.get("WTF_CSRF_TIME_LIMIT") is not None:
             return None  # each page's token is signed anew: Flask's work
+        if app.config.get("SESSION_REFRESH_EACH_REQUEST"):
+            return None  # every answer sends the cookie anew: Flask's work
         browser = self.browser(environ.get("HTTP_COOKIE", ""))
         if browser is None or browser.flashes or browser.form_secret is None:
             return None
@@ -104,7 +109,9 @@ class KeptPages:
                 return None  # not signed in, or no such session: Flask answers it
             group, stamp = access_read
             # request.full_path of this request, as the view makes its key.
-            key = pagecache.scoreboard_key(session_id, stamp.version, path + "?", language, group)
+            key = pagecache.scoreboard_key(
+                session_id, stamp.version, root.rstrip("/"), path + "?", language, group
+            )
             page = pagecache.scoreboards().get(key)
             if page is None:
                 return None  # a new version: Flask builds it

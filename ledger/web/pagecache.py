@@ -146,12 +146,13 @@ FORM_TOKEN_SALT = "wtf-csrf-token"
 
 
 def scoreboard_key(
-    session_id: int, version: int, full_path: str, language: str, group: GroupRef
+    session_id: int, version: int, root: str, full_path: str, language: str, group: GroupRef
 ) -> Hashable:
     """The key of a kept scoreboard: everything that makes two renderings differ but the form
-    token (see ``PageCache``): the session's version, the address with its query string
+    token (see ``PageCache``): the session's version, the prefix the app is served under
+    (``request.root_path``: the page's links carry it), the address with its query string
     (``request.full_path``), the language and the group's name in the header."""
-    return (session_id, version, full_path, language, group.name)
+    return (session_id, version, root, full_path, language, group.name)
 
 
 def form_token() -> str:

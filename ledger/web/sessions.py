@@ -222,11 +222,18 @@ def show(slug: str, session_id: int) -> str:
     # on another page. Such a page is rendered anew and never kept.
     if browser_session.get("_flashes"):
         return _scoreboard(group, session_id)[0]
-    # What the page depends on beyond the session: the address (with ?saved=N, the hand just
-    # saved), the language and the group's name in the header. Not the browser: every phone
-    # signed in to the group sees the same page, but for each form's token, which goes in
-    # per response. So one build of a version serves the whole table.
-    key = scoreboard_key(session_id, stamp.version, request.full_path, i18n.select_locale(), group)
+    # What the page depends on beyond the session: the prefix and the address (with
+    # ?saved=N, the hand just saved), the language and the group's name in the header. Not
+    # the browser: every phone signed in to the group sees the same page, but for each
+    # form's token, which goes in per response. So one build of a version serves the table.
+    key = scoreboard_key(
+        session_id,
+        stamp.version,
+        request.root_path,
+        request.full_path,
+        i18n.select_locale(),
+        group,
+    )
 
     def build() -> tuple[str, bool]:
         # A build that changes this browser's session writes something of this browser's:

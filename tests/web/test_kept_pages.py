@@ -210,3 +210,17 @@ def test_trouble_in_front_of_flask_leaves_the_answer_to_flask(app, phone, monkey
     assert html(other.get(phone.board)) == expected
     assert counted.calls == 1
     assert "a kept page could not be answered" in caplog.text
+
+
+def test_a_page_kept_under_one_prefix_is_never_sent_under_another(app, phone):
+    other = open_group(app, phone.slug)
+    other.get(phone.board)
+    plain = html(other.get(phone.board))  # kept, links without a prefix
+    counted = Counted(app)
+    prefixed = html(other.get(phone.board, base_url="http://localhost/ledger"))
+    assert counted.calls == 1  # not the page kept for the other prefix: built
+    assert 'href="/ledger/static/style.css' in prefixed
+    assert 'href="/static/style.css' in plain
+    kept, flask = both_ways(app, other, phone.board, base_url="http://localhost/ledger")
+    assert counted.calls == 2
+    same_answer(kept, flask)
