@@ -587,6 +587,12 @@
       tryAll();
     }
   });
+  // A page left while it sends (Back, a reload) gives up its claim, so the next page sends at
+  // once instead of waiting the claim out; if the first send reached the server after all,
+  // the hand's request id makes the second one the same hand.
+  window.addEventListener("pagehide", function () {
+    Object.keys(sending).forEach(function (id) { release({ id: id }); });
+  });
   document.addEventListener("visibilitychange", function () { if (!document.hidden) tryAll(); });
   window.addEventListener("storage", function (event) { if (event.key === OUTBOX) render(); });
   window.setInterval(function () { if (load().length) tryAll(); }, EVERY);
