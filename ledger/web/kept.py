@@ -94,6 +94,8 @@ class KeptPages:
             return None  # each page's token is signed anew: Flask's work
         if app.config.get("SESSION_REFRESH_EACH_REQUEST"):
             return None  # every answer sends the cookie anew: Flask's work
+        if app.config.get("SERVER_NAME"):
+            return None  # addresses matched by host name too: Flask's routing
         browser = self.browser(environ.get("HTTP_COOKIE", ""))
         if browser is None or browser.flashes or browser.form_secret is None:
             return None

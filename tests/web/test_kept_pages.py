@@ -224,3 +224,15 @@ def test_a_page_kept_under_one_prefix_is_never_sent_under_another(app, phone):
     kept, flask = both_ways(app, other, phone.board, base_url="http://localhost/ledger")
     assert counted.calls == 2
     same_answer(kept, flask)
+
+
+@pytest.mark.parametrize(
+    "setting", [{"SERVER_NAME": "localhost"}, {"SESSION_REFRESH_EACH_REQUEST": True}]
+)
+def test_settings_the_layer_does_not_follow_leave_every_page_to_flask(app, phone, setting):
+    other = open_group(app, phone.slug)
+    other.get(phone.board)
+    app.config.update(setting)
+    counted = Counted(app)
+    assert other.get(phone.board).status_code == 200
+    assert counted.calls == 1
