@@ -173,7 +173,13 @@ def _replace_dropped(engine: Engine) -> Callable[..., None]:
 def _has_news(dbapi_connection: Any) -> bool:
     """Whether the server sent anything on an idle connection: its farewell, or its end."""
     try:
-        readable, _, _ = select.select([dbapi_connection.fileno()], [], [], 0)
+        fd = dbapi_connection.fileno()
+        if hasattr(select, "poll"):
+            # poll, not select: a busy server's sockets may be numbered past select's 1024.
+            poller = select.poll()
+            poller.register(fd, select.POLLIN)
+            return bool(poller.poll(0))
+        readable, _, _ = select.select([fd], [], [], 0)
     except (OSError, ValueError):
         return True  # no socket any more
     return bool(readable)
