@@ -44,15 +44,10 @@ def sample(row: GameSession | Row[Any], points: int = CHART_POINTS) -> list[Poin
     return sample_kept(row, chart, points)
 
 
-# The kept chart's columns, read beside the session's row by a page that shows both.
-KEPT_COLUMNS = (
-    SessionChart.__table__.c.points.label("chart_points"),
-    SessionChart.__table__.c.last.label("chart_last"),
-)
-
-
-# How the kept chart joins its session's row (outer: a session may have none yet).
 _CHARTS, _SESSIONS = SessionChart.__table__, GameSession.__table__
+# The kept chart's columns, read beside the session's row by a page that shows both, and how
+# the chart joins that row (outer: a session may have none yet).
+KEPT_COLUMNS = (_CHARTS.c.points.label("chart_points"), _CHARTS.c.last.label("chart_last"))
 KEPT_JOIN = (_CHARTS, _CHARTS.c.session_id == _SESSIONS.c.id)
 
 

@@ -165,9 +165,8 @@ def form_token() -> str:
     """
     field = _token_field()
     secret = session.get(field)
-    if field in g or not isinstance(secret, str):
-        return generate_csrf()
-    if current_app.config.get("WTF_CSRF_TIME_LIMIT") is not None:
+    expiring = current_app.config.get("WTF_CSRF_TIME_LIMIT") is not None
+    if field in g or not isinstance(secret, str) or expiring:
         return generate_csrf()
     token = signed_form_token(secret)
     setattr(g, field, token)
