@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import select
 import time
+from collections import namedtuple
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from flask_babel import Babel
 from flask_migrate import Migrate
@@ -20,7 +21,7 @@ from ledger.config import make_private_database_file, sqlite_file
 
 if TYPE_CHECKING:
     from flask import Flask
-    from sqlalchemy import ClauseElement, Connection, Dialect, Engine
+    from sqlalchemy import Connection, Dialect, Engine, Select
     from sqlalchemy.sql.compiler import SQLCompiler
 
 # Named constraints give Alembic migrations stable names to drop and alter, the same on
@@ -64,54 +65,116 @@ def quick_read() -> Iterator[Connection]:
 
 
 class DriverRead:
-    """A Core select read straight through the driver's cursor: for the one read every kept
-    page and every poll makes, where SQLAlchemy's execution (compiling, parameters, the
-    result's processing) costs three times the query itself.
+    """A Core select read straight through the driver's cursor: for the reads every kept page,
+    every poll and every scoreboard build make, where SQLAlchemy's execution (building the
+    statement, compiling, parameters, the result's processing) costs several times the query.
 
     The statement is compiled once per database kind and count of values in each of its
     lists (``expanding`` bind parameters), with the values its own constants hold. Its
-    columns and parameters must be ones the driver already reads and writes as Python does
-    (numbers and text): nothing is converted on the way in or out.
+    parameters must be ones the driver takes as Python holds them (numbers and text).
+    ``first`` gives the driver's row as it is; ``rows`` and ``row`` convert each column as
+    SQLAlchemy would (its type's result processor for the database: JSON decoded, SQLite's
+    dates parsed) and name it as the statement does (``row.state``, ``row._asdict()``).
     """
 
-    def __init__(self, statement: ClauseElement, expanding: tuple[str, ...] = ()) -> None:
+    def __init__(self, statement: Select[Any], expanding: tuple[str, ...] = ()) -> None:
         self.statement = statement
         self.expanding = expanding
-        self._plans: dict[Hashable, tuple[str, Sequence[str] | None, dict[str, Any]]] = {}
+        self._plans: dict[Hashable, _Plan] = {}
+        self._named: type[tuple[Any, ...]] | None = None
 
     def first(self, connection: Connection, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
         """The first row for ``params`` (lists for the expanding parameters), or None."""
-        statement, order, values = self._plan(connection.dialect, params)
+        plan = self._plan(connection.dialect, params)
+        cursor = self._execute(connection, plan, params)
+        try:
+            row = cursor.fetchone()
+        finally:
+            cursor.close()
+        return tuple(row) if row is not None else None
+
+    def rows(self, connection: Connection, params: Mapping[str, Any]) -> list[Any]:
+        """Every row for ``params``, converted and named."""
+        plan = self._plan(connection.dialect, params)
+        cursor = self._execute(connection, plan, params)
+        try:
+            found = cursor.fetchall()
+        finally:
+            cursor.close()
+        return [self._convert(plan, row) for row in found]
+
+    def row(self, connection: Connection, params: Mapping[str, Any]) -> Any | None:
+        """The first row for ``params``, converted and named, or None."""
+        plan = self._plan(connection.dialect, params)
+        cursor = self._execute(connection, plan, params)
+        try:
+            found = cursor.fetchone()
+        finally:
+            cursor.close()
+        return self._convert(plan, found) if found is not None else None
+
+    def _convert(self, plan: _Plan, row: Sequence[Any]) -> Any:
+        if not plan.processors:
+            return plan.named._make(row)
+        values = list(row)
+        for i, processor in plan.processors:
+            values[i] = processor(values[i])
+        return plan.named._make(values)
+
+    def _execute(self, connection: Connection, plan: _Plan, params: Mapping[str, Any]) -> Any:
+        values = dict(plan.constants)
         for name, value in params.items():
             if name in self.expanding:
                 values.update({f"{name}_{i}": v for i, v in enumerate(value, 1)})
             else:
                 values[name] = value
-        arguments = tuple(values[k] for k in order) if order else values
+        arguments = tuple(values[k] for k in plan.order) if plan.order else values
         cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
         try:
             # What listens for statements on the engine (a query count, a log) hears of this
             # one as of any other.
             heard = connection.dispatch.before_cursor_execute
             if heard:
-                heard(connection, cursor, statement, arguments, None, False)
-            cursor.execute(statement, arguments)
-            row = cursor.fetchone()
-        finally:
+                heard(connection, cursor, plan.sql, arguments, None, False)
+            cursor.execute(plan.sql, arguments)
+        except BaseException:
             cursor.close()
-        return tuple(row) if row is not None else None
+            raise
+        return cursor
 
-    def _plan(
-        self, dialect: Dialect, params: Mapping[str, Any]
-    ) -> tuple[str, Sequence[str] | None, dict[str, Any]]:
+    def _plan(self, dialect: Dialect, params: Mapping[str, Any]) -> _Plan:
         key = (dialect.name, dialect.paramstyle, tuple(len(params[n]) for n in self.expanding))
         plan = self._plans.get(key)
         if plan is None:
             compiled = cast("SQLCompiler", self.statement.compile(dialect=dialect))
             state = compiled.construct_expanded_state(params)
-            plan = self._plans[key] = (state.statement, state.positiontup, dict(state.parameters))
-        statement, order, constants = plan
-        return statement, order, dict(constants)
+            converters = (
+                column.type.dialect_impl(dialect).result_processor(dialect, None)
+                for column in self.statement.selected_columns
+            )
+            if self._named is None:
+                self._named = namedtuple(  # type: ignore[misc]
+                    "Row", list(self.statement.selected_columns.keys()), rename=True
+                )
+            plan = self._plans[key] = _Plan(
+                state.statement,
+                state.positiontup,
+                dict(state.parameters),
+                tuple((i, f) for i, f in enumerate(converters) if f is not None),
+                self._named,
+            )
+        return plan
+
+
+class _Plan(NamedTuple):
+    """A DriverRead's statement compiled for one database: its text, the order of its
+    positional parameters (None: named), its constants, and how its rows are read."""
+
+    sql: str
+    order: Sequence[str] | None
+    constants: dict[str, Any]
+    processors: tuple[tuple[int, Callable[[Any], Any]], ...]
+    named: Any
 
 
 def init_engine_events(app: Flask) -> None:

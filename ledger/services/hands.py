@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import JSON, Row, Table, Text, Update, bindparam, cast, select, update
+from sqlalchemy import JSON, Connection, Row, Table, Text, Update, bindparam, cast, select, update
 
-from ledger.extensions import db
+from ledger.extensions import DriverRead, db, quick_read
 from ledger.models import Change, GameSession, Hand, utcnow
 from ledger.rules.base import HandEntry, State
 from ledger.rules.codecs import entry_from_dict, entry_to_dict, outcome_to_dict
@@ -33,7 +33,6 @@ from ledger.services.loading import (
     apply_seating,
     check_version,
     load_session,
-    read_session,
     session_game,
 )
 from ledger.services.results import (
@@ -60,6 +59,7 @@ _VIEWED = (
     Hand.updated_at,
 )
 _HANDS = typing.cast(Table, Hand.__table__)
+_SESSIONS = typing.cast(Table, GameSession.__table__)
 # Rows fetched at a time when the hands are streamed.
 _BATCH = 200
 
@@ -131,12 +131,16 @@ def scoreboard(
     """What the scoreboard page shows, the session's row read once: the session, its last
     ``recent`` hands, hand ``saved`` (the one just entered, when asked; None if it is gone)
     and the chart's running scores. Bounded reads: the same cost at hand 2,000 as at 20."""
-    # The session's row and its kept chart in one read.
-    row = read_session(group, session_id, *charts.KEPT_COLUMNS, join=charts.KEPT_JOIN)
-    hands = _last_lines(row, recent)
-    just_saved = next((h for h in hands if h.number == saved), None)
-    if saved and just_saved is None:
-        just_saved = _line_at(row, saved)
+    # The session's row with its kept chart, then its last hands: two reads on one pooled
+    # connection, straight through the driver (no transaction held: nothing is written).
+    with quick_read() as connection:
+        row = _SCOREBOARD_ROW.row(connection, {"session_id": session_id, "group_id": group.id})
+        if row is None:
+            raise NotFound("There is no session {id}.", id=session_id)
+        hands = _last_lines(row, recent, connection)
+        just_saved = next((h for h in hands if h.number == saved), None)
+        if saved and just_saved is None:
+            just_saved = _line_at(row, saved, connection)
     chart = SimpleNamespace(points=row.chart_points, last=row.chart_last)
     return ScoreboardView(
         session=build_session_view(group, row),
@@ -469,40 +473,54 @@ _LINE_COLUMNS = (
 )
 
 
-def _hand_line(row: Row[Any]) -> HandLine:
+def _hand_line(row: Any) -> HandLine:
     def view() -> HandView:
-        decoded = {name: json.loads(row._mapping[name]) for name in _DECODED}
-        return hand_view(SimpleNamespace(**(dict(row._mapping) | decoded)))
+        columns = row._asdict()
+        decoded = {name: json.loads(columns[name]) for name in _DECODED}
+        return hand_view(SimpleNamespace(**(columns | decoded)))
 
     return HandLine(row.number, row.revision, f"{row.outcome}\n{row.entry}", view)
 
 
 _DECODED = ("outcome", "entry", "state_after")
 
+# A session's hands numbered ``after`` + 1 to ``upto``, in order, as lines.
+_LINES = DriverRead(
+    select(*_LINE_COLUMNS)
+    .where(
+        _HANDS.c.session_id == bindparam("session_id"),
+        _HANDS.c.number > bindparam("after"),
+        _HANDS.c.number <= bindparam("upto"),
+    )
+    .order_by(_HANDS.c.number)
+)
 
-def _last_lines(row: GameSession | Row[Any], count: int) -> list[HandLine]:
-    """The last ``count`` hands' lines, oldest first, in one read."""
+# The scoreboard's read of a session: its row and its kept chart (charts.KEPT_COLUMNS).
+_SCOREBOARD_ROW = DriverRead(
+    select(_SESSIONS, *charts.KEPT_COLUMNS)
+    .select_from(_SESSIONS.outerjoin(*charts.KEPT_JOIN))
+    .where(_SESSIONS.c.id == bindparam("session_id"), _SESSIONS.c.group_id == bindparam("group_id"))
+)
+
+
+def _last_lines(
+    row: GameSession | Row[Any], count: int, connection: Connection | None = None
+) -> list[HandLine]:
+    """The last ``count`` hands' lines, oldest first, in one read (on ``connection``, or the
+    ORM session's)."""
     if count <= 0:
         return []
-    # The table's columns on the connection: a plain Core read, without the ORM's layer.
-    lines = db.session.connection().execute(
-        select(*_LINE_COLUMNS)
-        .where(
-            _HANDS.c.session_id == row.id,
-            # Between the row's read and this one another phone may have saved a hand: the
-            # page shows the session as the row says, never a hand past it.
-            _HANDS.c.number > row.hands_played - count,
-            _HANDS.c.number <= row.hands_played,
-        )
-        .order_by(_HANDS.c.number)
-    )
-    return [_hand_line(h) for h in lines]
+    # Between the row's read and this one another phone may have saved a hand: the page
+    # shows the session as the row says, never a hand past it.
+    wanted = {"session_id": row.id, "after": row.hands_played - count, "upto": row.hands_played}
+    found = _LINES.rows(connection or db.session.connection(), wanted)
+    return [_hand_line(h) for h in found]
 
 
-def _line_at(row: Row[Any], number: int) -> HandLine | None:
-    wanted = select(*_LINE_COLUMNS).where(_HANDS.c.session_id == row.id, _HANDS.c.number == number)
-    found = db.session.connection().execute(wanted).first()
-    return _hand_line(found) if found is not None else None
+def _line_at(row: Any, number: int, connection: Connection) -> HandLine | None:
+    wanted = {"session_id": row.id, "after": number - 1, "upto": number}
+    found = _LINES.rows(connection, wanted)
+    return _hand_line(found[0]) if found else None
 
 
 def _history(row: GameSession | Row[Any], points: int) -> list[tuple[int, dict[str, int]]]:

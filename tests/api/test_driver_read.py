@@ -1,6 +1,7 @@
-"""The page access read made straight through the driver (extensions.DriverRead) answers what
-SQLAlchemy's own execution of the same select answers, for any number of grants, and is
-counted like any other statement."""
+"""The reads made straight through the driver (extensions.DriverRead) answer what SQLAlchemy's
+own execution of the same select answers: the page access read for any number of grants, and
+the scoreboard's session row and hand lines with every column converted as SQLAlchemy does
+(JSON decoded, dates read as dates); and each is counted like any other statement."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from sqlalchemy import event
 
 from ledger import services
 from ledger.extensions import db, quick_read
-from ledger.services import auth, pages
+from ledger.services import auth, hands, pages
+from tests.api.helpers import SEED_HAND_1
 
 
 @pytest.fixture
@@ -57,3 +59,38 @@ def test_the_driver_read_is_counted_like_any_statement(app, grants):
         finally:
             event.remove(db.engine, "before_cursor_execute", count)
     assert len(seen) == 1 and "access_grants" in seen[0]
+
+
+def test_the_scoreboard_reads_convert_every_column_as_core_does(app, table, other):
+    played = table.session()["id"]
+    for _ in range(3):
+        table.hand(played, SEED_HAND_1)
+    table.ok("POST", f"/sessions/{played}/finish", {"leftover_pot": "refund"})
+    empty = table.session()["id"]  # no hands, no kept chart: the chart's columns are None
+    with app.app_context():
+        group = services.authenticate(table.slug, table.passphrase)
+        with quick_read() as connection:
+            for sid, group_id, found in (
+                (played, group.id, True),
+                (empty, group.id, True),
+                (played, group.id + 1000, False),  # no such group: no row
+            ):
+                params = {"session_id": sid, "group_id": group_id}
+                core = connection.execute(hands._SCOREBOARD_ROW.statement, params).first()
+                driver = hands._SCOREBOARD_ROW.row(connection, params)
+                assert (driver is not None) == found == (core is not None)
+                if found:
+                    assert driver._asdict() == dict(core._mapping)
+            row = hands._SCOREBOARD_ROW.row(
+                connection, {"session_id": played, "group_id": group.id}
+            )
+            assert row.status == "finished" and row.finished_at > row.started_at
+            assert row.state["scores"] and row.chart_points is not None
+            for after, upto in ((0, 3), (1, 2), (3, 9), (-5, 0)):
+                params = {"session_id": played, "after": after, "upto": upto}
+                core_lines = connection.execute(hands._LINES.statement, params).all()
+                lines = hands._LINES.rows(connection, params)
+                assert [line._asdict() for line in lines] == [dict(r._mapping) for r in core_lines]
+                assert [line.number for line in lines] == list(
+                    range(max(after, 0) + 1, min(upto, 3) + 1)
+                )
