@@ -8,7 +8,7 @@ from collections import namedtuple
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from flask_babel import Babel
 from flask_migrate import Migrate
@@ -22,7 +22,6 @@ from ledger.config import make_private_database_file, sqlite_file
 if TYPE_CHECKING:
     from flask import Flask
     from sqlalchemy import Connection, Dialect, Engine, Select
-    from sqlalchemy.sql.compiler import SQLCompiler
 
 # Named constraints give Alembic migrations stable names to drop and alter, the same on
 # SQLite and PostgreSQL (otherwise each database invents its own).
@@ -77,7 +76,9 @@ class DriverRead:
     dates parsed) and name it as the statement does (``row.state``, ``row._asdict()``).
     """
 
-    def __init__(self, statement: Select[Any], expanding: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, statement: Select[*tuple[Any, ...]], expanding: tuple[str, ...] = ()
+    ) -> None:
         self.statement = statement
         self.expanding = expanding
         self._plans: dict[Hashable, _Plan] = {}
@@ -146,7 +147,7 @@ class DriverRead:
         key = (dialect.name, dialect.paramstyle, tuple(len(params[n]) for n in self.expanding))
         plan = self._plans.get(key)
         if plan is None:
-            compiled = cast("SQLCompiler", self.statement.compile(dialect=dialect))
+            compiled = self.statement.compile(dialect=dialect)
             state = compiled.construct_expanded_state(params)
             converters = (
                 column.type.dialect_impl(dialect).result_processor(dialect, None)
