@@ -6,15 +6,22 @@ scoreboard read after the page cache was emptied (what a new hand does: a new ve
 key), timed beside ``/healthz``; then the same builds under cProfile, whose function-call count
 does not depend on the machine's load (seconds do). bench/RESULTS.md quotes its output.
 
+With ``--after-hand`` each build is what bench/run.py times: a random hand is entered through
+the API first and taken back after (both untimed), so the build draws a new hand's line, new
+balances and a new chart point, not the same page again.
+
     .venv/bin/python bench/profile_scoreboard.py [--hands 20] [--builds 200] [--lang nl]
+        [--after-hand]
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import cProfile
 import os
 import pstats
+import random
 import statistics
 import tempfile
 import time
@@ -65,6 +72,7 @@ def main() -> None:
     parser.add_argument("--builds", type=int, default=200)
     parser.add_argument("--lang", default="en")
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--after-hand", action="store_true", help="each build after a new hand")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         app, browser, board = setup(Path(tmp), args.hands)
@@ -74,30 +82,62 @@ def main() -> None:
         with app.app_context():
             cache = scoreboards()
 
-        def build() -> None:
-            cache._pages.clear()  # a new hand's new version: the page is built anew
-            response = browser.get(board)
-            assert response.status_code == 200, response.status_code
+        api, session_id = app.test_client(), int(board.rsplit("/", 1)[1])
+        slug = board.split("/g/")[1].split("/")[0]
+        auth = {"Authorization": "Basic " + base64.b64encode(f"{slug}:pints4all".encode()).decode()}
+        rng = random.Random(2026)
 
-        def health() -> None:
+        def new_hand() -> int:
+            cards = rng.sample([f"{r}{s}" for r in "A23456789TJQK" for s in "CDHS"], 16)
+            out = rng.choice([None, *PLAYERS])
+            results = [
+                {"player": p, "cards": "" if p == out else " ".join(cards[i * 4 : i * 4 + 4])}
+                for i, p in enumerate(PLAYERS)
+            ]
+            answer = api.post(
+                f"/api/v1/sessions/{session_id}/hands",
+                json={"results": results, "out": out},
+                headers=auth,
+            )
+            assert answer.status_code == 201, answer.get_json()
+            return int(answer.get_json()["number"])
+
+        def build(profile: cProfile.Profile | None = None) -> float:
+            """One build's time (the page's request only), under ``profile`` if given."""
+            number = new_hand() if args.after_hand else None
+            if number is None:
+                cache._pages.clear()  # a new hand's new version: the page is built anew
+            if profile is not None:
+                profile.enable()
+            start = time.perf_counter()
+            response = browser.get(board)
+            took = time.perf_counter() - start
+            if profile is not None:
+                profile.disable()
+            assert response.status_code == 200, response.status_code
+            if number is not None:
+                gone = api.delete(f"/api/v1/sessions/{session_id}/hands/{number}", headers=auth)
+                assert gone.status_code == 204
+            return took
+
+        def health() -> float:
+            start = time.perf_counter()
             assert browser.get("/healthz").status_code == 200
+            return time.perf_counter() - start
 
         for _ in range(20):  # warm: templates compiled, catalogues loaded, connections open
             build()
             health()
         built, healthz = [], []
         for _ in range(args.builds):
-            for times, action in ((healthz, health), (built, build)):
-                start = time.perf_counter()
-                action()
-                times.append(time.perf_counter() - start)
+            healthz.append(health())
+            built.append(build())
         profile = cProfile.Profile()
-        profile.enable()
         for _ in range(args.builds):
-            build()
-        profile.disable()
+            build(profile)
         stats = pstats.Stats(profile)
-        print(f"{args.hands} hands, {args.builds} builds, language {args.lang}")
+        after = ", each after a new hand" if args.after_hand else ""
+        print(f"{args.hands} hands, {args.builds} builds{after}, language {args.lang}")
         print(f"function calls per build: {stats.total_calls / args.builds:,.0f}")
         print(f"build, median: {statistics.median(built) * 1000:.2f} ms")
         print(f"/healthz, median: {statistics.median(healthz) * 1000:.3f} ms")
