@@ -11,7 +11,7 @@ the API first and taken back after (both untimed), so the build draws a new hand
 balances and a new chart point, not the same page again.
 
     .venv/bin/python bench/profile_scoreboard.py [--hands 20] [--builds 200] [--lang nl]
-        [--after-hand]
+        [--after-hand] [--database-url postgresql+psycopg://…]
 """
 
 from __future__ import annotations
@@ -31,17 +31,19 @@ HAND = {"Enda": "J 10", "John": "A 3", "Rex": "2 9", "Finn": "Q K"}
 PLAYERS = ("Enda", "John", "Rex", "Finn")
 
 
-def setup(folder: Path, hands: int):
-    """The app, a signed-in browser, and the scoreboard's address."""
+def setup(folder: Path, hands: int, database_url: str | None = None):
+    """The app, a signed-in browser, and the scoreboard's address (on a new SQLite file, or
+    on ``database_url``, whose tables are made anew)."""
     os.environ["LEDGER_INSTANCE_PATH"] = str(folder / "instance")
     from ledger import create_app
     from ledger.extensions import db
 
     app = create_app(
         {"SECRET_KEY": "profile", "LEDGER_PASSPHRASE_HASH": "pbkdf2:sha256:1000"}
-        | {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'ledger.db'}"}
+        | {"SQLALCHEMY_DATABASE_URI": database_url or f"sqlite:///{folder / 'ledger.db'}"}
     )
     with app.app_context():
+        db.drop_all()
         db.create_all()
     app.config["WTF_CSRF_ENABLED"] = False  # the setup's posts only; the page is the same
     browser = app.test_client()
@@ -73,9 +75,10 @@ def main() -> None:
     parser.add_argument("--lang", default="en")
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--after-hand", action="store_true", help="each build after a new hand")
+    parser.add_argument("--database-url", help="a database to use (its tables are made anew)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        app, browser, board = setup(Path(tmp), args.hands)
+        app, browser, board = setup(Path(tmp), args.hands, args.database_url)
         browser.set_cookie("lang", args.lang)
         from ledger.web.pagecache import scoreboards
 

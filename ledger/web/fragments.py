@@ -22,6 +22,7 @@ Rules that keep this safe:
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app, request
@@ -51,21 +52,44 @@ class KeptParts(Extension):
             values.append(parser.parse_expression())
         body = parser.parse_statements(("name:endkept",), drop_needle=True)
         place = nodes.Const(f"{parser.name}:{lineno}")
-        call = self.call_method("_kept", [place, nodes.Tuple(values, "load")])
+        where = nodes.Name(KEPT_WHERE, "load")
+        call = self.call_method("_kept", [place, nodes.Tuple(values, "load"), where])
         return nodes.CallBlock(call, [], [], body).set_lineno(lineno)
 
-    def _kept(self, place: str, values: tuple[Any, ...], caller: Callable[[], str]) -> Markup:
-        app = current_app
-        if not building_kept_page() or app.debug or app.config.get("TEMPLATES_AUTO_RELOAD"):
-            return Markup(caller())
+    def _kept(
+        self, place: str, values: tuple[Any, ...], where: Any, caller: Callable[[], str]
+    ) -> Markup:
+        if not isinstance(where, Where):
+            return Markup(caller())  # not a page to keep (or a macro without its context)
         # A list among the values (the players seated) is a key as the tuple of its items.
         held = tuple(tuple(v) if isinstance(v, list) else v for v in values)
-        key: Hashable = (place, str(get_locale()), request.root_path, held)
-        parts: PageCache[str] = app.extensions.setdefault(
-            "ledger_kept_parts", PageCache(KEPT_PARTS)
-        )
-        text = parts.get(key)
+        key: Hashable = (place, where.language, where.root, held)
+        text = where.parts.get(key)
         if text is None:
             text = str(caller())
-            parts.put(key, text)
+            where.parts.put(key, text)
         return Markup(text)
+
+
+# The name under which a render's context holds its ``Where`` (``kept_where``).
+KEPT_WHERE = "_kept_where"
+
+
+@dataclass(frozen=True)
+class Where:
+    """What a render's kept parts are kept under beside their place and values, and where."""
+
+    language: str
+    root: str  # the prefix the app is served under
+    parts: PageCache[str]
+
+
+def kept_where() -> dict[str, Where | None]:
+    """The context processor that lets a render keep its parts: its ``Where`` when the page
+    is built to be kept (and templates do not change under the server), else None. Worked
+    out once per render, not once per part."""
+    app = current_app
+    if not building_kept_page() or app.debug or app.config.get("TEMPLATES_AUTO_RELOAD"):
+        return {KEPT_WHERE: None}
+    parts: PageCache[str] = app.extensions.setdefault("ledger_kept_parts", PageCache(KEPT_PARTS))
+    return {KEPT_WHERE: Where(str(get_locale()), request.root_path, parts)}
