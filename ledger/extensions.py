@@ -86,33 +86,32 @@ class DriverRead:
 
     def first(self, connection: Connection, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
         """The first row for ``params`` (lists for the expanding parameters), or None."""
-        plan = self._plan(connection.dialect, params)
-        cursor = self._execute(connection, plan, params)
-        try:
-            row = cursor.fetchone()
-        finally:
-            cursor.close()
-        return tuple(row) if row is not None else None
+        _plan, found = self._fetch(connection, params, every=False)
+        return tuple(found[0]) if found else None
 
     def rows(self, connection: Connection, params: Mapping[str, Any]) -> list[Any]:
         """Every row for ``params``, converted and named."""
-        plan = self._plan(connection.dialect, params)
-        cursor = self._execute(connection, plan, params)
-        try:
-            found = cursor.fetchall()
-        finally:
-            cursor.close()
+        plan, found = self._fetch(connection, params, every=True)
         return [self._convert(plan, row) for row in found]
 
     def row(self, connection: Connection, params: Mapping[str, Any]) -> Any | None:
         """The first row for ``params``, converted and named, or None."""
+        plan, found = self._fetch(connection, params, every=False)
+        return self._convert(plan, found[0]) if found else None
+
+    def _fetch(
+        self, connection: Connection, params: Mapping[str, Any], *, every: bool
+    ) -> tuple[_Plan, Sequence[Sequence[Any]]]:
+        """The plan for ``params`` and the driver's rows: every one, or the first (if any)."""
         plan = self._plan(connection.dialect, params)
         cursor = self._execute(connection, plan, params)
         try:
-            found = cursor.fetchone()
+            if every:
+                return plan, cursor.fetchall()
+            first = cursor.fetchone()
+            return plan, [first] if first is not None else []
         finally:
             cursor.close()
-        return self._convert(plan, found) if found is not None else None
 
     def _convert(self, plan: _Plan, row: Sequence[Any]) -> Any:
         if not plan.processors:
