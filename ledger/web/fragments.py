@@ -10,8 +10,10 @@ when one of them changes.
 Rules that keep this safe:
 
 - The key must hold everything the part shows (``tests/web/test_fragments.py`` draws every
-  page both ways and compares them). A part that shows the session's version, a score or
-  anything else a hand changes is not kept.
+  page both ways and compares them). A part that shows a score or anything else a hand
+  changes is kept only under the session's version, which every change to the session
+  raises (as the kept pages are): the scoreboard's status, scores, last hands and chart
+  are drawn once per version, for all its addresses (``?saved=N`` and the plain page).
 - Parts are kept only while a page is built to be kept (``pagecache.without_form_token``):
   its forms then carry ``TOKEN_SLOT``, never a browser's own token. Any other page draws the
   part as usual.

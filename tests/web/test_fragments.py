@@ -84,3 +84,31 @@ def test_two_sessions_and_two_games_keep_their_own_parts(app, phone):
     assert f"#{phone.session_id}" in rummy
     spot_page = page_both_ways(app, phone.client, spot)
     assert f"/s/{phone.session_id}/" not in spot_page
+
+
+def test_what_a_version_shows_is_drawn_once_for_all_its_addresses(app, phone):
+    """The status, scores, last hands and chart of a version are kept under the version: the
+    phone that entered the hand lands on ``?saved=N``, the others read the plain page, and the
+    second build takes the part the first drew. A new version draws it anew."""
+    phone.start()
+    phone.enter(HAND_1)
+    board = phone.board
+    phone.client.get(f"{board}?saved=1")  # where the hand form lands: its message shown, then gone
+    saved = html(phone.client.get(f"{board}?saved=1"))
+    version = int(saved.split('data-version="')[1].split('"')[0])
+    parts = app.extensions["ledger_kept_parts"]._pages
+    live = [
+        k
+        for k in parts
+        if k[3] == (phone.slug, phone.session_id, version) and "Balances" in parts[k]
+    ]
+    assert len(live) == 1
+    # Marked, the kept part shows wherever the version is drawn from it: the plain page, a
+    # build of its own (another address than the one that drew the part).
+    parts[live[0]] = parts[live[0]].replace(">Balances<", ">Balances (kept)<")
+    assert ">Balances (kept)<" in html(phone.client.get(board))
+    # The next hand is a new version, drawn anew: its line is there, the mark is not.
+    phone.enter(HAND_2, out="Enda")
+    phone.client.get(f"{board}?saved=2")
+    after = html(phone.client.get(f"{board}?saved=2"))
+    assert ">Balances<" in after and "(kept)" not in after and "#2" in after
