@@ -3,6 +3,7 @@ read again, nothing re-scored)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from types import SimpleNamespace
 from typing import Any
@@ -58,6 +59,23 @@ def hand_view(hand: Hand | Row[Any] | SimpleNamespace) -> HandView:
         created_at=hand.created_at,
         updated_at=hand.updated_at,
     )
+
+
+def hand_told(outcome: Mapping[str, Any], entry: Mapping[str, Any]) -> dict[str, Any]:
+    """A hand in the API's shape (API.md "Hand") as far as its sentence tells of it (who went
+    out and won, the results, the payments, the pot, the entry as typed), from its stored
+    outcome and entry alone: the same values ``hand_view(...).to_json()`` gives for those."""
+    return {
+        "results": [dict(r, melds=r.get("melds", [])) for r in outcome["results"]],
+        "out": outcome["out"],
+        "winners": list(outcome["winners"]),
+        "payments": [
+            dict(m) for m in outcome["movements"] if m["from"] is not None and m["to"] is not None
+        ],
+        "pot_before": outcome["pot_before"],
+        "pot_after": outcome["pot_after"],
+        "entry": dict(entry),
+    }
 
 
 def next_leader(game: Game, state: State) -> str | None:

@@ -26,7 +26,7 @@ from ledger.rules.base import HandEntry, State
 from ledger.rules.codecs import entry_from_dict, entry_to_dict, outcome_to_dict
 from ledger.rules.errors import RuleError
 from ledger.services import charts
-from ledger.services.building import build_session_view, hand_view
+from ledger.services.building import build_session_view, hand_told, hand_view
 from ledger.services.charts import CHART_POINTS
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.loading import (
@@ -479,7 +479,10 @@ def _hand_line(row: Any) -> HandLine:
         decoded = {name: json.loads(columns[name]) for name in _DECODED}
         return hand_view(SimpleNamespace(**(columns | decoded)))
 
-    return HandLine(row.number, row.revision, f"{row.outcome}\n{row.entry}", view)
+    def told() -> dict[str, Any]:
+        return hand_told(json.loads(row.outcome), json.loads(row.entry))
+
+    return HandLine(row.number, row.revision, f"{row.outcome}\n{row.entry}", view, told)
 
 
 _DECODED = ("outcome", "entry", "state_after")

@@ -282,14 +282,16 @@ class HandLine:
 
     ``stored`` is that outcome and entry as the database holds them (JSON text): two hands
     with the same ``stored`` did the same, so a sentence made once can be kept under it
-    (ledger/web/summary.py). ``view()`` reads the whole hand from the same row when the
-    sentence has to be made.
+    (ledger/web/summary.py). ``told()`` decodes just those two when the sentence has to be
+    made (the hand in the API's shape, as far as a sentence tells of it); ``view()`` reads
+    the whole hand from the same row.
     """
 
     number: int
     revision: int
     stored: str
     view: Callable[[], HandView] = field(compare=False, repr=False)
+    told: Callable[[], dict[str, Any]] = field(compare=False, repr=False)
 
 
 @dataclass(frozen=True)

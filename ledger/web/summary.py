@@ -96,9 +96,7 @@ def line_summary(
 ) -> str:
     """``kept_summary`` of a hand's line (a list's read): kept under the outcome and entry as
     stored, which are all a sentence tells of, so the hand is only decoded the first time."""
-    return _kept(
-        line.stored, lambda: line.view().to_json(), money=money, rounds=rounds, rummy=rummy
-    )
+    return _kept(line.stored, line.told, money=money, rounds=rounds, rummy=rummy)
 
 
 def _kept(

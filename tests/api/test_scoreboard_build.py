@@ -34,6 +34,19 @@ def test_the_scoreboard_reads_what_the_separate_reads_give(night, app):
         assert [(h.number, h.revision) for h in board.recent] == [(5, 1), (6, 1), (7, 1)]
         assert board.saved is not None
         assert board.saved.view() == services.get_hand(group, sid, 2)
+        # A line tells its sentence what the hand's view says of it, from two columns alone.
+        for line in (*board.recent, board.saved):
+            whole = line.view().to_json()
+            assert line.told() == {key: whole[key] for key in line.told()}
+            assert set(line.told()) == {
+                "results",
+                "out",
+                "winners",
+                "payments",
+                "pot_before",
+                "pot_after",
+                "entry",
+            }
         # Two hands are told apart by what they stored: the same hand twice is the same text.
         again = services.scoreboard(group, sid, 3, saved=2, points=4)
         assert [h.stored for h in again.recent] == [h.stored for h in board.recent]
