@@ -45,9 +45,12 @@
   });
 
   /* Times come in UTC (<time datetime="…Z" data-local>); each phone shows them on its own
-     clock, in the page's language with the phone's regional habits ("22 Nov 2026, 21:05"). */
-  var stamps = document.querySelectorAll("time[data-local]");
-  if (stamps.length && window.Intl) {
+     clock, in the page's language with the phone's regional habits ("22 Nov 2026, 21:05"):
+     when the page loads, and again whenever a script swaps in parts of the page the server
+     sent anew (static/live.js and static/settle.js say so with "ledger:updated"). */
+  function localTimes() {
+    var stamps = document.querySelectorAll("time[data-local]");
+    if (!stamps.length || !window.Intl) return;
     var page = document.documentElement.lang || "en";
     var phone = navigator.language || page;
     var locale = phone.split("-")[0] === page.split("-")[0] ? phone : page;
@@ -62,6 +65,8 @@
       }
     });
   }
+  localTimes();
+  document.addEventListener("ledger:updated", localTimes);
 
   function fallback(source) {
     if (source.select) {

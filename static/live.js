@@ -102,6 +102,8 @@
         if (saved && (!savedNow || savedNow.textContent !== saved.textContent)) saved.remove();
         version = fresh.getAttribute("data-version");
         root.setAttribute("data-version", version);
+        // Parts of the page are new: static/app.js writes their times on this phone's clock.
+        document.dispatchEvent(new CustomEvent("ledger:updated"));
       });
   }
 

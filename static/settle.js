@@ -64,23 +64,9 @@
       return p.textContent;
     }).join(" ");
     if (status && said) status.textContent = said;
-    localTimes();
+    /* static/app.js writes the swapped-in payments' times on this phone's clock. */
     document.dispatchEvent(new CustomEvent("ledger:updated"));
     return true;
-  }
-
-  /* The payments' times, on this phone's clock, as static/app.js writes the page's own when
-     it loads (a swapped-in time would otherwise stay in UTC). */
-  function localTimes() {
-    var lang = document.documentElement.lang || "en";
-    var own = navigator.language || lang;
-    var options = { day: "numeric", month: "short", year: "numeric", hour: "2-digit",
-                    minute: "2-digit", hourCycle: "h23" };
-    root.querySelectorAll("[data-live] time[data-local]").forEach(function (stamp) {
-      var at = new Date(stamp.dateTime);
-      if (isNaN(at.getTime()) || !at.toLocaleString) return;
-      stamp.textContent = at.toLocaleString(own.split("-")[0] === lang.split("-")[0] ? own : lang, options);
-    });
   }
 
   function reload() {
