@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from sqlalchemy import ColumnElement, FromClause, Row, select, update
+from sqlalchemy import Row, select, update
 
 from ledger.extensions import db
 from ledger.models import GameSession
@@ -46,26 +46,17 @@ def load_session(group: GroupRef, session_id: int, *, lock: bool = False) -> Gam
     return row
 
 
-def read_session(
-    group: GroupRef,
-    session_id: int,
-    *beside: ColumnElement[Any],
-    join: tuple[FromClause, ColumnElement[bool]] | None = None,
-) -> Row[Any]:
+def read_session(group: GroupRef, session_id: int) -> Row[Any]:
     """The group's session ``session_id`` for a read: its columns as a plain row, by the name
-    of each (``row.state``), or NotFound as ``load_session`` says. ``beside``: more columns
-    read in the same query, from the table ``join`` outer-joins on its condition.
+    of each (``row.state``), or NotFound as ``load_session`` says.
 
     A page or an answer that only reads has no use for the ORM's object, its identity map and
-    its change tracking, which cost several times the query itself on a scoreboard build.
+    its change tracking, which cost several times the query itself.
     """
     table = GameSession.__table__
-    wanted = select(table, *beside)
-    if join is not None:
-        wanted = wanted.select_from(table.outerjoin(*join))
     row = (
         db.session.connection()
-        .execute(wanted.where(table.c.id == session_id, table.c.group_id == group.id))
+        .execute(select(table).where(table.c.id == session_id, table.c.group_id == group.id))
         .first()
     )
     if row is None:
