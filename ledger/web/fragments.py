@@ -23,7 +23,7 @@ Rules that keep this safe:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +32,7 @@ from flask_babel import get_locale
 from jinja2 import nodes
 from jinja2.ext import Extension
 from jinja2.parser import Parser
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ledger.web.pagecache import PageCache, building_kept_page
 
@@ -95,3 +95,29 @@ def kept_where() -> dict[str, Where | None]:
         return {KEPT_WHERE: None}
     parts: PageCache[str] = app.extensions.setdefault("ledger_kept_parts", PageCache(KEPT_PARTS))
     return {KEPT_WHERE: Where(str(get_locale()), request.root_path, parts)}
+
+
+class Later:
+    """A value only a kept part shows, worked out the first time the template asks for it
+    (``{% if x %}``, ``{% for … in x %}``, ``{{ x }}``): when the part is kept already, never.
+    The scoreboard's last hands' sentences and its chart are drawn inside the part kept under
+    the session's version, so a second look at a version does not make them again."""
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self._make = make
+        self._made = False
+        self._value: Any = None
+
+    def value(self) -> Any:
+        if not self._made:
+            self._value, self._made = self._make(), True
+        return self._value
+
+    def __bool__(self) -> bool:
+        return bool(self.value())
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.value())
+
+    def __html__(self) -> str:
+        return str(escape(self.value()))

@@ -34,6 +34,7 @@ from ledger.web import access, i18n, texts
 from ledger.web.chart import score_chart
 from ledger.web.display import format_money
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
+from ledger.web.fragments import Later
 from ledger.web.pagecache import (
     scoreboard_key,
     scoreboards,
@@ -263,7 +264,11 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
     def summary(line: HandLine) -> str:
         return line_summary(line, money=view.money, rounds=rounds, rummy=rummy)
 
-    recent = [(line, summary(line)) for line in reversed(board.recent)]
+    # Both drawn only inside the part of the page kept under the session's version.
+    recent = Later(lambda: [(line, summary(line)) for line in reversed(board.recent)])
+    chart = Later(
+        lambda: score_chart(names, list(board.history), label=texts.hand_text(view.game, "chart"))
+    )
     return render_template(
         "sessions/show.html",
         group=group,
@@ -273,7 +278,7 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         more_hands=max(0, view.hands_played - len(board.recent)),
         saved=board.saved,
         saved_summary=summary(board.saved) if board.saved is not None else None,
-        chart=score_chart(names, list(board.history), label=texts.hand_text(view.game, "chart")),
+        chart=chart,
         target=texts.target(view.game, view.options),
         # The one form the page draws, made only where the page draws it (the seating part,
         # which is kept across hands): a form costs as much to build as a query. The other

@@ -112,3 +112,21 @@ def test_what_a_version_shows_is_drawn_once_for_all_its_addresses(app, phone):
     phone.client.get(f"{board}?saved=2")
     after = html(phone.client.get(f"{board}?saved=2"))
     assert ">Balances<" in after and "(kept)" not in after and "#2" in after
+
+
+def test_a_later_value_is_made_once_and_only_when_a_template_asks():
+    from markupsafe import Markup, escape
+
+    from ledger.web.fragments import Later
+
+    made: list[int] = []
+
+    def make() -> Markup:
+        made.append(1)
+        return Markup("<svg></svg>")
+
+    chart = Later(make)
+    assert made == []  # a part kept already never asks
+    assert chart and str(escape(chart)) == "<svg></svg>" and list(Later(lambda: [1, 2])) == [1, 2]
+    assert made == [1]
+    assert not Later(lambda: [])
