@@ -145,7 +145,9 @@ def main() -> None:
         print(f"build, median: {statistics.median(built) * 1000:.2f} ms")
         print(f"/healthz, median: {statistics.median(healthz) * 1000:.3f} ms")
         print(f"build / healthz: {statistics.median(built) / statistics.median(healthz):.1f}")
-        stats.sort_stats("cumulative").print_stats(args.top)
+        stats.sort_stats(os.environ.get("PROFILE_SORT", "cumulative")).print_stats(args.top)
+        if os.environ.get("PROFILE_CALLERS"):  # who calls what matches this
+            stats.print_callers(os.environ["PROFILE_CALLERS"])
 
 
 if __name__ == "__main__":

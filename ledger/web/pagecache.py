@@ -6,7 +6,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from flask import current_app, g, session
 from flask_wtf.csrf import generate_csrf
@@ -99,10 +99,26 @@ class PageCache(Generic[V]):
         return page
 
 
+# Scoreboard reads kept per process (``scoreboard_reads``): a table's latest versions.
+SCOREBOARD_READS = 256
+
+
 def scoreboards() -> PageCache[str]:
     """This app's cache of scoreboard pages."""
     pages: PageCache[str] = current_app.extensions.setdefault("ledger_scoreboards", PageCache())
     return pages
+
+
+def scoreboard_reads() -> PageCache[Any]:
+    """This app's scoreboard reads (``services.scoreboard``'s answers) kept per process under
+    the group, the session and its version: a version's second build (another address, the
+    plain page after ``?saved=N``) reads nothing beyond the access read that gave the version.
+    A version is never changed after it is read (every change to a session raises it), so a
+    kept read is never stale; a few per table of a busy server."""
+    reads: PageCache[Any] = current_app.extensions.setdefault(
+        "ledger_scoreboard_reads", PageCache(SCOREBOARD_READS)
+    )
+    return reads
 
 
 def _token_field() -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from flask import (
@@ -29,7 +30,7 @@ from ledger.rules.money import smallest_coin
 from ledger.services import exports
 from ledger.services.keepers import keeper_choices, proposed_keeper
 from ledger.services.request_ids import minted_request_id, new_request_id
-from ledger.services.results import GroupRef, GroupView, HandLine, SessionView
+from ledger.services.results import GroupRef, GroupView, HandLine, ScoreboardView, SessionView
 from ledger.web import access, i18n, texts
 from ledger.web.chart import score_chart
 from ledger.web.display import format_money
@@ -37,6 +38,7 @@ from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
 from ledger.web.fragments import Later
 from ledger.web.pagecache import (
     scoreboard_key,
+    scoreboard_reads,
     scoreboards,
     with_form_token,
     without_form_token,
@@ -222,7 +224,7 @@ def show(slug: str, session_id: int) -> str:
     # belongs on this very page: a kept copy would leave it out, and it would turn up later
     # on another page. Such a page is rendered anew and never kept.
     if browser_session.get("_flashes"):
-        return _scoreboard(group, session_id)[0]
+        return _scoreboard(group, session_id, stamp.version)[0]
     # What the page depends on beyond the session: the prefix and the address (with
     # ?saved=N, the hand just saved), the language and the group's name in the header. Not
     # the browser: every phone signed in to the group sees the same page, but for each
@@ -243,7 +245,9 @@ def show(slug: str, session_id: int) -> str:
         # set again after it, so the cookie still goes out.
         was_modified, browser_session.modified = browser_session.modified, False
         try:
-            page, version = without_form_token(lambda: _scoreboard(group, session_id))
+            page, version = without_form_token(
+                lambda: _scoreboard(group, session_id, stamp.version)
+            )
             # Kept under the version checked above only if it is the version drawn: a hand
             # saved in between is for the next look to draw.
             return page, version == stamp.version and not browser_session.modified
@@ -253,9 +257,10 @@ def show(slug: str, session_id: int) -> str:
     return with_form_token(scoreboards().get_or_build(key, build))
 
 
-def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
-    """The scoreboard page, and the session version it shows."""
-    board = services.scoreboard(group, session_id, RECENT_HANDS, saved=query_number("saved"))
+def _scoreboard(group: GroupRef, session_id: int, version: int) -> tuple[str, int]:
+    """The scoreboard page, and the session version it shows (``version``: the one the
+    access read found, whose reads are kept under it)."""
+    board = _board(group, session_id, version, query_number("saved"))
     view = board.session
     names = [p.name for p in view.players]
     rounds = texts.is_round_game(view.game)
@@ -285,6 +290,22 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         # forms' fields are plain tags with csrf_field().
         join_form=_join_form,
     ), view.version
+
+
+def _board(group: GroupRef, session_id: int, version: int, saved: int | None) -> ScoreboardView:
+    """``services.scoreboard``'s answer, kept under ``version`` once read (``saved``, the hand
+    just entered, is looked up among the last hands of the kept read)."""
+    key = (group, session_id, version)
+    kept = scoreboard_reads().get(key)
+    if kept is not None:
+        just_saved = next((h for h in kept.recent if h.number == saved), None)
+        if saved is None or just_saved is not None:
+            return replace(kept, saved=just_saved)
+    board = services.scoreboard(group, session_id, RECENT_HANDS, saved=saved)
+    # A hand saved since the access read: this read is of the next version, for its own look.
+    if board.session.version == version:
+        scoreboard_reads().put(key, replace(board, saved=None))
+    return board
 
 
 def _join_form() -> PlayerForm:

@@ -348,3 +348,43 @@ def test_a_hand_undone_and_entered_again_differently_is_told_as_it_is_now(app, p
     page = html(other.get(phone.board))
     assert "Enda goes out" in page
     assert "John wins" not in page
+
+
+def statements_during(app, call) -> list[str]:
+    from sqlalchemy import event
+
+    from ledger.extensions import db
+
+    seen: list[str] = []
+
+    def heard(conn, cursor, statement, *args):
+        seen.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", heard)
+    try:
+        call()
+    finally:
+        event.remove(engine, "before_cursor_execute", heard)
+    return seen
+
+
+def test_a_versions_second_build_reads_only_the_version(app, phone):
+    """The phone that entered a hand lands on ``?saved=N``; the table then reads the plain
+    page, a build of its own (another address) of the same version: it draws from what the
+    first build read, so its only query is the access read that finds the version."""
+    other = signed_in(app, phone)
+    saved = phone.enter(HAND_1).headers["Location"]
+    assert "?saved=1" in saved
+    first: list[str] = []
+    statements = statements_during(app, lambda: first.append(html(phone.client.get(saved))))
+    assert "+46" in first[0] and len(statements) > 1  # the access read, then the session's
+    pages: list[str] = []
+    statements = statements_during(app, lambda: pages.append(html(other.get(phone.board))))
+    assert "+46" in pages[0] and "-25" in pages[0]
+    assert len(statements) == 1
+    assert phone.enter(HAND_2, out="Enda").status_code == 302  # a new version reads anew
+    statements = statements_during(app, lambda: pages.append(html(other.get(phone.board))))
+    assert len(statements) > 1
+    assert "#2" in pages[1]
