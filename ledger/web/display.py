@@ -13,7 +13,7 @@ from typing import Any, cast
 
 from babel import Locale
 from flask import Blueprint, Flask
-from flask_babel import format_datetime, get_locale
+from flask_babel import format_datetime
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
@@ -29,7 +29,8 @@ from ledger.rules import (
 )
 from ledger.web import texts
 from ledger.web.chart import series_class
-from ledger.web.i18n import DEFAULT_LANGUAGE, page_cards_language
+from ledger.web.i18n import page_cards_language
+from ledger.web.language import page_language
 from ledger.web.urls import PageUrls
 
 bp = Blueprint("display", __name__)
@@ -58,7 +59,7 @@ def format_money(value: Decimal, currency: str | None) -> str:
     the engine rounds it: ledger/rules/money.py), whatever Babel thinks the currency has.
     A value that rounds to zero has no sign: "-€0.00" reads as a debt.
     """
-    locale = get_locale() or Locale.parse(DEFAULT_LANGUAGE)
+    locale = page_language().locale
     return _format_money(value, (currency or "").strip().upper(), locale)
 
 

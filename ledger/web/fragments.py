@@ -28,12 +28,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app, request
-from flask_babel import get_locale
 from jinja2 import nodes
 from jinja2.ext import Extension
 from jinja2.parser import Parser
 from markupsafe import Markup, escape
 
+from ledger.web.language import page_language
 from ledger.web.pagecache import PageCache, building_kept_page
 
 # Parts kept per process: a few per session and language for every table of a busy server.
@@ -94,7 +94,7 @@ def kept_where() -> dict[str, Where | None]:
     if not building_kept_page() or app.debug or app.config.get("TEMPLATES_AUTO_RELOAD"):
         return {KEPT_WHERE: None}
     parts: PageCache[str] = app.extensions.setdefault("ledger_kept_parts", PageCache(KEPT_PARTS))
-    return {KEPT_WHERE: Where(str(get_locale()), request.root_path, parts)}
+    return {KEPT_WHERE: Where(page_language().code, request.root_path, parts)}
 
 
 class Later:

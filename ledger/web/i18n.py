@@ -29,7 +29,6 @@ from urllib.parse import urlsplit
 from babel.support import NullTranslations
 from flask import Blueprint, current_app, redirect, request, url_for
 from flask.blueprints import BlueprintSetupState
-from flask_babel import get_locale, get_translations, gettext
 from jinja2 import pass_context
 from jinja2.runtime import Context
 from werkzeug.datastructures import LanguageAccept
@@ -39,6 +38,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from ledger import hosting
 from ledger.rules import CARD_LANGUAGES, Phrase, RuleError
 from ledger.services.errors import ServiceError
+from ledger.web.language import gettext, page_language
 from ledger.web.texts import OPTION_LABELS, option_label
 
 LANGUAGES = {"en": "English", "nl": "Nederlands"}
@@ -72,7 +72,7 @@ def _best_match(accept_language: str) -> str:
 def page_cards_language() -> str:
     """The language a page reads and shows cards in (RULES.md §1): Dutch letters on a Dutch
     page, else English."""
-    language = str(get_locale() or DEFAULT_LANGUAGE)
+    language = page_language().code
     return language if language in CARD_LANGUAGES else DEFAULT_LANGUAGE
 
 
@@ -82,7 +82,7 @@ def error_text(error: RuleError | ServiceError) -> str:
     Each template is looked up as it is and filled with ``str.format``, never ``%``: a plain
     gettext, with none of Flask-Babel's interpolation, so a "%" in a sentence stays a "%".
     """
-    return _options_by_label(error).render(get_translations().gettext)
+    return _options_by_label(error).render(page_language().catalogue.gettext)
 
 
 def _options_by_label(error: RuleError | ServiceError) -> Phrase:
@@ -113,9 +113,9 @@ def language_context() -> dict[str, object]:
     """Every page knows its language (for <html lang>) and offers the others; and its
     catalogue, looked up once for the template's texts (``page_translations``)."""
     return {
-        "current_language": str(get_locale() or DEFAULT_LANGUAGE),
+        "current_language": page_language().code,
         "languages": LANGUAGES,
-        PAGE_TRANSLATIONS: get_translations(),
+        PAGE_TRANSLATIONS: page_language().catalogue,
     }
 
 
@@ -128,7 +128,7 @@ def page_translations(context: Context) -> NullTranslations:
     template rendered without it (a macro imported without context) asks Flask-Babel.
     """
     found = context.get(PAGE_TRANSLATIONS)
-    return found if found is not None else get_translations()
+    return found if found is not None else page_language().catalogue
 
 
 @pass_context

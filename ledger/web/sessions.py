@@ -16,8 +16,6 @@ from flask import (
     url_for,
 )
 from flask import session as browser_session
-from flask_babel import gettext as _
-from flask_babel import ngettext
 from werkzeug.wrappers import Response
 from wtforms import SelectChoice
 
@@ -36,6 +34,8 @@ from ledger.web.chart import score_chart
 from ledger.web.display import format_money
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
 from ledger.web.fragments import Later
+from ledger.web.language import gettext as _
+from ledger.web.language import ngettext
 from ledger.web.pagecache import (
     scoreboard_key,
     scoreboard_reads,

@@ -16,12 +16,11 @@ from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from flask_babel import get_locale, gettext, ngettext
-
 from ledger.rules import Movement, PlayerResult, PotStory, RummyReward, pot_story
 from ledger.rules.codecs import entry_from_dict
 from ledger.services.results import HandLine
 from ledger.web.display import format_money
+from ledger.web.language import gettext, ngettext, page_language
 from ledger.web.pagecache import PageCache
 
 
@@ -107,7 +106,7 @@ def _kept(
     rounds: bool,
     rummy: RummyReward | None,
 ) -> str:
-    key = (str(get_locale()), money, rounds, rummy, text)
+    key = (page_language().code, money, rounds, rummy, text)
     words = _summaries.get(key)
     if words is None:
         words = hand_summary(hand(), money=money, rounds=rounds, rummy=rummy)
