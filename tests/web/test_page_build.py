@@ -52,3 +52,26 @@ def test_a_static_file_changed_while_serving_is_linked_by_its_new_version(app, c
     assert linked() == first
     (folder / "style.css").write_text("body { color: blue }")
     assert linked() != first
+
+
+def test_only_static_addresses_get_values_from_the_apps_url_defaults(app):
+    """The templates' url_for (ledger/web/urls.py) asks the app's url_defaults only for the
+    endpoints in STATIC_ENDPOINTS: another url_defaults would leave its values out of every
+    other link. Every link equals Flask's own."""
+    from flask import url_for
+
+    from ledger.web.assets import add_version
+    from ledger.web.urls import STATIC_ENDPOINTS
+
+    assert dict(app.url_default_functions) == {None: [add_version]}
+    assert STATIC_ENDPOINTS == {"static"}
+    links = app.jinja_env.globals["url_for"]
+    with app.test_request_context("/"):
+        for endpoint, values in [
+            ("static", {"filename": "style.css"}),
+            ("hands.show", {"slug": "thursday", "session_id": 3, "number": 12}),
+            ("history.player", {"slug": "thursday", "name": "Rex & Co"}),
+            ("sessions.show", {"slug": "thursday", "session_id": 3, "saved": True}),
+        ]:
+            assert links(endpoint, **values) == url_for(endpoint, **values)
+        assert "?v=" in links("static", filename="style.css")  # the file's version
