@@ -11,10 +11,12 @@ that writes the hands, under the session's lock, so the row always matches them.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Row, select
+from sqlalchemy import Row, Text, cast, select
 
 from ledger.extensions import db
 from ledger.models import GameSession, Hand, SessionChart
@@ -47,8 +49,21 @@ def sample(row: GameSession | Row[Any], points: int = CHART_POINTS) -> list[Poin
 _CHARTS, _SESSIONS = SessionChart.__table__, GameSession.__table__
 # The kept chart's columns, read beside the session's row by a page that shows both, and how
 # the chart joins that row (outer: a session may have none yet).
-KEPT_COLUMNS = (_CHARTS.c.points.label("chart_points"), _CHARTS.c.last.label("chart_last"))
+# The grid's points come as the database holds them (JSON text, ``kept_points``).
+KEPT_COLUMNS = (
+    cast(_CHARTS.c.points, Text).label("chart_points"),
+    _CHARTS.c.last.label("chart_last"),
+)
 KEPT_JOIN = (_CHARTS, _CHARTS.c.session_id == _SESSIONS.c.id)
+
+
+@lru_cache(maxsize=512)
+def kept_points(text: str | None) -> list[list[Any]] | None:
+    """The kept chart's grid points from their JSON text (``KEPT_COLUMNS``), decoded once per
+    process: past the first CHART_POINTS hands a new hand changes only the last point, not the
+    grid, so a scoreboard after hand 2,000 decodes what the one before it decoded. Shared
+    between reads: never changed."""
+    return None if text is None else json.loads(text)
 
 
 def sample_kept(row: GameSession | Row[Any], chart: Any, points: int = CHART_POINTS) -> list[Point]:

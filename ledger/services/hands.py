@@ -141,7 +141,7 @@ def scoreboard(
         just_saved = next((h for h in hands if h.number == saved), None)
         if saved and just_saved is None:
             just_saved = _line_at(row, saved, connection)
-    chart = SimpleNamespace(points=row.chart_points, last=row.chart_last)
+    chart = SimpleNamespace(points=charts.kept_points(row.chart_points), last=row.chart_last)
     return ScoreboardView(
         session=build_session_view(group, row),
         recent=tuple(hands),
