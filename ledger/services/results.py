@@ -164,6 +164,11 @@ class SessionView:
     # RULES.md §7: a finished points game played for a stake, each player's money in units.
     payout: Mapping[str, int] | None = None
 
+    @property
+    def seated(self) -> tuple[str, ...]:
+        """The names of the players at the table now, clockwise."""
+        return tuple(p.name for p in self.players if p.active)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,

@@ -15,7 +15,7 @@ from babel import Locale
 from flask import Blueprint, Flask
 from flask_babel import format_datetime
 from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ledger.rules import (
     DUTCH_SUITS,
@@ -166,7 +166,7 @@ def csrf_field() -> Markup:
     One helper instead of each form's own field: a page with several forms then has no
     duplicate ids, and forms with a prefix need no prefixed token.
     """
-    return Markup('<input type="hidden" name="csrf_token" value="{}">').format(generate_csrf())
+    return Markup(f'<input type="hidden" name="csrf_token" value="{escape(generate_csrf())}">')
 
 
 @bp.app_template_global("game_name")
