@@ -31,6 +31,7 @@ from flask import Blueprint, current_app, redirect, request, url_for
 from flask.blueprints import BlueprintSetupState
 from jinja2 import pass_context
 from jinja2.runtime import Context
+from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 from werkzeug.wrappers import Response as BaseResponse
@@ -132,37 +133,60 @@ def page_translations(context: Context) -> NullTranslations:
 
 
 @pass_context
-def _page_gettext(context: Context, string: str) -> str:
-    return str(page_translations(context).ugettext(string))
+def _page_gettext(context: Context, string: str, **variables: Any) -> str:
+    """Jinja's own template gettext ("newstyle": the text marked safe where the page escapes,
+    then always formatted with ``%``, so the variables are escaped), in one call from the
+    render's catalogue instead of Jinja's three wrappers around a lookup."""
+    text = page_translations(context).ugettext(string)
+    if context.eval_ctx.autoescape:
+        text = Markup(text)
+    return text % variables
 
 
 @pass_context
-def _page_ngettext(context: Context, singular: str, plural: str, n: int) -> str:
-    return str(page_translations(context).ungettext(singular, plural, n))
+def _page_ngettext(context: Context, singular: str, plural: str, num: int, **variables: Any) -> str:
+    """``_page_gettext``'s plural: ``num`` chooses the form and is ``%(num)d`` in it."""
+    variables.setdefault("num", num)
+    text = page_translations(context).ungettext(singular, plural, num)
+    if context.eval_ctx.autoescape:
+        text = Markup(text)
+    return text % variables
 
 
 @pass_context
-def _page_pgettext(context: Context, text_context: str, string: str) -> str:
-    return str(page_translations(context).upgettext(text_context, string))
+def _page_pgettext(context: Context, text_context: str, string: str, **variables: Any) -> str:
+    text = page_translations(context).upgettext(text_context, string)
+    if context.eval_ctx.autoescape:
+        text = Markup(text)
+    return text % variables
 
 
 @pass_context
-def _page_npgettext(context: Context, text_context: str, singular: str, plural: str, n: int) -> Any:
-    return page_translations(context).unpgettext(text_context, singular, plural, n)
+def _page_npgettext(
+    context: Context, text_context: str, singular: str, plural: str, num: int, **variables: Any
+) -> str:
+    variables.setdefault("num", num)
+    text = page_translations(context).unpgettext(text_context, singular, plural, num)
+    if context.eval_ctx.autoescape:
+        text = Markup(text)
+    return text % variables
 
 
 @bp.record_once
 def _install_page_gettext(state: BlueprintSetupState) -> None:
     """Flask-Babel's template callables (installed by its init_app, before the blueprints
     are registered), replaced by the ones reading the render's catalogue: the same texts,
-    with Jinja's own ``%`` formatting and escaping around them."""
-    state.app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
-        gettext=_page_gettext,
-        ngettext=_page_ngettext,
-        pgettext=_page_pgettext,
-        npgettext=_page_npgettext,
-        newstyle=True,
-    )
+    formatted and escaped as Jinja's newstyle gettext does. Jinja's install sets its flags
+    (newstyle); its wrappers are then replaced by the functions themselves."""
+    env = state.app.jinja_env
+    callables = {
+        "gettext": _page_gettext,
+        "ngettext": _page_ngettext,
+        "pgettext": _page_pgettext,
+        "npgettext": _page_npgettext,
+    }
+    env.install_gettext_callables(newstyle=True, **callables)  # type: ignore[attr-defined]
+    env.globals.update(callables, _=_page_gettext)
 
 
 @bp.post("/language")

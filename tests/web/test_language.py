@@ -36,3 +36,23 @@ def test_each_request_has_its_own_language(app):
 def test_outside_a_request_the_texts_are_the_english_ones():
     assert language.gettext("Settle up") == "Settle up"
     assert language.ngettext("%(num)d hand", "%(num)d hands", 3) == "3 hands"
+
+
+@pytest.mark.parametrize("header", ["nl", "en"])
+def test_the_templates_texts_escape_what_goes_into_them_in_either_language(app, header):
+    """The templates' ``_`` and ``ngettext`` (ledger/web/i18n.py) as Jinja's newstyle
+    gettext: the text translated, the names put in escaped, ``%(num)d`` the count."""
+    template = app.jinja_env.from_string(
+        '{{ _("%(name)s goes out.", name=who) }}|'
+        '{{ ngettext("Winner: %(names)s", "Winners: %(names)s", 2, names=who) }}|'
+        "{{ gettext('Settle up') }}"
+    )
+    with app.test_request_context("/", headers={"Accept-Language": header}):
+        app.update_template_context(context := {"who": "<b>Rex</b>"})
+        out, plural, plain = template.render(context).split("|")
+        assert out == flask_babel.gettext("%(name)s goes out.", name="&lt;b&gt;Rex&lt;/b&gt;")
+        assert plural == flask_babel.ngettext(
+            "Winner: %(names)s", "Winners: %(names)s", 2, names="&lt;b&gt;Rex&lt;/b&gt;"
+        )
+        assert plain == flask_babel.gettext("Settle up")
+        assert "<b>" not in out + plural
