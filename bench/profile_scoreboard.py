@@ -12,6 +12,9 @@ balances and a new chart point, not the same page again.
 
     .venv/bin/python bench/profile_scoreboard.py [--hands 20] [--builds 200] [--lang nl]
         [--after-hand] [--database-url postgresql+psycopg://…]
+
+PROFILE_SORT=tottime (or any pstats key) orders the profile otherwise than by cumulative
+time; PROFILE_CALLERS=<regex> lists who calls the functions it matches.
 """
 
 from __future__ import annotations

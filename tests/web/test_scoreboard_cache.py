@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from ledger import services
+from tests.api.test_hands import count_queries
 from tests.web.pages import HAND_1, HAND_2, PASSPHRASE, Phone, html
 
 
@@ -350,26 +351,6 @@ def test_a_hand_undone_and_entered_again_differently_is_told_as_it_is_now(app, p
     assert "John wins" not in page
 
 
-def statements_during(app, call) -> list[str]:
-    from sqlalchemy import event
-
-    from ledger.extensions import db
-
-    seen: list[str] = []
-
-    def heard(conn, cursor, statement, *args):
-        seen.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", heard)
-    try:
-        call()
-    finally:
-        event.remove(engine, "before_cursor_execute", heard)
-    return seen
-
-
 def test_a_versions_second_build_reads_only_the_version(app, phone):
     """The phone that entered a hand lands on ``?saved=N``; the table then reads the plain
     page, a build of its own (another address) of the same version: it draws from what the
@@ -378,13 +359,13 @@ def test_a_versions_second_build_reads_only_the_version(app, phone):
     saved = phone.enter(HAND_1).headers["Location"]
     assert "?saved=1" in saved
     first: list[str] = []
-    statements = statements_during(app, lambda: first.append(html(phone.client.get(saved))))
-    assert "+46" in first[0] and len(statements) > 1  # the access read, then the session's
+    statements = count_queries(app, lambda: first.append(html(phone.client.get(saved))))
+    assert "+46" in first[0] and statements > 1  # the access read, then the session's
     pages: list[str] = []
-    statements = statements_during(app, lambda: pages.append(html(other.get(phone.board))))
+    statements = count_queries(app, lambda: pages.append(html(other.get(phone.board))))
     assert "+46" in pages[0] and "-25" in pages[0]
-    assert len(statements) == 1
+    assert statements == 1
     assert phone.enter(HAND_2, out="Enda").status_code == 302  # a new version reads anew
-    statements = statements_during(app, lambda: pages.append(html(other.get(phone.board))))
-    assert len(statements) > 1
+    statements = count_queries(app, lambda: pages.append(html(other.get(phone.board))))
+    assert statements > 1
     assert "#2" in pages[1]
