@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import resource
 import socket
+import time
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -37,6 +38,18 @@ def end_pooled_connections(app, count: int = 3) -> int:
                     {"pids": pids},
                 ).scalar_one()
                 connection.commit()
+                # pg_terminate_backend only signals: each process says so on its socket and
+                # ends a moment later. A restart's connections are gone before anyone asks:
+                # wait until these are (a busy machine may take a while).
+                deadline = time.monotonic() + 30
+                while (
+                    time.monotonic() < deadline
+                    and connection.execute(
+                        text("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(:pids)"),
+                        {"pids": pids},
+                    ).scalar_one()
+                ):
+                    time.sleep(0.05)
         finally:
             outside.dispose()
     return int(ended)
