@@ -39,11 +39,10 @@ from werkzeug.wrappers import Response as BaseResponse
 from ledger import hosting
 from ledger.rules import CARD_LANGUAGES, Phrase, RuleError
 from ledger.services.errors import ServiceError
-from ledger.web.language import gettext, page_language
+from ledger.web.language import DEFAULT_LANGUAGE, gettext, page_language
 from ledger.web.texts import OPTION_LABELS, option_label
 
 LANGUAGES = {"en": "English", "nl": "Nederlands"}
-DEFAULT_LANGUAGE = "en"
 COOKIE = "lang"
 # A year: the choice is a person's, not a visit's.
 COOKIE_AGE = 365 * 24 * 3600
@@ -126,50 +125,47 @@ def page_translations(context: Context) -> NullTranslations:
     Flask-Babel's own template gettext looks up the request's locale and catalogue anew for
     every text (three lookups through ``g`` and the locale's name each time), some 35 times a
     scoreboard. The render's context holds the catalogue of its request's language; a
-    template rendered without it (a macro imported without context) asks Flask-Babel.
+    template rendered without it (a macro imported without context) takes the request's
+    (``page_language``).
     """
     found = context.get(PAGE_TRANSLATIONS)
     return found if found is not None else page_language().catalogue
 
 
-@pass_context
-def _page_gettext(context: Context, string: str, **variables: Any) -> str:
-    """Jinja's own template gettext ("newstyle": the text marked safe where the page escapes,
-    then always formatted with ``%``, so the variables are escaped), in one call from the
-    render's catalogue instead of Jinja's three wrappers around a lookup."""
-    text = page_translations(context).ugettext(string)
+def _filled(context: Context, text: str, variables: dict[str, Any]) -> str:
+    """A translated text as Jinja's newstyle gettext leaves it: marked safe where the page
+    escapes, then always formatted with ``%``, so the variables put in are escaped."""
     if context.eval_ctx.autoescape:
         text = Markup(text)
     return text % variables
+
+
+@pass_context
+def _page_gettext(context: Context, string: str, **variables: Any) -> str:
+    """The templates' gettext in one call from the render's catalogue, instead of Jinja's
+    three wrappers around a lookup."""
+    return _filled(context, page_translations(context).ugettext(string), variables)
 
 
 @pass_context
 def _page_ngettext(context: Context, singular: str, plural: str, num: int, **variables: Any) -> str:
     """``_page_gettext``'s plural: ``num`` chooses the form and is ``%(num)d`` in it."""
-    variables.setdefault("num", num)
     text = page_translations(context).ungettext(singular, plural, num)
-    if context.eval_ctx.autoescape:
-        text = Markup(text)
-    return text % variables
+    return _filled(context, text, {"num": num, **variables})
 
 
 @pass_context
 def _page_pgettext(context: Context, text_context: str, string: str, **variables: Any) -> str:
     text = page_translations(context).upgettext(text_context, string)
-    if context.eval_ctx.autoescape:
-        text = Markup(text)
-    return text % variables
+    return _filled(context, text, variables)
 
 
 @pass_context
 def _page_npgettext(
     context: Context, text_context: str, singular: str, plural: str, num: int, **variables: Any
 ) -> str:
-    variables.setdefault("num", num)
     text = page_translations(context).unpgettext(text_context, singular, plural, num)
-    if context.eval_ctx.autoescape:
-        text = Markup(text)
-    return text % variables
+    return _filled(context, text, {"num": num, **variables})
 
 
 @bp.record_once

@@ -6,14 +6,14 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from flask import current_app, g, session
 from flask_wtf.csrf import generate_csrf
 from itsdangerous import URLSafeTimedSerializer
 from markupsafe import Markup, escape
 
-from ledger.services.results import GroupRef
+from ledger.services.results import GroupRef, ScoreboardView
 
 T = TypeVar("T")
 V = TypeVar("V")
@@ -109,13 +109,13 @@ def scoreboards() -> PageCache[str]:
     return pages
 
 
-def scoreboard_reads() -> PageCache[Any]:
+def scoreboard_reads() -> PageCache[ScoreboardView]:
     """This app's scoreboard reads (``services.scoreboard``'s answers) kept per process under
     the group, the session and its version: a version's second build (another address, the
     plain page after ``?saved=N``) reads nothing beyond the access read that gave the version.
     A version is never changed after it is read (every change to a session raises it), so a
     kept read is never stale; a few per table of a busy server."""
-    reads: PageCache[Any] = current_app.extensions.setdefault(
+    reads: PageCache[ScoreboardView] = current_app.extensions.setdefault(
         "ledger_scoreboard_reads", PageCache(SCOREBOARD_READS)
     )
     return reads
