@@ -99,6 +99,41 @@ class DriverRead:
         plan, found = self._fetch(connection, params, every=False)
         return self._convert(plan, found[0]) if found else None
 
+    def rows_in_parts(
+        self, connection: Connection, params: Mapping[str, Any], widths: tuple[int, ...]
+    ) -> list[tuple[Any, ...]]:
+        """Every row for ``params``, cut into parts of ``widths`` columns (in the statement's
+        order, together all of them), each part converted as ``rows`` would and named by its
+        columns' own names; a part whose first column is NULL (an outer join that found
+        nothing) is None, and its columns are not converted."""
+        plan, found = self._fetch(connection, params, every=True)
+        cuts = self._cuts(plan, widths)
+        return [
+            tuple(
+                None if row[start] is None else _converted(named, processors, row[start:stop])
+                for start, stop, named, processors in cuts
+            )
+            for row in found
+        ]
+
+    def _cuts(self, plan: _Plan, widths: tuple[int, ...]) -> list[_Cut]:
+        cuts = plan.cuts.get(widths)
+        if cuts is None:
+            if sum(widths) != len(plan.named._fields):
+                raise ValueError(f"{widths} do not cut {len(plan.named._fields)} columns")
+            # Each column's own name (a label's, or the column's): two parts may each have an
+            # ``id``, which the statement's keys would call ``id`` and ``id_1``.
+            names = [column.name for column in self.statement.selected_columns]
+            cuts, start = [], 0
+            for width in widths:
+                stop = start + width
+                named = namedtuple("Part", names[start:stop], rename=True)  # type: ignore[misc]
+                processors = tuple((i - start, f) for i, f in plan.processors if start <= i < stop)
+                cuts.append(_Cut(start, stop, named, processors))
+                start = stop
+            plan.cuts[widths] = cuts
+        return cuts
+
     def _fetch(
         self, connection: Connection, params: Mapping[str, Any], *, every: bool
     ) -> tuple[_Plan, Sequence[Sequence[Any]]]:
@@ -114,12 +149,7 @@ class DriverRead:
             cursor.close()
 
     def _convert(self, plan: _Plan, row: Sequence[Any]) -> Any:
-        if not plan.processors:
-            return plan.named._make(row)
-        values = list(row)
-        for i, processor in plan.processors:
-            values[i] = processor(values[i])
-        return plan.named._make(values)
+        return _converted(plan.named, plan.processors, row)
 
     def _execute(self, connection: Connection, plan: _Plan, params: Mapping[str, Any]) -> Any:
         values = dict(plan.constants)
@@ -162,6 +192,7 @@ class DriverRead:
                 dict(state.parameters),
                 tuple((i, f) for i, f in enumerate(converters) if f is not None),
                 self._named,
+                {},
             )
         return plan
 
@@ -175,6 +206,28 @@ class _Plan(NamedTuple):
     constants: dict[str, Any]
     processors: tuple[tuple[int, Callable[[Any], Any]], ...]
     named: Any
+    cuts: dict[tuple[int, ...], list[_Cut]]  # rows_in_parts' parts, by their widths
+
+
+class _Cut(NamedTuple):
+    """One part of a DriverRead's rows (``rows_in_parts``): its columns, named and read."""
+
+    start: int
+    stop: int
+    named: Any
+    processors: tuple[tuple[int, Callable[[Any], Any]], ...]
+
+
+def _converted(
+    named: Any, processors: tuple[tuple[int, Callable[[Any], Any]], ...], row: Sequence[Any]
+) -> Any:
+    """A driver's row (or part of one) with each column read as its type says, named."""
+    if not processors:
+        return named._make(row)
+    values = list(row)
+    for i, processor in processors:
+        values[i] = processor(values[i])
+    return named._make(values)
 
 
 def init_engine_events(app: Flask) -> None:

@@ -57,6 +57,11 @@ KEPT_COLUMNS = (
 KEPT_JOIN = (_CHARTS, _CHARTS.c.session_id == _SESSIONS.c.id)
 
 
+def kept_join(sessions: Any) -> tuple[Any, Any]:
+    """``KEPT_JOIN`` for the sessions table under another name (an alias of it)."""
+    return _CHARTS, _CHARTS.c.session_id == sessions.c.id
+
+
 @lru_cache(maxsize=512)
 def kept_points(text: str | None) -> list[list[Any]] | None:
     """The kept chart's grid points from their JSON text (``KEPT_COLUMNS``), decoded once per

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import typing
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -141,11 +141,20 @@ def scoreboard(
         just_saved = next((h for h in hands if h.number == saved), None)
         if saved and just_saved is None:
             just_saved = _line_at(row, saved, connection)
+    return replace(scoreboard_of(group, row, hands, points), saved=just_saved)
+
+
+def scoreboard_of(
+    group: GroupRef, row: Any, lines: Sequence[HandLine], points: int = CHART_POINTS
+) -> ScoreboardView:
+    """``scoreboard``'s answer (no hand just saved) from its reads made already: the session's
+    row with its kept chart (``charts.KEPT_COLUMNS``) and its last hands' lines, oldest first
+    (``hand_line``); the page's access read brings them along (services/pages.py)."""
     chart = SimpleNamespace(points=charts.kept_points(row.chart_points), last=row.chart_last)
     return ScoreboardView(
         session=build_session_view(group, row),
-        recent=tuple(hands),
-        saved=just_saved,
+        recent=tuple(lines),
+        saved=None,
         history=tuple(charts.sample_kept(row, chart, points)),
     )
 
@@ -461,7 +470,7 @@ def _last_hands(row: GameSession | Row[Any], count: int) -> list[HandView]:
 
 # A hand's line (results.HandLine): its outcome and entry as the database holds them, text
 # that is only decoded when a sentence is made of it, and the rest of a view beside them.
-_LINE_COLUMNS = (
+LINE_COLUMNS = (
     _HANDS.c.number,
     _HANDS.c.revision,
     cast(_HANDS.c.outcome, Text).label("outcome"),
@@ -473,7 +482,9 @@ _LINE_COLUMNS = (
 )
 
 
-def _hand_line(row: Any) -> HandLine:
+def hand_line(row: Any) -> HandLine:
+    """A hand's line from its row of ``LINE_COLUMNS``."""
+
     def view() -> HandView:
         columns = row._asdict()
         decoded = {name: json.loads(columns[name]) for name in _DECODED}
@@ -489,7 +500,7 @@ _DECODED = ("outcome", "entry", "state_after")
 
 # A session's hands numbered ``after`` + 1 to ``upto``, in order, as lines.
 _LINES = DriverRead(
-    select(*_LINE_COLUMNS)
+    select(*LINE_COLUMNS)
     .where(
         _HANDS.c.session_id == bindparam("session_id"),
         _HANDS.c.number > bindparam("after"),
@@ -517,13 +528,13 @@ def _last_lines(
     # shows the session as the row says, never a hand past it.
     wanted = {"session_id": row.id, "after": row.hands_played - count, "upto": row.hands_played}
     found = _LINES.rows(connection or db.session.connection(), wanted)
-    return [_hand_line(h) for h in found]
+    return [hand_line(h) for h in found]
 
 
 def _line_at(row: Any, number: int, connection: Connection) -> HandLine | None:
     wanted = {"session_id": row.id, "after": number - 1, "upto": number}
     found = _LINES.rows(connection, wanted)
-    return _hand_line(found[0]) if found else None
+    return hand_line(found[0]) if found else None
 
 
 def _history(row: GameSession | Row[Any], points: int) -> list[tuple[int, dict[str, int]]]:

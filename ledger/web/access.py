@@ -18,6 +18,7 @@ from flask import abort, request, session
 
 from ledger.services import auth, pages
 from ledger.services.results import GroupRef
+from ledger.web import pagecache
 
 SESSION_KEY = "groups"
 RENEWED_KEY = "renewed"  # the day (ordinal) the cookie was last sent
@@ -111,16 +112,20 @@ def group_for_page(slug: str) -> GroupRef:
 PAGE_ACCESS_READ = "ledger.page_access"
 
 
-def session_for_page(slug: str, session_id: int) -> tuple[GroupRef, pages.SessionStamp]:
+def session_for_page(
+    slug: str, session_id: int, *, scoreboard: bool = False
+) -> tuple[GroupRef, pages.SessionStamp]:
     """``group_for_page`` and the stamp of the group's session ``session_id``, in one read.
 
-    401 as ``group_for_page`` says; then 404 if the group has no such session.
+    401 as ``group_for_page`` says; then 404 if the group has no such session. For the
+    ``scoreboard`` the same read brings the page's reads of a version not kept yet, and keeps
+    them (``_access_read``).
     """
     grants = _hashes()
     read = request.environ.get(PAGE_ACCESS_READ)
     if read is not None and read[:3] == (slug, session_id, tuple(grants)) and read[3]:
         return read[3]  # read a moment ago in front of Flask, for this very request
-    found = pages.session_page_access(slug, session_id, grants)
+    found = _access_read(slug, session_id, grants, scoreboard)
     if found is None or not found[0].signed_in:
         if found is not None:
             forget(found[0].group.id)
@@ -132,14 +137,34 @@ def session_for_page(slug: str, session_id: int) -> tuple[GroupRef, pages.Sessio
 
 
 def page_access(
-    slug: str, session_id: int, grants: Iterable[str]
+    slug: str, session_id: int, grants: Iterable[str], *, scoreboard: bool = False
 ) -> tuple[GroupRef, pages.SessionStamp] | None:
     """``session_for_page`` for a browser's grant hashes, outside a request: None where that
     would not answer the page (not signed in, no such session)."""
-    found = pages.session_page_access(slug, session_id, grants)
+    found = _access_read(slug, session_id, grants, scoreboard)
     if found is None or not found[0].signed_in or found[1] is None:
         return None
     return found[0].group, found[1]
+
+
+def _access_read(
+    slug: str, session_id: int, grants: Iterable[str], scoreboard: bool
+) -> tuple[pages.GroupAccess, pages.SessionStamp | None] | None:
+    """The page's access read; for a ``scoreboard``, with the page's reads of the version it
+    finds unless they are kept already, kept for the page's build (ledger/web/sessions.py).
+    A phone that is not signed in gets nothing of them: the read leaves them out."""
+    if not scoreboard:
+        return pages.session_page_access(slug, session_id, grants)
+    reads = pagecache.scoreboard_reads()
+    found = pages.scoreboard_page_access(
+        slug, session_id, grants, reads.known(session_id), pagecache.RECENT_HANDS
+    )
+    if found is None:
+        return None
+    group_access, stamp, board = found
+    if board is not None and stamp is not None:
+        reads.keep(group_access.group, session_id, stamp.version, board)
+    return group_access, stamp
 
 
 def signed_in_group(slug: str) -> GroupRef | None:

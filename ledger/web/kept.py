@@ -3,7 +3,8 @@
 Every phone at the table reloads the scoreboard when a hand is entered, and once the first of
 them has built the new version (ledger/web/pagecache.py), the others are served that kept
 page. Serving it needs three things: the phone's signed cookie (its grants and form-token
-secret), one query (is a grant still good, and which version is the session at), and the page
+secret), one query (is a grant still good, and which version is the session at; for a version
+this process has not drawn, the same query brings what the page shows), and the page
 with the phone's own form token. Flask's request handling around that (the request context,
 routing, the before- and after-request hooks, the response object) costs as much again as
 all three together, so a kept page is answered here, in a WSGI layer in front of Flask, with
@@ -104,7 +105,7 @@ class KeptPages:
         slug, session_id = found[1], int(found[2])
         language = i18n.locale_for(browser.language, environ.get("HTTP_ACCEPT_LANGUAGE"))
         with app.app_context():
-            access_read = access.page_access(slug, session_id, browser.grants)
+            access_read = access.page_access(slug, session_id, browser.grants, scoreboard=True)
             # Flask, answering what is not kept here, reads the same again: it may take this.
             environ[access.PAGE_ACCESS_READ] = (slug, session_id, browser.grants, access_read)
             if access_read is None:

@@ -101,6 +101,33 @@ class PageCache(Generic[V]):
 
 # Scoreboard reads kept per process (``scoreboard_reads``): a table's latest versions.
 SCOREBOARD_READS = 256
+# The hands a scoreboard lists, the last first.
+RECENT_HANDS = 8
+
+
+class ScoreboardReads(PageCache[ScoreboardView]):
+    """Scoreboard reads kept under ``(group, session id, version)`` (``keep``), and for each
+    session the latest version kept (``known``), which the page's access read is told: it
+    brings the reads along for any other version (``services.scoreboard_page_access``)."""
+
+    def __init__(self, size: int = SCOREBOARD_READS) -> None:
+        super().__init__(size)
+        self._latest: dict[int, tuple[GroupRef, int, int]] = {}
+
+    def keep(self, group: GroupRef, session_id: int, version: int, board: ScoreboardView) -> None:
+        key = (group, session_id, version)
+        self.put(key, board)
+        with self._lock:
+            self._latest[session_id] = key
+            if len(self._latest) > 2 * self._size:  # sessions whose reads are long gone
+                for gone in [s for s, k in self._latest.items() if k not in self._pages]:
+                    del self._latest[gone]
+
+    def known(self, session_id: int) -> int | None:
+        """The latest version of the session whose reads are kept here, or None."""
+        with self._lock:
+            key = self._latest.get(session_id)
+            return key[2] if key is not None and key in self._pages else None
 
 
 def scoreboards() -> PageCache[str]:
@@ -109,14 +136,14 @@ def scoreboards() -> PageCache[str]:
     return pages
 
 
-def scoreboard_reads() -> PageCache[ScoreboardView]:
+def scoreboard_reads() -> ScoreboardReads:
     """This app's scoreboard reads (``services.scoreboard``'s answers) kept per process under
     the group, the session and its version: a version's second build (another address, the
     plain page after ``?saved=N``) reads nothing beyond the access read that gave the version.
     A version is never changed after it is read (every change to a session raises it), so a
     kept read is never stale; a few per table of a busy server."""
-    reads: PageCache[ScoreboardView] = current_app.extensions.setdefault(
-        "ledger_scoreboard_reads", PageCache(SCOREBOARD_READS)
+    reads: ScoreboardReads = current_app.extensions.setdefault(
+        "ledger_scoreboard_reads", ScoreboardReads()
     )
     return reads
 

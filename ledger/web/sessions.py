@@ -37,6 +37,7 @@ from ledger.web.fragments import Later
 from ledger.web.language import gettext as _
 from ledger.web.language import ngettext
 from ledger.web.pagecache import (
+    RECENT_HANDS,
     scoreboard_key,
     scoreboard_reads,
     scoreboards,
@@ -50,8 +51,6 @@ bp = Blueprint("sessions", __name__, url_prefix="/g/<slug>/s")
 # The new-session form's field for its request id (templates/sessions/new.html).
 REQUEST_ID_FIELD = "once"
 
-# The scoreboard lists this many of the latest hands; the rest are a tap away.
-RECENT_HANDS = 8
 # The all-hands page shows this many at a time, with links to the newer and the older ones.
 HANDS_PAGE = 100
 
@@ -218,7 +217,7 @@ def _session(slug: str, session_id: int) -> tuple[GroupRef, SessionView]:
 def show(slug: str, session_id: int) -> str:
     # Every phone at the table reloads this page; it changes only when the session does.
     # Checked every time (a new passphrase signs out), with the session's version: one query.
-    group, stamp = access.session_for_page(slug, session_id)
+    group, stamp = access.session_for_page(slug, session_id, scoreboard=True)
     query_number("saved")  # a hand number no row can have is not found, before any work
     # A message waiting for this browser (a refused join, leave or undo, "the game is over")
     # belongs on this very page: a kept copy would leave it out, and it would turn up later
@@ -295,8 +294,8 @@ def _scoreboard(group: GroupRef, session_id: int, version: int) -> tuple[str, in
 def _board(group: GroupRef, session_id: int, version: int, saved: int | None) -> ScoreboardView:
     """``services.scoreboard``'s answer, kept under ``version`` once read (``saved``, the hand
     just entered, is looked up among the last hands of the kept read)."""
-    key = (group, session_id, version)
-    kept = scoreboard_reads().get(key)
+    reads = scoreboard_reads()
+    kept = reads.get((group, session_id, version))
     if kept is not None:
         just_saved = next((h for h in kept.recent if h.number == saved), None)
         if saved is None or just_saved is not None:
@@ -304,7 +303,7 @@ def _board(group: GroupRef, session_id: int, version: int, saved: int | None) ->
     board = services.scoreboard(group, session_id, RECENT_HANDS, saved=saved)
     # A hand saved since the access read: this read is of the next version, for its own look.
     if board.session.version == version:
-        scoreboard_reads().put(key, replace(board, saved=None))
+        reads.keep(group, session_id, version, replace(board, saved=None))
     return board
 
 

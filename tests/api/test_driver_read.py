@@ -94,3 +94,31 @@ def test_the_scoreboard_reads_convert_every_column_as_core_does(app, table, othe
                 assert [line.number for line in lines] == list(
                     range(max(after, 0) + 1, min(upto, 3) + 1)
                 )
+
+
+def test_rows_cut_into_parts_are_the_rows_core_answers(app, grants, table):
+    """The scoreboard's access read, cut into its access, its session row and its hand lines:
+    each part as Core converts those columns; a part an outer join left empty is None. The
+    browser holds two grants of the group: every hand comes twice, and is shown once."""
+    slug, sid, hashes = grants
+    for _ in range(3):
+        table.hand(sid, SEED_HAND_1)
+    params = {"slug": slug, "session_id": sid, "grants": hashes, "known": -1, "recent": 8}
+    read = pages._SCOREBOARD_ACCESS_READ
+    with app.app_context(), quick_read() as connection:
+        core = connection.execute(read.statement, params).all()
+        parts = read.rows_in_parts(connection, params, pages._PARTS)
+        with pytest.raises(ValueError):
+            read.rows_in_parts(connection, params, (1, 2))
+    assert len(core) == len(parts) == 6  # three hands, two grants
+    ends = [sum(pages._PARTS[:i]) for i in range(len(pages._PARTS) + 1)]
+    for row, cut in zip(core, parts, strict=True):
+        for i, part in enumerate(cut):
+            columns = tuple(row)[ends[i] : ends[i + 1]]
+            assert part == (None if columns[0] is None else columns)
+    boards = [cut[1] for cut in parts if cut[1] is not None]
+    assert len(boards) == 2 and boards[0].hands_played == 3 and boards[0].state["scores"]
+    with app.app_context():
+        found = pages.scoreboard_page_access(slug, sid, hashes, None, 8)
+    assert found is not None and found[2] is not None
+    assert [h.number for h in found[2].recent] == [1, 2, 3]
