@@ -159,14 +159,22 @@ class DriverRead:
             else:
                 values[name] = value
         arguments = tuple(values[k] for k in plan.order) if plan.order else values
-        cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        driver = connection.connection.driver_connection
+        cursor = driver.cursor()  # type: ignore[union-attr]
         try:
             # What listens for statements on the engine (a query count, a log) hears of this
             # one as of any other.
             heard = connection.dispatch.before_cursor_execute
             if heard:
                 heard(connection, cursor, plan.sql, arguments, None, False)
-            cursor.execute(plan.sql, arguments)
+            if plan.prepares and driver.prepare_threshold is not None:  # type: ignore[union-attr]
+                # Prepared on the server at its first use on a connection, not its sixth as
+                # psycopg would: planning it costs twice what running it does, and the pool
+                # hands each request whichever connection comes (unless preparing was switched
+                # off on the connection, as behind a pooler that cannot keep them).
+                cursor.execute(plan.sql, arguments, prepare=True)
+            else:
+                cursor.execute(plan.sql, arguments)
         except BaseException:
             cursor.close()
             raise
@@ -193,6 +201,7 @@ class DriverRead:
                 tuple((i, f) for i, f in enumerate(converters) if f is not None),
                 self._named,
                 {},
+                dialect.driver == "psycopg",
             )
         return plan
 
@@ -207,6 +216,7 @@ class _Plan(NamedTuple):
     processors: tuple[tuple[int, Callable[[Any], Any]], ...]
     named: Any
     cuts: dict[tuple[int, ...], list[_Cut]]  # rows_in_parts' parts, by their widths
+    prepares: bool  # psycopg: prepared on the server at its first use on a connection
 
 
 class _Cut(NamedTuple):

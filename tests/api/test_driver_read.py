@@ -122,3 +122,31 @@ def test_rows_cut_into_parts_are_the_rows_core_answers(app, grants, table):
         found = pages.scoreboard_page_access(slug, sid, hashes, None, 8)
     assert found is not None and found[2] is not None
     assert [h.number for h in found[2].recent] == [1, 2, 3]
+
+
+def test_on_postgresql_a_driver_read_is_prepared_at_its_first_use_on_a_connection(app, grants):
+    """Planning the scoreboard's read costs more than running it: prepared on the server the
+    first time a connection runs it, not only after psycopg's five; where preparing was
+    switched off on a connection (behind a pooler that cannot keep them), never."""
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        pytest.skip("the test database is SQLite: nothing is prepared on a server")
+    slug, sid, hashes = grants
+    params = {"slug": slug, "session_id": sid, "grants": hashes, "known": -1, "recent": 8}
+    prepared = "SELECT count(*) FROM pg_prepared_statements WHERE strpos(statement, 'AS board') > 0"
+    with app.app_context():
+        for threshold, expected in ((5, 1), (None, 0)):
+            with db.engine.connect() as connection:
+                connection.invalidate()  # a fresh connection: nothing prepared on it yet
+            with quick_read() as connection:
+                driver = connection.connection.driver_connection
+                before = connection.exec_driver_sql(prepared).scalar()
+                driver.prepare_threshold = threshold
+                try:
+                    rows = pages._SCOREBOARD_ACCESS_READ.rows_in_parts(
+                        connection, params, pages._PARTS
+                    )
+                finally:
+                    driver.prepare_threshold = 5
+                assert rows and rows[0][1] is not None  # the session's row came along
+                after = connection.exec_driver_sql(prepared).scalar()
+                assert (before, after) == (0, expected)
