@@ -169,7 +169,7 @@ class DriverRead:
                 heard(connection, cursor, plan.sql, arguments, None, False)
             if plan.prepares and driver.prepare_threshold is not None:  # type: ignore[union-attr]
                 # Prepared on the server at its first use on a connection, not its sixth as
-                # psycopg would: planning it costs twice what running it does, and the pool
+                # psycopg would: planning it costs two to three times running it, and the pool
                 # hands each request whichever connection comes (unless preparing was switched
                 # off on the connection, as behind a pooler that cannot keep them).
                 cursor.execute(plan.sql, arguments, prepare=True)

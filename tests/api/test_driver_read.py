@@ -140,13 +140,13 @@ def test_on_postgresql_a_driver_read_is_prepared_at_its_first_use_on_a_connectio
             with quick_read() as connection:
                 driver = connection.connection.driver_connection
                 before = connection.exec_driver_sql(prepared).scalar()
-                driver.prepare_threshold = threshold
+                usual, driver.prepare_threshold = driver.prepare_threshold, threshold
                 try:
                     rows = pages._SCOREBOARD_ACCESS_READ.rows_in_parts(
                         connection, params, pages._PARTS
                     )
                 finally:
-                    driver.prepare_threshold = 5
+                    driver.prepare_threshold = usual
                 assert rows and rows[0][1] is not None  # the session's row came along
                 after = connection.exec_driver_sql(prepared).scalar()
                 assert (before, after) == (0, expected)
