@@ -314,6 +314,23 @@ def normalise_database_url(url: str) -> str:
     return url
 
 
+def quick_read_options(url: str, options: Mapping[str, Any]) -> dict[str, Any] | None:
+    """On PostgreSQL, the options of a second engine on the same database, for the reads
+    every page and API call makes first (``extensions.quick_read``): the same options (a
+    host's own too), in autocommit. None elsewhere.
+
+    Its connections never hold a transaction, so they are never rolled back, and psycopg
+    forgets its prepared statements on a connection at every ROLLBACK (an ORM session that
+    only read ends so). They are also the connections whose prepared statements PostgreSQL
+    is told to plan once (``extensions.init_engine_events``): every quick read is a lookup by
+    key, whose plan does not depend on the values. A thread holds at most one connection of
+    each engine at a time, so the two pools together keep as many connections as one did.
+    """
+    if make_url(url).get_backend_name() != "postgresql":
+        return None
+    return {**options, "isolation_level": "AUTOCOMMIT"}
+
+
 def engine_options(url: str, configured: Mapping[str, Any]) -> dict[str, Any]:
     """Engine options suited to the database behind ``url``; ``configured`` ones win."""
     backend = make_url(url).get_backend_name()

@@ -10,14 +10,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from flask import current_app
 from flask_babel import Babel
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
-from sqlalchemy import MetaData, event, exc
+from sqlalchemy import MetaData, create_engine, event, exc
 from sqlalchemy.orm import DeclarativeBase
 
-from ledger.config import make_private_database_file, sqlite_file
+from ledger.config import make_private_database_file, quick_read_options, sqlite_file
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -47,15 +48,34 @@ csrf = CSRFProtect()
 babel = Babel()
 
 
+# Where an app keeps its quick reads' engine (PostgreSQL only): ``quick_read``.
+QUICK_READS = "ledger_quick_reads"
+
+
+def every_engine() -> list[Engine]:
+    """The app's engines: Flask-SQLAlchemy's, and on PostgreSQL the quick reads' own. What
+    is to be done to each (closing its connections, listening to its statements)."""
+    engines = list(db.engines.values())
+    quick: Engine | None = current_app.extensions.get(QUICK_READS)
+    return [*engines, quick] if quick is not None else engines
+
+
 @contextmanager
 def quick_read() -> Iterator[Connection]:
     """A pooled connection for a read or two, outside the ORM session, in autocommit mode.
 
     For what every poll and every API call reads first (a group, a version, a credential):
     no ORM bookkeeping, and on PostgreSQL no BEGIN before the query and no ROLLBACK when the
-    connection goes back to the pool, so the read is one round trip. (SQLite's driver opens
-    no transaction for a SELECT anyway; switching it to autocommit and back costs more.)
+    connection goes back to the pool, so the read is one round trip. On PostgreSQL from an
+    engine of their own (``config.quick_read_options``), whose connections keep their prepared
+    statements and plan them once. (SQLite's driver opens no transaction for a SELECT
+    anyway; switching it to autocommit and back costs more.)
     """
+    quick: Engine | None = current_app.extensions.get(QUICK_READS)
+    if quick is not None:
+        with quick.connect() as connection:
+            yield connection
+        return
     with db.engine.connect() as connection:
         if connection.dialect.name == "sqlite":
             yield connection
@@ -241,14 +261,22 @@ def _converted(
 
 
 def init_engine_events(app: Flask) -> None:
-    """Bind what each of the app's databases needs on its connections.
+    """Bind what each of the app's databases needs on its connections, and on PostgreSQL
+    make the quick reads' engine (``quick_read``).
 
     SQLite: WAL lets the phones read while one of waitress's threads writes, and SQLite leaves
     foreign keys off unless each connection asks (the busy timeout is in the engine options).
     """
     pre_ping = (app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {}).get("pool_pre_ping")
+    quick = quick_read_options(
+        app.config["SQLALCHEMY_DATABASE_URI"], app.config["SQLALCHEMY_ENGINE_OPTIONS"]
+    )
+    if quick is not None:
+        engine = create_engine(app.config["SQLALCHEMY_DATABASE_URI"], **quick)
+        event.listen(engine, "connect", _plan_once)
+        app.extensions[QUICK_READS] = engine
     with app.app_context():
-        for engine in db.engines.values():
+        for engine in every_engine():
             if engine.dialect.name == "sqlite":
                 event.listen(engine, "connect", _sqlite_on_connect)
                 path = sqlite_file(engine.url.render_as_string(hide_password=False))
@@ -257,6 +285,27 @@ def init_engine_events(app: Flask) -> None:
             elif engine.dialect.name == "postgresql" and not pre_ping:
                 event.listen(engine, "checkin", _note_checkin)
                 event.listen(engine, "checkout", _replace_dropped(engine))
+
+
+def _plan_once(dbapi_connection: Any, connection_record: Any) -> None:
+    """A quick reads' connection: its prepared statements planned once, for any values.
+
+    PostgreSQL plans a prepared statement anew for its first five runs, then keeps one plan
+    for any values only while that plan's estimated cost is no higher than the five's; once
+    it is judged higher (the tables' statistics changed in between, say), it plans anew at
+    every run, for good: measured on the scoreboard's access read, 0.3-0.4 ms of planning
+    against a 0.1 ms run. Every quick read looks rows up by key, the same plan whatever the
+    values, so these connections keep the one plan from the first run. Left as it is where
+    preparing is switched off (a pooler in transaction mode shares the server's sessions).
+    """
+    if getattr(dbapi_connection, "prepare_threshold", None) is None:
+        return
+    autocommit = dbapi_connection.autocommit
+    dbapi_connection.autocommit = True
+    try:
+        dbapi_connection.execute("SET plan_cache_mode TO force_generic_plan")
+    finally:
+        dbapi_connection.autocommit = autocommit
 
 
 # A pooled PostgreSQL connection unused for this long is pinged before it is used again: a

@@ -6,10 +6,11 @@ the scoreboard's session row and hand lines with every column converted as SQLAl
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, select, text
 
 from ledger import services
-from ledger.extensions import db, quick_read
+from ledger.extensions import QUICK_READS, _plan_once, db, every_engine, quick_read
+from ledger.models import Hand
 from ledger.services import auth, hands, pages
 from tests.api.helpers import SEED_HAND_1
 
@@ -53,11 +54,14 @@ def test_the_driver_read_is_counted_like_any_statement(app, grants):
         seen.append(statement)
 
     with app.app_context():
-        event.listen(db.engine, "before_cursor_execute", count)
+        engines = every_engine()  # on PostgreSQL the quick reads' engine too
+        for engine in engines:
+            event.listen(engine, "before_cursor_execute", count)
         try:
             pages.session_page_access(slug, sid, hashes)
         finally:
-            event.remove(db.engine, "before_cursor_execute", count)
+            for engine in engines:
+                event.remove(engine, "before_cursor_execute", count)
     assert len(seen) == 1 and "access_grants" in seen[0]
 
 
@@ -135,7 +139,7 @@ def test_on_postgresql_a_driver_read_is_prepared_at_its_first_use_on_a_connectio
     prepared = "SELECT count(*) FROM pg_prepared_statements WHERE strpos(statement, 'AS board') > 0"
     with app.app_context():
         for threshold, expected in ((5, 1), (None, 0)):
-            with db.engine.connect() as connection:
+            with quick_read() as connection:
                 connection.invalidate()  # a fresh connection: nothing prepared on it yet
             with quick_read() as connection:
                 driver = connection.connection.driver_connection
@@ -150,3 +154,67 @@ def test_on_postgresql_a_driver_read_is_prepared_at_its_first_use_on_a_connectio
                 assert rows and rows[0][1] is not None  # the session's row came along
                 after = connection.exec_driver_sql(prepared).scalar()
                 assert (before, after) == (0, expected)
+
+
+def on_postgresql(app) -> None:
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        pytest.skip("the test database is SQLite: there is no plan cache on a server")
+
+
+GENERIC_AND_CUSTOM = """
+SELECT name, generic_plans, custom_plans FROM pg_prepared_statements
+ WHERE strpos(statement, 'AS board') > 0
+"""
+
+
+def test_on_postgresql_the_quick_reads_plan_once_and_keep_it_past_the_orms_rollbacks(app, grants):
+    """PostgreSQL may plan a prepared statement anew at every run for good (its choice after
+    five runs rests on estimates that drift); planning the scoreboard's read costs three times
+    its run. The quick reads' connections keep the first plan; the ORM's are left to choose.
+    And an ORM session that only read ends in a ROLLBACK, at which psycopg forgets every
+    prepared statement on its connection: the quick reads' prepared statements live on
+    connections that never roll back, so they are still there after it."""
+    on_postgresql(app)
+    slug, sid, hashes = grants
+    params = {"slug": slug, "session_id": sid, "grants": hashes, "known": -1, "recent": 8}
+    with app.app_context():
+        with quick_read() as connection:
+            connection.invalidate()  # a fresh connection: nothing prepared on it yet
+        with quick_read() as connection:
+            assert connection.exec_driver_sql("SHOW plan_cache_mode").scalar() == (
+                "force_generic_plan"
+            )
+            for _ in range(3):
+                read = pages._SCOREBOARD_ACCESS_READ.rows_in_parts(connection, params, pages._PARTS)
+                assert read and read[0][1] is not None
+            first = connection.exec_driver_sql(GENERIC_AND_CUSTOM).all()
+        # The ORM's own connection keeps PostgreSQL's default choice.
+        assert db.session.execute(text("SHOW plan_cache_mode")).scalar() == "auto"
+        db.session.execute(select(Hand.number).where(Hand.session_id == sid)).all()
+        db.session.rollback()  # what ends every request that only read through the ORM
+        with quick_read() as connection:
+            pages._SCOREBOARD_ACCESS_READ.rows_in_parts(connection, params, pages._PARTS)
+            later = connection.exec_driver_sql(GENERIC_AND_CUSTOM).all()
+    # One statement, planned once for any values, and the same one after the rollback.
+    assert [(name, custom) for name, _generic, custom in first] == [(first[0][0], 0)]
+    assert first[0][1] == 3
+    assert later == [(first[0][0], 4, 0)]
+
+
+def test_where_preparing_is_off_the_quick_reads_leave_the_plan_choice_to_postgresql(app):
+    """Behind a pooler that shares the server's sessions (preparing switched off), a setting
+    made on one session would reach other clients: none is made."""
+    on_postgresql(app)
+    with app.app_context():
+        raw = app.extensions[QUICK_READS].raw_connection()
+        try:
+            driver = raw.driver_connection
+            driver.execute("RESET plan_cache_mode")
+            driver.prepare_threshold = None
+            _plan_once(driver, None)
+            assert driver.execute("SHOW plan_cache_mode").fetchone() == ("auto",)
+            driver.prepare_threshold = 5
+            _plan_once(driver, None)
+            assert driver.execute("SHOW plan_cache_mode").fetchone() == ("force_generic_plan",)
+        finally:
+            raw.invalidate()
