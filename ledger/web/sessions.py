@@ -16,6 +16,7 @@ from flask import (
     url_for,
 )
 from flask import session as browser_session
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 from wtforms import SelectChoice
 
@@ -30,6 +31,7 @@ from ledger.services.keepers import keeper_choices, proposed_keeper
 from ledger.services.request_ids import minted_request_id, new_request_id
 from ledger.services.results import GroupRef, GroupView, HandLine, ScoreboardView, SessionView
 from ledger.web import access, i18n, texts
+from ledger.web.board import version_part as board_part
 from ledger.web.chart import score_chart
 from ledger.web.display import format_money
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
@@ -268,22 +270,25 @@ def _scoreboard(group: GroupRef, session_id: int, version: int) -> tuple[str, in
     def summary(line: HandLine) -> str:
         return line_summary(line, money=view.money, rounds=rounds, rummy=rummy)
 
-    # Both drawn only inside the part of the page kept under the session's version.
-    recent = Later(lambda: [(line, summary(line)) for line in reversed(board.recent)])
-    chart = Later(
-        lambda: score_chart(names, list(board.history), label=texts.hand_text(view.game, "chart"))
-    )
+    target = texts.target(view.game, view.options)
+
+    def version_part() -> Markup:
+        # Drawn only for the part of the page kept under the session's version.
+        recent = [(line, summary(line)) for line in reversed(board.recent)]
+        label = texts.hand_text(view.game, "chart")
+        chart = score_chart(names, list(board.history), label=label)
+        more = max(0, view.hands_played - len(board.recent))
+        return board_part(group.slug, view, recent, more, chart, target)
+
     return render_template(
         "sessions/show.html",
         group=group,
         session=view,
         game=GAMES[view.game],
-        recent=recent,
-        more_hands=max(0, view.hands_played - len(board.recent)),
+        version_part=Later(version_part),
         saved=board.saved,
         saved_summary=summary(board.saved) if board.saved is not None else None,
-        chart=chart,
-        target=texts.target(view.game, view.options),
+        target=target,
         # The one form the page draws, made only where the page draws it (the seating part,
         # which is kept across hands): a form costs as much to build as a query. The other
         # forms' fields are plain tags with csrf_field().
