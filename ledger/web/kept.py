@@ -11,26 +11,32 @@ all three together, so a kept page is answered here, in a WSGI layer in front of
 exactly the answer Flask would give: the same body, token, headers and compression.
 
 Only the plain case is answered here: ``GET /g/<slug>/s/<id>`` with no query string, a valid
-cookie that signs the phone in, no message waiting for it (flashes), no daily renewal due, a
-form-token secret already set, and a page kept for the session's version, the address, the
-language and the group's name. Anything else (a build, a sign-out, a 404, a HEAD, a cookie to
-renew or set) goes to Flask as before. tests/web/test_kept_pages.py compares the two answers.
+cookie that signs the phone in, no message waiting for it (flashes), no daily renewal due and
+a form-token secret already set. The page is the one kept for the session's version, the
+address, the language and the group's name; for a version not drawn yet (the first look after
+a hand), it is built here by the view's own code (``sessions.kept_scoreboard``) in a request
+context of its own, without Flask's routing, hooks and response around it, and kept as the
+view would keep it. Anything else (a sign-out, a 404, a HEAD, a cookie to renew or set, a
+build that would change the phone's cookie) goes to Flask as before.
+tests/web/test_kept_pages.py compares the answers, kept and built, with Flask's.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from flask import session as flask_session
 from itsdangerous import BadSignature
 from markupsafe import escape
 from werkzeug.http import parse_cookie
 
 from ledger.ids import MAX_ID
-from ledger.web import access, compress, i18n, pagecache, security
+from ledger.services.results import GroupRef
+from ledger.web import access, compress, i18n, pagecache, security, sessions
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -117,10 +123,32 @@ class KeptPages:
             )
             page = pagecache.scoreboards().get(key)
             if page is None:
-                return None  # a new version: Flask builds it
+                # A new version: built here as the view builds it, without Flask's dispatch
+                # around it (routing, hooks, the response object: as much as the build's
+                # reads). Flask's turn if the build wants to change the phone's cookie.
+                page = self.built(environ, key, group, session_id, stamp.version)
+                if page is None:
+                    return None
             token = pagecache.signed_form_token(browser.form_secret)
         body = page.replace(pagecache.TOKEN_SLOT, str(escape(token))).encode()
         return self.headers(environ, body)
+
+    def built(
+        self,
+        environ: WSGIEnvironment,
+        key: Hashable,
+        group: GroupRef,
+        session_id: int,
+        version: int,
+    ) -> str | None:
+        """The page the view would build for this plain look (ledger/web/sessions.py
+        ``kept_scoreboard``, with the form token's slot), in a request context of this
+        request's own; None if the build changed the phone's session (a cookie to send)."""
+        with self.app.request_context(environ):
+            page = sessions.kept_scoreboard(key, group, session_id, version)
+            if flask_session.modified:
+                return None
+        return page
 
     def headers(self, environ: WSGIEnvironment, body: bytes) -> tuple[list[tuple[str, str]], bytes]:
         """A page's headers, with the body gzipped where compress.py would."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any
 
@@ -238,6 +239,13 @@ def show(slug: str, session_id: int) -> str:
         i18n.select_locale(),
         group,
     )
+    return with_form_token(kept_scoreboard(key, group, session_id, stamp.version))
+
+
+def kept_scoreboard(key: Hashable, group: GroupRef, session_id: int, version: int) -> str:
+    """The scoreboard of ``key`` (``scoreboard_key``, for the session at ``version``) with
+    ``TOKEN_SLOT`` where the form token goes: built once per version and kept, for the view
+    and for ledger/web/kept.py, which builds a plain look's page without Flask's dispatch."""
 
     def build() -> tuple[str, bool]:
         # A build that changes this browser's session writes something of this browser's:
@@ -246,16 +254,14 @@ def show(slug: str, session_id: int) -> str:
         # set again after it, so the cookie still goes out.
         was_modified, browser_session.modified = browser_session.modified, False
         try:
-            page, version = without_form_token(
-                lambda: _scoreboard(group, session_id, stamp.version)
-            )
+            page, drawn = without_form_token(lambda: _scoreboard(group, session_id, version))
             # Kept under the version checked above only if it is the version drawn: a hand
             # saved in between is for the next look to draw.
-            return page, version == stamp.version and not browser_session.modified
+            return page, drawn == version and not browser_session.modified
         finally:
             browser_session.modified = browser_session.modified or was_modified
 
-    return with_form_token(scoreboards().get_or_build(key, build))
+    return scoreboards().get_or_build(key, build)
 
 
 def _scoreboard(group: GroupRef, session_id: int, version: int) -> tuple[str, int]:
