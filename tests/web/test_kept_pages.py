@@ -261,3 +261,27 @@ def test_settings_the_layer_does_not_follow_leave_every_page_to_flask(app, phone
     counted = Counted(app)
     assert other.get(phone.board).status_code == 200
     assert counted.calls == 1
+
+
+def test_a_build_that_changes_the_phones_cookie_is_left_to_flask(app, phone, monkeypatch):
+    """The layer sends no cookie: a build that writes to the phone's session (none does
+    today) is answered by Flask, which sends the cookie with the page."""
+    from flask import session
+
+    from ledger.web import sessions
+
+    other = open_group(app, phone.slug)
+    other.get(phone.board)
+    assert phone.enter(HAND_2, out="Enda").status_code == 302
+    drawn = sessions._scoreboard
+
+    def writes(*args, **kwargs):
+        session["seen_by_the_build"] = True
+        return drawn(*args, **kwargs)
+
+    monkeypatch.setattr(sessions, "_scoreboard", writes)
+    counted = Counted(app)
+    answer = other.get(phone.board)
+    assert counted.calls == 1  # built in front of Flask, then by Flask for the cookie
+    assert answer.status_code == 200 and "Hand 3" in html(answer)
+    assert "Set-Cookie" in answer.headers
