@@ -323,8 +323,9 @@ def quick_read_options(url: str, options: Mapping[str, Any]) -> dict[str, Any] |
     forgets its prepared statements on a connection at every ROLLBACK (an ORM session that
     only read ends so). They are also the connections whose prepared statements PostgreSQL
     is told to plan once (``extensions.init_engine_events``): every quick read is a lookup by
-    key, whose plan does not depend on the values. A thread holds at most one connection of
-    each engine at a time, so the two pools together keep as many connections as one did.
+    key, whose plan does not depend on the values. A request may hold one connection of each
+    pool at once, as it could hold two of the one pool before; each pool keeps up to its
+    ``pool_size`` open (docs/hosting.md: twice ``--threads`` a process).
     """
     if make_url(url).get_backend_name() != "postgresql":
         return None

@@ -72,15 +72,8 @@ def quick_read() -> Iterator[Connection]:
     anyway; switching it to autocommit and back costs more.)
     """
     quick: Engine | None = current_app.extensions.get(QUICK_READS)
-    if quick is not None:
-        with quick.connect() as connection:
-            yield connection
-        return
-    with db.engine.connect() as connection:
-        if connection.dialect.name == "sqlite":
-            yield connection
-        else:
-            yield connection.execution_options(isolation_level="AUTOCOMMIT")
+    with (quick or db.engine).connect() as connection:
+        yield connection
 
 
 class DriverRead:
