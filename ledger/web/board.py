@@ -43,10 +43,12 @@ class _Words:
     def __init__(self, catalogue: NullTranslations) -> None:
         self.catalogue = catalogue
 
-    def __call__(self, text: str, **variables: Any) -> str:
+    # Named as gettext's own functions, so that ``pybabel extract`` finds the texts (their
+    # calls, ``words.gettext("…")``, are what it looks for).
+    def gettext(self, text: str, **variables: Any) -> str:
         return self.catalogue.gettext(text) % _escaped(variables)
 
-    def plural(self, singular: str, plural: str, num: int, **variables: Any) -> str:
+    def ngettext(self, singular: str, plural: str, num: int, **variables: Any) -> str:
         text = self.catalogue.ngettext(singular, plural, num)
         return text % _escaped({"num": num, **variables})
 
@@ -88,7 +90,7 @@ def _status(words: _Words, session: SessionView) -> str:
     money = session.money
     if money and session.carried_in_keeper:
         # RULES.md §2: the pot this night opened with came from somebody's pocket.
-        brought = words(
+        brought = words.gettext(
             "%(name)s brought the pot of %(units)d from %(game)s #%(id)d",
             name=session.carried_in_keeper,
             units=session.carried_in,
@@ -101,12 +103,13 @@ def _status(words: _Words, session: SessionView) -> str:
         )
     if money and not (session.carried_in_keeper and session.hands_played == 0):
         units = _e(display.units_money(session.pot, session))
+        pot = words.gettext("Pot:")
         lines.append(
-            f'<p class="pot">{words("Pot:")} <span id="pot">{_e(session.pot)}</span>'
+            f'<p class="pot">{pot} <span id="pot">{_e(session.pot)}</span>'
             f' <span class="muted small">({units})</span></p>'
         )
     if money and session.pot_keeper and session.pot:
-        kept = words(
+        kept = words.gettext(
             "%(name)s keeps the pot of %(amount)s for the next %(game)s night",
             name=session.pot_keeper,
             amount=display.units_money(session.pot, session),
@@ -116,7 +119,7 @@ def _status(words: _Words, session: SessionView) -> str:
     if not money and session.currency:
         # RULES.md §7: a points game played for a stake is paid out once it has ended.
         stake = session.options["stake"]
-        played_for = words.plural(
+        played_for = words.ngettext(
             "Played for %(num)d unit a point (%(amount)s).",
             "Played for %(num)d units a point (%(amount)s).",
             stake,
@@ -133,32 +136,42 @@ def _status_line(words: _Words, session: SessionView) -> str:
         progress = session.progress
         if progress:
             if progress.hands_in_round > 1:
-                where = words(
+                where = words.gettext(
                     "Round %(round)d · hand %(hand)d of %(of)d",
                     round=progress.round,
                     hand=progress.hand,
                     of=progress.hands_in_round,
                 )
             else:
-                where = words("Round %(round)d of %(of)d", round=progress.round, of=progress.rounds)
+                where = words.gettext(
+                    "Round %(round)d of %(of)d", round=progress.round, of=progress.rounds
+                )
             spans.append(f"<span><strong>{where}</strong></span>")
             if progress.contract:
-                contract = words("Contract: %(contract)s", contract=texts.text(progress.contract))
+                contract = words.gettext(
+                    "Contract: %(contract)s", contract=texts.text(progress.contract)
+                )
                 spans.append(f"<span>{contract}</span>")
         else:
             number = _game_words(session, "number", number=session.hands_played + 1)
             spans.append(f"<span><strong>{number}</strong></span>")
         if session.dealer:
             dealer = _e(session.dealer)
-            spans.append(f'<span>{words("Deals:")} <strong id="dealer">{dealer}</strong></span>')
+            deals = words.gettext("Deals:")
+            spans.append(f'<span>{deals} <strong id="dealer">{dealer}</strong></span>')
         if session.leader:
             leader = _e(session.leader)
-            spans.append(f'<span>{words("Leads:")} <strong id="leader">{leader}</strong></span>')
+            leads = words.gettext("Leads:")
+            spans.append(f'<span>{leads} <strong id="leader">{leader}</strong></span>')
     else:
-        over = words("The night is finished.") if session.money else words("The game is over.")
+        over = (
+            words.gettext("The night is finished.")
+            if session.money
+            else words.gettext("The game is over.")
+        )
         spans.append(f"<strong>{over}</strong>")
         if session.winners:
-            winners = words.plural(
+            winners = words.ngettext(
                 "Winner: %(names)s",
                 "Winners: %(names)s",
                 len(session.winners),
@@ -171,13 +184,13 @@ def _status_line(words: _Words, session: SessionView) -> str:
 def _scores(
     words: _Words, session: SessionView, group_slug: str, target: int | None, url_for: Any
 ) -> str:
-    heading = words("Scores") if not session.money else words("Balances")
+    heading = words.gettext("Scores") if not session.money else words.gettext("Balances")
     lines = [
         '<section aria-labelledby="scores-heading">',
         f'<h2 id="scores-heading">{heading}</h2>',
     ]
     if target:
-        playing_to = words(
+        playing_to = words.gettext(
             "Playing to %(target)d: the game ends when a score reaches it.", target=target
         )
         lines.append(f'<p class="muted small" id="target">{playing_to}</p>')
@@ -202,15 +215,15 @@ def _score(
     score = session.scores.get(name, 0)
     is_open = session.status == "open"
     if not active:
-        role = words("left the table")
+        role = words.gettext("left the table")
     elif name == session.dealer and is_open:
-        role = words("deals")
+        role = words.gettext("deals")
     elif name == session.leader and is_open:
-        role = words("leads")
+        role = words.gettext("leads")
     else:
         role = ""
     if name in session.winners:
-        role += words("winner")
+        role += words.gettext("winner")
     number = index + 1
     who = (
         f'<span class="who"><span class="legend-dot {display.series_class(index)}"'
@@ -219,9 +232,9 @@ def _score(
     )
     if target:
         to_go = (
-            words("%(points)d to go", points=target - score)
+            words.gettext("%(points)d to go", points=target - score)
             if score < target
-            else words("reached %(target)d", target=target)
+            else words.gettext("reached %(target)d", target=target)
         )
         who += f'\n<small class="to-go" id="to-go-{number}">{to_go}</small>'
     amounts = session.amounts or {}
@@ -232,10 +245,8 @@ def _score(
             f"<small>{balance}</small>"
         )
     else:
-        total = (
-            f'<span class="total ">{_e(score)}\n'
-            f'<small class="visually-hidden">{words("points")}</small>'
-        )
+        points = words.gettext("points")
+        total = f'<span class="total ">{_e(score)}\n<small class="visually-hidden">{points}</small>'
     if session.payout:
         paid = _e(display.money(amounts.get(name), session.currency))
         total += f'\n<small class="money {display.sign_class(amounts.get(name))}">{paid}</small>'
@@ -253,7 +264,8 @@ def _actions(words: _Words, session: SessionView, url_for: Any, link: dict[str, 
         )
     if session.money or session.payout:
         settle = _e(url_for("sessions.settle", **link))
-        buttons.append(f'<a class="button secondary" href="{settle}">{words("Settle up")}</a>')
+        settle_up = words.gettext("Settle up")
+        buttons.append(f'<a class="button secondary" href="{settle}">{settle_up}</a>')
     return '<div class="actions" id="actions" data-live>\n' + "\n".join(buttons) + "\n</div>"
 
 
@@ -274,7 +286,8 @@ def _hands(
         lines.append("</section>")
         return "\n".join(lines)
     lines.append('<ul class="list hands">')
-    badge = f' <span class="badge">{words("corrected")}</span>'
+    corrected = words.gettext("corrected")
+    badge = f' <span class="badge">{corrected}</span>'
     for hand, summary in recent:
         address = _e(url_for("hands.show", number=hand.number, **link))
         lines.append(
@@ -284,13 +297,16 @@ def _hands(
         )
     lines.append("</ul>")
     if more_hands:
-        plural = (
-            ("All rounds (%(num)d more)", "All rounds (%(num)d more)")
-            if texts.is_round_game(session.game)
-            else ("All hands (%(num)d more)", "All hands (%(num)d more)")
-        )
         every = _e(url_for("sessions.hands", **link))
-        lines.append(f'<p><a href="{every}">{words.plural(*plural, more_hands)}</a></p>')
+        if texts.is_round_game(session.game):
+            more = words.ngettext(
+                "All rounds (%(num)d more)", "All rounds (%(num)d more)", more_hands
+            )
+        else:
+            more = words.ngettext(
+                "All hands (%(num)d more)", "All hands (%(num)d more)", more_hands
+            )
+        lines.append(f'<p><a href="{every}">{more}</a></p>')
     if not session.closed:
         lines.append(_undo(session, url_for, link))
     lines.append("</section>")
@@ -317,8 +333,9 @@ def _chart(words: _Words, session: SessionView, chart: Markup) -> str:
         f'<li><span class="legend-dot {display.series_class(index)}"></span>{_e(player.name)}</li>'
         for index, player in enumerate(session.players)
     )
+    heading = words.gettext("Running scores")
     return (
         '<section aria-labelledby="chart-heading" id="chart" data-live>\n'
-        f'<h2 id="chart-heading">{words("Running scores")}</h2>\n<div class="card">\n{chart}\n'
+        f'<h2 id="chart-heading">{heading}</h2>\n<div class="card">\n{chart}\n'
         f'<ul class="legend" aria-hidden="true">\n{legend}\n</ul>\n</div>\n</section>'
     )
