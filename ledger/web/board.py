@@ -339,3 +339,45 @@ def _chart(words: _Words, session: SessionView, chart: Markup) -> str:
         f'<h2 id="chart-heading">{heading}</h2>\n<div class="card">\n{chart}\n'
         f'<ul class="legend" aria-hidden="true">\n{legend}\n</ul>\n</div>\n</section>'
     )
+
+
+def saved_line(session: SessionView, number: int, summary: str) -> Markup:
+    """The line above the scores after a hand is saved (``?saved=N``): what it did."""
+    saved = _game_words(session, "saved", number=number)
+    return Markup(f'<p class="summary" id="saved" role="status">{saved} {_e(summary)}</p>')
+
+
+def ending_part(group_slug: str, session: SessionView) -> Markup:
+    """The scoreboard's forms that end it, under "More": end a points game at the table while
+    it is open, and delete a session started by mistake while it has no hands."""
+    words = _Words(page_language().catalogue)
+    url_for: Any = current_app.jinja_env.globals["url_for"]
+    link = {"slug": group_slug, "session_id": session.id}
+    parts = []
+    if session.status == "open" and not session.money:
+        ask = _game_words(session, "end_ask")
+        end = words.gettext("End the game here")
+        parts.append(
+            f'<form method="post" action="{_e(url_for("sessions.finish", **link))}">\n'
+            f"{display.csrf_field()}\n"
+            f'<input type="hidden" name="version" value="{session.version}">\n'
+            f'<button type="submit" class="danger" data-confirm="{ask}">{end}</button>\n'
+            "</form>"
+        )
+    if session.hands_played == 0:
+        # A session started by mistake: removed after a second, deliberate tap.
+        delete = words.gettext("Delete this session")
+        why = words.gettext(
+            "Started by mistake? It has no hands yet, so it can be removed with its history. "
+            "This cannot be undone."
+        )
+        button = words.gettext("Delete session #%(id)d", id=session.id)
+        parts.append(
+            f'<details id="delete-session">\n<summary>{delete}</summary>\n'
+            f'<p class="muted small">{why}</p>\n'
+            f'<form method="post" action="{_e(url_for("sessions.delete", **link))}">\n'
+            f"{display.csrf_field()}\n"
+            f'<button type="submit" class="danger" id="delete-session-button">{button}</button>\n'
+            "</form>\n</details>"
+        )
+    return Markup("\n".join(parts))

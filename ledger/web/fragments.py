@@ -23,7 +23,9 @@ Rules that keep this safe:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+import re
+import secrets
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,6 +77,41 @@ class KeptParts(Extension):
 
 # The name under which a render's context holds its ``Where`` (``kept_where``).
 KEPT_WHERE = "_kept_where"
+# Frames kept per process (``Where.framed``): one per scoreboard address and language a busy
+# server's phones look at, and the seats and state the frame shows.
+KEPT_FRAMES = 1024
+# What marks a slot in a frame's first drawing: a NUL, which no page text holds (names and
+# texts are refused with control characters, and Jinja writes none), and a mark of this
+# process's own, so that not even a crafted value could pass for a slot.
+_SLOT_MARK = f"\x00{secrets.token_hex(8)}:"
+_SLOT = re.compile(re.escape(_SLOT_MARK) + r"(\w+)\x00")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A page cut at its slots: the texts between them, and which slot goes after each."""
+
+    pieces: tuple[str, ...]
+    slots: tuple[str, ...]
+
+    @classmethod
+    def cut(cls, page: str) -> Frame:
+        """The frame of a page drawn with the slots' marks (``slot_marks``) as their values."""
+        split = _SLOT.split(page)  # text, slot name, text, slot name, …, text
+        return cls(tuple(split[0::2]), tuple(split[1::2]))
+
+    def fill(self, values: Mapping[str, str]) -> str:
+        """The page with each slot's value put in."""
+        out = [self.pieces[0]]
+        for name, piece in zip(self.slots, self.pieces[1:], strict=True):
+            out.append(values[name])
+            out.append(piece)
+        return "".join(out)
+
+
+def slot_marks(names: Iterable[str]) -> dict[str, Markup]:
+    """The values a frame's first drawing gives its slots: marks that ``Frame.cut`` finds."""
+    return {name: Markup(f"{_SLOT_MARK}{name}\x00") for name in names}
 
 
 @dataclass(frozen=True)
@@ -84,17 +121,57 @@ class Where:
     language: str
     root: str  # the prefix the app is served under
     parts: PageCache[str]
+    frames: PageCache[Frame]
+
+    def kept(self, place: str, values: Hashable, make: Callable[[], str]) -> str:
+        """A part drawn in Python, kept as a ``kept`` tag keeps a template's part: ``values``
+        must hold everything it shows but the language and the prefix."""
+        key = (place, self.language, self.root, values)
+        text = self.parts.get(key)
+        if text is None:
+            text = str(make())
+            self.parts.put(key, text)
+        return text
+
+    def framed(
+        self,
+        key: Hashable,
+        render: Callable[[Mapping[str, Any]], str],
+        slots: Mapping[str, Callable[[], str]],
+    ) -> str:
+        """The page ``render(values)`` draws, with ``slots`` made and put into it.
+
+        Drawn once per ``key`` with marks in the slots, which cut it into a frame; every other
+        build under ``key`` only makes the slots' values and puts them in: no template runs.
+        ``key`` must hold everything the page shows outside its slots (but the language and
+        the prefix), as a kept part's values do; tests/web/test_fragments.py draws pages both
+        ways and compares them.
+        """
+        full = (self.language, self.root, key)
+        frame = self.frames.get(full)
+        if frame is None:
+            frame = Frame.cut(render(slot_marks(slots)))
+            self.frames.put(full, frame)
+        return frame.fill({name: str(make()) for name, make in slots.items()})
+
+
+def page_where() -> Where | None:
+    """Where a page's parts and frame are kept, if it is built to be kept (and templates do
+    not change under the server); else None, and the page is drawn whole."""
+    app = current_app
+    if not building_kept_page() or app.debug or app.config.get("TEMPLATES_AUTO_RELOAD"):
+        return None
+    extensions = app.extensions
+    parts: PageCache[str] = extensions.setdefault("ledger_kept_parts", PageCache(KEPT_PARTS))
+    frames: PageCache[Frame] = extensions.setdefault("ledger_kept_frames", PageCache(KEPT_FRAMES))
+    return Where(page_language().code, request.root_path, parts, frames)
 
 
 def kept_where() -> dict[str, Where | None]:
     """The context processor that lets a render keep its parts: its ``Where`` when the page
-    is built to be kept (and templates do not change under the server), else None. Worked
-    out once per render, not once per part."""
-    app = current_app
-    if not building_kept_page() or app.debug or app.config.get("TEMPLATES_AUTO_RELOAD"):
-        return {KEPT_WHERE: None}
-    parts: PageCache[str] = app.extensions.setdefault("ledger_kept_parts", PageCache(KEPT_PARTS))
-    return {KEPT_WHERE: Where(page_language().code, request.root_path, parts)}
+    is built to be kept (``page_where``), else None. Worked out once per render, not once per
+    part; a render given its ``Where`` (``KEPT_WHERE``) uses that."""
+    return {KEPT_WHERE: page_where()}
 
 
 class Later:

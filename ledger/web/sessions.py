@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -32,11 +32,12 @@ from ledger.services.keepers import keeper_choices, proposed_keeper
 from ledger.services.request_ids import minted_request_id, new_request_id
 from ledger.services.results import GroupRef, GroupView, HandLine, ScoreboardView, SessionView
 from ledger.web import access, i18n, texts
+from ledger.web.board import ending_part, saved_line
 from ledger.web.board import version_part as board_part
 from ledger.web.chart import score_chart
 from ledger.web.display import format_money
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
-from ledger.web.fragments import Later
+from ledger.web.fragments import KEPT_WHERE, Later, page_where
 from ledger.web.language import gettext as _
 from ledger.web.language import ngettext
 from ledger.web.pagecache import (
@@ -269,37 +270,60 @@ def _scoreboard(group: GroupRef, session_id: int, version: int) -> tuple[str, in
     access read found, whose reads are kept under it)."""
     board = _board(group, session_id, version, query_number("saved"))
     view = board.session
-    names = [p.name for p in view.players]
     rounds = texts.is_round_game(view.game)
     rummy = texts.rummy_reward(view.game, view.options)
 
     def summary(line: HandLine) -> str:
         return line_summary(line, money=view.money, rounds=rounds, rummy=rummy)
 
-    target = texts.target(view.game, view.options)
-
     def version_part() -> Markup:
-        # Drawn only for the part of the page kept under the session's version.
         recent = [(line, summary(line)) for line in reversed(board.recent)]
         label = texts.hand_text(view.game, "chart")
-        chart = score_chart(names, list(board.history), label=label)
+        chart = score_chart([p.name for p in view.players], list(board.history), label=label)
         more = max(0, view.hands_played - len(board.recent))
+        target = texts.target(view.game, view.options)
         return board_part(group.slug, view, recent, more, chart, target)
 
-    return render_template(
-        "sessions/show.html",
-        group=group,
-        session=view,
-        game=GAMES[view.game],
-        version_part=Later(version_part),
-        saved=board.saved,
-        saved_summary=summary(board.saved) if board.saved is not None else None,
-        target=target,
-        # The one form the page draws, made only where the page draws it (the seating part,
-        # which is kept across hands): a form costs as much to build as a query. The other
-        # forms' fields are plain tags with csrf_field().
-        join_form=_join_form,
-    ), view.version
+    def saved() -> Markup:
+        if board.saved is None:
+            return Markup()
+        return saved_line(view, board.saved.number, summary(board.saved))
+
+    where = page_where()
+    # What a new hand changes (templates/sessions/show.html): drawn here, in Python. The
+    # status, scores, last hands and chart are the same for every address: kept under the
+    # version, so the plain page after ?saved=N does not draw them again.
+    slots: dict[str, Callable[[], str]] = {
+        "version": lambda: str(view.version),
+        "saved": saved,
+        "board": (
+            version_part
+            if where is None
+            else lambda: where.kept("board", (group.slug, view.id, view.version), version_part)
+        ),
+        "ending": lambda: ending_part(group.slug, view),
+    }
+
+    def render(values: Mapping[str, Any]) -> str:
+        return render_template(
+            "sessions/show.html",
+            group=group,
+            session=view,
+            game=GAMES[view.game],
+            slots=values,
+            # The one form the page draws, made only where the page draws it (the seating
+            # part, which is kept across hands): a form costs as much to build as a query.
+            # The other forms' fields are plain tags with csrf_field().
+            join_form=_join_form,
+            **{KEPT_WHERE: where},
+        )
+
+    if where is None:
+        return render({name: Later(make) for name, make in slots.items()}), view.version
+    # Everything the page shows outside its slots, beside the language and the prefix: the
+    # address, the group, the session's game, whether it is open, and who sits at the table.
+    frame = (request.full_path, group, view.id, view.game, view.status, view.seated)
+    return where.framed(("scoreboard", frame), render, slots), view.version
 
 
 def _board(group: GroupRef, session_id: int, version: int, saved: int | None) -> ScoreboardView:

@@ -1,6 +1,7 @@
-"""Parts of a kept scoreboard drawn once (``{% kept %}``, ledger/web/fragments.py) never show
-anything but what drawing the whole page would: walked through a night, the page built with
-kept parts is the page built without them, letter for letter."""
+"""Parts of a kept scoreboard drawn once (``{% kept %}``, ledger/web/fragments.py) and the
+page's frame kept whole around what a new hand changes never show anything but what drawing
+the whole page would: walked through a night, the page built with kept parts and frames is the
+page built without them, letter for letter."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ def page_both_ways(app, browser, path: str, **kwargs) -> str:
     app.config["TEMPLATES_AUTO_RELOAD"] = None
     assert drawn[0] == drawn[1] == drawn[2]
     assert app.extensions["ledger_kept_parts"]._pages, "no part was kept: nothing was compared"
+    assert app.extensions["ledger_kept_frames"]._pages, "no frame was kept: nothing was compared"
     return drawn[0]
 
 
@@ -130,3 +132,59 @@ def test_a_later_value_is_made_once_and_only_when_a_template_asks():
     assert chart and str(escape(chart)) == "<svg></svg>" and list(Later(lambda: [1, 2])) == [1, 2]
     assert made == [1]
     assert not Later(lambda: [])
+
+
+def frames_of(app) -> dict:
+    return app.extensions["ledger_kept_frames"]._pages
+
+
+def test_a_new_hand_draws_only_the_slots_of_the_kept_frame(app, phone):
+    """After a hand the page is its address's frame, kept, with what the hand changed put in:
+    no template is drawn. Marked, the frame shows the mark on the next version's page, with
+    that version's scores, line and number in it; a change the frame shows (a player sits
+    down) draws a new one."""
+    phone.start()
+    board = phone.board
+    phone.enter(HAND_1)
+    phone.client.get(board)  # any message waiting for this phone is shown, then gone
+    html(phone.client.get(board))
+    frames = frames_of(app)
+    (key,) = [k for k, frame in frames.items() if phone.board in k[2][1][0]]
+    frame = frames[key]
+    assert frame.slots == ("version", "saved", "board", "ending")
+    frames[key] = type(frame)(
+        tuple(piece.replace(">More<", ">More (kept)<") for piece in frame.pieces), frame.slots
+    )
+    phone.enter(HAND_2, out="Enda")
+    phone.client.get(board)
+    page = html(phone.client.get(board))
+    version = services_version(app, phone)
+    assert ">More (kept)<" in page
+    assert f'data-version="{version}"' in page and "#2" in page
+    assert 'id="delete-session"' not in page  # the ending slot: a session with hands
+    phone.client.post(f"{board}/join", data={"join-name": "Aoife", "after": "Rex"})
+    phone.client.get(board)
+    seated = html(phone.client.get(board))
+    assert "(kept)" not in seated and '<option value="Aoife">' in seated
+
+
+def services_version(app, phone) -> int:
+    with app.app_context():
+        group = services.authenticate(phone.slug, PASSPHRASE)
+        return services.session_view(group, phone.session_id).version
+
+
+def test_a_frame_is_cut_at_its_marks_only():
+    """A slot is found only by the mark of this process: a value that looks like one (a NUL,
+    a name in it) stays text."""
+    from ledger.web.fragments import Frame, slot_marks
+
+    marks = slot_marks(["version", "board"])
+    version, board = marks["version"], marks["board"]
+    drawn = f"<div v={version}>\x00forged:board\x00{board}</div>{version}"
+    frame = Frame.cut(drawn)
+    assert frame.slots == ("version", "board", "version")
+    assert frame.fill({"version": "7", "board": "<ul></ul>"}) == (
+        "<div v=7>\x00forged:board\x00<ul></ul></div>7"
+    )
+    assert Frame.cut("no slots").fill({}) == "no slots"
