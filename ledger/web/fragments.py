@@ -1,4 +1,5 @@
-"""``{% kept key, … %}…{% endkept %}``: parts of a kept page drawn once, not on every build.
+"""``{% kept key, … %}…{% endkept %}``: parts of a kept page drawn once, not on every build;
+and a page's frame, kept whole around the slots a new hand changes.
 
 A scoreboard is built anew after every hand (ledger/web/pagecache.py), yet most of it does
 not change with a hand: the page's head and footer, the seating forms, the links under
@@ -7,6 +8,11 @@ values it depends on; the part's text is then kept per process under those value
 in the template, the language and the prefix the app is served under, and drawn again only
 when one of them changes.
 
+Going further, ``Where.framed`` keeps the whole page per address, cut at its slots (values
+the template shows as ``{{ slots.name }}``, made in Python): a build whose frame is kept
+makes the slots' values and puts them in, and runs no template at all. Its key, like a kept
+part's, holds everything the page shows outside the slots.
+
 Rules that keep this safe:
 
 - The key must hold everything the part shows (``tests/web/test_fragments.py`` draws every
@@ -14,7 +20,7 @@ Rules that keep this safe:
   changes is kept only under the session's version, which every change to the session
   raises (as the kept pages are): the scoreboard's status, scores, last hands and chart
   are drawn once per version, for all its addresses (``?saved=N`` and the plain page).
-- Parts are kept only while a page is built to be kept (``pagecache.without_form_token``):
+- Parts and frames are kept only while a page is built to be kept (``pagecache.without_form_token``):
   its forms then carry ``TOKEN_SLOT``, never a browser's own token. Any other page draws the
   part as usual.
 - Nothing is kept while templates may change under a running server (debug, or
