@@ -20,9 +20,9 @@ Rules that keep this safe:
   changes is kept only under the session's version, which every change to the session
   raises (as the kept pages are): the scoreboard's status, scores, last hands and chart
   are drawn once per version, for all its addresses (``?saved=N`` and the plain page).
-- Parts and frames are kept only while a page is built to be kept (``pagecache.without_form_token``):
-  its forms then carry ``TOKEN_SLOT``, never a browser's own token. Any other page draws the
-  part as usual.
+- Parts and frames are kept only while a page is built to be kept
+  (``pagecache.without_form_token``): its forms then carry ``TOKEN_SLOT``, never a browser's
+  own token. Any other page draws the part as usual.
 - Nothing is kept while templates may change under a running server (debug, or
   ``TEMPLATES_AUTO_RELOAD``): an edited template or static file shows at once.
 """
@@ -151,7 +151,8 @@ class Where:
         build under ``key`` only makes the slots' values and puts them in: no template runs.
         ``key`` must hold everything the page shows outside its slots (but the language and
         the prefix), as a kept part's values do; tests/web/test_fragments.py draws pages both
-        ways and compares them.
+        ways and compares them. The template shows a slot as it is (``{{ slots.name }}``),
+        never tests or filters it: in the first drawing it is a mark, not its value.
         """
         full = (self.language, self.root, key)
         frame = self.frames.get(full)
