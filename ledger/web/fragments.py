@@ -42,7 +42,7 @@ from jinja2.parser import Parser
 from markupsafe import Markup, escape
 
 from ledger.web.language import page_language
-from ledger.web.pagecache import PageCache, building_kept_page
+from ledger.web.pagecache import PageCache, app_keep, building_kept_page
 
 # Parts kept per process: a few per session and language for every table of a busy server.
 KEPT_PARTS = 2048
@@ -129,7 +129,7 @@ class Where:
     parts: PageCache[str]
     frames: PageCache[Frame]
 
-    def kept(self, place: str, values: Hashable, make: Callable[[], str]) -> str:
+    def kept(self, place: str, values: Hashable, make: Callable[[], Markup]) -> Markup:
         """A part drawn in Python, kept as a ``kept`` tag keeps a template's part: ``values``
         must hold everything it shows but the language and the prefix."""
         key = (place, self.language, self.root, values)
@@ -137,13 +137,13 @@ class Where:
         if text is None:
             text = str(make())
             self.parts.put(key, text)
-        return text
+        return Markup(text)
 
     def framed(
         self,
         key: Hashable,
         render: Callable[[Mapping[str, Any]], str],
-        slots: Mapping[str, Callable[[], str]],
+        slots: Mapping[str, Callable[[], Any]],
     ) -> str:
         """The page ``render(values)`` draws, with ``slots`` made and put into it.
 
@@ -159,7 +159,8 @@ class Where:
         if frame is None:
             frame = Frame.cut(render(slot_marks(slots)))
             self.frames.put(full, frame)
-        return frame.fill({name: str(make()) for name, make in slots.items()})
+        # Escaped as the template would show each value (a value that is markup as it is).
+        return frame.fill({name: str(escape(make())) for name, make in slots.items()})
 
 
 def page_where() -> Where | None:
@@ -168,9 +169,8 @@ def page_where() -> Where | None:
     app = current_app
     if not building_kept_page() or app.debug or app.config.get("TEMPLATES_AUTO_RELOAD"):
         return None
-    extensions = app.extensions
-    parts: PageCache[str] = extensions.setdefault("ledger_kept_parts", PageCache(KEPT_PARTS))
-    frames: PageCache[Frame] = extensions.setdefault("ledger_kept_frames", PageCache(KEPT_FRAMES))
+    parts: PageCache[str] = app_keep("ledger_kept_parts", lambda: PageCache(KEPT_PARTS))
+    frames: PageCache[Frame] = app_keep("ledger_kept_frames", lambda: PageCache(KEPT_FRAMES))
     return Where(page_language().code, request.root_path, parts, frames)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+import typing
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
@@ -130,10 +131,19 @@ class ScoreboardReads(PageCache[ScoreboardView]):
             return key[2] if key is not None and key in self._pages else None
 
 
+def app_keep(name: str, make: Callable[[], T]) -> T:
+    """The app's keep called ``name`` (in ``app.extensions``), made by ``make`` the first
+    time: not made anew on every call only to be dropped, as ``setdefault`` would."""
+    extensions = current_app.extensions
+    kept = extensions.get(name)
+    if kept is None:
+        kept = extensions.setdefault(name, make())
+    return typing.cast(T, kept)
+
+
 def scoreboards() -> PageCache[str]:
     """This app's cache of scoreboard pages."""
-    pages: PageCache[str] = current_app.extensions.setdefault("ledger_scoreboards", PageCache())
-    return pages
+    return app_keep("ledger_scoreboards", PageCache[str])
 
 
 def scoreboard_reads() -> ScoreboardReads:
@@ -142,10 +152,7 @@ def scoreboard_reads() -> ScoreboardReads:
     plain page after ``?saved=N``) reads nothing beyond the access read that gave the version.
     A version is never changed after it is read (every change to a session raises it), so a
     kept read is never stale; a few per table of a busy server."""
-    reads: ScoreboardReads = current_app.extensions.setdefault(
-        "ledger_scoreboard_reads", ScoreboardReads()
-    )
-    return reads
+    return app_keep("ledger_scoreboard_reads", ScoreboardReads)
 
 
 def _token_field() -> str:
@@ -225,9 +232,7 @@ def signed_form_token(secret: str) -> str:
     """
     app = current_app
     key = str(app.config.get("WTF_CSRF_SECRET_KEY") or app.secret_key)
-    kept: PageCache[str] = app.extensions.setdefault(
-        "ledger_form_tokens", PageCache(size=KEPT_FORM_TOKENS)
-    )
+    kept: PageCache[str] = app_keep("ledger_form_tokens", lambda: PageCache(KEPT_FORM_TOKENS))
     token = kept.get((key, secret))
     if token is None:
         token = URLSafeTimedSerializer(key, salt=FORM_TOKEN_SALT).dumps(secret)

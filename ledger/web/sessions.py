@@ -37,7 +37,7 @@ from ledger.web.board import version_part as board_part
 from ledger.web.chart import score_chart
 from ledger.web.display import format_money
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
-from ledger.web.fragments import KEPT_WHERE, Later, page_where
+from ledger.web.fragments import KEPT_WHERE, Later, Where, page_where
 from ledger.web.language import gettext as _
 from ledger.web.language import ngettext
 from ledger.web.pagecache import (
@@ -293,8 +293,8 @@ def _scoreboard(group: GroupRef, session_id: int, version: int) -> tuple[str, in
     # What a new hand changes (templates/sessions/show.html): drawn here, in Python. The
     # status, scores, last hands and chart are the same for every address: kept under the
     # version, so the plain page after ?saved=N does not draw them again.
-    slots: dict[str, Callable[[], str]] = {
-        "version": lambda: str(view.version),
+    slots: dict[str, Callable[[], Any]] = {
+        "version": lambda: view.version,
         "saved": saved,
         "board": (
             version_part
@@ -305,25 +305,33 @@ def _scoreboard(group: GroupRef, session_id: int, version: int) -> tuple[str, in
     }
 
     def render(values: Mapping[str, Any]) -> str:
-        return render_template(
-            "sessions/show.html",
-            group=group,
-            session=view,
-            game=GAMES[view.game],
-            slots=values,
-            # The one form the page draws, made only where the page draws it (the seating
-            # part, which is kept across hands): a form costs as much to build as a query.
-            # The other forms' fields are plain tags with csrf_field().
-            join_form=_join_form,
-            **{KEPT_WHERE: where},
-        )
+        return _show(group, view, values, where)
 
-    if where is None:
+    if where is None or request.query_string:
+        # Framed only at its plain address, the one every phone reloads: ``?saved=N`` is a
+        # new address after every hand (and any other query string is a page of its own),
+        # whose frame would be used once, if ever.
         return render({name: Later(make) for name, make in slots.items()}), view.version
     # Everything the page shows outside its slots, beside the language and the prefix: the
     # address, the group, the session's game, whether it is open, and who sits at the table.
-    frame = (request.full_path, group, view.id, view.game, view.status, view.seated)
+    frame = (request.path, group, view.id, view.game, view.status, view.seated)
     return where.framed(("scoreboard", frame), render, slots), view.version
+
+
+def _show(group: GroupRef, view: SessionView, slots: Mapping[str, Any], where: Where | None) -> str:
+    """templates/sessions/show.html with these ``slots`` (values, or a frame's marks)."""
+    return render_template(
+        "sessions/show.html",
+        group=group,
+        session=view,
+        game=GAMES[view.game],
+        slots=slots,
+        # The one form the page draws, made only where the page draws it (the seating part,
+        # which is kept across hands): a form costs as much to build as a query. The other
+        # forms' fields are plain tags with csrf_field().
+        join_form=_join_form,
+        **{KEPT_WHERE: where},
+    )
 
 
 def _board(group: GroupRef, session_id: int, version: int, saved: int | None) -> ScoreboardView:
