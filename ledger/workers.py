@@ -49,6 +49,10 @@ def listening_socket(host: str, port: int, backlog: int = 1024) -> socket.socket
     return sock
 
 
+# The signals that stop the server (and, with the default handling, a worker).
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
 def run_workers(count: int, serve: Callable[[], object]) -> None:
     """Fork ``count`` workers that each call ``serve()`` (which serves until the worker is
     stopped), keep them running, and stop them all on SIGTERM, SIGINT or SIGHUP."""
@@ -56,10 +60,18 @@ def run_workers(count: int, serve: Callable[[], object]) -> None:
     stopping = False
 
     def start() -> None:
-        pid = os.fork()
-        if pid == 0:  # the worker
-            _as_worker(serve)
-        workers[pid] = time.monotonic()
+        # A stop that comes while a worker is forked waits until the worker is written down
+        # (else it would not be told to stop, and this process would wait for it for ever),
+        # and, in the worker, until the worker has its own signal handling (else the stop
+        # would run this process's handler there and be lost).
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        try:
+            pid = os.fork()
+            if pid == 0:  # the worker
+                _as_worker(serve)
+            workers[pid] = time.monotonic()
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
     def stop(signum: int, _frame: object) -> None:
         nonlocal stopping
@@ -67,10 +79,12 @@ def run_workers(count: int, serve: Callable[[], object]) -> None:
         for pid in list(workers):
             _signal(pid, signal.SIGTERM)
 
-    for _ in range(count):
-        start()
-    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    # Handled before the first worker starts: a stop then still stops the workers started.
+    for signum in STOP_SIGNALS:
         signal.signal(signum, stop)
+    for _ in range(count):
+        if not stopping:
+            start()
     while workers:
         try:
             pid, status = os.wait()
@@ -89,13 +103,15 @@ def run_workers(count: int, serve: Callable[[], object]) -> None:
 
 
 def _as_worker(serve: Callable[[], object]) -> None:
-    """In a forked worker: the default signal handling (SIGTERM ends it), serve, and leave
-    without running the parent's exit handlers."""
+    """In a forked worker: the default signal handling (SIGTERM ends it), then the stop
+    signals let through (blocked while it was forked), serve, and leave without running the
+    parent's exit handlers."""
     code = 0
     try:
         for signum in (signal.SIGTERM, signal.SIGHUP):
             signal.signal(signum, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
         serve()
     except KeyboardInterrupt:
         pass
