@@ -63,9 +63,7 @@ def version_part(
 ) -> Markup:
     """The scoreboard's part kept under the session's version (templates/sessions/show.html):
     its status, scores, actions, last hands and chart."""
-    words = _Words(page_language().catalogue)
-    url_for = current_app.jinja_env.globals["url_for"]
-    link = {"slug": group_slug, "session_id": session.id}
+    words, url_for, link = _page_tools(group_slug, session)
     parts = [
         _status(words, session),
         _scores(words, session, group_slug, target, url_for),
@@ -74,6 +72,12 @@ def version_part(
         _chart(words, session, chart),
     ]
     return Markup("\n".join(parts))
+
+
+def _page_tools(group_slug: str, session: SessionView) -> tuple[_Words, Any, dict[str, Any]]:
+    """The page's texts, its url_for, and the session's part of every link to its pages."""
+    link = {"slug": group_slug, "session_id": session.id}
+    return _Words(page_language().catalogue), current_app.jinja_env.globals["url_for"], link
 
 
 def _game_words(session: SessionView, key: str, **variables: Any) -> str:
@@ -350,9 +354,7 @@ def saved_line(session: SessionView, number: int, summary: str) -> Markup:
 def ending_part(group_slug: str, session: SessionView) -> Markup:
     """The scoreboard's forms that end it, under "More": end a points game at the table while
     it is open, and delete a session started by mistake while it has no hands."""
-    words = _Words(page_language().catalogue)
-    url_for: Any = current_app.jinja_env.globals["url_for"]
-    link = {"slug": group_slug, "session_id": session.id}
+    words, url_for, link = _page_tools(group_slug, session)
     parts = []
     if session.status == "open" and not session.money:
         ask = _game_words(session, "end_ask")

@@ -73,12 +73,7 @@ class KeptParts(Extension):
             return Markup(caller())  # not a page to keep (or a macro without its context)
         # A list among the values (the players seated) is a key as the tuple of its items.
         held = tuple(tuple(v) if isinstance(v, list) else v for v in values)
-        key: Hashable = (place, where.language, where.root, held)
-        text = where.parts.get(key)
-        if text is None:
-            text = str(caller())
-            where.parts.put(key, text)
-        return Markup(text)
+        return where.kept(place, held, caller)
 
 
 # The name under which a render's context holds its ``Where`` (``kept_where``).
@@ -129,9 +124,10 @@ class Where:
     parts: PageCache[str]
     frames: PageCache[Frame]
 
-    def kept(self, place: str, values: Hashable, make: Callable[[], Markup]) -> Markup:
-        """A part drawn in Python, kept as a ``kept`` tag keeps a template's part: ``values``
-        must hold everything it shows but the language and the prefix."""
+    def kept(self, place: str, values: Hashable, make: Callable[[], str]) -> Markup:
+        """The part ``make`` draws (a template's ``kept`` part, or one drawn in Python), kept
+        under its place and ``values``, which must hold everything it shows but the language
+        and the prefix."""
         key = (place, self.language, self.root, values)
         text = self.parts.get(key)
         if text is None:
