@@ -27,6 +27,14 @@ class ResultEntry:
     spots: int | None = None
     melds: tuple[str, ...] | None = None
     sitting_out: bool = False
+    # Rummy 500 (RULES.md §9): what the player melded or laid off this hand, as cards with the
+    # count of their aces that count 1 (``low_aces``), or as a whole total (``melded_points``).
+    melded: str | None = None
+    low_aces: int | None = None
+    melded_points: int | None = None
+    # Any game (RULES.md §12): the hand's points as the table worked them out. Typed as it
+    # arrives, so that a fraction can be refused in words ("not 7.5").
+    points: int | float | None = None
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,8 @@ class HandEntry:
     out: str | None = None
     rummy: bool = False
     cards_language: str = "en"
+    # Gin Rummy (RULES.md §8): how the hand ended, "knock", "gin", "big_gin" or "draw".
+    ending: str | None = None
 
 
 # --- What the engine answers -----------------------------------------------------------------
@@ -56,6 +66,8 @@ class PlayerResult:
     points: int | None = None  # what the hand adds to the score, points games only
     sitting_out: bool = False
     melds: tuple[tuple[Card, ...], ...] = ()  # Spin Rummy: the melds that scored
+    melded: int | None = None  # Rummy 500: the points melded or laid off (``spots``: in hand)
+    melded_cards: tuple[Card, ...] = ()  # Rummy 500: the melded cards, where they were given
 
 
 @dataclass(frozen=True)
@@ -85,9 +97,18 @@ class State:
     pot_antes: Mapping[str, int] = field(default_factory=dict)  # antes since the pot was won
     finished: bool = False
     winners: tuple[str, ...] = ()
+    # Where a game keeps points beside money (Kaluki: ``scores`` are the balances in units),
+    # each player's running total of points.
+    totals: Mapping[str, int] = field(default_factory=dict)
+    # Hands won by each player, where the game pays for them (Gin Rummy's boxes).
+    wins: Mapping[str, int] = field(default_factory=dict)
+    # Kaluki: the players out of the game, each with the hand they were eliminated in, and
+    # the totals each player re-entered at after buying back in, in order.
+    eliminated: Mapping[str, int] = field(default_factory=dict)
+    buy_ins: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "seats": list(self.seats),
             "dealer": self.dealer,
             "scores": dict(self.scores),
@@ -98,6 +119,16 @@ class State:
             "finished": self.finished,
             "winners": list(self.winners),
         }
+        # Only the games that keep them store these, so the others' states read as before.
+        if self.totals:
+            data["totals"] = dict(self.totals)
+        if self.wins:
+            data["wins"] = dict(self.wins)
+        if self.eliminated:
+            data["eliminated"] = dict(self.eliminated)
+        if self.buy_ins:
+            data["buy_ins"] = {p: list(at) for p, at in self.buy_ins.items()}
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> State:
@@ -111,6 +142,10 @@ class State:
             pot_antes={str(k): int(v) for k, v in data.get("pot_antes", {}).items()},
             finished=bool(data.get("finished", False)),
             winners=tuple(data.get("winners", ())),
+            totals={str(k): int(v) for k, v in data.get("totals", {}).items()},
+            wins={str(k): int(v) for k, v in data.get("wins", {}).items()},
+            eliminated={str(k): int(v) for k, v in data.get("eliminated", {}).items()},
+            buy_ins={str(k): tuple(int(t) for t in v) for k, v in data.get("buy_ins", {}).items()},
         )
 
 
@@ -128,6 +163,7 @@ class HandOutcome:
     pot_before: int | None  # after this hand's antes; None in points games
     pot_after: int | None
     state: State  # after the hand: scores, pot, next dealer, finished, winners
+    ending: str | None = None  # Gin Rummy: how the hand ended (HandEntry.ending)
 
     @property
     def payments(self) -> tuple[Movement, ...]:
@@ -160,6 +196,7 @@ def check_totals(outcome: HandOutcome) -> HandOutcome:
     """The outcome as it is, or a RuleError if a total in it passes MAX_TOTAL."""
     state = outcome.state
     numbers = [state.pot, state.carried_in, *state.scores.values(), *state.pot_antes.values()]
+    numbers += [*state.totals.values()]
     numbers += [m.units for m in outcome.movements]
     if any(abs(n) > MAX_TOTAL for n in numbers):
         raise RuleError(
@@ -220,6 +257,9 @@ class Game:
     leaders: Callable[[State, Mapping[str, Any]], tuple[str, ...]] | None = None
     # What a hand's form and a hand's summary need to know of the game (ledger/rules/table.py).
     table: TableRules = TableRules()
+    # Points games whose end adds to the hands' points (Gin Rummy's bonuses): each player's
+    # final total in a finished game, what the winners and a stake are judged on (§7).
+    final_scores: Callable[[State, Mapping[str, Any]], dict[str, int]] | None = None
 
     def __post_init__(self) -> None:
         # Every hand any caller plays (a new hand, a correction's replay, a restore's replay)
@@ -270,6 +310,13 @@ class Game:
         if not seated:
             return ()
         return self.leaders(replace(state, seats=seated), {**self.defaults(), **options})
+
+    def final_totals(self, state: State, options: Mapping[str, Any]) -> dict[str, int]:
+        """Each player's total as the game's money is worked out on it (RULES.md §7): the
+        scores, plus what the game adds at its end (Gin Rummy's bonuses) once it is over."""
+        if self.final_scores is None or not state.finished:
+            return dict(state.scores)
+        return self.final_scores(state, {**self.defaults(), **options})
 
     def defaults(self) -> dict[str, Any]:
         return {name: opt.default for name, opt in self.options.items()}
@@ -395,6 +442,12 @@ def _whole(value: Any) -> int | None:
     if len(digits.lstrip("0")) > _OPTION_DIGITS:
         return sign * _PAST_ANY_OPTION
     return sign * int(digits)
+
+
+def whole_number(value: Any) -> int | None:
+    """A whole number as an option reads it (a number, or text as a form sends it); None for
+    anything else: for the options a game checks itself (ledger/rules/lengths.py)."""
+    return _whole(value)
 
 
 # --- Seats: shared by every game ---------------------------------------------------------------

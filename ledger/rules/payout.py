@@ -118,10 +118,15 @@ def game_payout(
 ) -> dict[str, int] | None:
     """The money of a finished points game played for a stake, by player; None while the
     game goes on or when it is not played for money. ``first`` is the state before hand 1:
-    its seats and dealer give the playing order from the first dealer's left."""
+    its seats and dealer give the playing order from the first dealer's left. The money is
+    worked out on the game's final totals (Gin Rummy's include its bonuses)."""
     if not for_money(game, options) or not state.finished:
         return None
     order = in_play_order(first.seats, first.dealer) if first.seats else ()
     return payout(
-        state.scores, state.winners, order, options, highest_wins=highest_wins(game, options)
+        game.final_totals(state, options),
+        state.winners,
+        order,
+        options,
+        highest_wins=highest_wins(game, options),
     )

@@ -1,4 +1,10 @@
-"""Rummy (RULES.md §4): basic rummy in points, scored to the player out or as penalties."""
+"""Rummy (RULES.md §4): basic rummy in points, scored to the player out or as penalties.
+
+The engine also plays Rummy's presets (Jokeren, RULES.md §11: ledger/rules/jokeren.py) through
+``play_variant``, and reads the options §11 adds to §4 (``DEAL_OPTIONS``): ``cards`` dealt to
+each player, ``joker_value`` and a fixed number of ``hands``. Where a session does not give
+them they are §4's: the cards each from players and packs, jokers 15, no fixed length.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +19,7 @@ from ledger.rules.base import (
     HandOutcome,
     Option,
     PlayerResult,
+    Progress,
     ResultEntry,
     State,
     canonical,
@@ -29,6 +36,12 @@ JOKER_VALUE = 15
 RUMMY_BONUS = 10  # rummy_bonus=bonus10: points for the winner, or off the winner's penalties
 # The highest target (API.md "Bounds"): a game to it lasts years, not a night.
 MAX_TARGET = 100_000
+# The most hands a game of a fixed length may have (``hands``).
+MAX_HANDS = 1_000
+# ``hands``: each player deals twice (Jokeren's length, RULES.md §11).
+TWICE_ROUND = "twice"
+# What a session that does not give the options of RULES.md §11 plays with: §4's deal.
+DEAL_DEFAULTS: Mapping[str, Any] = {"cards": None, "joker_value": JOKER_VALUE, "hands": None}
 
 
 def play(state: State, entry: HandEntry, options: Mapping[str, Any]) -> HandOutcome:
@@ -36,9 +49,17 @@ def play(state: State, entry: HandEntry, options: Mapping[str, Any]) -> HandOutc
 
     Options not given take their defaults, as in the other games.
     """
-    options = {**GAME.defaults(), **options}
+    return play_variant(GAME, state, entry, options)
+
+
+def play_variant(
+    game: Game, state: State, entry: HandEntry, options: Mapping[str, Any]
+) -> HandOutcome:
+    """One hand of Rummy or of one of its presets (``game``: its defaults, its name in the
+    messages): check every result, then the points, the new scores and the game's end."""
+    options = {**DEAL_DEFAULTS, **game.defaults(), **options}
     seats, dealer = state.seats, state.dealer
-    hands, values = _checked_hands(state, entry, options)
+    hands, values = _checked_hands(state, entry, options, game.name)
     out = canonical(state, entry.out)
     assert out is not None  # _checked_hands insists on it
 
@@ -55,7 +76,7 @@ def play(state: State, entry: HandEntry, options: Mapping[str, Any]) -> HandOutc
     for p in seats:
         scores[p] = scores.get(p, 0) + points[p]
     # Only the players still seated can end or win the game: one who left is out of it.
-    finished = any(scores[p] >= options["target"] for p in seats)
+    finished = game_over(scores, seats, state.hands_played + 1, options)
     winners = _best(scores, seats, options) if finished else ()
 
     results = tuple(
@@ -80,6 +101,43 @@ def play(state: State, entry: HandEntry, options: Mapping[str, Any]) -> HandOutc
         pot_before=None,
         pot_after=None,
         state=after,
+    )
+
+
+def game_over(
+    scores: Mapping[str, int], seats: Sequence[str], played: int, options: Mapping[str, Any]
+) -> bool:
+    """Whether the game ends after hand ``played``: a seated player's score reached the
+    ``target``, or the game's fixed number of ``hands`` is played (either may be off)."""
+    target = options.get("target")
+    if target is not None and any(scores[p] >= target for p in seats):
+        return True
+    length = hands_in_game(options, len(seats))
+    return length is not None and played >= length
+
+
+def hands_in_game(options: Mapping[str, Any], players: int) -> int | None:
+    """The hands a game lasts with this many seated (``hands``); None where it has no fixed
+    length. ``twice``: each player deals twice."""
+    hands = options.get("hands")
+    if hands == TWICE_ROUND:
+        return 2 * players
+    return hands if isinstance(hands, int) else None
+
+
+def progress(state: State, options: Mapping[str, Any]) -> Progress | None:
+    """Where a game of a fixed number of hands stands ("round 2 · hand 1 of 4": a round is
+    one deal by each player, where the hands make whole rounds); None without one."""
+    n = len(state.seats)
+    length = hands_in_game(options, n)
+    if length is None or state.finished or state.hands_played >= length or not n:
+        return None
+    per_round = n if length % n == 0 else length
+    return Progress(
+        round=state.hands_played // per_round + 1,
+        hand=state.hands_played % per_round + 1,
+        hands_in_round=per_round,
+        rounds=length // per_round,
     )
 
 
@@ -139,16 +197,38 @@ def check_seats(seats: Sequence[str], options: Mapping[str, Any]) -> None:
         )
 
 
+def dealt(players: int, options: Mapping[str, Any]) -> int:
+    """The cards each player is dealt under these options: ``cards`` where the session gives
+    it (Jokeren 13), else §4's count from players and packs."""
+    cards = options.get("cards")
+    return cards if isinstance(cards, int) else cards_each(players, options["packs"])
+
+
+def joker_value(options: Mapping[str, Any]) -> int:
+    """What a joker left in hand is worth: 15 (§4), or the session's ``joker_value``."""
+    value = options.get("joker_value")
+    return value if isinstance(value, int) else JOKER_VALUE
+
+
 def highest_hand(cards: int, options: Mapping[str, Any]) -> int:
     """What the most valuable leftover hand of ``cards`` cards in this deck is worth."""
-    packs, ace = options["packs"], options["ace_value"]
-    deck = [spot_value(Card(rank, None), ace=ace, joker=JOKER_VALUE) for rank in RANKS]
-    deck = deck * 4 * packs + [JOKER_VALUE] * (options["jokers"] * packs)
+    packs, ace, joker = options["packs"], options["ace_value"], joker_value(options)
+    deck = [spot_value(Card(rank, None), ace=ace, joker=joker) for rank in RANKS]
+    deck = deck * 4 * packs + [joker] * (options["jokers"] * packs)
     return sum(sorted(deck, reverse=True)[:cards])
 
 
+def least_total(options: Mapping[str, Any]) -> int:
+    """The least total of a player who did not go out: RULES.md §1's 1 with §4's deal (as
+    sessions have always had it), and with §11's ``cards`` what the cheapest card is worth
+    (2 where aces count 11: Jokeren)."""
+    if not isinstance(options.get("cards"), int):
+        return 1
+    return min(2, int(options["ace_value"]))
+
+
 def _checked_hands(
-    state: State, entry: HandEntry, options: Mapping[str, Any]
+    state: State, entry: HandEntry, options: Mapping[str, Any], name: str = "Rummy"
 ) -> tuple[dict[str, tuple[Card, ...]], dict[str, int]]:
     """Each seated player's leftover cards and their value, or a RuleError naming every
     problem: who went out, each player's own, then the deck's."""
@@ -159,12 +239,8 @@ def _checked_hands(
     by_player = index_results(state, entry, problems)
     out = canonical(state, entry.out)
     if out is None:
-        problems.add(
-            RuleError(
-                "Exactly one player goes out in each hand of Rummy: say who went out.", field="out"
-            )
-        )
-    most = cards_each(len(state.seats), options["packs"])
+        problems.add(_say_who_went_out(name))
+    most = dealt(len(state.seats), options)
     hands: dict[str, tuple[Card, ...]] = {p: () for p in state.seats}
     values: dict[str, int] = {p: 0 for p in state.seats}
     fields: dict[str, str] = {}
@@ -176,11 +252,12 @@ def _checked_hands(
             if result.spots is not None:
                 values[player] = _checked_total(player, result, i, out, most, options)
                 continue
-            hands[player] = _checked_cards(player, result, i, out, state, options, entry)
+            hands[player] = _checked_cards(player, result, i, out, state, options, entry, name)
         except RuleError as e:
             problems.add(e)
             continue
-        values[player] = spot_total(hands[player], ace=options["ace_value"], joker=JOKER_VALUE)
+        joker = joker_value(options)
+        values[player] = spot_total(hands[player], ace=options["ace_value"], joker=joker)
         fields[player] = f"results[{i}].cards"
     try:
         check_deck(
@@ -196,6 +273,18 @@ def _checked_hands(
     return hands, values
 
 
+def _say_who_went_out(name: str) -> RuleError:
+    if name == "Rummy":
+        return RuleError(
+            "Exactly one player goes out in each hand of Rummy: say who went out.", field="out"
+        )
+    return RuleError(
+        "Exactly one player goes out in each hand of {game}: say who went out.",
+        field="out",
+        game=name,
+    )
+
+
 def _checked_cards(
     player: str,
     result: ResultEntry,
@@ -204,18 +293,19 @@ def _checked_cards(
     state: State,
     options: Mapping[str, Any],
     entry: HandEntry,
+    name: str = "Rummy",
 ) -> tuple[Card, ...]:
     """The cards left in one player's hand: none for the player out, some for everyone else.
 
     With nobody named out (refused on its own), an empty hand may be the one out's: it is
     not refused a second time here.
     """
-    _refuse_sitting_out_or_melds(player, result, i)
+    _refuse_sitting_out_or_melds(player, result, i, name)
     where = f"results[{i}].cards"
     cards = parse_cards(
         result.cards or "",
         jokers=options["jokers"] > 0,
-        game_name="Rummy",
+        game_name=name,
         player=player,
         field=where,
         language=entry.cards_language,
@@ -241,12 +331,37 @@ def _checked_cards(
             players=(player,),
             player=player,
         )
-    _check_dealt(player, len(cards), where, len(state.seats), options["packs"])
+    if isinstance(options.get("cards"), int):
+        _check_cards_each(player, len(cards), where, options["cards"])
+    else:
+        _check_dealt(player, len(cards), where, len(state.seats), options["packs"])
     return cards
 
 
-def _refuse_sitting_out_or_melds(player: str, result: ResultEntry, i: int) -> None:
+def _check_cards_each(player: str, count: int, where: str, most: int) -> None:
+    """Where the session says how many cards each player is dealt, nobody has more left."""
+    if count > most:
+        raise RuleError(
+            "{player} cannot have {count} cards left: each player is dealt {most}.",
+            field=where,
+            players=(player,),
+            player=player,
+            count=count,
+            most=most,
+        )
+
+
+def _refuse_sitting_out_or_melds(player: str, result: ResultEntry, i: int, name: str) -> None:
     """Everyone seated plays every hand of Rummy, and only the cards left in hand count."""
+    if name != "Rummy" and (result.sitting_out or result.melds is not None):
+        raise RuleError(
+            "{player} plays every hand of {game}: enter the cards left in their hand "
+            "(to miss hands, leave the table and join again).",
+            field=f"results[{i}]",
+            players=(player,),
+            player=player,
+            game=name,
+        )
     if result.sitting_out:
         raise RuleError(
             "{player} cannot sit out in Rummy: enter the cards left in their hand "
@@ -321,8 +436,16 @@ def _checked_total(
         if total != 0:
             raise wrong(Phrase("{player} went out, so their total is 0.", player=player))
         return 0
-    if total < 1:
+    if total < 1 and least_total(options) == 1:
         raise wrong(Phrase("{player} did not go out, so their total is at least 1.", player=player))
+    if total < least_total(options):
+        raise wrong(
+            Phrase(
+                "{player}'s total cannot be {total}: the cheapest card is a two.",
+                player=player,
+                total=total,
+            )
+        )
     top = highest_hand(most, options)
     if total > top:
         raise wrong(

@@ -11,7 +11,7 @@ facts into words: no page needs to know a game by its key.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ledger.rules.cards import JOKER, RANKS, SUITS, Card, spot_value
@@ -80,10 +80,13 @@ class TableRules:
     # The melds laid out that the round's contract does not take, each a RuleError naming its
     # box: (round number, the player, the player's row, the melds as typed).
     contract_misfits: Callable[[int, str, int, Sequence[str], str], list[RuleError]] | None = None
+    # Options a preset fixes and a session does not list (Jokeren: two packs, two jokers
+    # each), read with the session's own when the form's cards are worked out.
+    preset: Mapping[str, Any] = field(default_factory=dict)
 
     def entry_form(self, options: Mapping[str, Any], seated: int) -> EntryForm:
         """What the hand form offers under the session's ``options`` with ``seated`` players."""
-        ranks, values = self._cards(options)
+        ranks, values = self._cards({**options, **self.preset})
         return EntryForm(
             ranks=ranks,
             values=values,
@@ -128,7 +131,7 @@ class TableRules:
         values = {rank: spot_value(Card(rank), ace=ace) for rank in RANKS}
         if not int(options.get("jokers", 0)):
             return RANKS, values
-        values[JOKER.code] = spot_value(JOKER)
+        values[JOKER.code] = spot_value(JOKER, joker=int(options.get("joker_value", 15)))
         return (*RANKS, JOKER.code), values
 
 
