@@ -138,13 +138,7 @@ def _checked_hand(
     player's own, who went out, then the deck (melded and in-hand cards together)."""
     problems = Problems()
     if entry.rummy:
-        problems.add(
-            RuleError(
-                "{game} has no going-rummy bonus: mark the player who went out as out.",
-                field="rummy",
-                game=NAME,
-            )
-        )
+        problems.add(_no_rummy())
     given = len(entry.results)
     named = {canonical(state, r.player) for r in entry.results}
     missing = tuple(ResultEntry(p) for p in state.seats if p not in named)
@@ -160,16 +154,7 @@ def _checked_hand(
         i, r = by_player[player]
         where = f"results[{i}]" if i < given else "results"
         if r.sitting_out or r.melds is not None:
-            problems.add(
-                RuleError(
-                    "{player} plays every hand of {game}: enter what they melded and the "
-                    "cards left in their hand.",
-                    field=where,
-                    players=(player,),
-                    player=player,
-                    game=NAME,
-                )
-            )
+            problems.add(_plays_every_hand(player, where))
             continue
         reader = _Reader(player, r, where, player == out, worth, options, entry.cards_language)
         try:
@@ -195,6 +180,25 @@ def _checked_hand(
     _check_deck(melded, in_hand, len(state.seats), options, entry.cards_language, problems)
     problems.raise_found()
     return melded, in_hand
+
+
+def _no_rummy() -> RuleError:
+    return RuleError(
+        "{game} has no going-rummy bonus: mark the player who went out as out.",
+        field="rummy",
+        game=NAME,
+    )
+
+
+def _plays_every_hand(player: str, where: str) -> RuleError:
+    return RuleError(
+        "{player} plays every hand of {game}: enter what they melded and the cards left in "
+        "their hand.",
+        field=where,
+        players=(player,),
+        player=player,
+        game=NAME,
+    )
 
 
 def _check_deck(
