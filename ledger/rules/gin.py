@@ -499,6 +499,13 @@ def story(ending: str | None, out: str | None, results: Sequence[Result]) -> Sto
     )
 
 
+def endings(options: Mapping[str, Any]) -> tuple[str, ...]:
+    """How a hand may end in a session with these options: big gin only where it is played."""
+    if options.get("big_gin") == "on":
+        return ENDINGS
+    return tuple(e for e in ENDINGS if e != BIG_GIN)
+
+
 # --- The game ------------------------------------------------------------------------------------
 
 
@@ -548,5 +555,5 @@ GAME = Game(
     leaders=leaders,
     final_scores=final_scores,
     # A draw ends a hand with nobody out; nobody goes rummy.
-    table=TableRules(nobody_out=True, rummy=False, target_option="target"),
+    table=TableRules(nobody_out=True, rummy=False, target_option="target", endings=endings),
 )

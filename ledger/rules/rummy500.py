@@ -456,6 +456,10 @@ GAME = Game(
     leaders=leaders,
     # Aces left in hand count 15; the stock may run out with nobody out; nobody goes rummy.
     table=TableRules(
-        nobody_out=True, rummy=False, target_option="target", preset={"ace_value": ACE}
+        nobody_out=True,
+        rummy=False,
+        target_option="target",
+        preset={"ace_value": ACE},
+        melded=True,
     ),
 )

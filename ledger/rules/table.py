@@ -37,6 +37,11 @@ class EntryForm:
     total_unit: str = N_("spots")  # what a running total of the cards counts
     melds: int = 0  # boxes for the melds laid out, one meld each, beside the cards (0: none)
     out_choice: bool = True  # who went out changes the score (not where it scores nothing)
+    # How a hand may end, to choose one of (Gin Rummy: knock, gin, big gin where played, draw);
+    # empty where a hand's end is only who went out.
+    endings: tuple[str, ...] = ()
+    melded: bool = False  # each player's melded points are asked for too (Rummy 500)
+    points_only: bool = False  # each player's points are typed, no cards (Any game)
 
     def dealt_in(self, seated: Sequence[str], dealer: str | None) -> tuple[str, ...]:
         """The players seated who are dealt this hand, in seat order."""
@@ -77,6 +82,10 @@ class TableRules:
     target_option: str | None = None  # the option naming the score that ends the game (Rummy)
     # What going rummy is worth under the session's options (Rummy).
     rummy_reward: Callable[[Mapping[str, Any]], RummyReward] | None = None
+    # How a hand may end under the session's options (Gin Rummy); None: by who went out.
+    endings: Callable[[Mapping[str, Any]], tuple[str, ...]] | None = None
+    melded: bool = False  # each player's melded points are entered too (Rummy 500)
+    points_only: bool = False  # each player's points are entered, no cards (Any game)
     # The melds laid out that the round's contract does not take, each a RuleError naming its
     # box: (round number, the player, the player's row, the melds as typed).
     contract_misfits: Callable[[int, str, int, Sequence[str], str], list[RuleError]] | None = None
@@ -92,7 +101,7 @@ class TableRules:
             values=values,
             suits=SUITS,
             suits_required=self.melds_score,
-            show_total=not self.melds_score,
+            show_total=not (self.melds_score or self.points_only),
             totals=not self.melds_score and options.get("entry") == "totals",
             sitting_out=self.sitting_out,
             nobody_out=self.nobody_out,
@@ -101,6 +110,9 @@ class TableRules:
             dealer_sits_out=seated == self.dealer_sits_out_with,
             melds=self.meld_boxes,
             out_choice=self.out_scores,
+            endings=self.endings(options) if self.endings is not None else (),
+            melded=self.melded,
+            points_only=self.points_only,
         )
 
     def target(self, options: Mapping[str, Any]) -> int | None:
