@@ -17,7 +17,7 @@ from ledger.rules.cards import (
 )
 from ledger.rules.errors import Phrase, RuleError
 from ledger.rules.money import amount, coin, minor_units
-from ledger.rules.registry import GAMES, get_game
+from ledger.rules.registry import GAMES, NEW_GAMES, find_game, get_game
 from ledger.rules.table import EntryForm, PotStory, RummyReward, pot_story
 from ledger.rules.texts import N_
 
@@ -25,6 +25,7 @@ __all__ = [
     "CARD_LANGUAGES",
     "DUTCH_SUITS",
     "GAMES",
+    "NEW_GAMES",
     "SUIT_SYMBOLS",
     "EntryForm",
     "HandEntry",
@@ -41,6 +42,7 @@ __all__ = [
     "card_letters",
     "cards_as_typed",
     "coin",
+    "find_game",
     "get_game",
     "has_name",
     "minor_units",

@@ -348,7 +348,9 @@ class _Reader:
     language: str
 
     def _error(self, field: str, message: Phrase) -> RuleError:
-        return RuleError(message, field=f"{self.where}.{field}", players=(self.player,))
+        # A player with no result at all is pointed at the results, not at a field of one.
+        where = self.where if self.where == "results" else f"{self.where}.{field}"
+        return RuleError(message, field=where, players=(self.player,))
 
     def read(self, anyone_out: bool) -> tuple[tuple[Card, ...], int]:
         r, player = self.result, self.player

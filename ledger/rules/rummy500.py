@@ -238,7 +238,9 @@ class _Reader:
     language: str
 
     def _error(self, field: str, message: Phrase) -> RuleError:
-        return RuleError(message, field=f"{self.where}.{field}", players=(self.player,))
+        # A player with no result at all is pointed at the results, not at a field of one.
+        where = self.where if self.where == "results" else f"{self.where}.{field}"
+        return RuleError(message, field=where, players=(self.player,))
 
     def melded(self) -> Part:
         r = self.result
@@ -254,6 +256,8 @@ class _Reader:
             part = self._melded_total(r.melded_points)
         elif r.melded is not None:
             part = self._melded_cards(r.melded)
+        elif self.went_out:
+            part = Part((), 0, f"{self.where}.melded")  # refused just below, as the player out's
         else:
             raise self._error(
                 "melded",

@@ -213,6 +213,16 @@ def test_the_player_out_melded_something() -> None:
     ]
 
 
+def test_the_player_out_who_gives_nothing_is_asked_for_their_melded_points() -> None:
+    entry = HandEntry((ResultEntry("Bob", melded_points=0, cards="2C"),
+                       ResultEntry("Cas", melded_points=0, cards="3C")), out="Ann")  # fmt: skip
+    with pytest.raises(RuleError) as caught:
+        GAME.play(start(), entry, options())
+    assert [(p.field, p.message) for p in caught.value.problems] == [
+        ("results", "Ann went out, so they melded something: enter their melded points.")
+    ]
+
+
 def test_melded_points_must_be_given_even_when_none() -> None:
     assert problems(
         start(), "Ann", r("Ann", "7H 7S 7D", ""), r("Bob", 0, "2C"), r("Cas", None, "3C")
