@@ -19,7 +19,7 @@ from flask.cli import ScriptInfo, shell_command, with_appcontext
 from sqlalchemy.engine import make_url
 
 from ledger import MIGRATIONS, create_app
-from ledger.extensions import db, every_engine
+from ledger.extensions import db
 from ledger.network import WILDCARD_HOSTS, is_loopback, lan_address
 from ledger.workers import can_fork, listening_socket, run_workers
 
@@ -159,7 +159,7 @@ def _serve_workers(
     click.echo(f"{workers} worker processes. Press Ctrl+C to stop.")
     # No database connection may be shared by two processes: each worker opens its own.
     with app.app_context():
-        for engine in every_engine():
+        for engine in db.engines.values():
             engine.dispose()
     run_workers(workers, lambda: create_server(app, sockets=[sock], **settings).run())
 

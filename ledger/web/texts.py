@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from flask_babel import gettext
+
 from ledger.rules import GAMES, N_, RummyReward
-from ledger.web.language import gettext
 
 OPTION_LABELS = {
     "ante": N_("Ante"),
