@@ -7,6 +7,7 @@ from typing import Any
 from flask import (
     Blueprint,
     abort,
+    current_app,
     flash,
     jsonify,
     redirect,
@@ -215,13 +216,23 @@ def show(slug: str, session_id: int) -> str:
     # A message waiting for this browser (a refused join, leave or undo, "the game is over")
     # belongs on this very page: a kept copy would leave it out, and it would turn up later
     # on another page. Such a page is rendered anew and never kept.
-    if browser_session.get("_flashes"):
+    # A template that is read again when it changes (flask --debug) shows its change at once.
+    if browser_session.get("_flashes") or current_app.jinja_env.auto_reload:
         return _scoreboard(group, session_id)[0]
-    # What the page depends on beyond the session: the address (with ?saved=N, the hand just
-    # saved), the language and the group's name in the header. Not the browser: every phone
-    # signed in to the group sees the same page, but for each form's token, which goes in
-    # per response. So one build of a version serves the whole table.
-    key = (session_id, stamp.version, request.full_path, i18n.select_locale(), group.name)
+    # What the page depends on beyond the session: the prefix the app is served under and
+    # the address (with ?saved=N, the hand just saved), the language and the group's name in
+    # the header. Not the browser: every phone signed in to the group sees the same page, but
+    # for each form's token, which goes in per response. So one build of a version serves
+    # the whole table. Session ids are never used twice (ledger/models.py), so a deleted
+    # session's page cannot be served for a new one.
+    key = (
+        session_id,
+        stamp.version,
+        request.root_path,
+        request.full_path,
+        i18n.select_locale(),
+        group.name,
+    )
 
     def build() -> tuple[str, bool]:
         # A build that changes this browser's session writes something of this browser's:
