@@ -356,6 +356,7 @@ class ClubStep:
     generator was in sending (its own lag, not the server's)."""
 
     tables: int
+    seconds: float
     polls: list[float]
     pages: int
     hands: int
@@ -385,7 +386,7 @@ def club_step(base: str, tables: list[ClubTable], seconds: float, rng: random.Ra
     heapq.heapify(due)
     lock = threading.Lock()
     seen: dict[tuple[int, int], str] = {}
-    step = ClubStep(len(tables), [], 0, 0, [])
+    step = ClubStep(len(tables), seconds, [], 0, 0, [])
 
     def work() -> None:
         connection = Lean(base)
@@ -455,7 +456,7 @@ def club_run(
         within = p95 <= CLUB_SLOWDOWN * baseline
         print(
             f"  {label}: {size:4d} tables (made in {made:.0f} s), "
-            f"{len(step.polls) / seconds:7.1f} polls/s, "
+            f"{len(step.polls) / step.seconds:7.1f} polls/s, "
             f"{step.pages} pages after {step.hands} hands, poll p95 {p95 * 1000:6.1f} ms "
             f"({p95 / baseline:4.1f}x one table's), sending late p95 {lag * 1000:6.1f} ms",
             flush=True,
