@@ -346,7 +346,9 @@ def club_table(base: str) -> ClubTable:
     board = f"/g/{client.slug}/s/{session}"
     signed_in = phone(base, client.slug)
     get_page(signed_in, base + board)  # sets its form-token secret
-    return ClubTable(client, session, board, lean_phone(base, signed_in).headers["Cookie"])
+    cookie = lean_phone(base, signed_in).headers["Cookie"]
+    signed_in.close()  # the phones' requests go out on the load generator's connections
+    return ClubTable(client, session, board, cookie)
 
 
 @dataclass
