@@ -51,7 +51,7 @@ def register_extensions(app: Flask) -> None:
     """Bind the extensions of ledger/extensions.py to this app."""
     from ledger import hosting, models  # noqa: F401  (models: its tables must be on db.metadata)
     from ledger.extensions import babel, csrf, db, init_engine_events, migrate
-    from ledger.web import compress, i18n, kept, limits, security
+    from ledger.web import compress, i18n, limits, security
 
     db.init_app(app)
     init_engine_events(app)
@@ -65,9 +65,6 @@ def register_extensions(app: Flask) -> None:
     security.init_app(app)
     # Gzip for clients that accept it (ledger/web/compress.py).
     compress.init_app(app)
-    # Kept scoreboards answered in front of Flask (ledger/web/kept.py); inside hosting's layer,
-    # so the proxy fix and the access log see those requests too.
-    kept.init_app(app)
     # Behind a reverse proxy, Secure cookies over https, the access log (LEDGER_* settings).
     hosting.init_app(app)
 

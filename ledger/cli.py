@@ -19,7 +19,7 @@ from flask.cli import ScriptInfo, shell_command, with_appcontext
 from sqlalchemy.engine import make_url
 
 from ledger import MIGRATIONS, create_app
-from ledger.extensions import db, every_engine
+from ledger.extensions import db
 from ledger.network import WILDCARD_HOSTS, is_loopback, lan_address
 from ledger.workers import can_fork, listening_socket, run_workers
 
@@ -77,6 +77,23 @@ def open_message(host: str, port: int, behind_proxy: bool = False) -> str:
     return f"Pub Ledger is running. Open http://{shown}:{port} on a phone on the same wifi."
 
 
+# Connections one server process keeps open at once: phones, each on a scoreboard's page.
+CONNECTION_LIMIT = 1000
+
+
+def _allow_open_files(wanted: int) -> None:
+    """Raise this process's limit of open files towards ``wanted`` (as far as the system's
+    hard limit allows): each connection is a file, and the usual soft limit is 1,024."""
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
 @click.command("serve")
 @click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
 @click.option(
@@ -130,7 +147,17 @@ def serve_command(
         app.config["LEDGER_ACCESS_LOG"] = True
     behind_proxy = bool(app.config["LEDGER_TRUSTED_PROXY"])
     # The proxy's headers are read by the app (ProxyFix), not also by waitress.
-    settings = {"threads": threads, "ident": "Pub Ledger", "clear_untrusted_proxy_headers": False}
+    settings = {
+        "threads": threads,
+        "ident": "Pub Ledger",
+        "clear_untrusted_proxy_headers": False,
+        # Every phone on a scoreboard keeps its connection open (it asks every 3 s): a club's
+        # tables are more phones than waitress's default of 100 connections, past which new
+        # ones wait. poll() watches any number of them (select() stops at 1,024).
+        "connection_limit": CONNECTION_LIMIT,
+        "asyncore_use_poll": True,
+    }
+    _allow_open_files(CONNECTION_LIMIT + 100)
     try:
         if workers > 1:
             _serve_workers(app, host, port, workers, settings, behind_proxy)
@@ -159,7 +186,7 @@ def _serve_workers(
     click.echo(f"{workers} worker processes. Press Ctrl+C to stop.")
     # No database connection may be shared by two processes: each worker opens its own.
     with app.app_context():
-        for engine in every_engine():
+        for engine in db.engines.values():
             engine.dispose()
     run_workers(workers, lambda: create_server(app, sockets=[sock], **settings).run())
 

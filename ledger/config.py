@@ -54,8 +54,8 @@ INVITE_LIFETIME_DAYS = 7
 
 SECRET_KEY_FILE = "secret_key"
 
-# Connections each app process keeps open to its database (SQLAlchemy's default is 5).
-POOL_SIZE = 10
+# Connections each app process keeps open to PostgreSQL (SQLAlchemy's default is 5).
+POSTGRES_POOL_SIZE = 10
 
 # Seconds a SQLite connection waits for another writer before giving up: waitress runs several
 # threads, and two phones may save a hand at the same moment.
@@ -314,45 +314,21 @@ def normalise_database_url(url: str) -> str:
     return url
 
 
-def quick_read_options(url: str, options: Mapping[str, Any]) -> dict[str, Any] | None:
-    """On PostgreSQL, the options of a second engine on the same database, for the reads
-    every page and API call makes first (``extensions.quick_read``): the same options (a
-    host's own too), in autocommit. None elsewhere.
-
-    Its connections never hold a transaction, so they are never rolled back, and psycopg
-    forgets its prepared statements on a connection at every ROLLBACK (an ORM session that
-    only read ends so). They are also the connections whose prepared statements PostgreSQL
-    is told to plan once (``extensions.init_engine_events``): every quick read is a lookup by
-    key, whose plan does not depend on the values. A request may hold one connection of each
-    pool at once, as it could hold two of the one pool before; each pool keeps up to its
-    ``pool_size`` open (docs/hosting.md: twice ``--threads`` a process).
-    """
-    if make_url(url).get_backend_name() != "postgresql":
-        return None
-    return {**options, "isolation_level": "AUTOCOMMIT"}
-
-
 def engine_options(url: str, configured: Mapping[str, Any]) -> dict[str, Any]:
     """Engine options suited to the database behind ``url``; ``configured`` ones win."""
     backend = make_url(url).get_backend_name()
     options: dict[str, Any] = {}
     if backend == "postgresql":
-        # Connections dropped by a server restart or a NAT box are replaced, not reported,
-        # by a check as each leaves the pool (ledger/extensions.py): a look at the socket for
-        # the server's farewell, and a ping for a connection idle long enough for a NAT box
-        # to forget it. SQLAlchemy's pool_pre_ping (a round trip for every use: a kept page
-        # costs half as much again with it) still works if set here.
+        # Connections dropped by a server restart or a NAT box are replaced, not reported: a
+        # ping as each leaves the pool. It costs a round trip on loopback (the benchmarks
+        # measure with it); pinging only connections idle for a while would leave the ones
+        # in use every few seconds, a table's, to fail once after a restart.
+        options["pool_pre_ping"] = True
         # As many kept connections as `ledger serve` has threads (up to --threads 10): past
         # the pool's size every connection is a new server process, opened and closed again
         # for one request.
-        options["pool_size"] = POOL_SIZE
+        options["pool_size"] = POSTGRES_POOL_SIZE
     elif backend == "sqlite":
         options["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT}
-        if sqlite_file(url) is not None:
-            # A file's pool (an in-memory database has one connection): as many kept
-            # connections as `ledger serve` has threads, as on PostgreSQL. A page may hold
-            # two at once (its ORM session's and a quick read's); past the pool's size each
-            # connection is opened, set up (WAL) and closed again for one request.
-            options["pool_size"] = POOL_SIZE
     options.update(configured)
     return options

@@ -25,6 +25,7 @@ from openpyxl.styles import Font
 from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter
 
+from ledger.rules.labels import CHOICE_LABELS, OPTION_LABELS
 from ledger.rules.money import CURRENCY_SYMBOLS, amount, minor_units
 from ledger.rules.registry import GAMES
 from ledger.services.stats import (
@@ -39,7 +40,6 @@ from ledger.services.stats import (
     facts_from_json,
     night_facts,
 )
-from ledger.web.texts import CHOICE_LABELS, OPTION_LABELS
 
 if TYPE_CHECKING:
     from ledger.services.exports import GroupExport, SessionExport, StreamedSession

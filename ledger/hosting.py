@@ -7,18 +7,14 @@ Errors are logged whatever the settings: Flask logs the traceback of every 500 t
 
 from __future__ import annotations
 
-import copy
 import logging
 import sys
-import threading
 import time
-from collections import OrderedDict
-from collections.abc import Hashable, Iterable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from flask import Flask, Request, has_request_context, request
-from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
-from itsdangerous import BadSignature
+from flask import Flask, has_request_context, request
+from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wsgi import ClosingIterator
 
@@ -42,58 +38,12 @@ def cookie_secure(app: Flask) -> bool:
     return has_request_context() and request.is_secure
 
 
-# Cookies whose signature was checked, kept per process (``HttpsAwareSessionInterface``).
-OPENED_COOKIES = 1024
-
-
 class HttpsAwareSessionInterface(SecureCookieSessionInterface):
     """Flask's signed cookie session, marked ``Secure`` when the page came over https: a
-    cookie sent over https is never sent back over plain http, where anyone could read it.
-
-    A phone sends the same cookie with every look: its signature is checked and its data
-    decoded once per process (under the app's keys), and each request gets its own copy.
-    Its age is checked on every request, as Flask's own opening does.
-    """
-
-    def __init__(self) -> None:
-        self._opened: OrderedDict[Hashable, tuple[dict[str, Any], int] | None] = OrderedDict()
-        self._lock = threading.Lock()
+    cookie sent over https is never sent back over plain http, where anyone could read it."""
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return cookie_secure(app)
-
-    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
-        value = request.cookies.get(self.get_cookie_name(app))
-        if not value or not app.secret_key:
-            return super().open_session(app, request)
-        found = self._verified(app, value)
-        max_age = int(app.permanent_session_lifetime.total_seconds())
-        if found is None or not 0 <= int(time.time()) - found[1] <= max_age:
-            return self.session_class()
-        return self.session_class(copy.deepcopy(found[0]))
-
-    def _verified(self, app: Flask, value: str) -> tuple[dict[str, Any], int] | None:
-        """The cookie's data and when it was signed; None if its signature is not the app's."""
-        fallbacks = tuple(app.config.get("SECRET_KEY_FALLBACKS") or ())
-        key = (app.secret_key, fallbacks, value)
-        with self._lock:
-            if key in self._opened:
-                self._opened.move_to_end(key)
-                return self._opened[key]
-        serializer = self.get_signing_serializer(app)
-        found: tuple[dict[str, Any], int] | None = None
-        if serializer is not None:
-            try:
-                data, signed_at = serializer.loads(value, return_timestamp=True)
-                if isinstance(data, dict):
-                    found = (data, int(signed_at.timestamp()))
-            except BadSignature:
-                found = None
-        with self._lock:
-            self._opened[key] = found
-            while len(self._opened) > OPENED_COOKIES:
-                self._opened.popitem(last=False)
-        return found
 
 
 class HostingMiddleware:

@@ -48,6 +48,9 @@ class Group(Model):
     """The people who play together, with one passphrase for all of them."""
 
     __tablename__ = "groups"
+    # Ids are never used twice (SQLite reuses the highest one after a delete otherwise): an
+    # address or a kept page of something deleted never opens something new.
+    __table_args__ = {"sqlite_autoincrement": True}
 
     id: Mapped[int] = mapped_column(primary_key=True)
     slug: Mapped[str] = mapped_column(String(SLUG_LENGTH), unique=True)
@@ -136,7 +139,11 @@ class GameSession(Model):
 
     __tablename__ = "sessions"
     # A double tap on "Start" or a retry sends the same request_id: one session only.
-    __table_args__ = (UniqueConstraint("group_id", "request_id"),)
+    # Its id is never used twice, as a group's (its address, the page kept for it).
+    __table_args__ = (
+        UniqueConstraint("group_id", "request_id"),
+        {"sqlite_autoincrement": True},
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
@@ -275,6 +282,9 @@ class Payment(Model):
     """
 
     __tablename__ = "payments"
+    # A tick taken back on one phone and made again must not take the old one's id: another
+    # phone's "take back" of the old tick would remove the new one.
+    __table_args__ = {"sqlite_autoincrement": True}
 
     id: Mapped[int] = mapped_column(primary_key=True)
     session_id: Mapped[int] = mapped_column(

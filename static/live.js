@@ -77,8 +77,16 @@
     return fetch(request.url, request.options).finally(function () { window.clearTimeout(alarm); });
   }
 
+  // The page's address without "?saved=N": the line about the hand just saved is true only
+  // until the table moves on, so a page that follows the table drops it.
+  function plainAddress() {
+    var address = new URL(window.location.href);
+    address.searchParams.delete("saved");
+    return address.pathname + address.search;
+  }
+
   function refresh() {
-    return fetch(window.location.href, { credentials: "same-origin", cache: "no-store" })
+    return fetch(plainAddress(), { credentials: "same-origin", cache: "no-store" })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
       .then(function (html) {
         var page = new DOMParser().parseFromString(html, "text/html");
@@ -96,10 +104,15 @@
             old.setAttribute(attribute.name, attribute.value);
           });
         });
-        // "Hand 5 saved." goes once that hand is undone or corrected elsewhere.
+        // "Hand 5 saved." goes once anything changed since (another hand, an undo, a
+        // correction): it spoke of the page as it was. A reload then shows the plain page.
         var saved = document.getElementById("saved");
-        var savedNow = page.getElementById("saved");
-        if (saved && (!savedNow || savedNow.textContent !== saved.textContent)) saved.remove();
+        if (saved) {
+          saved.remove();
+          if (window.history && window.history.replaceState) {
+            window.history.replaceState(window.history.state, "", plainAddress());
+          }
+        }
         version = fresh.getAttribute("data-version");
         root.setAttribute("data-version", version);
         // Parts of the page are new: static/app.js writes their times on this phone's clock.

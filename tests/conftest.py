@@ -50,11 +50,11 @@ def close_connections(app: Flask) -> None:
     """Close every connection of the app's, so that nothing holds a lock on the database's
     tables when the next test gets them, and no socket is left for the garbage collector to
     warn about (a ResourceWarning, which the suite turns into an error)."""
-    from ledger.extensions import db, every_engine
+    from ledger.extensions import db
 
     with app.app_context():
         db.session.remove()
-        for engine in every_engine():
+        for engine in db.engines.values():
             engine.dispose()
 
 

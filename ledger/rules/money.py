@@ -6,7 +6,6 @@ import math
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from functools import lru_cache
 from types import MappingProxyType
 
 from ledger.rules.errors import RuleError
@@ -104,9 +103,6 @@ def _minor_per_coin(currency: str) -> int:
     return per.numerator
 
 
-# Pages write the same balances on every look: each worked out once per process (equal
-# unit values, 0.1 and 0.10, give the same amount, so one key is right for both).
-@lru_cache(maxsize=4096)
 def amount(units: int, unit_value: Decimal, currency: str) -> Decimal:
     """``units`` worth ``unit_value`` each, rounded half-to-even to the currency's coin."""
     places = minor_units(currency)

@@ -3,9 +3,7 @@ read again, nothing re-scored)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from decimal import Decimal
-from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import Row, select
@@ -29,7 +27,7 @@ from ledger.services.results import (
 )
 
 
-def hand_view(hand: Hand | Row[Any] | SimpleNamespace) -> HandView:
+def hand_view(hand: Hand | Row[Any]) -> HandView:
     """A hand's view, from its row or from a result row with the same columns."""
     o = hand.outcome
     return HandView(
@@ -59,23 +57,6 @@ def hand_view(hand: Hand | Row[Any] | SimpleNamespace) -> HandView:
         created_at=hand.created_at,
         updated_at=hand.updated_at,
     )
-
-
-def hand_told(outcome: Mapping[str, Any], entry: Mapping[str, Any]) -> dict[str, Any]:
-    """A hand in the API's shape (API.md "Hand") as far as its sentence tells of it (who went
-    out and won, the results, the payments, the pot, the entry as typed), from its stored
-    outcome and entry alone: the same values ``hand_view(...).to_json()`` gives for those."""
-    return {
-        "results": [dict(r, melds=r.get("melds", [])) for r in outcome["results"]],
-        "out": outcome["out"],
-        "winners": list(outcome["winners"]),
-        "payments": [
-            dict(m) for m in outcome["movements"] if m["from"] is not None and m["to"] is not None
-        ],
-        "pot_before": outcome["pot_before"],
-        "pot_after": outcome["pot_after"],
-        "entry": dict(entry),
-    }
 
 
 def next_leader(game: Game, state: State) -> str | None:

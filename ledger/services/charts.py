@@ -11,12 +11,10 @@ that writes the hands, under the session's lock, so the row always matches them.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Row, Text, cast, select
+from sqlalchemy import Row, select
 
 from ledger.extensions import db
 from ledger.models import GameSession, Hand, SessionChart
@@ -34,7 +32,8 @@ def sample(row: GameSession | Row[Any], points: int = CHART_POINTS) -> list[Poin
     One read of the kept row; a session without one (restored from a backup, or older than
     the row) is sampled from its hands, on the same grid.
     """
-    if row.hands_played <= 0 or points <= 0:
+    played = row.hands_played
+    if played <= 0 or points <= 0:
         return []
     table = SessionChart.__table__
     # A plain Core read: the chart is only drawn here, never changed.
@@ -43,44 +42,10 @@ def sample(row: GameSession | Row[Any], points: int = CHART_POINTS) -> list[Poin
         .execute(select(table.c.points, table.c.last).where(table.c.session_id == row.id))
         .first()
     )
-    return sample_kept(row, chart, points)
-
-
-_CHARTS, _SESSIONS = SessionChart.__table__, GameSession.__table__
-# The kept chart's columns, read beside the session's row by a page that shows both, and how
-# the chart joins that row (outer: a session may have none yet).
-# The grid's points come as the database holds them (JSON text, ``kept_points``).
-KEPT_COLUMNS = (
-    cast(_CHARTS.c.points, Text).label("chart_points"),
-    _CHARTS.c.last.label("chart_last"),
-)
-KEPT_JOIN = (_CHARTS, _CHARTS.c.session_id == _SESSIONS.c.id)
-
-
-def kept_join(sessions: Any) -> tuple[Any, Any]:
-    """``KEPT_JOIN`` for the sessions table under another name (an alias of it)."""
-    return _CHARTS, _CHARTS.c.session_id == sessions.c.id
-
-
-@lru_cache(maxsize=512)
-def kept_points(text: str | None) -> list[list[Any]] | None:
-    """The kept chart's grid points from their JSON text (``KEPT_COLUMNS``), decoded once per
-    process: past the first CHART_POINTS hands a new hand changes only the last point, not the
-    grid, so a scoreboard after hand 2,000 decodes what the one before it decoded. Shared
-    between reads: never changed."""
-    return None if text is None else json.loads(text)
-
-
-def sample_kept(row: GameSession | Row[Any], chart: Any, points: int = CHART_POINTS) -> list[Point]:
-    """``sample`` from the session's kept chart as read already (its ``points`` and ``last``;
-    None where the session has none)."""
-    played = row.hands_played
-    if played <= 0 or points <= 0:
-        return []
-    if chart is None or chart.points is None:
+    if chart is None:
         found = _from_hands(row, _step_for(played), played)
     else:
-        found = [(int(n), s) for n, s in _with_last(chart) if n <= played]
+        found = [(int(n), dict(s)) for n, s in _with_last(chart) if n <= played]
     return _thinned(found, points)
 
 

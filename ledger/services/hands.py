@@ -14,32 +14,31 @@ from __future__ import annotations
 import json
 import typing
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
-from types import SimpleNamespace
+from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import JSON, Connection, Row, Table, Text, Update, bindparam, cast, select, update
+from sqlalchemy import JSON, Row, Table, Text, Update, bindparam, cast, select, update
 
-from ledger.extensions import DriverRead, db, quick_read
+from ledger.extensions import db
 from ledger.models import Change, GameSession, Hand, utcnow
 from ledger.rules.base import HandEntry, State
 from ledger.rules.codecs import entry_from_dict, entry_to_dict, outcome_to_dict
 from ledger.rules.errors import RuleError
 from ledger.services import charts
-from ledger.services.building import build_session_view, hand_told, hand_view
+from ledger.services.building import build_session_view, hand_view
 from ledger.services.charts import CHART_POINTS
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.loading import (
     apply_seating,
     check_version,
     load_session,
+    read_session,
     session_game,
 )
 from ledger.services.results import (
     AddedHand,
     ChangeView,
     GroupRef,
-    HandLine,
     HandView,
     ScoreboardView,
     SessionView,
@@ -59,7 +58,7 @@ _VIEWED = (
     Hand.updated_at,
 )
 _HANDS = typing.cast(Table, Hand.__table__)
-_SESSIONS = typing.cast(Table, GameSession.__table__)
+_VIEWED_COLUMNS = tuple(_HANDS.c[c.key] for c in _VIEWED)
 # Rows fetched at a time when the hands are streamed.
 _BATCH = 200
 
@@ -131,31 +130,16 @@ def scoreboard(
     """What the scoreboard page shows, the session's row read once: the session, its last
     ``recent`` hands, hand ``saved`` (the one just entered, when asked; None if it is gone)
     and the chart's running scores. Bounded reads: the same cost at hand 2,000 as at 20."""
-    # The session's row with its kept chart, then its last hands: two reads on one pooled
-    # connection, straight through the driver (no transaction held: nothing is written).
-    with quick_read() as connection:
-        row = _SCOREBOARD_ROW.row(connection, {"session_id": session_id, "group_id": group.id})
-        if row is None:
-            raise NotFound("There is no session {id}.", id=session_id)
-        hands = _last_lines(row, recent, connection)
-        just_saved = next((h for h in hands if h.number == saved), None)
-        if saved and just_saved is None:
-            just_saved = _line_at(row, saved, connection)
-    return replace(scoreboard_of(group, row, hands, points), saved=just_saved)
-
-
-def scoreboard_of(
-    group: GroupRef, row: Any, lines: Sequence[HandLine], points: int = CHART_POINTS
-) -> ScoreboardView:
-    """``scoreboard``'s answer (no hand just saved) from its reads made already: the session's
-    row with its kept chart (``charts.KEPT_COLUMNS``) and its last hands' lines, oldest first
-    (``hand_line``); the page's access read brings them along (services/pages.py)."""
-    chart = SimpleNamespace(points=charts.kept_points(row.chart_points), last=row.chart_last)
+    row = read_session(group, session_id)
+    hands = _last_hands(row, recent)
+    just_saved = next((h for h in hands if h.number == saved), None)
+    if saved and just_saved is None:
+        just_saved = _hand_at(row, saved)
     return ScoreboardView(
         session=build_session_view(group, row),
-        recent=tuple(lines),
-        saved=None,
-        history=tuple(charts.sample_kept(row, chart, points)),
+        recent=tuple(hands),
+        saved=just_saved,
+        history=tuple(_history(row, points)),
     )
 
 
@@ -465,76 +449,21 @@ def _hand_at(row: GameSession | Row[Any], number: int) -> HandView | None:
 
 
 def _last_hands(row: GameSession | Row[Any], count: int) -> list[HandView]:
-    return [line.view() for line in _last_lines(row, count)]
-
-
-# A hand's line (results.HandLine): its outcome and entry as the database holds them, text
-# that is only decoded when a sentence is made of it, and the rest of a view beside them.
-LINE_COLUMNS = (
-    _HANDS.c.number,
-    _HANDS.c.revision,
-    cast(_HANDS.c.outcome, Text).label("outcome"),
-    cast(_HANDS.c.entry, Text).label("entry"),
-    cast(_HANDS.c.state_after, Text).label("state_after"),
-    _HANDS.c.request_id,
-    _HANDS.c.created_at,
-    _HANDS.c.updated_at,
-)
-
-
-def hand_line(row: Any) -> HandLine:
-    """A hand's line from its row of ``LINE_COLUMNS``."""
-
-    def view() -> HandView:
-        columns = row._asdict()
-        decoded = {name: json.loads(columns[name]) for name in _DECODED}
-        return hand_view(SimpleNamespace(**(columns | decoded)))
-
-    def told() -> dict[str, Any]:
-        return hand_told(json.loads(row.outcome), json.loads(row.entry))
-
-    return HandLine(row.number, row.revision, f"{row.outcome}\n{row.entry}", view, told)
-
-
-_DECODED = ("outcome", "entry", "state_after")
-
-# A session's hands numbered ``after`` + 1 to ``upto``, in order, as lines.
-_LINES = DriverRead(
-    select(*LINE_COLUMNS)
-    .where(
-        _HANDS.c.session_id == bindparam("session_id"),
-        _HANDS.c.number > bindparam("after"),
-        _HANDS.c.number <= bindparam("upto"),
-    )
-    .order_by(_HANDS.c.number)
-)
-
-# The scoreboard's read of a session: its row and its kept chart (charts.KEPT_COLUMNS).
-_SCOREBOARD_ROW = DriverRead(
-    select(_SESSIONS, *charts.KEPT_COLUMNS)
-    .select_from(_SESSIONS.outerjoin(*charts.KEPT_JOIN))
-    .where(_SESSIONS.c.id == bindparam("session_id"), _SESSIONS.c.group_id == bindparam("group_id"))
-)
-
-
-def _last_lines(
-    row: GameSession | Row[Any], count: int, connection: Connection | None = None
-) -> list[HandLine]:
-    """The last ``count`` hands' lines, oldest first, in one read (on ``connection``, or the
-    ORM session's)."""
     if count <= 0:
         return []
-    # Between the row's read and this one another phone may have saved a hand: the page
-    # shows the session as the row says, never a hand past it.
-    wanted = {"session_id": row.id, "after": row.hands_played - count, "upto": row.hands_played}
-    found = _LINES.rows(connection or db.session.connection(), wanted)
-    return [hand_line(h) for h in found]
-
-
-def _line_at(row: Any, number: int, connection: Connection) -> HandLine | None:
-    wanted = {"session_id": row.id, "after": number - 1, "upto": number}
-    found = _LINES.rows(connection, wanted)
-    return hand_line(found[0]) if found else None
+    # The table's columns on the connection: a plain Core read, without the ORM's layer.
+    hands = db.session.connection().execute(
+        select(*_VIEWED_COLUMNS)
+        .where(
+            _HANDS.c.session_id == row.id,
+            # Between the row's read and this one another phone may have saved a hand: the
+            # page shows the session as the row says, never a hand past it.
+            _HANDS.c.number > row.hands_played - count,
+            _HANDS.c.number <= row.hands_played,
+        )
+        .order_by(_HANDS.c.number)
+    )
+    return [hand_view(h) for h in hands]
 
 
 def _history(row: GameSession | Row[Any], points: int) -> list[tuple[int, dict[str, int]]]:

@@ -51,7 +51,7 @@ def read_session(group: GroupRef, session_id: int) -> Row[Any]:
     of each (``row.state``), or NotFound as ``load_session`` says.
 
     A page or an answer that only reads has no use for the ORM's object, its identity map and
-    its change tracking, which cost several times the query itself.
+    its change tracking, which cost several times the query itself on a scoreboard build.
     """
     table = GameSession.__table__
     row = (

@@ -8,17 +8,15 @@ page pays no extra query for it.
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sqlalchemy import Integer, Table, and_, bindparam, case, func, or_, select
+from sqlalchemy import and_, bindparam, func, select
 
-from ledger.extensions import DriverRead, db, quick_read
-from ledger.models import AccessGrant, GameSession, Group, Hand
-from ledger.services import charts, hands
+from ledger.extensions import db, quick_read
+from ledger.models import AccessGrant, GameSession, Group
 from ledger.services.auth import web_grant_holds
-from ledger.services.results import GroupRef, ScoreboardView
+from ledger.services.results import GroupRef
 
 
 @dataclass(frozen=True)
@@ -104,101 +102,21 @@ _PAGE_ACCESS = (
 )
 
 
-_PAGE_ACCESS_READ = DriverRead(_PAGE_ACCESS, expanding=("grants",))
-
-
 def session_page_access(
     slug: str, session_id: int, grants: Iterable[str] = ()
 ) -> tuple[GroupAccess, SessionStamp | None] | None:
     """The group of ``slug`` with its epoch, and the stamp of its session ``session_id`` (None
     if the group has no such session); None if there is no such group. One query."""
-    # Straight through the driver on a pooled connection of its own: none of the ORM's or
-    # Core's work is needed for a few numbers and names, and the poll holds no transaction.
+    # Core on a pooled connection of its own: none of the ORM session's bookkeeping is needed
+    # for a few columns, and the poll holds no transaction open.
     with quick_read() as connection:
         params = {"slug": slug, "session_id": session_id, "grants": list(grants)}
-        row = _PAGE_ACCESS_READ.first(connection, params)
+        row = connection.execute(_PAGE_ACCESS, params).first()
     if row is None:
         return None
     group_id, group_slug, name, epoch, version, hands_played, status, grant = row
     stamp = SessionStamp(version, hands_played, status) if version is not None else None
     return GroupAccess(GroupRef(group_id, group_slug, name), epoch, grant is not None), stamp
-
-
-# The scoreboard page's access read, which brings what the page shows along when the session
-# is at a version other than ``known`` (the one this process keeps the page's reads for): the
-# session's row with its kept chart, on the line of its last hand, and its last ``recent``
-# hands' lines, oldest first. At ``known`` the hands' range is empty and the row's columns
-# NULL: a kept page's read stays a few numbers. One statement, so the access, the version and
-# the reads are of one moment, and a page built after a new hand waits for the database once.
-_BOARD = typing.cast(Table, GameSession.__table__).alias("board")
-_HANDS = typing.cast(Table, Hand.__table__)
-_NEW_HERE = GameSession.version != bindparam("known", type_=Integer)
-_SCOREBOARD_ACCESS = (
-    _PAGE_ACCESS.add_columns(
-        *(column.label(column.name) for column in _BOARD.c), *charts.KEPT_COLUMNS
-    )
-    .add_columns(*hands.LINE_COLUMNS)
-    .outerjoin(
-        _HANDS,
-        and_(
-            _HANDS.c.session_id == GameSession.id,
-            _HANDS.c.number
-            > GameSession.hands_played
-            - case((_NEW_HERE, bindparam("recent", type_=Integer)), else_=0),
-            _HANDS.c.number <= GameSession.hands_played,
-        ),
-    )
-    .outerjoin(
-        _BOARD,
-        and_(
-            _BOARD.c.id == GameSession.id,
-            _NEW_HERE,
-            or_(_HANDS.c.number == GameSession.hands_played, GameSession.hands_played == 0),
-        ),
-    )
-    .outerjoin(*charts.kept_join(_BOARD))
-)
-_SCOREBOARD_ACCESS_READ = DriverRead(_SCOREBOARD_ACCESS, expanding=("grants",))
-_PARTS = (
-    len(_PAGE_ACCESS.selected_columns),
-    len(_BOARD.c) + len(charts.KEPT_COLUMNS),
-    len(hands.LINE_COLUMNS),
-)
-
-
-def scoreboard_page_access(
-    slug: str, session_id: int, grants: Iterable[str], known: int | None, recent: int
-) -> tuple[GroupAccess, SessionStamp | None, ScoreboardView | None] | None:
-    """``session_page_access`` with the scoreboard's reads (``hands.scoreboard``'s answer for
-    ``recent`` hands, no hand just saved) when the session is at a version other than
-    ``known``; None for them at ``known`` (or where there is no such session). One query."""
-    if recent < 1:
-        raise ValueError("A scoreboard shows at least its last hand.")
-    with quick_read() as connection:
-        params = {
-            "slug": slug,
-            "session_id": session_id,
-            "grants": list(grants),
-            "known": -1 if known is None else known,
-            "recent": recent,
-        }
-        rows = _SCOREBOARD_ACCESS_READ.rows_in_parts(connection, params, _PARTS)
-    if not rows:
-        return None
-    group_id, group_slug, name, epoch, version, hands_played, status, grant = rows[0][0]
-    group = GroupAccess(GroupRef(group_id, group_slug, name), epoch, grant is not None)
-    if version is None:
-        return group, None, None
-    stamp = SessionStamp(version, hands_played, status)
-    board = next((row for _access, row, _line in rows if row is not None), None)
-    if board is None or grant is None:
-        return group, stamp, None
-    # A row per hand (and per grant of the browser's that opens the group, if several), in
-    # no order: sorted here, which spares the database a sort on every kept page's read.
-    lines = {line.number: line for _access, _row, line in rows if line is not None}
-    ordered = [hands.hand_line(lines[number]) for number in sorted(lines)]
-    view = hands.scoreboard_of(group.group, board, ordered)
-    return group, stamp, view
 
 
 def slugs_named(name: str) -> list[str]:

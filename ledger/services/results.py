@@ -6,8 +6,8 @@ is an amount, a Decimal written as a string, never a float.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -164,11 +164,6 @@ class SessionView:
     # RULES.md §7: a finished points game played for a stake, each player's money in units.
     payout: Mapping[str, int] | None = None
 
-    @property
-    def seated(self) -> tuple[str, ...]:
-        """The names of the players at the table now, clockwise."""
-        return tuple(p.name for p in self.players if p.active)
-
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -281,32 +276,13 @@ class HandView:
 
 
 @dataclass(frozen=True)
-class HandLine:
-    """A hand as a list of hands shows it: its number, its revision and a sentence of what it
-    did, which only its outcome and its entry say.
-
-    ``stored`` is that outcome and entry as the database holds them (JSON text): two hands
-    with the same ``stored`` did the same, so a sentence made once can be kept under it
-    (ledger/web/summary.py). ``told()`` decodes just those two when the sentence has to be
-    made (the hand in the API's shape, as far as a sentence tells of it); ``view()`` reads
-    the whole hand from the same row.
-    """
-
-    number: int
-    revision: int
-    stored: str
-    view: Callable[[], HandView] = field(compare=False, repr=False)
-    told: Callable[[], dict[str, Any]] = field(compare=False, repr=False)
-
-
-@dataclass(frozen=True)
 class ScoreboardView:
     """The scoreboard page's reads: the session, its last hands (oldest first), the hand just
     saved if asked for, and the chart's ``(hand number, running scores)`` points."""
 
     session: SessionView
-    recent: tuple[HandLine, ...]
-    saved: HandLine | None
+    recent: tuple[HandView, ...]
+    saved: HandView | None
     history: tuple[tuple[int, dict[str, int]], ...]
 
 

@@ -17,14 +17,10 @@ def register_pages(app: Flask) -> None:
     from ledger.services.errors import ServiceError
     from ledger.web import access, display, groups, hands, history, home, i18n, sessions
     from ledger.web.errors import service_error_page
-    from ledger.web.fragments import KeptParts, kept_where
     from ledger.web.limits import refuse_unkeepable_text
 
     for blueprint in (home.bp, i18n.bp, display.bp, groups.bp, sessions.bp, hands.bp, history.bp):
         app.register_blueprint(blueprint)
     app.register_error_handler(ServiceError, service_error_page)
-    # {% kept %}: parts of a kept page drawn once (ledger/web/fragments.py).
-    app.jinja_env.add_extension(KeptParts)
-    app.context_processor(kept_where)
     app.before_request(access.renew_daily)
     app.before_request(refuse_unkeepable_text)

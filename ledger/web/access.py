@@ -10,15 +10,12 @@ query per page.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
 from datetime import date
-from typing import Any
 
-from flask import abort, request, session
+from flask import abort, session
 
 from ledger.services import auth, pages
 from ledger.services.results import GroupRef
-from ledger.web import pagecache
 
 SESSION_KEY = "groups"
 RENEWED_KEY = "renewed"  # the day (ordinal) the cookie was last sent
@@ -29,23 +26,14 @@ def signed_in_tokens() -> dict[str, str]:
 
     A cookie from before grants (an auth epoch per group) names none: it opens nothing.
     """
-    return _tokens_in(session)
-
-
-def _tokens_in(data: Mapping[str, Any]) -> dict[str, str]:
-    groups = data.get(SESSION_KEY)
+    groups = session.get(SESSION_KEY)
     if not isinstance(groups, dict):
         return {}
     return {str(k): v for k, v in groups.items() if isinstance(v, str)}
 
 
-def grant_hashes(data: Mapping[str, Any]) -> list[str]:
-    """What the server keeps of the grants a browser's session ``data`` holds."""
-    return [auth.token_hash(t) for t in _tokens_in(data).values()]
-
-
 def _hashes() -> list[str]:
-    return grant_hashes(session)
+    return [auth.token_hash(t) for t in signed_in_tokens().values()]
 
 
 def remember(group_id: int) -> None:
@@ -68,15 +56,10 @@ def renew_daily() -> None:
     """Before every page: a signed-in browser's cookie is sent anew once a day, so it stays
     signed in for PERMANENT_SESSION_LIFETIME after its last visit, not after its first; its
     grants are marked as in use (one write a day), so only unused ones are pruned."""
-    if renewal_due(session.permanent, session.get(RENEWED_KEY)):
-        session[RENEWED_KEY] = date.today().toordinal()
+    today = date.today().toordinal()
+    if session.permanent and session.get(RENEWED_KEY) != today:
+        session[RENEWED_KEY] = today
         auth.touch(list(signed_in_tokens().values()))
-
-
-def renewal_due(permanent: bool, renewed: object) -> bool:
-    """Whether a browser's cookie (``permanent``, last ``renewed`` on that day) is due to be
-    sent anew today."""
-    return permanent and renewed != date.today().toordinal()
 
 
 def forget(group_id: int) -> None:
@@ -108,24 +91,12 @@ def group_for_page(slug: str) -> GroupRef:
     return found.group
 
 
-# Where ledger/web/kept.py leaves its read of ``page_access`` for the request it hands on.
-PAGE_ACCESS_READ = "ledger.page_access"
-
-
-def session_for_page(
-    slug: str, session_id: int, *, scoreboard: bool = False
-) -> tuple[GroupRef, pages.SessionStamp]:
+def session_for_page(slug: str, session_id: int) -> tuple[GroupRef, pages.SessionStamp]:
     """``group_for_page`` and the stamp of the group's session ``session_id``, in one read.
 
-    401 as ``group_for_page`` says; then 404 if the group has no such session. For the
-    ``scoreboard`` the same read brings the page's reads of a version not kept yet, and keeps
-    them (``_access_read``).
+    401 as ``group_for_page`` says; then 404 if the group has no such session.
     """
-    grants = _hashes()
-    read = request.environ.get(PAGE_ACCESS_READ)
-    if read is not None and read[:3] == (slug, session_id, tuple(grants)) and read[3]:
-        return read[3]  # read a moment ago in front of Flask, for this very request
-    found = _access_read(slug, session_id, grants, scoreboard)
+    found = pages.session_page_access(slug, session_id, _hashes())
     if found is None or not found[0].signed_in:
         if found is not None:
             forget(found[0].group.id)
@@ -134,37 +105,6 @@ def session_for_page(
     if stamp is None:
         abort(404)
     return group_access.group, stamp
-
-
-def page_access(
-    slug: str, session_id: int, grants: Iterable[str], *, scoreboard: bool = False
-) -> tuple[GroupRef, pages.SessionStamp] | None:
-    """``session_for_page`` for a browser's grant hashes, outside a request: None where that
-    would not answer the page (not signed in, no such session)."""
-    found = _access_read(slug, session_id, grants, scoreboard)
-    if found is None or not found[0].signed_in or found[1] is None:
-        return None
-    return found[0].group, found[1]
-
-
-def _access_read(
-    slug: str, session_id: int, grants: Iterable[str], scoreboard: bool
-) -> tuple[pages.GroupAccess, pages.SessionStamp | None] | None:
-    """The page's access read; for a ``scoreboard``, with the page's reads of the version it
-    finds unless they are kept already, kept for the page's build (ledger/web/sessions.py).
-    A phone that is not signed in gets nothing of them: the read leaves them out."""
-    if not scoreboard:
-        return pages.session_page_access(slug, session_id, grants)
-    reads = pagecache.scoreboard_reads()
-    found = pages.scoreboard_page_access(
-        slug, session_id, grants, reads.known(session_id), pagecache.RECENT_HANDS
-    )
-    if found is None:
-        return None
-    group_access, stamp, board = found
-    if board is not None and stamp is not None:
-        reads.keep(group_access.group, session_id, stamp.version, board)
-    return group_access, stamp
 
 
 def signed_in_group(slug: str) -> GroupRef | None:

@@ -16,11 +16,9 @@ from __future__ import annotations
 
 import gzip
 from collections.abc import Iterable
-from functools import lru_cache
 from typing import cast
 
 from flask import Flask, Response, request
-from werkzeug.http import parse_accept_header
 
 # Below this, the gzip header and the extra work are not worth it.
 MIN_SIZE = 512
@@ -69,8 +67,10 @@ def compress(response: Response) -> Response:
     if request.accept_encodings["gzip"] <= 0:
         return response
     data = _body(response)
-    packed = _packed(data) if data is not None else None
-    if packed is None:
+    if data is None or len(data) < MIN_SIZE:
+        return response
+    packed = gzip.compress(data, compresslevel=LEVEL, mtime=0)
+    if len(packed) >= len(data):
         return response
     response.set_data(packed)
     response.headers["Content-Encoding"] = "gzip"
@@ -80,30 +80,6 @@ def compress(response: Response) -> Response:
     if etag and not weak:
         response.set_etag(etag, weak=True)
     return response
-
-
-def _packed(data: bytes) -> bytes | None:
-    """``data`` gzipped, or None where that is not worth it (small, or no smaller)."""
-    if len(data) < MIN_SIZE:
-        return None
-    packed = gzip.compress(data, compresslevel=LEVEL, mtime=0)
-    return packed if len(packed) < len(data) else None
-
-
-def packed_page(data: bytes, accept_encoding: str | None, fetch_site: str | None) -> bytes | None:
-    """A page's body as ``compress`` would send it for these request headers: gzipped, or
-    None for as it is (ledger/web/kept.py answers kept pages before Flask's hooks)."""
-    if fetch_site not in TRUSTED_FETCH_SITES:
-        return None
-    if _accepted_gzip(accept_encoding or "") <= 0:
-        return None
-    return _packed(data)
-
-
-@lru_cache(maxsize=256)
-def _accepted_gzip(accept_encoding: str) -> float:
-    # The quality the header gives gzip, as request.accept_encodings["gzip"] reads it.
-    return parse_accept_header(accept_encoding)["gzip"]
 
 
 def _body(response: Response) -> bytes | None:

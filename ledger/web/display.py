@@ -8,14 +8,13 @@ from collections.abc import Iterable, Sequence
 from copy import copy
 from datetime import UTC, datetime
 from decimal import Decimal
-from functools import lru_cache
-from typing import Any, NamedTuple, cast
+from typing import Any
 
 from babel import Locale
-from flask import Blueprint, Flask
-from flask_babel import format_datetime
+from flask import Blueprint
+from flask_babel import format_datetime, get_locale
 from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ledger.rules import (
     DUTCH_SUITS,
@@ -29,16 +28,9 @@ from ledger.rules import (
 )
 from ledger.web import texts
 from ledger.web.chart import series_class
-from ledger.web.i18n import page_cards_language
-from ledger.web.language import page_language
-from ledger.web.urls import PageUrls
+from ledger.web.i18n import DEFAULT_LANGUAGE, page_cards_language
 
 bp = Blueprint("display", __name__)
-
-# The templates' links, each address built once per process (ledger/web/urls.py).
-bp.record_once(
-    lambda state: state.app.jinja_env.globals.update(url_for=PageUrls(cast(Flask, state.app)))
-)
 
 # A date and time nobody at the table misreads: the day, the month's name in the page's
 # language, the 24-hour clock: "22 Nov 2026, 00:18", in Dutch "22 nov 2026, 00:18". (Babel's
@@ -59,25 +51,12 @@ def format_money(value: Decimal, currency: str | None) -> str:
     the engine rounds it: ledger/rules/money.py), whatever Babel thinks the currency has.
     A value that rounds to zero has no sign: "-€0.00" reads as a debt.
     """
-    locale = page_language().locale
-    return _format_money(value, (currency or "").strip().upper(), locale)
-
-
-# Written once per amount, currency and language in a process: a scoreboard writes the same
-# balances and pot on every build. Equal amounts (1.0 and 1.00, 0 and -0) are written alike,
-# so one key.
-@lru_cache(maxsize=4096)
-def _format_money(value: Decimal, code: str, locale: Locale) -> str:
+    code = (currency or "").strip().upper()
+    places = minor_units(code)
     exact = value.quantize(coin(code))
     if not exact:
         exact = abs(exact)
-    shape = _money_shape(code, locale)
-    return shape.write(exact) if shape is not None else _babel_money(exact, code, locale)
-
-
-def _babel_money(exact: Decimal, code: str, locale: Locale) -> str:
-    """``exact`` as Babel writes it with the currency's own number of decimals."""
-    places = minor_units(code)
+    locale = get_locale() or Locale.parse(DEFAULT_LANGUAGE)
     standard = locale.currency_formats["standard"] if code else locale.decimal_formats[None]
     pattern = copy(standard)
     pattern.frac_prec = (places, places)
@@ -86,59 +65,6 @@ def _babel_money(exact: Decimal, code: str, locale: Locale) -> str:
         text = _LETTERS_THEN_DIGIT.sub("\u00a0", text)
         text = _DIGIT_THEN_LETTERS.sub("\u00a0", text)
     return text
-
-
-class _MoneyShape(NamedTuple):
-    """How a language writes a currency's amounts, read off Babel's own writing: what comes
-    before and after the digits (of an amount and of a debt), the digits' group and decimal
-    marks. Writing an amount is then string work, not Babel's pattern work (a tenth of it)."""
-
-    places: int
-    plus: tuple[str, str]
-    minus: tuple[str, str]
-    marks: dict[int, str]  # str.translate: Python's "," and "." to the language's marks
-
-    def write(self, exact: Decimal) -> str:
-        before, after = self.minus if exact < 0 else self.plus
-        digits = format(abs(exact), f",.{self.places}f").translate(self.marks)
-        return f"{before}{digits}{after}"
-
-
-# Amounts the shape is checked against, beside the one it is read from: none, small, a
-# thousand (some languages group only from ten thousand), large, debts, every decimal.
-_SHAPE_CHECKS = tuple(
-    Decimal(v)
-    for v in ("0", "0.05", "5", "12.5", "999.99", "1000", "1234", "12345.678", "-0.4", "-7",
-              "-1234.56", "-98765432.1")
-)  # fmt: skip
-_PROBE = Decimal(1234567)
-_DIGITS = re.compile(r"\d[\d\D]*\d|\d")
-
-
-@lru_cache(maxsize=512)
-def _money_shape(code: str, locale: Locale) -> _MoneyShape | None:
-    """The currency's shape in the language, or None where Babel's writing has another form
-    (then each amount is Babel's): checked against Babel on amounts of every kind."""
-    places = minor_units(code)
-    plus, minus = _babel_money(_PROBE, code, locale), _babel_money(-_PROBE, code, locale)
-    found, debt = _DIGITS.search(plus), _DIGITS.search(minus)
-    if found is None or debt is None or len(found.group()) < 9:
-        return None
-    digits = found.group()
-    group, decimal = digits[1], digits[-(places + 1)] if places else "."
-    marks = str.maketrans({",": group, ".": decimal})
-    shape = _MoneyShape(
-        places,
-        (plus[: found.start()], plus[found.end() :]),
-        (minus[: debt.start()], minus[debt.end() :]),
-        marks,
-    )
-    for value in (_PROBE, -_PROBE, *_SHAPE_CHECKS):
-        exact = value.quantize(coin(code))
-        exact = exact if exact else abs(exact)
-        if shape.write(exact) != _babel_money(exact, code, locale):
-            return None
-    return shape
 
 
 @bp.app_template_filter("money")
@@ -225,7 +151,7 @@ def csrf_field() -> Markup:
     One helper instead of each form's own field: a page with several forms then has no
     duplicate ids, and forms with a prefix need no prefixed token.
     """
-    return Markup(f'<input type="hidden" name="csrf_token" value="{escape(generate_csrf())}">')
+    return Markup('<input type="hidden" name="csrf_token" value="{}">').format(generate_csrf())
 
 
 @bp.app_template_global("game_name")

@@ -12,13 +12,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from flask_babel import gettext as _
 from wtforms import SelectChoice
 
 from ledger.ids import row_number
 from ledger.rules import EntryForm, HandEntry, ResultEntry, RuleError, cards_as_typed, get_game
 from ledger.web.forms import HandForm
 from ledger.web.i18n import error_text, page_cards_language
-from ledger.web.language import gettext as _
 
 _RESULT_FIELD = re.compile(r"^results\[(\d+)\](?:\.(\w+))?")
 # The entry's fields beside its results (who went out, and whether rummy): an error about one

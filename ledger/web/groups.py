@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit, urlunsplit
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ledger import network, services
@@ -16,7 +17,6 @@ from ledger.services.results import GroupRef
 from ledger.web import access, history
 from ledger.web.forms import ConfirmForm, PassphraseForm, PlayerForm, add_error
 from ledger.web.i18n import error_text
-from ledger.web.language import gettext as _
 from ledger.web.qr import qr_svg
 
 bp = Blueprint("groups", __name__, url_prefix="/g/<slug>")

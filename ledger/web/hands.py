@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from ledger import services
 from ledger.ids import form_number
@@ -16,7 +17,6 @@ from ledger.services.results import GroupRef, HandView, SessionView
 from ledger.web import access, entry, texts, unsaved_hand
 from ledger.web.forms import HandForm
 from ledger.web.i18n import error_text
-from ledger.web.language import gettext as _
 from ledger.web.summary import hand_summary
 
 bp = Blueprint("hands", __name__, url_prefix="/g/<slug>/s/<int:session_id>/hands")

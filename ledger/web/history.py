@@ -16,7 +16,8 @@ from decimal import Decimal
 from typing import Any
 
 from flask import Blueprint, render_template
-from flask_babel import format_decimal
+from flask_babel import format_decimal, ngettext
+from flask_babel import gettext as _
 from markupsafe import Markup
 
 from ledger import services
@@ -29,8 +30,6 @@ from ledger.web import access
 from ledger.web.chart import score_chart
 from ledger.web.display import format_money, game_name
 from ledger.web.i18n import error_text
-from ledger.web.language import gettext as _
-from ledger.web.language import ngettext
 from ledger.web.summary import join_names
 
 bp = Blueprint("history", __name__, url_prefix="/g/<slug>")

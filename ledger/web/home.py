@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ledger import backup, services
@@ -12,7 +13,6 @@ from ledger.services import auth, pages
 from ledger.web import access, unsaved_hand
 from ledger.web.forms import CreateGroupForm, OpenGroupForm, RestoreForm, add_error
 from ledger.web.i18n import error_text, same_site_path
-from ledger.web.language import gettext as _
 
 bp = Blueprint("home", __name__)
 

@@ -22,27 +22,19 @@ tests/web/test_i18n.py fails while a marked text has no Dutch or the .mo lags be
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any
 from urllib.parse import urlsplit
 
-from babel.support import NullTranslations
 from flask import Blueprint, current_app, redirect, request, url_for
-from flask.blueprints import BlueprintSetupState
-from jinja2 import pass_context
-from jinja2.runtime import Context
-from markupsafe import Markup
-from werkzeug.datastructures import LanguageAccept
-from werkzeug.http import parse_accept_header
+from flask_babel import get_locale, get_translations, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from ledger import hosting
 from ledger.rules import CARD_LANGUAGES, Phrase, RuleError
 from ledger.services.errors import ServiceError
-from ledger.web.language import DEFAULT_LANGUAGE, gettext, page_language
 from ledger.web.texts import OPTION_LABELS, option_label
 
 LANGUAGES = {"en": "English", "nl": "Nederlands"}
+DEFAULT_LANGUAGE = "en"
 COOKIE = "lang"
 # A year: the choice is a person's, not a visit's.
 COOKIE_AGE = 365 * 24 * 3600
@@ -52,27 +44,16 @@ bp = Blueprint("i18n", __name__)
 
 def select_locale() -> str:
     """The switch's cookie if it names a language we have, else the browser's best match."""
-    return locale_for(request.cookies.get(COOKIE), request.headers.get("Accept-Language"))
-
-
-def locale_for(chosen: str | None, accept_language: str | None) -> str:
-    """``select_locale`` from the switch's cookie and the Accept-Language header."""
+    chosen = request.cookies.get(COOKIE)
     if chosen in LANGUAGES:
         return chosen
-    return _best_match(accept_language or "")
-
-
-@lru_cache(maxsize=256)
-def _best_match(accept_language: str) -> str:
-    # A table's phones send a handful of different headers: each is read once.
-    accepted = parse_accept_header(accept_language, LanguageAccept)
-    return accepted.best_match(LANGUAGES, default=DEFAULT_LANGUAGE) or DEFAULT_LANGUAGE
+    return request.accept_languages.best_match(LANGUAGES, default=DEFAULT_LANGUAGE)
 
 
 def page_cards_language() -> str:
     """The language a page reads and shows cards in (RULES.md §1): Dutch letters on a Dutch
     page, else English."""
-    language = page_language().code
+    language = str(get_locale() or DEFAULT_LANGUAGE)
     return language if language in CARD_LANGUAGES else DEFAULT_LANGUAGE
 
 
@@ -82,7 +63,7 @@ def error_text(error: RuleError | ServiceError) -> str:
     Each template is looked up as it is and filled with ``str.format``, never ``%``: a plain
     gettext, with none of Flask-Babel's interpolation, so a "%" in a sentence stays a "%".
     """
-    return _options_by_label(error).render(page_language().catalogue.gettext)
+    return _options_by_label(error).render(get_translations().gettext)
 
 
 def _options_by_label(error: RuleError | ServiceError) -> Phrase:
@@ -104,85 +85,10 @@ def _options_by_label(error: RuleError | ServiceError) -> Phrase:
     return named
 
 
-# Where a render keeps its language's catalogue (``language_context``).
-PAGE_TRANSLATIONS = "_page_translations"
-
-
 @bp.app_context_processor
 def language_context() -> dict[str, object]:
-    """Every page knows its language (for <html lang>) and offers the others; and its
-    catalogue, looked up once for the template's texts (``page_translations``)."""
-    return {
-        "current_language": page_language().code,
-        "languages": LANGUAGES,
-        PAGE_TRANSLATIONS: page_language().catalogue,
-    }
-
-
-def page_translations(context: Context) -> NullTranslations:
-    """The catalogue of the page being rendered.
-
-    Flask-Babel's own template gettext looks up the request's locale and catalogue anew for
-    every text (three lookups through ``g`` and the locale's name each time), some 35 times a
-    scoreboard. The render's context holds the catalogue of its request's language; a
-    template rendered without it (a macro imported without context) takes the request's
-    (``page_language``).
-    """
-    found = context.get(PAGE_TRANSLATIONS)
-    return found if found is not None else page_language().catalogue
-
-
-def _filled(context: Context, text: str, variables: dict[str, Any]) -> str:
-    """A translated text as Jinja's newstyle gettext leaves it: marked safe where the page
-    escapes, then always formatted with ``%``, so the variables put in are escaped."""
-    if context.eval_ctx.autoescape:
-        text = Markup(text)
-    return text % variables
-
-
-@pass_context
-def _page_gettext(context: Context, string: str, **variables: Any) -> str:
-    """The templates' gettext in one call from the render's catalogue, instead of Jinja's
-    three wrappers around a lookup."""
-    return _filled(context, page_translations(context).ugettext(string), variables)
-
-
-@pass_context
-def _page_ngettext(context: Context, singular: str, plural: str, num: int, **variables: Any) -> str:
-    """``_page_gettext``'s plural: ``num`` chooses the form and is ``%(num)d`` in it."""
-    text = page_translations(context).ungettext(singular, plural, num)
-    return _filled(context, text, {"num": num, **variables})
-
-
-@pass_context
-def _page_pgettext(context: Context, text_context: str, string: str, **variables: Any) -> str:
-    text = page_translations(context).upgettext(text_context, string)
-    return _filled(context, text, variables)
-
-
-@pass_context
-def _page_npgettext(
-    context: Context, text_context: str, singular: str, plural: str, num: int, **variables: Any
-) -> str:
-    text = page_translations(context).unpgettext(text_context, singular, plural, num)
-    return _filled(context, text, {"num": num, **variables})
-
-
-@bp.record_once
-def _install_page_gettext(state: BlueprintSetupState) -> None:
-    """Flask-Babel's template callables (installed by its init_app, before the blueprints
-    are registered), replaced by the ones reading the render's catalogue: the same texts,
-    formatted and escaped as Jinja's newstyle gettext does. Jinja's install sets its flags
-    (newstyle); its wrappers are then replaced by the functions themselves."""
-    env = state.app.jinja_env
-    callables = {
-        "gettext": _page_gettext,
-        "ngettext": _page_ngettext,
-        "pgettext": _page_pgettext,
-        "npgettext": _page_npgettext,
-    }
-    env.install_gettext_callables(newstyle=True, **callables)  # type: ignore[attr-defined]
-    env.globals.update(callables, _=_page_gettext)
+    """Every page knows its language (for <html lang>) and offers the others."""
+    return {"current_language": str(get_locale() or DEFAULT_LANGUAGE), "languages": LANGUAGES}
 
 
 @bp.post("/language")

@@ -4,8 +4,7 @@ character the database cannot keep."""
 from __future__ import annotations
 
 from flask import Flask, abort, request
-
-from ledger.web.language import gettext as _
+from flask_babel import gettext as _
 
 # A group's whole history can be far larger than any other form the app takes. The restore
 # page needs no sign-in and reading a file keeps a thread busy for seconds, so the page takes

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from flask import (
     Blueprint,
     abort,
+    current_app,
     flash,
     jsonify,
     redirect,
@@ -17,7 +16,8 @@ from flask import (
     url_for,
 )
 from flask import session as browser_session
-from markupsafe import Markup
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.wrappers import Response
 from wtforms import SelectChoice
 
@@ -30,31 +30,21 @@ from ledger.rules.money import smallest_coin
 from ledger.services import exports
 from ledger.services.keepers import keeper_choices, proposed_keeper
 from ledger.services.request_ids import minted_request_id, new_request_id
-from ledger.services.results import GroupRef, GroupView, HandLine, ScoreboardView, SessionView
+from ledger.services.results import GroupRef, GroupView, SessionView
 from ledger.web import access, i18n, texts
-from ledger.web.board import ending_part, saved_line
-from ledger.web.board import version_part as board_part
 from ledger.web.chart import score_chart
 from ledger.web.display import format_money
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
-from ledger.web.fragments import KEPT_WHERE, Later, Where, page_where
-from ledger.web.language import gettext as _
-from ledger.web.language import ngettext
-from ledger.web.pagecache import (
-    RECENT_HANDS,
-    scoreboard_key,
-    scoreboard_reads,
-    scoreboards,
-    with_form_token,
-    without_form_token,
-)
-from ledger.web.summary import kept_summary, line_summary, paid_text, transfer_text
+from ledger.web.pagecache import scoreboards, with_form_token, without_form_token
+from ledger.web.summary import hand_summary, paid_text, transfer_text
 
 bp = Blueprint("sessions", __name__, url_prefix="/g/<slug>/s")
 
 # The new-session form's field for its request id (templates/sessions/new.html).
 REQUEST_ID_FIELD = "once"
 
+# The scoreboard lists this many of the latest hands; the rest are a tap away.
+RECENT_HANDS = 8
 # The all-hands page shows this many at a time, with links to the newer and the older ones.
 HANDS_PAGE = 100
 
@@ -221,32 +211,28 @@ def _session(slug: str, session_id: int) -> tuple[GroupRef, SessionView]:
 def show(slug: str, session_id: int) -> str:
     # Every phone at the table reloads this page; it changes only when the session does.
     # Checked every time (a new passphrase signs out), with the session's version: one query.
-    group, stamp = access.session_for_page(slug, session_id, scoreboard=True)
+    group, stamp = access.session_for_page(slug, session_id)
     query_number("saved")  # a hand number no row can have is not found, before any work
     # A message waiting for this browser (a refused join, leave or undo, "the game is over")
     # belongs on this very page: a kept copy would leave it out, and it would turn up later
     # on another page. Such a page is rendered anew and never kept.
-    if browser_session.get("_flashes"):
-        return _scoreboard(group, session_id, stamp.version)[0]
-    # What the page depends on beyond the session: the prefix and the address (with
-    # ?saved=N, the hand just saved), the language and the group's name in the header. Not
-    # the browser: every phone signed in to the group sees the same page, but for each
-    # form's token, which goes in per response. So one build of a version serves the table.
-    key = scoreboard_key(
+    # A template that is read again when it changes (flask --debug) shows its change at once.
+    if browser_session.get("_flashes") or current_app.jinja_env.auto_reload:
+        return _scoreboard(group, session_id)[0]
+    # What the page depends on beyond the session: the prefix the app is served under and
+    # the address (with ?saved=N, the hand just saved), the language and the group's name in
+    # the header. Not the browser: every phone signed in to the group sees the same page, but
+    # for each form's token, which goes in per response. So one build of a version serves
+    # the whole table. Session ids are never used twice (ledger/models.py), so a deleted
+    # session's page cannot be served for a new one.
+    key = (
         session_id,
         stamp.version,
         request.root_path,
         request.full_path,
         i18n.select_locale(),
-        group,
+        group.name,
     )
-    return with_form_token(kept_scoreboard(key, group, session_id, stamp.version))
-
-
-def kept_scoreboard(key: Hashable, group: GroupRef, session_id: int, version: int) -> str:
-    """The scoreboard of ``key`` (``scoreboard_key``, for the session at ``version``) with
-    ``TOKEN_SLOT`` where the form token goes: built once per version and kept, for the view
-    and for ledger/web/kept.py, which builds a plain look's page without Flask's dispatch."""
 
     def build() -> tuple[str, bool]:
         # A build that changes this browser's session writes something of this browser's:
@@ -255,103 +241,50 @@ def kept_scoreboard(key: Hashable, group: GroupRef, session_id: int, version: in
         # set again after it, so the cookie still goes out.
         was_modified, browser_session.modified = browser_session.modified, False
         try:
-            page, drawn = without_form_token(lambda: _scoreboard(group, session_id, version))
+            page, version = without_form_token(lambda: _scoreboard(group, session_id))
             # Kept under the version checked above only if it is the version drawn: a hand
             # saved in between is for the next look to draw.
-            return page, drawn == version and not browser_session.modified
+            return page, version == stamp.version and not browser_session.modified
         finally:
             browser_session.modified = browser_session.modified or was_modified
 
-    return scoreboards().get_or_build(key, build)
+    return with_form_token(scoreboards().get_or_build(key, build))
 
 
-def _scoreboard(group: GroupRef, session_id: int, version: int) -> tuple[str, int]:
-    """The scoreboard page, and the session version it shows (``version``: the one the
-    access read found, whose reads are kept under it)."""
-    board = _board(group, session_id, version, query_number("saved"))
+def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
+    """The scoreboard page, and the session version it shows."""
+    board = services.scoreboard(group, session_id, RECENT_HANDS, saved=query_number("saved"))
     view = board.session
+    hand_json = [h.to_json() for h in board.recent]
+    saved_hand = board.saved.to_json() if board.saved is not None else None
+    names = [p.name for p in view.players]
     rounds = texts.is_round_game(view.game)
+
     rummy = texts.rummy_reward(view.game, view.options)
 
-    def summary(line: HandLine) -> str:
-        return line_summary(line, money=view.money, rounds=rounds, rummy=rummy)
+    def summary(hand: dict[str, Any]) -> str:
+        return hand_summary(hand, money=view.money, rounds=rounds, rummy=rummy)
 
-    def version_part() -> Markup:
-        recent = [(line, summary(line)) for line in reversed(board.recent)]
-        label = texts.hand_text(view.game, "chart")
-        chart = score_chart([p.name for p in view.players], list(board.history), label=label)
-        more = max(0, view.hands_played - len(board.recent))
-        target = texts.target(view.game, view.options)
-        return board_part(group.slug, view, recent, more, chart, target)
-
-    def saved() -> Markup:
-        if board.saved is None:
-            return Markup()
-        return saved_line(view, board.saved.number, summary(board.saved))
-
-    where = page_where()
-    # What a new hand changes (templates/sessions/show.html): drawn here, in Python. The
-    # status, scores, last hands and chart are the same for every address: kept under the
-    # version, so the plain page after ?saved=N does not draw them again.
-    slots: dict[str, Callable[[], Any]] = {
-        "version": lambda: view.version,
-        "saved": saved,
-        "board": (
-            version_part
-            if where is None
-            else lambda: where.kept("board", (group.slug, view.id, view.version), version_part)
-        ),
-        "ending": lambda: ending_part(group.slug, view),
-    }
-
-    def render(values: Mapping[str, Any]) -> str:
-        return _show(group, view, values, where)
-
-    if where is None or request.query_string:
-        # Framed only at its plain address, the one every phone reloads: ``?saved=N`` is a
-        # new address after every hand (and any other query string is a page of its own),
-        # whose frame would be used once, if ever.
-        return render({name: Later(make) for name, make in slots.items()}), view.version
-    # Everything the page shows outside its slots, beside the language and the prefix: the
-    # address, the group, the session's game, whether it is open, and who sits at the table.
-    frame = (request.path, group, view.id, view.game, view.status, view.seated)
-    return where.framed(("scoreboard", frame), render, slots), view.version
-
-
-def _show(group: GroupRef, view: SessionView, slots: Mapping[str, Any], where: Where | None) -> str:
-    """templates/sessions/show.html with these ``slots`` (values, or a frame's marks)."""
+    recent = [(h, summary(h)) for h in reversed(hand_json)]
     return render_template(
         "sessions/show.html",
         group=group,
         session=view,
         game=GAMES[view.game],
-        slots=slots,
-        # The one form the page draws, made only where the page draws it (the seating part,
-        # which is kept across hands): a form costs as much to build as a query. The other
-        # forms' fields are plain tags with csrf_field().
-        join_form=_join_form,
-        **{KEPT_WHERE: where},
-    )
-
-
-def _board(group: GroupRef, session_id: int, version: int, saved: int | None) -> ScoreboardView:
-    """``services.scoreboard``'s answer, kept under ``version`` once read (``saved``, the hand
-    just entered, is looked up among the last hands of the kept read)."""
-    reads = scoreboard_reads()
-    kept = reads.get((group, session_id, version))
-    if kept is not None:
-        just_saved = next((h for h in kept.recent if h.number == saved), None)
-        if saved is None or just_saved is not None:
-            return replace(kept, saved=just_saved)
-    board = services.scoreboard(group, session_id, RECENT_HANDS, saved=saved)
-    # A hand saved since the access read: this read is of the next version, for its own look.
-    if board.session.version == version:
-        reads.keep(group, session_id, version, replace(board, saved=None))
-    return board
-
-
-def _join_form() -> PlayerForm:
-    return PlayerForm(formdata=None, prefix="join")
+        recent=recent,
+        more_hands=max(0, view.hands_played - len(hand_json)),
+        saved=saved_hand,
+        saved_summary=summary(saved_hand) if saved_hand else None,
+        chart=score_chart(names, list(board.history), label=texts.hand_text(view.game, "chart")),
+        target=texts.target(view.game, view.options),
+        # The one form the page draws, and only where it does: a form costs as much to
+        # build as a query (the other forms' fields are plain tags with csrf_field()).
+        join_form=(
+            PlayerForm(formdata=None, prefix="join")
+            if view.status == "open" and GAMES[view.game].open_seating
+            else None
+        ),
+    ), view.version
 
 
 @bp.get("/<int:session_id>/hands")
@@ -370,7 +303,7 @@ def hands(slug: str, session_id: int) -> str:
     rummy = texts.rummy_reward(view.game, view.options)
 
     def summary(hand: dict[str, Any]) -> str:
-        return kept_summary(hand, money=view.money, rounds=rounds, rummy=rummy)
+        return hand_summary(hand, money=view.money, rounds=rounds, rummy=rummy)
 
     return render_template(
         "sessions/hands.html",

@@ -11,17 +11,15 @@ follow the page's language.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
+from flask_babel import gettext, ngettext
+
 from ledger.rules import Movement, PlayerResult, PotStory, RummyReward, pot_story
 from ledger.rules.codecs import entry_from_dict
-from ledger.services.results import HandLine
 from ledger.web.display import format_money
-from ledger.web.language import gettext, ngettext, page_language
-from ledger.web.pagecache import PageCache
 
 
 def join_names(names: Sequence[str]) -> str:
@@ -60,57 +58,6 @@ def hand_summary(
     out = hand.get("out")
     if rummy is not None and out and entry_from_dict(hand.get("entry") or {}).rummy:
         words += " " + _went_rummy(out, rummy)
-    return words
-
-
-# Sentences kept per process: the scoreboard says the same eight hands again after each new
-# one, and a hand's words depend only on the hand, the session's kind and the language.
-KEPT_SUMMARIES = 4096
-# The pages' least-recently-used store, holding sentences instead of pages.
-_summaries: PageCache[str] = PageCache(size=KEPT_SUMMARIES)
-
-
-def kept_summary(
-    hand: Mapping[str, Any],
-    *,
-    money: bool,
-    rounds: bool = False,
-    rummy: RummyReward | None = None,
-) -> str:
-    """``hand_summary``, made once per hand, session kind and language in this process.
-
-    The key is the whole hand as its JSON text (a correction or another hand under the same
-    number is another key), so a kept sentence is never one of a hand as it was.
-    """
-    text = json.dumps(hand, sort_keys=True, separators=(",", ":"), default=str)
-    return _kept(text, lambda: hand, money=money, rounds=rounds, rummy=rummy)
-
-
-def line_summary(
-    line: HandLine,
-    *,
-    money: bool,
-    rounds: bool = False,
-    rummy: RummyReward | None = None,
-) -> str:
-    """``kept_summary`` of a hand's line (a list's read): kept under the outcome and entry as
-    stored, which are all a sentence tells of, so the hand is only decoded the first time."""
-    return _kept(line.stored, line.told, money=money, rounds=rounds, rummy=rummy)
-
-
-def _kept(
-    text: str,
-    hand: Callable[[], Mapping[str, Any]],
-    *,
-    money: bool,
-    rounds: bool,
-    rummy: RummyReward | None,
-) -> str:
-    key = (page_language().code, money, rounds, rummy, text)
-    words = _summaries.get(key)
-    if words is None:
-        words = hand_summary(hand(), money=money, rounds=rounds, rummy=rummy)
-        _summaries.put(key, words)
     return words
 
 

@@ -79,26 +79,3 @@ def test_the_chart_is_one_row_read_however_long_the_night(table, app):
         few = count_queries(app, lambda: services.score_history(group, short))
         many = count_queries(app, lambda: services.score_history(group, long))
     assert few == many == 2  # the session's row and its chart's
-
-
-def test_the_scoreboards_chart_is_the_kept_points_through_hands_corrections_and_undos(table, app):
-    """The scoreboard reads the grid as text and decodes each text once per process: a hand
-    that adds no grid point, a correction that moves every point, an undo, each shows."""
-    sid = table.session()["id"]
-
-    def same() -> list[tuple[int, dict[str, int]]]:
-        with app.app_context():
-            group = services.authenticate(table.slug, table.passphrase)
-            board = services.scoreboard(group, sid, 8)
-            assert list(board.history) == services.score_history(group, sid)
-        return list(board.history)
-
-    for i in range(20):  # past 8 points: most hands change only the last point
-        table.hand(sid, SEED_HAND_2 if i % 5 == 4 else SEED_HAND_1)
-        assert same()[-1][0] == i + 1
-    before = same()
-    table.ok("PUT", f"/sessions/{sid}/hands/3", SEED_HAND_2)
-    after = same()
-    assert [n for n, _ in after] == [n for n, _ in before] and after != before
-    table.call("DELETE", f"/sessions/{sid}/hands/20")
-    assert same()[-1][0] == 19

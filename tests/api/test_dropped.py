@@ -1,18 +1,15 @@
 """A PostgreSQL connection the server has ended (a restart, an administrator) is replaced
-before a request uses it: no phone sees an error for it (ledger/extensions.py)."""
+before a request uses it: no phone sees an error for it (SQLAlchemy's pool_pre_ping, set in
+ledger/config.py's engine options)."""
 
 from __future__ import annotations
 
-import os
-import resource
-import socket
 import time
 
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
-from ledger import extensions
 from ledger.extensions import db
 
 
@@ -75,72 +72,3 @@ def test_connections_the_server_ended_are_replaced_before_a_request_uses_them(po
         "/api/v1/groups", json={"name": "After the restart", "passphrase": "still pouring"}
     )
     assert created.status_code == 201
-
-
-def test_a_connection_idle_for_long_is_pinged_and_one_that_fails_is_replaced(
-    postgres, table, monkeypatch
-):
-    app = postgres
-    sid = table.session()["id"]
-    table.get(f"/sessions/{sid}")
-    pings = []
-    with app.app_context():
-        dialect = db.engine.dialect
-
-        def failing_ping(dbapi_connection):
-            pings.append(dbapi_connection)
-            raise OSError("no answer: a NAT box forgot the connection")
-
-        monkeypatch.setattr(dialect, "do_ping", failing_ping)
-    monkeypatch.setattr(extensions, "IDLE_PING_SECONDS", -1.0)  # every connection "idle"
-    answer = table.get(f"/sessions/{sid}")
-    assert answer.status_code == 200
-    assert pings  # pinged, found dead, and the request went on a new connection
-
-
-class Connection:
-    """A driver connection as the check sees it: its socket's number."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-
-    def fileno(self) -> int:
-        return self.fd
-
-
-def test_the_check_tells_a_quiet_connection_from_one_the_server_spoke_on_or_closed():
-    ours, server = socket.socketpair()
-    try:
-        assert not extensions._has_news(Connection(ours.fileno()))  # idle: kept
-        server.sendall(b"E")  # the server's goodbye
-        assert extensions._has_news(Connection(ours.fileno()))
-    finally:
-        ours.close()
-        server.close()
-    ours, server = socket.socketpair()
-    server.close()  # gone without a word, the socket closed
-    try:
-        assert extensions._has_news(Connection(ours.fileno()))
-    finally:
-        ours.close()
-    assert extensions._has_news(Connection(-1))  # no socket at all
-
-
-def test_a_socket_numbered_past_1024_is_checked_too():
-    """A busy server has many files open: its database sockets may be numbered past the
-    1,024 that select() can watch. Such a quiet connection must not look dead."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    high = 1500
-    assert hard == resource.RLIM_INFINITY or hard > high, "the machine allows few open files"
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, high + 1), hard))
-    ours, server = socket.socketpair()
-    try:
-        os.dup2(ours.fileno(), high)
-        assert not extensions._has_news(Connection(high))
-        server.sendall(b"E")
-        assert extensions._has_news(Connection(high))
-    finally:
-        os.close(high)
-        ours.close()
-        server.close()
-        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

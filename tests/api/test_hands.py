@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import event
 
-from ledger.extensions import every_engine
+from ledger.extensions import db
 from tests.api.helpers import SEED_HAND_1, SEED_HAND_2, error, hand_of
 
 
@@ -337,15 +337,12 @@ def count_queries(app, call) -> int:
         statements.append(statement)
 
     with app.app_context():
-        # Every engine: on PostgreSQL the quick reads have one of their own.
-        engines = every_engine()
-    for engine in engines:
-        event.listen(engine, "before_cursor_execute", seen)
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", seen)
     try:
         call()
     finally:
-        for engine in engines:
-            event.remove(engine, "before_cursor_execute", seen)
+        event.remove(engine, "before_cursor_execute", seen)
     return len(statements)
 
 

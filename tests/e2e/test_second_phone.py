@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.live.api import new_group, new_spot_session
+from tests.live.api import hand_entry, new_group, new_spot_session
 
 PLAYERS = ["Enda", "John", "Rex", "Finn"]
 FOLLOW_TIMEOUT = 10_000  # ms: the scoreboard looks for news every few seconds
@@ -84,3 +84,38 @@ def test_phones_following_the_scoreboard_see_a_new_hand_without_reloading(new_ph
     first.page.context.clear_cookies()
     expect(signed_out).to_be_visible(timeout=FOLLOW_TIMEOUT)
     first.shot("scoreboard-signed-out")
+
+
+def test_a_phone_that_follows_the_table_drops_the_line_about_its_own_saved_hand(
+    new_phone, live_server
+):
+    """ "Hand 1 saved." speaks of the page as it was: once the table moves on (hands 2 and 3
+    entered elsewhere), the phone that saved hand 1 shows the new scores without that line,
+    and a reload shows the plain page, not hand 1's."""
+    api = new_group(live_server, passphrase="pints of plain")
+    session = new_spot_session(api, PLAYERS, dealer="Finn")
+    phone = new_phone("saved-line")
+    phone.sign_in(api.slug or "", "pints of plain")
+    phone.link(re.compile(r"^Spot #\d+")).tap()
+    phone.enter_hand(1, {"Enda": "J-10", "John": "A-3", "Rex": "2-9", "Finn": "Q-K"})
+    expect(phone.page.get_by_text("Hand 1 saved.")).to_be_visible()
+    phone.page.evaluate("window.notReloaded = true")
+
+    for cards, out in [
+        ({"Enda": "2", "Rex": "3", "Finn": "4"}, "John"),
+        ({"Enda": "5", "John": "6", "Finn": "7"}, "Rex"),
+    ]:
+        api.ok(
+            "POST",
+            f"/sessions/{session['id']}/hands",
+            hand_entry(cards, out=out),
+            201,
+        )
+    last_hands = phone.region("Last hands").get_by_role("link")
+    expect(last_hands).to_have_count(3, timeout=FOLLOW_TIMEOUT)
+    expect(phone.page.get_by_text("Hand 1 saved.")).to_have_count(0)
+    assert phone.page.evaluate("window.notReloaded === true"), "the page was reloaded"
+    assert "saved=" not in phone.page.url
+    phone.page.reload()
+    expect(last_hands).to_have_count(3)
+    expect(phone.page.get_by_text("Hand 1 saved.")).to_have_count(0)

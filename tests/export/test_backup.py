@@ -22,7 +22,7 @@ from ledger.backup import (
     loads,
     restore_group,
 )
-from ledger.extensions import db, every_engine
+from ledger.extensions import db
 from ledger.models import GameSession, Group, Hand
 from ledger.services.errors import Conflict
 from tests.export.history import Table, play_a_history
@@ -50,7 +50,7 @@ def sqlite_app(tmp_path: Path, monkeypatch, name: str) -> Iterator[Flask]:
     finally:
         with other.app_context():
             db.session.remove()
-            for engine in every_engine():
+            for engine in db.engines.values():
                 engine.dispose()
 
 

@@ -13,7 +13,7 @@ from sqlalchemy import inspect
 
 from ledger import create_app
 from ledger.backup import loads, restore_group
-from ledger.extensions import db, every_engine
+from ledger.extensions import db
 from tests.export.history import Table, play_a_history
 from tests.export.sheets import csv_rows, load, rows
 from tests.export.test_backup import every_answer, sqlite_app
@@ -146,7 +146,7 @@ def a_new_database(tmp_path: Path, monkeypatch) -> Iterator[Flask]:
     finally:
         with fresh.app_context():
             db.session.remove()
-            for engine in every_engine():
+            for engine in db.engines.values():
                 engine.dispose()
 
 

@@ -21,7 +21,7 @@ from sqlalchemy import text
 from ledger import create_app
 from ledger.api.errors import APIError
 from ledger.cli import cli, lan_address, open_message
-from ledger.config import engine_options, normalise_database_url, quick_read_options
+from ledger.config import engine_options, normalise_database_url
 from ledger.extensions import db
 from ledger.rules.errors import RuleError
 
@@ -231,39 +231,14 @@ def test_engine_options_suit_the_database():
     from ledger.cli import serve_command
 
     postgres = engine_options("postgresql+psycopg://pub@db/ledger", {})
-    # Dropped connections are replaced by the app's own check (tests/api/test_dropped.py),
-    # not by a ping on every use.
-    assert "pool_pre_ping" not in postgres
+    # A connection dropped by a server restart is replaced before use, not reported.
+    assert postgres["pool_pre_ping"] is True
     # Each thread of `ledger serve` keeps a connection: none is opened and closed per request.
     threads = next(p.default for p in serve_command.params if p.name == "threads")
     assert postgres["pool_size"] >= threads
     assert engine_options("postgresql+psycopg://pub@db/ledger", {"pool_size": 3})["pool_size"] == 3
     assert engine_options("sqlite:////tmp/x.sqlite", {})["connect_args"]["timeout"] > 0
     assert engine_options("sqlite://", {"echo": True})["echo"] is True
-
-
-def test_on_postgresql_the_quick_reads_have_an_engine_of_their_own_in_autocommit():
-    url = "postgresql+psycopg://pub@db/ledger"
-    options = engine_options(url, {"connect_args": {"options": "-csearch_path=x"}})
-    # The same options (a host's own settings too), never in a transaction.
-    assert quick_read_options(url, options) == {**options, "isolation_level": "AUTOCOMMIT"}
-    assert quick_read_options("sqlite:////tmp/x.sqlite", engine_options("sqlite://", {})) is None
-
-
-def test_the_quick_reads_engine_is_among_the_apps_engines_on_postgresql_only(app):
-    from ledger.extensions import QUICK_READS, db, every_engine, quick_read
-
-    with app.app_context():
-        engines = every_engine()
-        with quick_read() as connection:
-            used = connection.engine
-        on_postgresql = app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql")
-        assert engines[0] is db.engine
-        if on_postgresql:
-            assert engines[1:] == [app.extensions[QUICK_READS]] and used is engines[1]
-            assert used.url == db.engine.url  # the same database, user and options
-        else:
-            assert engines == [db.engine] and used is db.engine
 
 
 def test_sqlite_connections_use_wal_and_enforce_foreign_keys(app):

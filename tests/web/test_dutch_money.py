@@ -73,18 +73,6 @@ def test_an_amount_is_written_exactly_in_the_pages_language(
         assert format_money(Decimal(value), currency) == written
 
 
-def test_one_amount_is_written_in_each_pages_language_in_turn(app):
-    """Amounts are written once per language in a process: the next page in the other
-    language still gets its own way of writing the same amount."""
-    for language, written in (("en", "-€0.46"), ("nl", f"€{NBSP}-0,46"), ("en", "-€0.46")):
-        with app.test_request_context(headers={"Cookie": f"lang={language}"}):
-            assert format_money(Decimal("-0.46"), "EUR") == written
-            assert format_money(Decimal("-0.460"), "eur") == written
-            assert format_money(Decimal("-0"), "EUR") == (
-                "€0.00" if language == "en" else f"€{NBSP}0,00"
-            )
-
-
 def test_an_option_the_engine_refuses_is_named_by_its_dutch_label(phone):
     response = phone.client.post(
         f"/g/{phone.slug}/s/new",

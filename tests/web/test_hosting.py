@@ -275,36 +275,3 @@ def test_a_form_sent_over_https_through_the_proxy_passes_the_csrf_checks(app, cl
         headers={**PROXIED, "Referer": "https://evil.example.com/"},
     )
     assert forged.status_code == 400
-
-
-def signed_in_cookie(app) -> tuple[str, str]:
-    """A browser signed in to a new group: the group's page and the browser's cookie."""
-    phone = Phone(app.test_client())
-    phone.create_group()
-    cookie = phone.client.get_cookie(app.config["SESSION_COOKIE_NAME"])
-    assert cookie is not None
-    return f"/g/{phone.slug}", cookie.value
-
-
-def test_a_cookie_read_once_is_still_checked_on_every_request(app):
-    """The session interface keeps a checked cookie's data per process: a cookie changed by
-    one character is still refused, after the real one was read, and the real one opens."""
-    page, value = signed_in_cookie(app)
-    tampered = value[:-2] + ("A" if value[-2] != "A" else "B") + value[-1]
-    for cookie, status in ((value, 200), (tampered, 401), (value, 200), (tampered, 401)):
-        browser = app.test_client()
-        browser.set_cookie(app.config["SESSION_COOKIE_NAME"], cookie)
-        assert browser.get(page).status_code == status
-
-
-def test_each_request_gets_its_own_copy_of_a_kept_cookies_data(app):
-    from flask import session
-
-    _page, value = signed_in_cookie(app)
-    headers = {"Cookie": f"{app.config['SESSION_COOKIE_NAME']}={value}"}
-    with app.test_request_context("/", headers=headers):
-        groups = dict(session["groups"])
-        session["groups"]["999"] = "not in the cookie"
-        session["extra"] = True
-    with app.test_request_context("/", headers=headers):
-        assert dict(session["groups"]) == groups and "extra" not in session

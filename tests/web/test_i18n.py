@@ -107,14 +107,13 @@ def texts_in_the_source() -> set[str | tuple[str, ...]]:
 
 
 def test_the_texts_of_every_page_are_read_for_translation():
-    """A template that pybabel cannot read (a tag it does not know) is left out whole, and a
-    text drawn in Python where extract does not look for it (in an f-string, or through a
-    name it does not know) is never offered for translation: the scoreboard's are found."""
+    """A template that pybabel cannot read (a tag it does not know) is left out whole, so the
+    texts of the pages every phone shows are looked for by name: the scoreboard's are found."""
     texts = texts_in_the_source()
     for text in (
-        "Export spreadsheet",  # templates/sessions/show.html, in a ``kept`` part
-        "Skip to the content",  # templates/base.html, the same
-        "Pot:",  # ledger/web/board.py
+        "Export spreadsheet",  # templates/sessions/show.html
+        "Skip to the content",  # templates/base.html
+        "Pot:",
         "Running scores",
         "End the game here",
         ("All hands (%(num)d more)", "All hands (%(num)d more)"),

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ledger import create_app
-from ledger.extensions import db, every_engine
+from ledger.extensions import db
 
 
 def mode(path: Path) -> int:
@@ -44,7 +44,7 @@ def instance(tmp_path, monkeypatch) -> Path:
 def close(app) -> None:
     with app.app_context():
         db.session.remove()
-        for engine in every_engine():
+        for engine in db.engines.values():
             engine.dispose()
 
 

@@ -6,14 +6,10 @@ import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import cast
 
 import pytest
 
 from ledger import services
-from ledger.services.results import GroupRef, ScoreboardView
-from ledger.web.pagecache import ScoreboardReads
-from tests.api.test_hands import count_queries
 from tests.web.pages import HAND_1, HAND_2, PASSPHRASE, Phone, html
 
 
@@ -337,57 +333,3 @@ def test_a_build_that_fails_or_is_not_to_be_kept_leaves_each_phone_building_its_
     assert cache.get_or_build("v2", lambda: ("for this phone", False)) == "for this phone"
     assert cache.get_or_build("v2", lambda: ("kept", True)) == "kept"
     assert cache.get_or_build("v2", lambda: ("not built again", True)) == "kept"
-
-
-def test_a_hand_undone_and_entered_again_differently_is_told_as_it_is_now(app, phone):
-    """The hands' sentences are kept per process; a new hand under an old number is another
-    hand, and a phone that saw the first one reads the second one's words."""
-    other = signed_in(app, phone)
-    phone.enter(HAND_1)
-    assert "John wins" in html(other.get(phone.board))
-    with app.app_context():
-        group = services.authenticate(phone.slug, PASSPHRASE)
-        services.undo_hand(group, phone.session_id, 1)
-    assert phone.enter(HAND_2, out="Enda").status_code == 302
-    page = html(other.get(phone.board))
-    assert "Enda goes out" in page
-    assert "John wins" not in page
-
-
-def test_a_scoreboard_build_reads_only_in_its_access_read(app, phone):
-    """The phone that entered a hand lands on ``?saved=N``: that build's access read brings the
-    new version's reads along, so it makes one statement. The table then reads the plain page,
-    a build of its own (another address) of the same version: it draws from the reads kept
-    under the version, and its access read, told the version is kept, brings nothing more."""
-    other = signed_in(app, phone)
-    saved = phone.enter(HAND_1).headers["Location"]
-    assert "?saved=1" in saved
-    first: list[str] = []
-    statements = count_queries(app, lambda: first.append(html(phone.client.get(saved))))
-    assert "+46" in first[0] and statements == 1
-    pages: list[str] = []
-    statements = count_queries(app, lambda: pages.append(html(other.get(phone.board))))
-    assert "+46" in pages[0] and "-25" in pages[0]
-    assert statements == 1
-    assert phone.enter(HAND_2, out="Enda").status_code == 302  # a new version, read anew
-    statements = count_queries(app, lambda: pages.append(html(other.get(phone.board))))
-    assert statements == 1
-    assert "#2" in pages[1] and "Enda goes out" in pages[1]
-
-
-def test_the_latest_kept_version_is_known_until_its_reads_are_dropped():
-    """The access read is told the version whose reads are kept; once they are dropped (the
-    process keeps a few hundred), it is told none, and brings them again."""
-    reads = ScoreboardReads(size=2)
-    group = GroupRef(1, "thursday", "Thursday Crowd")
-    board = cast(ScoreboardView, object())
-    assert reads.known(5) is None
-    reads.keep(group, 5, 3, board)
-    assert reads.known(5) == 3
-    reads.keep(group, 5, 4, board)
-    assert reads.known(5) == 4
-    reads.keep(group, 6, 1, board)  # drops session 5's version 3, not the latest
-    assert reads.known(5) == 4 and reads.known(6) == 1
-    reads.keep(group, 7, 1, board)  # drops session 5's version 4
-    assert reads.known(5) is None and reads.get((group, 5, 4)) is None
-    assert reads.known(7) == 1
