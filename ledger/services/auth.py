@@ -33,7 +33,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
-import math
 import os
 import re
 import secrets
@@ -41,6 +40,7 @@ import threading
 import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -60,6 +60,7 @@ from ledger.models import (
     utcnow,
 )
 from ledger.rules.errors import RuleError
+from ledger.services import throttle
 from ledger.services.errors import Busy, TooManyAttempts, Unauthorized
 from ledger.services.groups import check_name_characters
 from ledger.services.results import GroupRef
@@ -247,12 +248,22 @@ def slugify(name: str) -> str:
     return words[:40].rstrip("-") or "group"
 
 
-def create_group(name: str, passphrase: str) -> GroupRef:
+def create_group(name: str, passphrase: str, address: str | None = None) -> GroupRef:
     """A new group with a slug made from its name and a random suffix, so it cannot be guessed
-    from the name alone and two groups of one name never clash."""
+    from the name alone and two groups of one name never clash.
+
+    ``address`` is the client's (request.remote_addr): one address makes at most
+    LEDGER_GROUP_LIMIT groups an hour (TooManyNewGroups, 429), counted before the slow hash.
+    None outside a request (scripts, tests): not counted.
+    """
     name = check_group_name(name)
     check_passphrase(passphrase)
-    hashed = _hash(passphrase)  # slow on purpose: outside the transaction
+    place = throttle.claim_new_group(client_of(address))
+    try:
+        hashed = _hash(passphrase)  # slow on purpose: outside the transaction
+    except Busy:
+        throttle.release(place)  # nothing was made, nor hashed
+        raise
 
     def work() -> GroupRef:
         slug = f"{slugify(name)}-{secrets.token_hex(3)}"
@@ -409,17 +420,44 @@ def authenticate_any(slugs: Sequence[str], passphrase: str, address: str | None 
 
     if not candidates or not passphrase:
         # The same slow check as a wrong passphrase, so timing does not tell which slugs exist.
-        decoy = _decoy_hash()
-        _check(decoy, passphrase)
-        _count_failure([], address, now)
+        # Counted first, like any guess: however many arrive at once, no more are checked.
+        claim = _claim([], address, now)
+        try:
+            _check(_decoy_hash(), passphrase)
+        except Busy:
+            _give_back(claim, [], whole=True)
+            raise
         raise Unauthorized(WRONG)
-    for row in candidates:
-        if _check(row.passphrase_hash, passphrase):
-            _remember(row.id, digests[row.id], row.auth_epoch, now, address)
-            return refs[row.id]
-    _count_failure([r.id for r in candidates], address, now)
-    if waits:  # another group of this name is locked: the passphrase may have been its
-        raise TooManyAttempts(max(waits))
+    return _check_claimed(candidates, passphrase, digests, address, now, waits)
+
+
+def _check_claimed(
+    candidates: list[Row[Any]],
+    passphrase: str,
+    digests: dict[int, str],
+    address: str | None,
+    now: datetime,
+    waits: list[int],
+) -> GroupRef:
+    """Check the passphrase against each group whose counts it took a place in first, in
+    order. Right for one: every place is given back (``_remember``; a wrong passphrase counts
+    against each group it was checked for, never when it opened another). Wrong for all:
+    the places stay, as its failures. Not checked (no slot free): given back."""
+    claim = _claim([r.id for r in candidates], address, now)
+    rows = [r for r in candidates if r.id in claim.group_ids]
+    for n, row in enumerate(rows):
+        try:
+            right = _check(row.passphrase_hash, passphrase)
+        except Busy:
+            _give_back(claim, [r.id for r in rows[n:]], whole=n == 0)
+            raise
+        if right:
+            # It opened this group: a wrong guess for none of the others.
+            others = [r.id for r in rows if r.id != row.id]
+            _remember(row.id, digests[row.id], row.auth_epoch, now, address, others)
+            return GroupRef(row.id, row.slug, row.name)
+    if waits or claim.waits:  # another group of this name is locked: it may have been its
+        raise TooManyAttempts(max(waits + claim.waits))
     raise Unauthorized(WRONG)
 
 
@@ -447,36 +485,95 @@ def _locked(row: Row[Any], now: datetime) -> int | None:
 
 
 def _wait(since: datetime, now: datetime, window: timedelta = FAILURE_WINDOW) -> int:
-    return max(1, math.ceil((since + window - now).total_seconds()))
+    return throttle.wait_seconds(since, now, window)
 
 
-def _count_failure(group_ids: Sequence[int], address: str | None, now: datetime) -> None:
-    """Count a wrong guess against the address and each group, or answer 429 when a count is
-    already full.
+@dataclass(frozen=True)
+class _Claim:
+    """The places a guess took before its slow check: in the count of its ``address`` (None:
+    not counted by address) and of each group of ``group_ids`` (and the address's count for
+    that group); ``waits`` are those of the groups whose counts were full."""
 
-    Each count is one conditional UPDATE, so however many wrong guesses arrive at once, in
-    however many processes, no more than the limit of them are told 401 in a window.
+    address: str | None
+    group_ids: list[int]
+    waits: list[int]
+
+
+def _claim(group_ids: Sequence[int], address: str | None, now: datetime) -> _Claim:
+    """Take a place for one guess in every count it falls under, before it is checked, or
+    answer 429 (TooManyAttempts) when the address's count, or every group's, is full.
+
+    Each place is one conditional UPDATE in the database (ledger/services/throttle.py), so
+    however many guesses arrive at once, in however many worker processes, no more than the
+    limit of them get a place, and only a guess with a place is checked: the count is taken
+    before the slow check, not after it. A refused guess takes no place at all.
     """
 
-    def work() -> int | None:
+    def work() -> _Claim:
         if address is not None:
-            wait = _bump_address(_address_key(address), ADDRESS_MAX_FAILURES, ADDRESS_WINDOW, now)
+            wait = throttle.bump(_address_key(address), ADDRESS_MAX_FAILURES, ADDRESS_WINDOW, now)
             if wait is not None:
-                return wait
-        waits = []
+                raise TooManyAttempts(wait)
+        claimed: list[int] = []
+        waits: list[int] = []
         for group_id in group_ids:
-            if address is not None:
-                key = _address_group_key(address, group_id)
-                wait = _bump_address(key, ADDRESS_GROUP_MAX_FAILURES, FAILURE_WINDOW, now)
-                if wait is not None:
-                    waits.append(wait)
-                    continue
-            wait = _bump_group(group_id, now)
-            if wait is not None:
+            wait = _claim_group(group_id, address, now)
+            if wait is None:
+                claimed.append(group_id)
+            else:
                 waits.append(wait)
-        return max(waits) if waits else None
+        if group_ids and not claimed:
+            raise TooManyAttempts(max(waits))  # rolls back the address's place too
+        return _Claim(address, claimed, waits)
 
-    wait = write(work)
+    return write(work)
+
+
+def _claim_group(group_id: int, address: str | None, now: datetime) -> int | None:
+    """A place in the address's count for the group, then in the group's; the seconds to
+    wait (and no place in either) when one of them is full."""
+    if address is not None:
+        key = _address_group_key(address, group_id)
+        wait = throttle.bump(key, ADDRESS_GROUP_MAX_FAILURES, FAILURE_WINDOW, now)
+        if wait is not None:
+            return wait
+    wait = _bump_group(group_id, now)
+    if wait is not None and address is not None:
+        throttle.give_back(_address_group_key(address, group_id))
+    return wait
+
+
+def _give_back(claim: _Claim, group_ids: Sequence[int], *, whole: bool) -> None:
+    """Give back the places of ``group_ids`` (guesses never checked), and with ``whole`` the
+    address's own place too."""
+
+    def work() -> None:
+        _give_back_places(claim.address, group_ids, whole=whole)
+
+    write(work)
+
+
+def _give_back_places(address: str | None, group_ids: Sequence[int], *, whole: bool) -> None:
+    if address is not None and whole:
+        throttle.give_back(_address_key(address))
+    for group_id in group_ids:
+        if address is not None:
+            throttle.give_back(_address_group_key(address, group_id))
+        db.session.execute(
+            update(Group)
+            .where(Group.id == group_id, Group.failed_logins > 0)
+            .values(failed_logins=Group.failed_logins - 1)
+            .execution_options(synchronize_session=False)
+        )
+
+
+def _count_failure(address: str | None, now: datetime) -> None:
+    """Count a failure that needed no slow check (a made-up access token) against the
+    address, or answer 429 when its count is full already."""
+    if address is None:
+        return
+    key = _address_key(address)
+    wait = write(lambda: throttle.bump(key, ADDRESS_MAX_FAILURES, ADDRESS_WINDOW, now))
     if wait is not None:
         raise TooManyAttempts(wait)
 
@@ -499,44 +596,21 @@ def _bump_group(group_id: int, now: datetime) -> int | None:
     return _wait(since, now) if since is not None else 1
 
 
-def _bump_address(key: str, most: int, window: timedelta, now: datetime) -> int | None:
-    """Count one failure under ``key``; the seconds to wait if its count was full already."""
-    fresh = AddressFailure.since <= now - window
-    result = db.session.execute(
-        update(AddressFailure)
-        .where(AddressFailure.key == key, or_(fresh, AddressFailure.failures < most))
-        .values(
-            failures=case((fresh, 1), else_=AddressFailure.failures + 1),
-            since=case((fresh, now), else_=AddressFailure.since),
-        )
-        .execution_options(synchronize_session=False)
-    )
-    if result.rowcount == 1:  # type: ignore[attr-defined]
-        return None
-    since = db.session.scalar(select(AddressFailure.since).where(AddressFailure.key == key))
-    if since is not None:
-        return _wait(since, now, window)
-    # A first failure from here: old counts go as a new one comes, so the table stays small.
-    # (A race on the same key is an IntegrityError, and write() runs the work again.)
-    stale = now - max(ADDRESS_WINDOW, FAILURE_WINDOW)
-    db.session.execute(
-        delete(AddressFailure)
-        .where(AddressFailure.since <= stale)
-        .execution_options(synchronize_session=False)
-    )
-    db.session.add(AddressFailure(key=key, failures=1, since=now))
-    db.session.flush()
-    return None
-
-
 def _remember(
-    group_id: int, digest: str, epoch: int, now: datetime, address: str | None = None
+    group_id: int,
+    digest: str,
+    epoch: int,
+    now: datetime,
+    address: str | None = None,
+    others: Sequence[int] = (),
 ) -> None:
     """A passphrase passed: clear the group's failures (and this address's for the group: it
-    was someone at the table mistyping; its count across groups stays) and remember the
+    was someone at the table mistyping), give back the places it took in the address's count
+    across groups and in those of the ``others`` groups of the name, and remember the
     digest."""
 
     def work() -> None:
+        _give_back_places(address, others, whole=True)
         db.session.execute(
             update(Group)
             .where(Group.id == group_id)
@@ -694,7 +768,7 @@ def group_for_token(token: str, address: str | None = None) -> GroupRef:
         with quick_read() as connection:
             row = connection.execute(_BEARER, {"hash": token_hash(token)}).first()
     if row is None:
-        _count_failure([], client_of(address), utcnow())
+        _count_failure(client_of(address), utcnow())
         raise Unauthorized("This access token does not open any group (revoked, or made up).")
     return GroupRef(row.id, row.slug, row.name)
 
