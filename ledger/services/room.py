@@ -56,13 +56,15 @@ def size_of(group_id: Any) -> ColumnElement[int]:
     return lines.scalar_subquery() + players.scalar_subquery()
 
 
-def check_room(group_id: int) -> None:
-    """GroupFull (409) if the group holds as much as this server keeps for one group."""
+def check_room(group_id: int, adding: int = 0) -> None:
+    """GroupFull (409) if the group, with ``adding`` more, would hold more than this server
+    keeps for one group. A change to a session is counted already (its ``version`` is raised
+    before its history line is recorded): ``adding`` 0; a new player is not: 1."""
     most = most_hands()
     if most <= 0:
         return
     size = db.session.scalar(select(size_of(group_id)))
-    if size is not None and size >= most:
+    if size is not None and size + adding > most:
         raise GroupFull(most)
 
 

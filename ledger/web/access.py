@@ -19,6 +19,7 @@ from flask import abort, request, session
 from ledger.services import auth, pages
 from ledger.services.results import GroupRef
 from ledger.web import pagecache
+from ledger.web.forms import renew_form_secret
 
 SESSION_KEY = "groups"
 RENEWED_KEY = "renewed"  # the day (ordinal) the cookie was last sent
@@ -62,6 +63,7 @@ def remember(group_id: int) -> None:
     # and the next one (PERMANENT_SESSION_LIFETIME, 31 days by default).
     session.permanent = True
     session[RENEWED_KEY] = date.today().toordinal()
+    renew_form_secret()
 
 
 def renew_daily() -> None:
@@ -92,6 +94,7 @@ def sign_out(group_id: int) -> None:
     if token is not None:
         auth.revoke(token)
     forget(group_id)
+    renew_form_secret()
 
 
 def group_for_page(slug: str) -> GroupRef:
