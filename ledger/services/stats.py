@@ -90,7 +90,7 @@ def parse_day(text: str | None, field_name: str) -> date | None:
         ) from None
     if day.year < FIRST_YEAR:
         raise RuleError(
-            "{name} must be a date from the year {first} to {last}.",
+            "{name} must be a date in the years {first} to {last}.",
             name=field_name,
             field=field_name,
             first=str(FIRST_YEAR),
