@@ -61,7 +61,7 @@ from ledger.models import (
 )
 from ledger.rules.errors import RuleError
 from ledger.services import throttle
-from ledger.services.errors import Busy, TooManyAttempts, Unauthorized
+from ledger.services.errors import Busy, ServiceError, TooManyAttempts, Unauthorized
 from ledger.services.groups import check_name_characters
 from ledger.services.results import GroupRef
 from ledger.services.unit_of_work import write
@@ -174,46 +174,64 @@ def _hash(passphrase: str) -> str:
 
 
 class _Flight:
-    """One slow check under way, which requests for the very same check wait for."""
+    """One guess being checked, which requests making the very same guess wait for.
+
+    ``result`` is the id of the group it opened, ``WRONG_FOR_ALL`` when it opened none,
+    ``REFUSED`` when its request had no place in the counts, or ``UNCHECKED`` (no slot was
+    free, or the check failed).
+    """
 
     def __init__(self) -> None:
         self.done = threading.Event()
-        self.result: bool | None = None
+        self.result: int = UNCHECKED
 
 
+UNCHECKED = -1
+REFUSED = -2  # its guesser had no place in the counts: nothing was checked
+WRONG_FOR_ALL = 0  # no group has the id 0
 _flights: dict[str, _Flight] = {}
 _flights_lock = threading.Lock()
 # How long a request waits for the same check made by another (one check takes ~0.1 s).
 FLIGHT_WAIT = 10.0
 
 
-def _check(stored_hash: str, passphrase: str) -> bool:
-    """The slow check, made once for all the requests that ask it at the same moment.
+def _flight_key(hashes: Sequence[str], passphrase: str) -> str:
+    text = "\x00".join((*hashes, passphrase))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
-    Twelve phones opening the group with its passphrase at once need one slot, not twelve:
-    the first checks, the others wait for its answer (and are told Busy with it if it found
-    no slot). Guesses that differ are checked each on its own, in a slot of their own.
-    """
-    key = hashlib.sha256(
-        "\x00".join((stored_hash, passphrase)).encode("utf-8", "surrogatepass")
-    ).hexdigest()
+
+def _flight_of(key: str) -> _Flight | None:
+    with _flights_lock:
+        return _flights.get(key)
+
+
+def _join(key: str) -> tuple[_Flight, bool]:
+    """The flight of ``key``, and whether this request leads it (it was not under way)."""
     with _flights_lock:
         flight = _flights.get(key)
-        leader = flight is None
-        if flight is None:
-            flight = _flights[key] = _Flight()
-    if not leader:
-        if flight.done.wait(FLIGHT_WAIT) and flight.result is not None:
-            return flight.result
-        raise Busy(1)
-    try:
-        with _hash_slot():
-            flight.result = check_password_hash(stored_hash, passphrase)
+        if flight is not None:
+            return flight, False
+        flight = _flights[key] = _Flight()
+        return flight, True
+
+
+def _land(key: str, flight: _Flight, result: int) -> None:
+    flight.result = result
+    with _flights_lock:
+        _flights.pop(key, None)
+    flight.done.set()
+
+
+def _answer_of(flight: _Flight) -> int:
+    """What the request leading ``flight`` found; Busy when it could not check."""
+    if flight.done.wait(FLIGHT_WAIT) and flight.result != UNCHECKED:
         return flight.result
-    finally:
-        with _flights_lock:
-            _flights.pop(key, None)
-        flight.done.set()
+    raise Busy(1)
+
+
+def _slow_check(stored_hash: str, passphrase: str) -> bool:
+    with _hash_slot():
+        return check_password_hash(stored_hash, passphrase)
 
 
 def check_group_name(name: str) -> str:
@@ -406,32 +424,43 @@ def authenticate_any(slugs: Sequence[str], passphrase: str, address: str | None 
             if wait is not None:
                 raise TooManyAttempts(wait)
         candidates, waits = _open_to_checks(rows, now)
-        if not candidates and waits:
-            # Locked: no digest looked up, no hash checked, so right and wrong look the same.
-            raise TooManyAttempts(max(waits))
-        digests = {r.id: _digest(r.slug, passphrase, r.auth_epoch) for r in candidates}
-        remembered = None
-        if candidates and passphrase:
-            params = {"digests": list(digests.values()), "now": now}
-            remembered = connection.execute(_REMEMBERED, params).scalar()
+        locked = not candidates and bool(waits)
+        if not locked:
+            digests = {r.id: _digest(r.slug, passphrase, r.auth_epoch) for r in candidates}
+            remembered = None
+            if candidates and passphrase:
+                params = {"digests": list(digests.values()), "now": now}
+                remembered = connection.execute(_REMEMBERED, params).scalar()
+    if locked:
+        # No digest looked up, no hash checked, so right and wrong look the same.
+        return _while_locked(rows, passphrase, waits)
     refs = {r.id: GroupRef(r.id, r.slug, r.name) for r in candidates}
     if remembered in refs:
         return refs[remembered]
 
-    if not candidates or not passphrase:
-        # The same slow check as a wrong passphrase, so timing does not tell which slugs exist.
-        # Counted first, like any guess: however many arrive at once, no more are checked.
-        claim = _claim([], address, now)
+    if not passphrase:
+        candidates = []  # nothing to check: the same slow check as a wrong guess
+    return _guess(candidates, passphrase, digests, address, now, waits)
+
+
+def _while_locked(rows: list[Row[Any]], passphrase: str, waits: list[int]) -> GroupRef:
+    """A guess while every group of ``rows`` is locked for it: 429, unless this very guess
+    is being checked in this process at this moment, by a request that took the last place
+    in the count (twelve phones opening the group at once, near the limit): its answer is
+    this one's if it was right. Nothing is checked, nor counted, for this request."""
+    flight = _flight_of(_flight_key([r.passphrase_hash for r in rows], passphrase))
+    if flight is not None and passphrase:
         try:
-            _check(_decoy_hash(), passphrase)
+            found = _answer_of(flight)
         except Busy:
-            _give_back(claim, [], whole=True)
-            raise
-        raise Unauthorized(WRONG)
-    return _check_claimed(candidates, passphrase, digests, address, now, waits)
+            found = UNCHECKED
+        opened = next((r for r in rows if r.id == found), None)
+        if opened is not None:
+            return GroupRef(opened.id, opened.slug, opened.name)
+    raise TooManyAttempts(max(waits))
 
 
-def _check_claimed(
+def _guess(
     candidates: list[Row[Any]],
     passphrase: str,
     digests: dict[int, str],
@@ -439,26 +468,92 @@ def _check_claimed(
     now: datetime,
     waits: list[int],
 ) -> GroupRef:
-    """Check the passphrase against each group whose counts it took a place in first, in
-    order. Right for one: every place is given back (``_remember``; a wrong passphrase counts
-    against each group it was checked for, never when it opened another). Wrong for all:
-    the places stay, as its failures. Not checked (no slot free): given back."""
-    claim = _claim([r.id for r in candidates], address, now)
-    rows = [r for r in candidates if r.id in claim.group_ids]
-    for n, row in enumerate(rows):
-        try:
-            right = _check(row.passphrase_hash, passphrase)
-        except Busy:
-            _give_back(claim, [r.id for r in rows[n:]], whole=n == 0)
-            raise
-        if right:
-            # It opened this group: a wrong guess for none of the others.
-            others = [r.id for r in rows if r.id != row.id]
-            _remember(row.id, digests[row.id], row.auth_epoch, now, address, others)
-            return GroupRef(row.id, row.slug, row.name)
-    if waits or claim.waits:  # another group of this name is locked: it may have been its
-        raise TooManyAttempts(max(waits + claim.waits))
-    raise Unauthorized(WRONG)
+    """Check the passphrase against the groups, each guess in the counts before its check.
+
+    The very same guess made by several requests at one moment (twelve phones opening their
+    group at once) is checked once (``_Flight``): the first leads, takes its places in the
+    counts (``_claim``) and only then checks; however many guesses arrive together, no more
+    than the limit are checked. The others wait for its answer: right for all of them, or
+    wrong for all, each then counted as a wrong guess like any other without a check of its
+    own; if it had no place, they try for themselves.
+    """
+    ids = [r.id for r in candidates]
+    # No such group: a decoy hash is checked, so timing does not tell which slugs exist.
+    hashes = [r.passphrase_hash for r in candidates] or [_decoy_hash()]
+    key = _flight_key(hashes, passphrase)
+    claim: _Claim | None = None
+    try:
+        for _attempt in range(3):
+            flight, leading = _join(key)
+            if leading:
+                if claim is None:
+                    try:
+                        claim = _claim(ids, address, now)
+                    except BaseException:
+                        _land(key, flight, REFUSED)  # those waiting count for themselves
+                        raise
+                held, claim = claim, None  # _lead gives back what it does not keep
+                return _lead(key, flight, held, candidates, hashes, passphrase, digests, now, waits)
+            found = _answer_of(flight)
+            if found == REFUSED:  # its guesser had no place left: this one may have
+                claim = claim or _claim(ids, address, now)
+                continue
+            opened = next((r for r in candidates if r.id == found), None)
+            if opened is not None:
+                return GroupRef(opened.id, opened.slug, opened.name)
+            wrong, claim = claim or _claim(ids, address, now), None  # counted, not checked
+            raise _wrong(waits + wrong.waits)
+        raise Busy(1)
+    finally:
+        if claim is not None:  # a place taken for a check this request did not make
+            _give_back(claim, claim.group_ids, whole=True)
+
+
+def _lead(
+    key: str,
+    flight: _Flight,
+    claim: _Claim,
+    candidates: list[Row[Any]],
+    hashes: list[str],
+    passphrase: str,
+    digests: dict[int, str],
+    now: datetime,
+    waits: list[int],
+) -> GroupRef:
+    """Check the guess against each group it has its places for, in order. Right for one:
+    every place is given back (``_remember``; a wrong passphrase counts against each group it
+    was checked for, never when it opened another). Wrong for all: the places stay, as its
+    failures. Not checked (no slot free): given back."""
+    found = UNCHECKED
+    try:
+        if not candidates:
+            try:
+                _slow_check(hashes[0], passphrase)
+            except Busy:
+                _give_back(claim, [], whole=True)
+                raise
+        rows = [r for r in candidates if r.id in claim.group_ids]
+        for n, row in enumerate(rows):
+            try:
+                right = _slow_check(row.passphrase_hash, passphrase)
+            except Busy:
+                _give_back(claim, [r.id for r in rows[n:]], whole=n == 0)
+                raise
+            if right:
+                others = [r.id for r in rows if r.id != row.id]
+                _remember(row.id, digests[row.id], row.auth_epoch, now, claim.address, others)
+                found = row.id
+                return GroupRef(row.id, row.slug, row.name)
+        found = WRONG_FOR_ALL
+        raise _wrong(waits + claim.waits)
+    finally:
+        _land(key, flight, found)
+
+
+def _wrong(waits: list[int]) -> ServiceError:
+    """A wrong guess's answer: 429 while another group of the name is locked (the passphrase
+    may have been its), else 401."""
+    return TooManyAttempts(max(waits)) if waits else Unauthorized(WRONG)
 
 
 def _open_to_checks(rows: list[Row[Any]], now: datetime) -> tuple[list[Row[Any]], list[int]]:
