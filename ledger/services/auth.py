@@ -46,7 +46,19 @@ from typing import Any
 
 from flask import current_app
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
-from sqlalchemy import Row, String, bindparam, case, cast, delete, literal, or_, select, update
+from sqlalchemy import (
+    Row,
+    String,
+    bindparam,
+    case,
+    cast,
+    delete,
+    func,
+    literal,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.orm import aliased
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -61,7 +73,7 @@ from ledger.models import (
 )
 from ledger.rules.errors import RuleError
 from ledger.services import throttle
-from ledger.services.errors import Busy, ServiceError, TooManyAttempts, Unauthorized
+from ledger.services.errors import Busy, Conflict, ServiceError, TooManyAttempts, Unauthorized
 from ledger.services.groups import check_name_characters
 from ledger.services.results import GroupRef
 from ledger.services.unit_of_work import write
@@ -806,8 +818,10 @@ def _idle_limit() -> timedelta:
 def grant(group_id: int, kind: str) -> str:
     """A new random token that opens the group (``kind`` web: a browser; api: a client).
 
-    Old grants of the group go on the way: those of an earlier passphrase, and browsers'
-    unused for longer than a cookie lives.
+    Old grants of the group go on the way: those of an earlier passphrase, browsers' unused
+    for longer than a cookie lives, and past ``MOST_SIGN_INS`` the browser unused longest.
+    A group holds at most ``MOST_TOKENS`` API tokens (Conflict, 409, past them): grants are
+    rows of the group too, and a group's size is bounded (ledger/services/room.py).
     """
     token = secrets.token_urlsafe(32)
     now = utcnow()
@@ -827,6 +841,7 @@ def grant(group_id: int, kind: str) -> str:
             )
             .execution_options(synchronize_session=False)
         )
+        _make_room_for_grant(group_id, kind)
         db.session.add(
             AccessGrant(
                 group_id=group_id,
@@ -840,6 +855,36 @@ def grant(group_id: int, kind: str) -> str:
 
     write(work)
     return token
+
+
+# Grants a group keeps: sign-ins of browsers (the least recently used goes past this) and API
+# access tokens (a new one is refused past this: revoke one, or change the passphrase).
+MOST_SIGN_INS = 1000
+MOST_TOKENS = 100
+
+
+def _make_room_for_grant(group_id: int, kind: str) -> None:
+    of_kind = (AccessGrant.group_id == group_id) & (AccessGrant.kind == kind)
+    if kind == API:
+        held = db.session.scalar(select(func.count(AccessGrant.id)).where(of_kind)) or 0
+        if held >= MOST_TOKENS:
+            raise Conflict(
+                "This group has {most} access tokens, the most it may have: revoke one that is "
+                "no longer used, or change the passphrase to end them all.",
+                most=MOST_TOKENS,
+            )
+        return
+    oldest = (
+        select(AccessGrant.id)
+        .where(of_kind)
+        .order_by(AccessGrant.seen_at.desc(), AccessGrant.id.desc())
+        .offset(MOST_SIGN_INS - 1)
+    )
+    db.session.execute(
+        delete(AccessGrant)
+        .where(AccessGrant.id.in_(oldest))
+        .execution_options(synchronize_session=False)
+    )
 
 
 _BEARER = (

@@ -299,3 +299,43 @@ def test_a_bound_that_is_not_a_whole_number_stops_the_start_with_a_sentence(
     monkeypatch.setenv("LEDGER_GROUP_HANDS", text)
     with pytest.raises(ConfigError, match="LEDGER_GROUP_HANDS must be a whole number"):
         create_app({"SECRET_KEY": "x"})
+
+
+# --- Grants are rows of the group too -----------------------------------------------------------
+
+
+def test_a_group_holds_so_many_access_tokens_then_says_how_to_make_room(app, table, monkeypatch):
+    from ledger.services import auth
+
+    monkeypatch.setattr(auth, "MOST_TOKENS", 3)
+    tokens = [
+        table.ok("POST", f"/groups/{table.slug}/tokens", status=201)["token"] for _ in range(3)
+    ]
+    refused = table.post(f"/groups/{table.slug}/tokens")
+    assert error(refused, 409) == (
+        "This group has 3 access tokens, the most it may have: revoke one that is no longer "
+        "used, or change the passphrase to end them all."
+    )
+    revoked = table.client.delete(
+        f"/api/v1/groups/{table.slug}/tokens/current",
+        headers={"Authorization": f"Bearer {tokens[0]}"},
+    )
+    assert revoked.status_code == 204
+    table.ok("POST", f"/groups/{table.slug}/tokens", status=201)
+
+
+def test_past_so_many_sign_ins_the_browser_unused_longest_is_signed_out(app, monkeypatch):
+    from ledger.services import auth
+    from tests.web.pages import PASSPHRASE, Phone
+
+    monkeypatch.setattr(auth, "MOST_SIGN_INS", 3)
+    first = Phone(app.test_client())
+    slug = first.create_group()
+    phones = [first]
+    for _ in range(3):
+        phone = app.test_client()
+        opened = phone.post("/open", data={"open-group": slug, "open-passphrase": PASSPHRASE})
+        assert opened.status_code == 302
+        phones.append(Phone(phone, slug))
+    assert first.client.get(f"/g/{slug}").status_code == 401  # the one unused longest
+    assert [p.client.get(f"/g/{slug}").status_code for p in phones[1:]] == [200] * 3
