@@ -215,13 +215,19 @@ def positive_days(value: Any, name: str) -> float:
     return days
 
 
+# The most a count may be: what a database's integer column holds.
+MOST_COUNT = 2**31 - 1
+
+
 def whole_number(value: Any, name: str) -> int:
     """A limit that counts something (0: no limit); a clear error at start-up rather than a
     500, or no limit at all, later."""
     if isinstance(value, str):
         value = parse_setting(name, value, int)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ConfigError(f"{name} must be a whole number, 0 (no limit) or more, not {value!r}.")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MOST_COUNT:
+        raise ConfigError(
+            f"{name} must be a whole number from 0 (no limit) to {MOST_COUNT}, not {value!r}."
+        )
     return value
 
 

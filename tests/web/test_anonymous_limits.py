@@ -191,6 +191,12 @@ def test_with_the_limit_off_an_address_makes_any_number(app, client):
         assert db.session.scalar(select(func.count(AddressFailure.id))) == 0
 
 
+def test_the_largest_limit_counts_like_any_other(app, client):
+    app.config["LEDGER_PASSPHRASE_HASH"] = "pbkdf2:sha256:1000"
+    app.config["LEDGER_GROUP_LIMIT"] = 2**31 - 1
+    assert {api_group(client).status_code for _ in range(3)} == {201}
+
+
 def test_a_script_without_an_address_is_not_counted(limited):
     with limited.app_context():
         for _ in range(LIMIT + 2):
@@ -218,14 +224,16 @@ def test_the_default_is_twenty_an_hour(tmp_path, monkeypatch):
     assert create_app({"SECRET_KEY": "x"}).config["LEDGER_GROUP_LIMIT"] == 20
 
 
-@pytest.mark.parametrize(("text", "value"), [("0", 0), ("5", 5), ("1_000", 1000), (" 7 ", 7)])
+@pytest.mark.parametrize(
+    ("text", "value"), [("0", 0), ("5", 5), ("1_000", 1000), (" 7 ", 7), ("2147483647", 2**31 - 1)]
+)
 def test_the_limit_comes_from_the_environment(tmp_path, monkeypatch, text, value):
     monkeypatch.setenv("LEDGER_INSTANCE_PATH", str(tmp_path))
     monkeypatch.setenv("LEDGER_GROUP_LIMIT", text)
     assert create_app({"SECRET_KEY": "x"}).config["LEDGER_GROUP_LIMIT"] == value
 
 
-@pytest.mark.parametrize("text", ["-1", "lots", "2.5", "1e3", "true"])
+@pytest.mark.parametrize("text", ["-1", "lots", "2.5", "1e3", "true", "2147483648", "9" * 40])
 def test_a_limit_that_is_not_a_whole_number_stops_the_start_with_a_sentence(
     tmp_path, monkeypatch, text
 ):
