@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.sql import ColumnElement
 
 from ledger.extensions import db
@@ -56,6 +56,10 @@ def size_of(group_id: Any) -> ColumnElement[int]:
     return lines.scalar_subquery() + players.scalar_subquery()
 
 
+# Built once: every change to a session reads it.
+_SIZE = select(size_of(bindparam("group_id")))
+
+
 def check_room(group_id: int, adding: int = 0) -> None:
     """GroupFull (409) if the group, with ``adding`` more, would hold more than this server
     keeps for one group. A change to a session is counted already (its ``version`` is raised
@@ -63,7 +67,7 @@ def check_room(group_id: int, adding: int = 0) -> None:
     most = most_hands()
     if most <= 0:
         return
-    size = db.session.scalar(select(size_of(group_id)))
+    size = db.session.scalar(_SIZE, {"group_id": group_id})
     if size is not None and size + adding > most:
         raise GroupFull(most)
 
