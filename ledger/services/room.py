@@ -9,7 +9,8 @@ them all), and every player of the group. A night of 40 hands counts about 45.
 The count is read with the write that would add to it (``check_room``, from
 ``unit_of_work.record`` and ``groups.add_player``): one query over the group's sessions by
 their index. Two writes at the very same moment may both pass at the edge: a bound for the
-disk, not an exact count. What takes back or ends (an undo, a finish) is never refused.
+disk, not an exact count. What takes back or ends (an undo, a finish) is never refused, and
+adds its line all the same: bounded by the lines it takes back, so at most as many again.
 `ledger groups` lists the groups by this size (ledger/services/upkeep.py).
 """
 

@@ -137,6 +137,39 @@ def test_the_page_shows_the_sentence_beside_the_hand(app, client):
     assert "This group is full" in html(refused)
 
 
+def test_a_full_group_on_the_pages_says_so_wherever_something_new_is_asked_for(app, client):
+    from tests.web.pages import HAND_1, HAND_2, Phone, html
+
+    phone = Phone(client)
+    phone.create_group()
+    phone.add_players("Enda", "John", "Rex", "Finn")
+    phone.start()
+    assert phone.enter(HAND_1).status_code == 302
+    app.config["LEDGER_GROUP_HANDS"] = 1
+
+    group = f"/g/{phone.slug}"
+    start = {
+        "game": "spot",
+        "order": ["Enda", "John"],
+        "seated": ["Enda", "John"],
+        "dealer": "John",
+    }
+    for path, data in (
+        (f"{group}/s/new", start),
+        (f"{group}/players", {"name": "Maeve"}),
+        (f"{phone.board}/join", {"join-name": "Maeve", "after": "Enda"}),
+        (f"{group}/players/1", {"rename-name": "Enda Óg"}),
+    ):
+        response = client.post(path, data=data)
+        assert response.status_code in (302, 422), (path, response.status_code)
+        if response.status_code == 302:  # the sentence waits for the next page
+            response = client.get(response.headers["Location"])
+        assert "This group is full" in html(response), path
+    # What takes back or ends still works: undo the hand, then see the scoreboard.
+    assert client.post(f"{phone.board}/undo").status_code == 302
+    assert "This group is full" in html(phone.enter(HAND_2, out="Enda"))
+
+
 def test_a_backup_larger_than_a_group_may_grow_is_refused_on_the_restore_page(app, client):
     table = Table(client)
     sid = table.session()["id"]
