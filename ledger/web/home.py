@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
-from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
 from ledger import backup, services
@@ -61,7 +60,7 @@ RESTORING = threading.Lock()
 
 
 @bp.post("/restore")
-def restore() -> ResponseReturnValue:
+def restore() -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
     """Bring back a whole group from its backup file, e.g. on a new server.
 
     The browser is not signed in to it: the file holds the passphrase only as a hash, and
@@ -99,7 +98,7 @@ def restore() -> ResponseReturnValue:
 
 
 @bp.post("/groups")
-def create_group() -> ResponseReturnValue:
+def create_group() -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
     form = _create_form()
     if form.validate_on_submit():
         try:
