@@ -100,6 +100,10 @@ class Server:
         env = dict(os.environ)
         env["LEDGER_INSTANCE_PATH"] = str(instance)
         env["LEDGER_SECRET_KEY"] = "bench-secret-key"
+        # The club and the big server make hundreds of groups from one address, and fill
+        # them past any host's bound: both limits off, as on a private network.
+        env["LEDGER_GROUP_LIMIT"] = "0"
+        env["LEDGER_GROUP_HANDS"] = "0"
         env.setdefault("LEDGER_DATABASE_URL", f"sqlite:///{instance / 'bench.sqlite'}")
         if database_url is not None:
             env["LEDGER_DATABASE_URL"] = database_url

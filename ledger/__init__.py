@@ -104,3 +104,6 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(cli.export_command)
     app.cli.add_command(cli.backup_command)
     app.cli.add_command(cli.restore_command)
+    # The groups by size, and removing one (ledger/services/upkeep.py).
+    app.cli.add_command(cli.groups_command)
+    app.cli.add_command(cli.remove_group_command)

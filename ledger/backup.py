@@ -58,8 +58,11 @@ from ledger.models import (
     SessionPlayer,
 )
 from ledger.rules.errors import RuleError
+from ledger.services import room
+from ledger.services.auth import client_of
 from ledger.services.errors import Conflict, NotFound, ServiceError
 from ledger.services.results import GroupRef
+from ledger.services.throttle import claim_new_group
 
 __all__ = [
     "FORMAT",
@@ -72,6 +75,7 @@ __all__ = [
     "find_group",
     "loads",
     "restore_group",
+    "restore_sent",
 ]
 
 log = logging.getLogger(__name__)
@@ -205,10 +209,23 @@ def loads(raw: str | bytes) -> dict[str, Any]:
     return data
 
 
-def restore_group(data: Mapping[str, Any], *, slug: str | None = None) -> GroupRef:
+def restore_sent(raw: bytes, address: str | None) -> GroupRef:
+    """A backup file sent to the restore page by anyone, from ``address``: counted like a new
+    group first (LEDGER_GROUP_LIMIT an hour per address, TooManyNewGroups), refused too when
+    larger than a group may grow here (LEDGER_GROUP_HANDS). A file refused after it was read
+    keeps its place in the count: it cost the server the same work."""
+    claim_new_group(client_of(address))
+    return restore_group(loads(raw), most_hands=room.most_hands())
+
+
+def restore_group(
+    data: Mapping[str, Any], *, slug: str | None = None, most_hands: int = 0
+) -> GroupRef:
     """Put a backed-up group back, in one transaction: all of it or, on any error, nothing.
 
-    ``slug`` gives the restored group another slug (when the backup's own is taken, say).
+    ``slug`` gives the restored group another slug (when the backup's own is taken, say);
+    ``most_hands`` (when above 0) refuses a group larger than that, counted in hands as
+    ledger/services/room.py counts them (`ledger restore` on the command line takes any).
     Raises Conflict (409) when the slug is taken, BackupError (422) for a file that is not a
     backup Pub Ledger could have made (ledger/backup_check.py says what is checked).
     """
@@ -222,6 +239,13 @@ def restore_group(data: Mapping[str, Any], *, slug: str | None = None) -> GroupR
         log.exception("a backup file could not be checked")
         raise BackupError("The backup is damaged: it cannot be read.") from e
     group = checked.group
+    size = room.backup_size(checked.rows)
+    if 0 < most_hands < size:
+        raise BackupError(
+            "The backup holds {size} hands, more than the {most} this server keeps for a group.",
+            size=size,
+            most=most_hands,
+        )
     if db.session.scalar(select(Group.id).where(Group.slug == group["slug"])) is not None:
         raise Conflict(
             "There is a group {slug} already: restore the backup under another slug.",

@@ -1,4 +1,5 @@
-"""The `ledger` command: serve, init-db, db (migrations), export, backup, restore.
+"""The `ledger` command: serve, init-db, db (migrations), export, backup, restore, groups,
+remove-group.
 
 A plain click group that makes the app itself when a command needs it, so `ledger --help`
 lists Pub Ledger's commands and none of Flask's --app/--env-file options. The commands are
@@ -399,6 +400,70 @@ def restore_command(file: str, slug: str | None) -> None:
     click.echo(f"{group.name} is restored as {group.slug}; its passphrase is as it was.")
 
 
+# --- Groups on this server: their sizes, and removing one after abuse --------------------------
+
+
+@click.command("groups")
+@with_appcontext
+def groups_command() -> None:
+    """List every group, the largest first: its size in hands as LEDGER_GROUP_HANDS counts
+    them (every change to a session and every player counts one), hands, sessions, players,
+    when it was made and last played."""
+    from ledger.services import room, upkeep
+
+    ensure_database(current_app._get_current_object())  # type: ignore[attr-defined]
+    found = upkeep.group_sizes()
+    most = room.most_hands()
+    click.echo(f"{len(found)} groups; each keeps at most {_most(most)} (LEDGER_GROUP_HANDS).")
+    if not found:
+        return
+    click.echo(_row("size", "hands", "sessions", "players", "made", "played", "slug", "name"))
+    for g in found:
+        made = g.created_at.date().isoformat()
+        played = g.last_played.date().isoformat() if g.last_played else "-"
+        click.echo(_row(g.size, g.hands, g.sessions, g.players, made, played, g.slug, g.name))
+
+
+def _row(*cells: object) -> str:
+    """A line of `ledger groups`: the numbers right-aligned, the dates in columns."""
+    numbers, dates, words = cells[:4], cells[4:6], cells[6:]
+    return "  ".join(
+        [*(f"{n!s:>8}" for n in numbers), *(f"{d!s:<10}" for d in dates), *map(str, words)]
+    )
+
+
+def _most(most: int) -> str:
+    return f"{most} hands" if most > 0 else "any number of hands"
+
+
+@click.command("remove-group")
+@click.argument("slug")
+@click.option("--yes", is_flag=True, help="Remove it without asking first.")
+@with_appcontext
+def remove_group_command(slug: str, yes: bool) -> None:
+    """Remove the group SLUG and everything it holds, for good (after abuse, say); asks
+    first. `ledger backup SLUG FILE` before it keeps a copy to restore."""
+    from ledger.services import upkeep
+    from ledger.services.errors import ServiceError
+
+    ensure_database(current_app._get_current_object())  # type: ignore[attr-defined]
+    try:
+        found = upkeep.group_size(slug)
+    except ServiceError as e:
+        raise click.ClickException(e.message) from e
+    click.echo(
+        f"{found.name} ({found.slug}), made {found.created_at.date().isoformat()}: "
+        f"{found.sessions} sessions, {found.hands} hands, {found.players} players."
+    )
+    if not yes and not click.confirm("Remove it and all of its history for good?"):
+        raise click.ClickException("Nothing was removed.")
+    try:
+        upkeep.remove_group(slug)
+    except ServiceError as e:
+        raise click.ClickException(e.message) from e
+    click.echo(f"{found.slug} is removed.")
+
+
 # The `ledger` group's commands: Pub Ledger's own, Flask-Migrate's `db` and Flask's `shell`
 # (a Python prompt inside the app, for a repair by hand). Flask's `run` (the development
 # server) and `routes` are left out on purpose: `ledger serve` is the way to run it.
@@ -412,6 +477,8 @@ def _add_commands() -> None:
         export_command,
         backup_command,
         restore_command,
+        groups_command,
+        remove_group_command,
         shell_command,
     ):
         cli.add_command(command)

@@ -52,6 +52,12 @@ HASH_WAIT = 0.25
 # How long an invite link opens its group, in days (LEDGER_INVITE_LIFETIME_DAYS).
 INVITE_LIFETIME_DAYS = 7
 
+# Groups one client address may make or restore in an hour (LEDGER_GROUP_LIMIT; 0: no limit).
+GROUP_LIMIT = 20
+# The most a group keeps, counted in hands (LEDGER_GROUP_HANDS, 0: no limit;
+# ledger/services/room.py).
+GROUP_HANDS = 100_000
+
 SECRET_KEY_FILE = "secret_key"
 
 # Connections each app process keeps open to PostgreSQL (SQLAlchemy's default is 5).
@@ -98,6 +104,10 @@ def load_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
         # environment can set them like every other setting.
         LEDGER_HASH_SLOTS=None,
         LEDGER_HASH_WAIT=HASH_WAIT,
+        # Anonymous writes and a group's room to grow (ledger/services/room.py): groups made
+        # or restored per client address an hour, and the hands a group keeps (0: no limit).
+        LEDGER_GROUP_LIMIT=GROUP_LIMIT,
+        LEDGER_GROUP_HANDS=GROUP_HANDS,
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.update(environment_settings(os.environ, app.config))
@@ -108,6 +118,8 @@ def load_config(app: Flask, test_config: Mapping[str, Any] | None) -> None:
         app.config["LEDGER_INVITE_LIFETIME_DAYS"], "LEDGER_INVITE_LIFETIME_DAYS"
     )
     check_hash_settings(app.config)
+    for name in ("LEDGER_GROUP_LIMIT", "LEDGER_GROUP_HANDS"):
+        app.config[name] = whole_number(app.config[name], name)
 
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret_key(
@@ -201,6 +213,22 @@ def positive_days(value: Any, name: str) -> float:
     if not 0 < days < 100_000:
         raise ConfigError(f"{name} must be a number of days above 0, not {value!r}.")
     return days
+
+
+# The most a count may be: what a database's integer column holds.
+MOST_COUNT = 2**31 - 1
+
+
+def whole_number(value: Any, name: str) -> int:
+    """A limit that counts something (0: no limit); a clear error at start-up rather than a
+    500, or no limit at all, later."""
+    if isinstance(value, str):
+        value = parse_setting(name, value, int)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MOST_COUNT:
+        raise ConfigError(
+            f"{name} must be a whole number from 0 (no limit) to {MOST_COUNT}, not {value!r}."
+        )
+    return value
 
 
 def check_hash_settings(config: dict[str, Any]) -> None:

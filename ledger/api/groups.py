@@ -14,8 +14,10 @@ from ledger.services.results import GroupRef
 
 @bp.post("/groups")
 def create_group():
+    """A new group: anyone may make one, up to LEDGER_GROUP_LIMIT an hour per address (429)."""
     body = json_object()
-    group = services.create_group(text(body, "name") or "", text(body, "passphrase") or "")
+    name, passphrase = text(body, "name") or "", text(body, "passphrase") or ""
+    group = services.create_group(name, passphrase, request.remote_addr)
     response = jsonify(group.to_json())
     response.status_code = 201
     response.headers["Location"] = url_for("api.group", slug=group.slug)

@@ -2,8 +2,8 @@
 
 The JSON API, the web pages and the workbooks call these functions and get frozen views
 back (ledger/services/results.py); they never touch a row. Refusals are exceptions with a
-sentence for the player: RuleError (422), NotFound (404), Conflict (409), Unauthorized (401),
-TooManyAttempts (429), Busy (503).
+sentence for the player: RuleError (422), NotFound (404), Conflict (409; GroupFull),
+Unauthorized (401), TooManyAttempts (429; TooManyNewGroups), Busy (503).
 """
 
 from __future__ import annotations
@@ -12,10 +12,12 @@ from ledger.services.auth import authenticate, change_passphrase, create_group
 from ledger.services.errors import (
     Busy,
     Conflict,
+    GroupFull,
     NotFound,
     RuleError,
     ServiceError,
     TooManyAttempts,
+    TooManyNewGroups,
     Unauthorized,
 )
 from ledger.services.groups import add_player, group_view, list_games, rename_player
@@ -53,10 +55,12 @@ from ledger.services.sessions import (
 __all__ = [
     "Busy",
     "Conflict",
+    "GroupFull",
     "NotFound",
     "RuleError",
     "ServiceError",
     "TooManyAttempts",
+    "TooManyNewGroups",
     "Unauthorized",
     "add_hand",
     "add_player",

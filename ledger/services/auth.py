@@ -33,7 +33,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
-import math
 import os
 import re
 import secrets
@@ -41,12 +40,25 @@ import threading
 import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
-from sqlalchemy import Row, String, bindparam, case, cast, delete, literal, or_, select, update
+from sqlalchemy import (
+    Row,
+    String,
+    bindparam,
+    case,
+    cast,
+    delete,
+    func,
+    literal,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.orm import aliased
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -60,7 +72,8 @@ from ledger.models import (
     utcnow,
 )
 from ledger.rules.errors import RuleError
-from ledger.services.errors import Busy, TooManyAttempts, Unauthorized
+from ledger.services import throttle
+from ledger.services.errors import Busy, Conflict, ServiceError, TooManyAttempts, Unauthorized
 from ledger.services.groups import check_name_characters
 from ledger.services.results import GroupRef
 from ledger.services.unit_of_work import write
@@ -173,46 +186,64 @@ def _hash(passphrase: str) -> str:
 
 
 class _Flight:
-    """One slow check under way, which requests for the very same check wait for."""
+    """One guess being checked, which requests making the very same guess wait for.
+
+    ``result`` is the id of the group it opened, ``WRONG_FOR_ALL`` when it opened none,
+    ``REFUSED`` when its request had no place in the counts, or ``UNCHECKED`` (no slot was
+    free, or the check failed).
+    """
 
     def __init__(self) -> None:
         self.done = threading.Event()
-        self.result: bool | None = None
+        self.result: int = UNCHECKED
 
 
+UNCHECKED = -1
+REFUSED = -2  # its guesser had no place in the counts: nothing was checked
+WRONG_FOR_ALL = 0  # no group has the id 0
 _flights: dict[str, _Flight] = {}
 _flights_lock = threading.Lock()
 # How long a request waits for the same check made by another (one check takes ~0.1 s).
 FLIGHT_WAIT = 10.0
 
 
-def _check(stored_hash: str, passphrase: str) -> bool:
-    """The slow check, made once for all the requests that ask it at the same moment.
+def _flight_key(hashes: Sequence[str], passphrase: str) -> str:
+    text = "\x00".join((*hashes, passphrase))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
-    Twelve phones opening the group with its passphrase at once need one slot, not twelve:
-    the first checks, the others wait for its answer (and are told Busy with it if it found
-    no slot). Guesses that differ are checked each on its own, in a slot of their own.
-    """
-    key = hashlib.sha256(
-        "\x00".join((stored_hash, passphrase)).encode("utf-8", "surrogatepass")
-    ).hexdigest()
+
+def _flight_of(key: str) -> _Flight | None:
+    with _flights_lock:
+        return _flights.get(key)
+
+
+def _join(key: str) -> tuple[_Flight, bool]:
+    """The flight of ``key``, and whether this request leads it (it was not under way)."""
     with _flights_lock:
         flight = _flights.get(key)
-        leader = flight is None
-        if flight is None:
-            flight = _flights[key] = _Flight()
-    if not leader:
-        if flight.done.wait(FLIGHT_WAIT) and flight.result is not None:
-            return flight.result
-        raise Busy(1)
-    try:
-        with _hash_slot():
-            flight.result = check_password_hash(stored_hash, passphrase)
+        if flight is not None:
+            return flight, False
+        flight = _flights[key] = _Flight()
+        return flight, True
+
+
+def _land(key: str, flight: _Flight, result: int) -> None:
+    flight.result = result
+    with _flights_lock:
+        _flights.pop(key, None)
+    flight.done.set()
+
+
+def _answer_of(flight: _Flight) -> int:
+    """What the request leading ``flight`` found; Busy when it could not check."""
+    if flight.done.wait(FLIGHT_WAIT) and flight.result != UNCHECKED:
         return flight.result
-    finally:
-        with _flights_lock:
-            _flights.pop(key, None)
-        flight.done.set()
+    raise Busy(1)
+
+
+def _slow_check(stored_hash: str, passphrase: str) -> bool:
+    with _hash_slot():
+        return check_password_hash(stored_hash, passphrase)
 
 
 def check_group_name(name: str) -> str:
@@ -247,12 +278,22 @@ def slugify(name: str) -> str:
     return words[:40].rstrip("-") or "group"
 
 
-def create_group(name: str, passphrase: str) -> GroupRef:
+def create_group(name: str, passphrase: str, address: str | None = None) -> GroupRef:
     """A new group with a slug made from its name and a random suffix, so it cannot be guessed
-    from the name alone and two groups of one name never clash."""
+    from the name alone and two groups of one name never clash.
+
+    ``address`` is the client's (request.remote_addr): one address makes at most
+    LEDGER_GROUP_LIMIT groups an hour (TooManyNewGroups, 429), counted before the slow hash.
+    None outside a request (scripts, tests): not counted.
+    """
     name = check_group_name(name)
     check_passphrase(passphrase)
-    hashed = _hash(passphrase)  # slow on purpose: outside the transaction
+    place = throttle.claim_new_group(client_of(address))
+    try:
+        hashed = _hash(passphrase)  # slow on purpose: outside the transaction
+    except Busy:
+        throttle.release(place)  # nothing was made, nor hashed
+        raise
 
     def work() -> GroupRef:
         slug = f"{slugify(name)}-{secrets.token_hex(3)}"
@@ -395,32 +436,136 @@ def authenticate_any(slugs: Sequence[str], passphrase: str, address: str | None 
             if wait is not None:
                 raise TooManyAttempts(wait)
         candidates, waits = _open_to_checks(rows, now)
-        if not candidates and waits:
-            # Locked: no digest looked up, no hash checked, so right and wrong look the same.
-            raise TooManyAttempts(max(waits))
-        digests = {r.id: _digest(r.slug, passphrase, r.auth_epoch) for r in candidates}
-        remembered = None
-        if candidates and passphrase:
-            params = {"digests": list(digests.values()), "now": now}
-            remembered = connection.execute(_REMEMBERED, params).scalar()
+        locked = not candidates and bool(waits)
+        if not locked:
+            digests = {r.id: _digest(r.slug, passphrase, r.auth_epoch) for r in candidates}
+            remembered = None
+            if candidates and passphrase:
+                params = {"digests": list(digests.values()), "now": now}
+                remembered = connection.execute(_REMEMBERED, params).scalar()
+    if locked:
+        # No digest looked up, no hash checked, so right and wrong look the same.
+        return _while_locked(rows, passphrase, waits)
     refs = {r.id: GroupRef(r.id, r.slug, r.name) for r in candidates}
     if remembered in refs:
         return refs[remembered]
 
-    if not candidates or not passphrase:
-        # The same slow check as a wrong passphrase, so timing does not tell which slugs exist.
-        decoy = _decoy_hash()
-        _check(decoy, passphrase)
-        _count_failure([], address, now)
-        raise Unauthorized(WRONG)
-    for row in candidates:
-        if _check(row.passphrase_hash, passphrase):
-            _remember(row.id, digests[row.id], row.auth_epoch, now, address)
-            return refs[row.id]
-    _count_failure([r.id for r in candidates], address, now)
-    if waits:  # another group of this name is locked: the passphrase may have been its
-        raise TooManyAttempts(max(waits))
-    raise Unauthorized(WRONG)
+    if not passphrase:
+        candidates = []  # nothing to check: the same slow check as a wrong guess
+    return _guess(candidates, passphrase, digests, address, now, waits)
+
+
+def _while_locked(rows: list[Row[Any]], passphrase: str, waits: list[int]) -> GroupRef:
+    """A guess while every group of ``rows`` is locked for it: 429, unless this very guess
+    is being checked in this process at this moment, by a request that took the last place
+    in the count (twelve phones opening the group at once, near the limit): its answer is
+    this one's if it was right. Nothing is checked, nor counted, for this request."""
+    flight = _flight_of(_flight_key([r.passphrase_hash for r in rows], passphrase))
+    if flight is not None and passphrase:
+        try:
+            found = _answer_of(flight)
+        except Busy:
+            found = UNCHECKED
+        opened = next((r for r in rows if r.id == found), None)
+        if opened is not None:
+            return GroupRef(opened.id, opened.slug, opened.name)
+    raise TooManyAttempts(max(waits))
+
+
+def _guess(
+    candidates: list[Row[Any]],
+    passphrase: str,
+    digests: dict[int, str],
+    address: str | None,
+    now: datetime,
+    waits: list[int],
+) -> GroupRef:
+    """Check the passphrase against the groups, each guess in the counts before its check.
+
+    The very same guess made by several requests at one moment (twelve phones opening their
+    group at once) is checked once (``_Flight``): the first leads, takes its places in the
+    counts (``_claim``) and only then checks; however many guesses arrive together, no more
+    than the limit are checked. The others wait for its answer: right for all of them, or
+    wrong for all, each then counted as a wrong guess like any other without a check of its
+    own; if it had no place, they try for themselves.
+    """
+    ids = [r.id for r in candidates]
+    # No such group: a decoy hash is checked, so timing does not tell which slugs exist.
+    hashes = [r.passphrase_hash for r in candidates] or [_decoy_hash()]
+    key = _flight_key(hashes, passphrase)
+    claim: _Claim | None = None
+    try:
+        for _attempt in range(3):
+            flight, leading = _join(key)
+            if leading:
+                if claim is None:
+                    try:
+                        claim = _claim(ids, address, now)
+                    except BaseException:
+                        _land(key, flight, REFUSED)  # those waiting count for themselves
+                        raise
+                held, claim = claim, None  # _lead gives back what it does not keep
+                return _lead(key, flight, held, candidates, hashes, passphrase, digests, now, waits)
+            found = _answer_of(flight)
+            if found == REFUSED:  # its guesser had no place left: this one may have
+                claim = claim or _claim(ids, address, now)
+                continue
+            opened = next((r for r in candidates if r.id == found), None)
+            if opened is not None:
+                return GroupRef(opened.id, opened.slug, opened.name)
+            wrong, claim = claim or _claim(ids, address, now), None  # counted, not checked
+            raise _wrong(waits + wrong.waits)
+        raise Busy(1)
+    finally:
+        if claim is not None:  # a place taken for a check this request did not make
+            _give_back(claim, claim.group_ids, whole=True)
+
+
+def _lead(
+    key: str,
+    flight: _Flight,
+    claim: _Claim,
+    candidates: list[Row[Any]],
+    hashes: list[str],
+    passphrase: str,
+    digests: dict[int, str],
+    now: datetime,
+    waits: list[int],
+) -> GroupRef:
+    """Check the guess against each group it has its places for, in order. Right for one:
+    every place is given back (``_remember``; a wrong passphrase counts against each group it
+    was checked for, never when it opened another). Wrong for all: the places stay, as its
+    failures. Not checked (no slot free): given back."""
+    found = UNCHECKED
+    try:
+        if not candidates:
+            try:
+                _slow_check(hashes[0], passphrase)
+            except Busy:
+                _give_back(claim, [], whole=True)
+                raise
+        rows = [r for r in candidates if r.id in claim.group_ids]
+        for n, row in enumerate(rows):
+            try:
+                right = _slow_check(row.passphrase_hash, passphrase)
+            except Busy:
+                _give_back(claim, [r.id for r in rows[n:]], whole=n == 0)
+                raise
+            if right:
+                others = [r.id for r in rows if r.id != row.id]
+                _remember(row.id, digests[row.id], row.auth_epoch, now, claim.address, others)
+                found = row.id
+                return GroupRef(row.id, row.slug, row.name)
+        found = WRONG_FOR_ALL
+        raise _wrong(waits + claim.waits)
+    finally:
+        _land(key, flight, found)
+
+
+def _wrong(waits: list[int]) -> ServiceError:
+    """A wrong guess's answer: 429 while another group of the name is locked (the passphrase
+    may have been its), else 401."""
+    return TooManyAttempts(max(waits)) if waits else Unauthorized(WRONG)
 
 
 def _open_to_checks(rows: list[Row[Any]], now: datetime) -> tuple[list[Row[Any]], list[int]]:
@@ -447,36 +592,95 @@ def _locked(row: Row[Any], now: datetime) -> int | None:
 
 
 def _wait(since: datetime, now: datetime, window: timedelta = FAILURE_WINDOW) -> int:
-    return max(1, math.ceil((since + window - now).total_seconds()))
+    return throttle.wait_seconds(since, now, window)
 
 
-def _count_failure(group_ids: Sequence[int], address: str | None, now: datetime) -> None:
-    """Count a wrong guess against the address and each group, or answer 429 when a count is
-    already full.
+@dataclass(frozen=True)
+class _Claim:
+    """The places a guess took before its slow check: in the count of its ``address`` (None:
+    not counted by address) and of each group of ``group_ids`` (and the address's count for
+    that group); ``waits`` are those of the groups whose counts were full."""
 
-    Each count is one conditional UPDATE, so however many wrong guesses arrive at once, in
-    however many processes, no more than the limit of them are told 401 in a window.
+    address: str | None
+    group_ids: list[int]
+    waits: list[int]
+
+
+def _claim(group_ids: Sequence[int], address: str | None, now: datetime) -> _Claim:
+    """Take a place for one guess in every count it falls under, before it is checked, or
+    answer 429 (TooManyAttempts) when the address's count, or every group's, is full.
+
+    Each place is one conditional UPDATE in the database (ledger/services/throttle.py), so
+    however many guesses arrive at once, in however many worker processes, no more than the
+    limit of them get a place, and only a guess with a place is checked: the count is taken
+    before the slow check, not after it. A refused guess takes no place at all.
     """
 
-    def work() -> int | None:
+    def work() -> _Claim:
         if address is not None:
-            wait = _bump_address(_address_key(address), ADDRESS_MAX_FAILURES, ADDRESS_WINDOW, now)
+            wait = throttle.bump(_address_key(address), ADDRESS_MAX_FAILURES, ADDRESS_WINDOW, now)
             if wait is not None:
-                return wait
-        waits = []
+                raise TooManyAttempts(wait)
+        claimed: list[int] = []
+        waits: list[int] = []
         for group_id in group_ids:
-            if address is not None:
-                key = _address_group_key(address, group_id)
-                wait = _bump_address(key, ADDRESS_GROUP_MAX_FAILURES, FAILURE_WINDOW, now)
-                if wait is not None:
-                    waits.append(wait)
-                    continue
-            wait = _bump_group(group_id, now)
-            if wait is not None:
+            wait = _claim_group(group_id, address, now)
+            if wait is None:
+                claimed.append(group_id)
+            else:
                 waits.append(wait)
-        return max(waits) if waits else None
+        if group_ids and not claimed:
+            raise TooManyAttempts(max(waits))  # rolls back the address's place too
+        return _Claim(address, claimed, waits)
 
-    wait = write(work)
+    return write(work)
+
+
+def _claim_group(group_id: int, address: str | None, now: datetime) -> int | None:
+    """A place in the address's count for the group, then in the group's; the seconds to
+    wait (and no place in either) when one of them is full."""
+    if address is not None:
+        key = _address_group_key(address, group_id)
+        wait = throttle.bump(key, ADDRESS_GROUP_MAX_FAILURES, FAILURE_WINDOW, now)
+        if wait is not None:
+            return wait
+    wait = _bump_group(group_id, now)
+    if wait is not None and address is not None:
+        throttle.give_back(_address_group_key(address, group_id))
+    return wait
+
+
+def _give_back(claim: _Claim, group_ids: Sequence[int], *, whole: bool) -> None:
+    """Give back the places of ``group_ids`` (guesses never checked), and with ``whole`` the
+    address's own place too."""
+
+    def work() -> None:
+        _give_back_places(claim.address, group_ids, whole=whole)
+
+    write(work)
+
+
+def _give_back_places(address: str | None, group_ids: Sequence[int], *, whole: bool) -> None:
+    if address is not None and whole:
+        throttle.give_back(_address_key(address))
+    for group_id in group_ids:
+        if address is not None:
+            throttle.give_back(_address_group_key(address, group_id))
+        db.session.execute(
+            update(Group)
+            .where(Group.id == group_id, Group.failed_logins > 0)
+            .values(failed_logins=Group.failed_logins - 1)
+            .execution_options(synchronize_session=False)
+        )
+
+
+def _count_failure(address: str | None, now: datetime) -> None:
+    """Count a failure that needed no slow check (a made-up access token) against the
+    address, or answer 429 when its count is full already."""
+    if address is None:
+        return
+    key = _address_key(address)
+    wait = write(lambda: throttle.bump(key, ADDRESS_MAX_FAILURES, ADDRESS_WINDOW, now))
     if wait is not None:
         raise TooManyAttempts(wait)
 
@@ -499,44 +703,21 @@ def _bump_group(group_id: int, now: datetime) -> int | None:
     return _wait(since, now) if since is not None else 1
 
 
-def _bump_address(key: str, most: int, window: timedelta, now: datetime) -> int | None:
-    """Count one failure under ``key``; the seconds to wait if its count was full already."""
-    fresh = AddressFailure.since <= now - window
-    result = db.session.execute(
-        update(AddressFailure)
-        .where(AddressFailure.key == key, or_(fresh, AddressFailure.failures < most))
-        .values(
-            failures=case((fresh, 1), else_=AddressFailure.failures + 1),
-            since=case((fresh, now), else_=AddressFailure.since),
-        )
-        .execution_options(synchronize_session=False)
-    )
-    if result.rowcount == 1:  # type: ignore[attr-defined]
-        return None
-    since = db.session.scalar(select(AddressFailure.since).where(AddressFailure.key == key))
-    if since is not None:
-        return _wait(since, now, window)
-    # A first failure from here: old counts go as a new one comes, so the table stays small.
-    # (A race on the same key is an IntegrityError, and write() runs the work again.)
-    stale = now - max(ADDRESS_WINDOW, FAILURE_WINDOW)
-    db.session.execute(
-        delete(AddressFailure)
-        .where(AddressFailure.since <= stale)
-        .execution_options(synchronize_session=False)
-    )
-    db.session.add(AddressFailure(key=key, failures=1, since=now))
-    db.session.flush()
-    return None
-
-
 def _remember(
-    group_id: int, digest: str, epoch: int, now: datetime, address: str | None = None
+    group_id: int,
+    digest: str,
+    epoch: int,
+    now: datetime,
+    address: str | None = None,
+    others: Sequence[int] = (),
 ) -> None:
     """A passphrase passed: clear the group's failures (and this address's for the group: it
-    was someone at the table mistyping; its count across groups stays) and remember the
+    was someone at the table mistyping), give back the places it took in the address's count
+    across groups and in those of the ``others`` groups of the name, and remember the
     digest."""
 
     def work() -> None:
+        _give_back_places(address, others, whole=True)
         db.session.execute(
             update(Group)
             .where(Group.id == group_id)
@@ -637,8 +818,10 @@ def _idle_limit() -> timedelta:
 def grant(group_id: int, kind: str) -> str:
     """A new random token that opens the group (``kind`` web: a browser; api: a client).
 
-    Old grants of the group go on the way: those of an earlier passphrase, and browsers'
-    unused for longer than a cookie lives.
+    Old grants of the group go on the way: those of an earlier passphrase, browsers' unused
+    for longer than a cookie lives, and past ``MOST_SIGN_INS`` the browser unused longest.
+    A group holds at most ``MOST_TOKENS`` API tokens (Conflict, 409, past them): grants are
+    rows of the group too, and a group's size is bounded (ledger/services/room.py).
     """
     token = secrets.token_urlsafe(32)
     now = utcnow()
@@ -658,6 +841,7 @@ def grant(group_id: int, kind: str) -> str:
             )
             .execution_options(synchronize_session=False)
         )
+        _make_room_for_grant(group_id, kind)
         db.session.add(
             AccessGrant(
                 group_id=group_id,
@@ -671,6 +855,36 @@ def grant(group_id: int, kind: str) -> str:
 
     write(work)
     return token
+
+
+# Grants a group keeps: sign-ins of browsers (the least recently used goes past this) and API
+# access tokens (a new one is refused past this: revoke one, or change the passphrase).
+MOST_SIGN_INS = 1000
+MOST_TOKENS = 100
+
+
+def _make_room_for_grant(group_id: int, kind: str) -> None:
+    of_kind = (AccessGrant.group_id == group_id) & (AccessGrant.kind == kind)
+    if kind == API:
+        held = db.session.scalar(select(func.count(AccessGrant.id)).where(of_kind)) or 0
+        if held >= MOST_TOKENS:
+            raise Conflict(
+                "This group has {most} access tokens, the most it may have: revoke one that is "
+                "no longer used, or change the passphrase to end them all.",
+                most=MOST_TOKENS,
+            )
+        return
+    oldest = (
+        select(AccessGrant.id)
+        .where(of_kind)
+        .order_by(AccessGrant.seen_at.desc(), AccessGrant.id.desc())
+        .offset(MOST_SIGN_INS - 1)
+    )
+    db.session.execute(
+        delete(AccessGrant)
+        .where(AccessGrant.id.in_(oldest))
+        .execution_options(synchronize_session=False)
+    )
 
 
 _BEARER = (
@@ -694,7 +908,7 @@ def group_for_token(token: str, address: str | None = None) -> GroupRef:
         with quick_read() as connection:
             row = connection.execute(_BEARER, {"hash": token_hash(token)}).first()
     if row is None:
-        _count_failure([], client_of(address), utcnow())
+        _count_failure(client_of(address), utcnow())
         raise Unauthorized("This access token does not open any group (revoked, or made up).")
     return GroupRef(row.id, row.slug, row.name)
 

@@ -12,10 +12,12 @@ from ledger.rules.errors import Phrase, PhrasedError, RuleError
 __all__ = [
     "Busy",
     "Conflict",
+    "GroupFull",
     "NotFound",
     "RuleError",
     "ServiceError",
     "TooManyAttempts",
+    "TooManyNewGroups",
     "Unauthorized",
 ]
 
@@ -66,6 +68,40 @@ class TooManyAttempts(ServiceError):
                     seconds=retry_after,
                 )
             )
+
+
+class TooManyNewGroups(TooManyAttempts):
+    """This client address made or restored as many groups as an hour allows
+    (LEDGER_GROUP_LIMIT); ``retry_after`` is in seconds. Answered 429 like a lockout."""
+
+    def __init__(self, retry_after: int) -> None:
+        self.retry_after = retry_after
+        minutes = max(1, -(-retry_after // 60))
+        if minutes == 1:
+            phrase = Phrase(
+                "Too many groups were made or restored from this address in the last hour; "
+                "try again in 1 minute."
+            )
+        else:
+            phrase = Phrase(
+                "Too many groups were made or restored from this address in the last hour; "
+                "try again in {minutes} minutes.",
+                minutes=minutes,
+            )
+        ServiceError.__init__(self, phrase)
+
+
+class GroupFull(Conflict):
+    """The group holds as much as this server keeps for one group (LEDGER_GROUP_HANDS)."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__(
+            Phrase(
+                "This group is full: it holds the {most} hands this server keeps for a group. "
+                "Ask whoever runs the server to make room.",
+                most=most,
+            )
+        )
 
 
 class Busy(ServiceError):

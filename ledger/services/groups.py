@@ -18,6 +18,7 @@ from ledger.rules.errors import RuleError
 from ledger.rules.registry import GAMES
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.results import GameInfo, GroupRef, GroupView, PlayerView, SessionSummary
+from ledger.services.room import check_room
 from ledger.services.unit_of_work import record, write
 
 
@@ -77,6 +78,7 @@ def add_player(group: GroupRef, name: str) -> PlayerView:
                 field="name",
                 player=existing.name,
             )
+        check_room(group.id, adding=1)  # a player counts towards a group's size too
         # Insert rather than players_for(): it would look again, and a phone that added the
         # same name in between would be answered 201 with that other phone's player.
         player = Player(group_id=group.id, name=name, name_key=name_key(name), created_at=utcnow())

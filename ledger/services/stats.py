@@ -50,9 +50,12 @@ class Period:
 
     @classmethod
     def of_dates(cls, first: date | None, last: date | None) -> Period:
-        """The whole UTC days from ``first`` to ``last``, both included."""
+        """The whole UTC days from ``first`` to ``last``, both included (the calendar's last
+        day has no day after it: open-ended)."""
         start = datetime.combine(first, time()) if first is not None else None
-        end = datetime.combine(last + timedelta(days=1), time()) if last is not None else None
+        end = None
+        if last is not None and last < date.max:
+            end = datetime.combine(last + timedelta(days=1), time())
         return cls(start, end)
 
     def holds(self, moment: datetime) -> bool:
@@ -64,20 +67,36 @@ class Period:
 ALL_TIME = Period()
 
 
+# The years a period may name: a spreadsheet counts days from 1900, and Python's calendar
+# ends with 9999.
+FIRST_YEAR = 1900
+LAST_YEAR = date.max.year
+
+
 def parse_day(text: str | None, field_name: str) -> date | None:
-    """A date as YYYY-MM-DD (None when not given), or a RuleError naming the field."""
+    """A date as YYYY-MM-DD in the years FIRST_YEAR to LAST_YEAR (None when not given), or a
+    RuleError naming the field."""
     if text is None or text == "":
         return None
     try:
         if len(text) != 10:
             raise ValueError(text)
-        return date.fromisoformat(text)
+        day = date.fromisoformat(text)
     except ValueError:
         raise RuleError(
             "{name} must be a date written YYYY-MM-DD, like 2026-11-23.",
             name=field_name,
             field=field_name,
         ) from None
+    if day.year < FIRST_YEAR:
+        raise RuleError(
+            "{name} must be a date in the years {first} to {last}.",
+            name=field_name,
+            field=field_name,
+            first=str(FIRST_YEAR),
+            last=str(LAST_YEAR),
+        )
+    return day
 
 
 def period_of(first: str | None, last: str | None) -> Period:

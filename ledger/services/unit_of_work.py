@@ -15,6 +15,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from ledger.extensions import db
 from ledger.models import Change, GameSession, utcnow
 from ledger.services.errors import Conflict
+from ledger.services.room import FREE_KINDS, check_room
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,14 @@ def record(
     after: Any,
     hand_number: int | None = None,
 ) -> None:
-    """One line of the session's history, with the version the change made."""
+    """One line of the session's history, with the version the change made.
+
+    Every change that adds to a group goes through here, so here its room is checked
+    (ledger/services/room.py): GroupFull (409) once the group is full, but for the lines
+    that take back or end something (``FREE_KINDS``).
+    """
+    if kind not in FREE_KINDS:
+        check_room(row.group_id)
     db.session.add(
         Change(
             session_id=row.id,

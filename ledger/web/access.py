@@ -50,6 +50,9 @@ def remember(group_id: int) -> None:
     # and the next one (PERMANENT_SESSION_LIFETIME, 31 days by default).
     session.permanent = True
     session[RENEWED_KEY] = date.today().toordinal()
+    from ledger.web.forms import renew_form_secret
+
+    renew_form_secret()  # a form token copied before the sign-in passes no form after it
 
 
 def renew_daily() -> None:
@@ -75,6 +78,9 @@ def sign_out(group_id: int) -> None:
     if token is not None:
         auth.revoke(token)
     forget(group_id)
+    from ledger.web.forms import renew_form_secret
+
+    renew_form_secret()
 
 
 def group_for_page(slug: str) -> GroupRef:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flask import current_app, g, session
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
@@ -22,6 +23,15 @@ from ledger.models import GROUP_NAME_LENGTH, NAME_LENGTH, REQUEST_ID_LENGTH
 
 PASSPHRASE_MIN = 8
 PASSPHRASE_MAX = 200
+
+
+def renew_form_secret() -> None:
+    """A new secret for this browser's form tokens at sign-in and sign-out: a token copied
+    before (from a shared phone, a page left open) no longer passes. Flask-WTF makes the new
+    one, and the cookie carries it, with the next form."""
+    name = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    session.pop(name, None)
+    g.pop(name, None)
 
 
 def _passphrase(label: str) -> PasswordField:

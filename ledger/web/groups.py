@@ -107,7 +107,7 @@ def invite_link(group: GroupRef) -> str:
 
 
 # A page that shows an invite link is kept by no cache: the link opens the group.
-NO_STORE = {"Cache-Control": "no-store"}
+NO_STORE = {"Cache-Control": "private, no-store"}
 
 
 @bp.get("/invite")

@@ -40,7 +40,9 @@ def _start_page(
     open_form: OpenGroupForm,
     status: int = 200,
     restore_form: RestoreForm | None = None,
+    refused: services.TooManyAttempts | None = None,
 ):
+    """The start page; ``refused``: a form was refused for now, to send again later (429)."""
     html = render_template(
         "index.html",
         create_form=create_form,
@@ -48,6 +50,8 @@ def _start_page(
         restore_form=restore_form or _restore_form(formdata=None),
         my_groups=access.groups_of_this_browser(),
     )
+    if refused is not None:
+        return html, refused.status, {"Retry-After": str(refused.retry_after)}
     return html if status == 200 else (html, status)
 
 
@@ -56,7 +60,7 @@ RESTORING = threading.Lock()
 
 
 @bp.post("/restore")
-def restore() -> Response | tuple[str, int]:
+def restore() -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
     """Bring back a whole group from its backup file, e.g. on a new server.
 
     The browser is not signed in to it: the file holds the passphrase only as a hash, and
@@ -71,7 +75,11 @@ def restore() -> Response | tuple[str, int]:
             add_error(form, "backup", _("Another backup is being restored; try again in a minute."))
             return _start_page(_create_form(formdata=None), _open_form(formdata=None), 503, form)
         try:
-            group = backup.restore_group(backup.loads(form.backup.data.read()))
+            group = backup.restore_sent(form.backup.data.read(), request.remote_addr)
+        except services.TooManyNewGroups as e:
+            add_error(form, "backup", error_text(e))
+            blank = _create_form(formdata=None), _open_form(formdata=None)
+            return _start_page(*blank, restore_form=form, refused=e)
         except services.Conflict:
             add_error(form, "backup", _("This group is here already: open it with its passphrase."))
         except services.ServiceError as e:  # not a backup, or a damaged one
@@ -90,13 +98,17 @@ def restore() -> Response | tuple[str, int]:
 
 
 @bp.post("/groups")
-def create_group() -> Response | tuple[str, int]:
+def create_group() -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
     form = _create_form()
     if form.validate_on_submit():
         try:
-            group = services.create_group(form.name.data or "", form.passphrase.data or "")
+            name, passphrase = form.name.data or "", form.passphrase.data or ""
+            group = services.create_group(name, passphrase, request.remote_addr)
         except services.RuleError as e:
             add_error(form, e.field, error_text(e))
+        except services.TooManyNewGroups as e:
+            add_error(form, "name", error_text(e))
+            return _start_page(form, _open_form(formdata=None), refused=e)
         except services.Busy as e:
             add_error(form, "passphrase", error_text(e))
         else:

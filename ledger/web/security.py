@@ -1,4 +1,5 @@
-"""Headers every response carries: a strict Content-Security-Policy and its companions."""
+"""Headers every response carries: a strict Content-Security-Policy and its companions, and
+no caching unless a response says otherwise."""
 
 from __future__ import annotations
 
@@ -26,6 +27,10 @@ HEADERS = {
     # Invite links carry a token in the path: never send a path to another site.
     "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
+    # Pages and API answers show a group's data: kept by no cache, not even the browser's,
+    # so a shared phone's Back button after "sign out" shows nothing of it. Static files
+    # (ledger/web/assets.py) and downloads say their own, which this leaves alone.
+    "Cache-Control": "private, no-store",
 }
 
 

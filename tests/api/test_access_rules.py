@@ -380,10 +380,10 @@ def test_the_invite_lifetime_comes_from_the_environment(tmp_path, monkeypatch):
 
 def test_pages_that_show_an_invite_link_are_not_cached(app, table):
     host = web_phone(app, table)
-    assert host.get(f"/g/{table.slug}/invite").headers["Cache-Control"] == "no-store"
+    assert host.get(f"/g/{table.slug}/invite").headers["Cache-Control"] == "private, no-store"
     refused = host.post(f"/g/{table.slug}/passphrase", data={"current_passphrase": "x"})
     assert refused.status_code == 422
-    assert refused.headers["Cache-Control"] == "no-store"
+    assert refused.headers["Cache-Control"] == "private, no-store"
 
 
 def test_browsers_unused_for_longer_than_a_cookie_lives_lose_their_grant(app, table):

@@ -21,7 +21,10 @@ from urllib.parse import quote
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import func, select
 
+from ledger.extensions import db
+from ledger.models import GameSession, Group
 from tests.api.dbstate import snapshot
 from tests.api.helpers import PASSPHRASE, SEED_HAND_1, SEED_HAND_2, Table
 
@@ -270,12 +273,62 @@ def auth_headers(table: Table) -> st.SearchStrategy[dict[str, str]]:
 
 
 def test_no_request_answers_5xx_and_a_refused_one_changes_nothing(app, client):
+    table = seeded(client)
+    fuzz(app, client, table, EXAMPLES)
+
+
+# Issue 32: the limits on anonymous writes and on a group's size, met at every turn: the test
+# client's address has made its one group of the hour, and the group is full.
+NEW_GROUPS = 1
+ROOM = 0
+
+
+def test_with_the_limits_on_a_refused_request_says_when_or_why_and_none_is_passed(app, client):
+    from ledger.services import room
+
+    app.config["LEDGER_GROUP_LIMIT"] = NEW_GROUPS
+    table = seeded(client)  # the address's first group
+
+    def size() -> int:
+        with app.app_context():
+            group_id = db.session.scalar(select(Group.id).where(Group.slug == table.slug))
+            return int(db.session.scalar(select(room.size_of(group_id))))
+
+    most = size() + ROOM
+    app.config["LEDGER_GROUP_HANDS"] = most
+    last = [size()]
+
+    def limits(request: tuple[str, str], status: int, response: Any) -> None:
+        method, path = request
+        if status == 429:
+            assert 0 < int(response.headers["Retry-After"]) <= 3600
+        with app.app_context():
+            assert db.session.scalar(select(func.count(Group.id))) == NEW_GROUPS
+        now = size()
+        if now > last[0] >= most:
+            # A full group grows only by what takes back or ends something (room.FREE_KINDS).
+            assert method == "DELETE" or path.endswith("/finish"), (method, path, last, now)
+        last[0] = now
+
+    fuzz(app, client, table, EXAMPLES, limits)
+
+
+def seeded(client: Any) -> Table:
+    """A group with a money night of two hands and a night of spot totals."""
     table = Table(client)
     sid = table.session()["id"]
     table.hand(sid, SEED_HAND_1)
     table.hand(sid, SEED_HAND_2)
-    totals = table.session(["Enda", "John", "Rex", "Finn"], dealer="Finn", entry="totals")["id"]
-    known = [1, 2, 3, sid, totals]
+    table.session(["Enda", "John", "Rex", "Finn"], dealer="Finn", entry="totals")
+    return table
+
+
+def fuzz(app: Any, client: Any, table: Table, examples: int, more: Any = None) -> None:
+    """Send ``examples`` generated requests: none answers 5xx, every error is API.md's JSON,
+    a refused one changes nothing; ``more((method, path), status, response)`` checks what
+    else must hold."""
+    with app.app_context():
+        known = [1, 2, 3, *db.session.scalars(select(GameSession.id))]
     routes = api_routes(app)
     bodies = templates(table)
     assert {endpoint for endpoint, _, _ in routes} >= set(bodies), "a body route is missing"
@@ -300,7 +353,7 @@ def test_no_request_answers_5xx_and_a_refused_one_changes_nothing(app, client):
         return method, path, headers, body, content_type
 
     @settings(
-        max_examples=EXAMPLES,
+        max_examples=examples,
         deadline=None,
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
@@ -319,5 +372,7 @@ def test_no_request_answers_5xx_and_a_refused_one_changes_nothing(app, client):
             error = response.get_json()["error"]
             assert set(error) >= {"message", "field"} and error["message"], error
             assert snapshot(app) == before, (status, error)
+        if more is not None:
+            more((method, path), status, response)
 
     one()

@@ -10,7 +10,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -62,14 +62,20 @@ def fresh_database(external_database: Engine | None, folder: Path) -> Iterator[s
             connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
-def environment(instance: Path, database_url: str) -> dict[str, str]:
-    """The environment of a `ledger` command: this one, less any LEDGER_/FLASK_ settings."""
+def environment(
+    instance: Path, database_url: str, settings: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """The environment of a `ledger` command: this one, less any LEDGER_/FLASK_ settings,
+    plus ``settings``. A module's tests make many groups from 127.0.0.1: the limit on groups
+    an address makes an hour is off unless ``settings`` set LEDGER_GROUP_LIMIT."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LEDGER_", "FLASK_"))}
     return env | {
         "LEDGER_INSTANCE_PATH": str(instance),
         "LEDGER_SECRET_KEY": SECRET_KEY,
         "LEDGER_DATABASE_URL": database_url,
+        "LEDGER_GROUP_LIMIT": "0",
         "PYTHONUNBUFFERED": "1",
+        **(settings or {}),
     }
 
 
@@ -132,12 +138,14 @@ def running_server(
     threads: int = 8,
     check_log: bool = True,
     workers: int = 1,
+    settings: Mapping[str, str] | None = None,
 ) -> Iterator[str]:
     """Run `ledger serve` on 127.0.0.1 and a free port; yield its base URL; stop it.
 
-    Its output goes to a file in ``instance`` (a pipe nobody reads could fill and stall it).
-    With ``check_log``, a traceback in that output (an error the app did not handle: a 500)
-    fails the test that stops the server, with the log to read.
+    Its output goes to a file in ``instance`` (a pipe nobody reads could fill and stall it);
+    ``settings`` are LEDGER_* variables for it (``environment``). With ``check_log``, a
+    traceback in that output (an error the app did not handle: a 500) fails the test that
+    stops the server, with the log to read.
     """
     instance.mkdir(parents=True, exist_ok=True)
     port = free_port()
@@ -148,7 +156,7 @@ def running_server(
         server = subprocess.Popen(
             [*command, "--threads", str(threads)]
             + (["--workers", str(workers)] if workers > 1 else []),
-            env=environment(instance, database_url),
+            env=environment(instance, database_url, settings),
             cwd=instance,
             stdin=subprocess.DEVNULL,
             stdout=output,
