@@ -16,6 +16,7 @@ from flask import abort, session
 
 from ledger.services import auth, pages
 from ledger.services.results import GroupRef
+from ledger.web.forms import renew_form_secret
 
 SESSION_KEY = "groups"
 RENEWED_KEY = "renewed"  # the day (ordinal) the cookie was last sent
@@ -50,8 +51,6 @@ def remember(group_id: int) -> None:
     # and the next one (PERMANENT_SESSION_LIFETIME, 31 days by default).
     session.permanent = True
     session[RENEWED_KEY] = date.today().toordinal()
-    from ledger.web.forms import renew_form_secret
-
     renew_form_secret()  # a form token copied before the sign-in passes no form after it
 
 
@@ -78,8 +77,6 @@ def sign_out(group_id: int) -> None:
     if token is not None:
         auth.revoke(token)
     forget(group_id)
-    from ledger.web.forms import renew_form_secret
-
     renew_form_secret()
 
 
