@@ -119,13 +119,14 @@ def test_a_hand_saved_offline_waits_through_reload_and_back_and_is_saved_once(ta
     # Cache-Control: private, no-store, so a shared phone's Back button after "sign out"
     # shows nothing of it), so there is nothing to show. The hand stays on the phone.
     page.context.set_offline(True)
-    page.unroute(re.compile(r"/hands/new$"))
     with pytest.raises(PlaywrightError, match="ERR_INTERNET_DISCONNECTED"):
         page.go_back()
     assert table.hands() == []
 
     # The connection is back: the scoreboard comes from the server, the hand goes by itself,
-    # once, and the scoreboard shows it.
+    # once, and the scoreboard shows it. (The saves are refused until now: a send that was
+    # under way when the phone went offline must not slip through before the check above.)
+    page.unroute(re.compile(r"/hands/new$"))
     page.context.set_offline(False)
     page.reload()
     expect(phone.heading(table.title)).to_be_visible()
