@@ -1,30 +1,22 @@
-/* Settle up: the payments shown are for the pot's choice ticked above them (carried on or
-   given back). Changing the choice loads the payments for it at once; without JavaScript the
-   "Show the payments" button does. After the reload the choice keeps the focus. */
+/* Settle up: the payments shown are for the table's plan for the pot (carried on to a
+   keeper, or given back), chosen on any phone. A change of the choice or the keeper is sent
+   at once (as a tick is, below); without JavaScript the "Use this plan" button sends it. */
 (function () {
   "use strict";
-  var form = document.getElementById("pot-choice");
-  if (!form) return;
-  var button = document.getElementById("pot-show");
-  if (button) button.parentNode.removeChild(button);
-  form.addEventListener("change", function (event) {
-    var box = event.target;
-    var url = new URL(form.action, window.location.href);
-    if (box.name === "keeper") {
-      /* Who keeps the pot changes who is paid it: load those payments. */
-      url.searchParams.set("pot", "carry");
-      url.searchParams.set("keeper", box.value);
-      window.location.replace(url.toString());
-      return;
-    }
-    if (box.name !== "pot" || !box.checked) return;
-    url.searchParams.set("pot", box.value);
-    window.location.replace(url.toString());
-  });
-  if (new URLSearchParams(window.location.search).has("pot")) {
-    var checked = form.querySelector("input[name=pot]:checked");
-    if (checked) checked.focus();
+  function hideButton() {
+    var button = document.getElementById("pot-show");
+    if (button) button.hidden = true;
   }
+  hideButton();
+  document.addEventListener("ledger:updated", hideButton);
+  document.addEventListener("change", function (event) {
+    var box = event.target;
+    var form = box.form;
+    if (!form || form.id !== "pot-choice") return;
+    if (box.name === "pot" && !box.checked) return;
+    if (form.requestSubmit) form.requestSubmit();
+    else form.submit();
+  });
 })();
 
 /* Settle up: the "paid" ticks are payments recorded in the session, shared by every phone.
@@ -48,6 +40,8 @@
     var page = new DOMParser().parseFromString(html, "text/html");
     var fresh = page.getElementById("settle-up");
     if (!fresh) return false;
+    /* The control in use (the pot's choice, the keeper) keeps the focus when it is swapped. */
+    var focused = document.activeElement && document.activeElement.id;
     document.querySelectorAll("[data-live]").forEach(function (old) {
       var replacement = page.getElementById(old.id);
       if (!replacement) return;
@@ -59,6 +53,8 @@
     });
     version = fresh.getAttribute("data-version");
     root.setAttribute("data-version", version);
+    var again = focused && document.getElementById(focused);
+    if (again && again !== document.activeElement) again.focus();
     /* The message the server flashed for this tick ("Ticked: …", or why it was refused). */
     var said = Array.prototype.map.call(page.querySelectorAll(".flash[role=status]"), function (p) {
       return p.textContent;

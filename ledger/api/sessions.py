@@ -112,6 +112,24 @@ def finish(group: GroupRef, session_id: int):
     return jsonify(view.to_json())
 
 
+@bp.put("/sessions/<int:session_id>/pot")
+@with_group
+def pot_plan(group: GroupRef, session_id: int):
+    """The table's plan for an open money night's pot (API.md "Additions", third edition)."""
+    body = json_object()
+    view = services.set_pot_plan(
+        group, session_id, text(body, "leftover_pot"), text(body, "pot_keeper")
+    )
+    return jsonify(view.to_json())
+
+
+@bp.post("/sessions/<int:session_id>/reopen")
+@with_group
+def reopen(group: GroupRef, session_id: int):
+    json_object()  # a body, if any, must be JSON like every other call's
+    return jsonify(services.reopen_session(group, session_id).to_json())
+
+
 @bp.get("/sessions/<int:session_id>/settlement")
 @with_group
 def settlement(group: GroupRef, session_id: int):

@@ -39,6 +39,7 @@ from ledger.services.payments import (
     past_payments,
     record_payment,
 )
+from ledger.services.plans import reopen_session, set_pot_plan
 from ledger.services.sessions import (
     create_session,
     delete_session,
@@ -86,11 +87,13 @@ __all__ = [
     "recent_hands",
     "record_payment",
     "remembered_table",
+    "reopen_session",
     "rename_player",
     "score_history",
     "scoreboard",
     "session_history",
     "session_view",
+    "set_pot_plan",
     "settlement",
     "undo_hand",
 ]

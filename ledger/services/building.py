@@ -118,7 +118,9 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         progress=progress,
         currency=currency,
         unit_value=unit_value,
-        leftover_pot=row.leftover_pot,
+        # An open night answers the table's plan for its pot (services/plans.py).
+        leftover_pot=row.leftover_pot
+        or (game.pot_choice(options) if money and row.status == "open" else None),
         started_at=row.started_at,
         finished_at=row.finished_at,
         closed=row.finish is not None,

@@ -31,6 +31,7 @@ from ledger.services.building import payment_views
 from ledger.services.errors import NotFound
 from ledger.services.groups import name_key
 from ledger.services.loading import load_session
+from ledger.services.plans import fix_plan
 from ledger.services.results import GroupRef, PaymentView, SettlementView, timestamp
 from ledger.services.sessions import settlement
 from ledger.services.unit_of_work import record, write
@@ -60,9 +61,10 @@ def record_payment(
 ) -> PaymentView:
     """``payer`` paid ``payee`` ``units`` to settle up.
 
-    Checked against what is outstanding in the session's settlement now (for an open session
-    ``leftover_pot`` and ``pot_keeper`` pick the settlement it is paid under, as
-    ``settlement`` does). Raises
+    Checked against what is outstanding in the session's settlement now, under the table's
+    plan for the pot (for an open session ``leftover_pot`` and ``pot_keeper`` are the plan the
+    paying page showed: it becomes the table's if none was chosen, and a page that showed
+    another than the one chosen is refused). Raises
     RuleError naming the field: an unknown player, a player paying themselves, units that
     are not a whole number above 0, or more than is still due between the two.
     """
@@ -70,8 +72,10 @@ def record_payment(
 
     def work() -> PaymentView:
         row = load_session(group, session_id, lock=True)
+        # The plan for the pot the paying page showed becomes the table's (services/plans.py).
+        fix_plan(row, leftover_pot, pot_keeper)
         # Read after the lock: a payment another phone made a moment ago is counted.
-        now = settlement(group, session_id, leftover_pot, pot_keeper)
+        now = settlement(group, session_id)
         source = _named(now, payer, "from")
         target = _named(now, payee, "to")
         if source == target:

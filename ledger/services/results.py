@@ -164,6 +164,16 @@ class SessionView:
     # RULES.md §7: a finished points game played for a stake, each player's money in units.
     payout: Mapping[str, int] | None = None
 
+    def brought_back(self, name: str) -> int:
+        """The pot ``name`` brought back at the night's start (RULES.md §2): their score here
+        started at minus it, which is not a loss of the night."""
+        return (self.carried_in or 0) if name == self.carried_in_keeper else 0
+
+    def night(self, name: str) -> int:
+        """What ``name`` won or lost on the night so far, in units: the score without the pot
+        brought back (a money game's scoreboard)."""
+        return self.scores.get(name, 0) + self.brought_back(name)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -316,6 +326,8 @@ class BalanceView:
     settled: Decimal | None = None  # None: the same as amount
     outstanding: int | None = None  # None: the same as units (nothing paid)
     outstanding_amount: Decimal | None = None
+    # RULES.md §2: the units of the pot this player keeps (counted in ``units``, not won).
+    pot_kept: int = 0
 
     def to_json(self) -> dict[str, Any]:
         settled = self.amount if self.settled is None else self.settled
@@ -328,6 +340,7 @@ class BalanceView:
             "settled": str(settled),
             "outstanding": outstanding,
             "outstanding_amount": str(left),
+            "pot_kept": self.pot_kept,
         }
 
 

@@ -34,6 +34,7 @@ from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import check_player_name, find_players, name_key, players_for
 from ledger.services.keepers import checked_keeper, keep_pot, keeper_names, settlement_balances
 from ledger.services.loading import check_version, load_session, read_session, session_game
+from ledger.services.plans import check_unpaid, pot_plan
 from ledger.services.results import (
     AddedSession,
     BalanceView,
@@ -209,20 +210,8 @@ def finish_session(
         check_version(row, version)
         game = session_game(row)
         state = State.from_dict(row.state)
-        finish: dict[str, Any] | None = None
-        choice: str | None = None
         if game.money and game.finish is not None:
-            choice = leftover_pot or row.options.get("leftover_pot") or "carry"
-            ended = game.finish(state, row.options, choice)
-            keeper = checked_keeper(row, game, state, choice, pot_keeper)
-            state = ended.state
-            row.pot_keeper_id = keeper.id if keeper is not None and state.pot else None
-            finish = {
-                "leftover_pot": choice,
-                "movements": [
-                    {"from": m.source, "to": m.target, "units": m.units} for m in ended.movements
-                ],
-            }
+            state, finish = _money_finish(row, game, state, leftover_pot, pot_keeper)
         else:
             checked_keeper(row, game, state, None, pot_keeper)
             # The players end a points game where it stands; the mark keeps it from being
@@ -233,16 +222,34 @@ def finish_session(
         row.state = state.to_dict()
         row.status = "finished"
         row.finished_at = utcnow()
-        row.leftover_pot = choice
+        row.leftover_pot = finish["leftover_pot"]
         row.finish = finish
         row.carried_pot = state.pot if game.money else 0
         row.version += 1
         kept = {"pot_keeper": keeper_names(row)[0]} if row.pot_keeper_id is not None else {}
-        record(row, "session.finished", before={"state": before}, after={**(finish or {}), **kept})
+        record(row, "session.finished", before={"state": before}, after={**finish, **kept})
         db.session.flush()
         return build_session_view(group, row)
 
     return write(work)
+
+
+def _money_finish(
+    row: GameSession, game: base.Game, state: State, choice: str | None, keeper: str | None
+) -> tuple[State, dict[str, Any]]:
+    """A money night's end: the pot carried on (to its keeper) or refunded, as asked or else
+    as the table's plan says (services/plans.py); the state after it and the finish stored.
+    A plan other than the one the payments ticked were made under is refused."""
+    plan = pot_plan(row, game)
+    asked = choice or plan.choice or row.options.get("leftover_pot") or "carry"
+    if keeper is None and asked == plan.choice:
+        keeper = plan.keeper  # the plan's keeper, unless the finish names another
+    ended = game.finish(state, row.options, asked)
+    player = checked_keeper(row, game, state, asked, keeper)
+    check_unpaid(row, asked, player.id if player is not None else None)
+    row.pot_keeper_id = player.id if player is not None and ended.state.pot else None
+    movements = [{"from": m.source, "to": m.target, "units": m.units} for m in ended.movements]
+    return ended.state, {"leftover_pot": asked, "movements": movements}
 
 
 def settlement(
@@ -268,6 +275,10 @@ def settlement(
     row = load_session(group, session_id)
     game = session_game(row)
     state = State.from_dict(row.state)
+    if row.status == "open" and leftover_pot is None:
+        # The table's plan for the pot (services/plans.py), the same on every phone.
+        plan = pot_plan(row, game)
+        leftover_pot, pot_keeper = plan.choice, plan.keeper
     if leftover_pot is not None and row.status == "open" and game.finish is not None:
         state = game.finish(state, row.options, leftover_pot).state
     # The keeper's pot and a points game's payout are counted here (services/keepers.py).
@@ -296,6 +307,7 @@ def settlement(
                 settled=settled[p],
                 outstanding=left[p],
                 outstanding_amount=owed[p],
+                pot_kept=state.pot if p == keeper and game.money else 0,
             )
             for p in players
         ),

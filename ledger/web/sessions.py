@@ -397,16 +397,12 @@ def leave(slug: str, session_id: int) -> Response:
 
 @bp.get("/<int:session_id>/settle")
 def settle(slug: str, session_id: int):
-    """Who pays whom. Before the night is finished, ``?pot=carry|refund`` picks what happens to
-    the pot; the session's ``leftover_pot`` option is the default."""
+    """Who pays whom, under the table's plan for the pot while the night is open: the same
+    plan and transfers on every phone (RULES.md §2)."""
     group, view = _session(slug, session_id)
     if not view.money and view.payout is None:
         abort(404)
-    asked = request.args.get("pot")
-    choice = asked if asked in _pot_choices(view) else _leftover(view)
-    keeper = request.args.get("keeper")
-    form = FinishForm(formdata=None, leftover_pot=choice, pot_keeper=keeper)
-    return _settle_page(group, view, form)
+    return _settle_page(group, view, FinishForm(formdata=None))
 
 
 def _pot_choices(view: SessionView) -> tuple[str, ...]:
@@ -414,21 +410,20 @@ def _pot_choices(view: SessionView) -> tuple[str, ...]:
     return GAMES[view.game].pot_choices()
 
 
-def _leftover(view: SessionView) -> str:
-    """What the session did with its pot, or what it will do unless the table chooses."""
-    return view.leftover_pot or GAMES[view.game].pot_choice(view.options) or ""
+def _plan(view: SessionView) -> tuple[str, str | None]:
+    """The plan the page shows: the pot's choice, and who keeps a carried pot (the one the
+    table chose, else the one the rules propose)."""
+    choice = view.leftover_pot or GAMES[view.game].pot_choice(view.options) or ""
+    keeper = view.pot_keeper or proposed_keeper(view) if choice == "carry" and view.pot else None
+    return choice, keeper
 
 
 def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: int = 200):
     """The settle-up page. While the session is open the transfers are those it will end with
-    under the pot choice the finish form holds, and the form finishes with that same choice:
+    under the table's plan for the pot, and the finish form finishes with that same plan:
     what the table pays from this page is what finishing stores."""
-    choice = form.leftover_pot.data
-    if choice not in _pot_choices(view):
-        choice = _leftover(view)
-    # Who keeps a carried pot: the one picked, else the one the rules propose (RULES.md §2).
+    choice, keeper = _plan(view)
     keepers = keeper_choices(view)
-    keeper = form.pot_keeper.data if form.pot_keeper.data in keepers else proposed_keeper(view)
     open_choice = choice if view.status == "open" else None
     result = services.settlement(group, view.id, open_choice, keeper)
     lines = [transfer_text(t.to_json(), result.currency) for t in result.transfers]
@@ -442,6 +437,9 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
         group=group,
         session=view,
         settlement=result,
+        # RULES.md §2: a night's winnings leave the pot kept or brought back out.
+        winnings={b.player: b.units - b.pot_kept + view.brought_back(b.player)
+                  for b in result.balances},
         transfers=list(zip(result.transfers, lines, strict=True)),
         payments=[(p, paid_text(p.to_json(), result.currency)) for p in result.payments],
         coins_differ=any(b.settled != b.amount for b in result.balances),
@@ -456,8 +454,29 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
         keeper=keeper,
         kept_text=kept,
         odd_text=_odd_units_text(view, odd) if odd else None,
-    )
+        reopen_form=view.status != "open" and view.closed,
+    )  # fmt: skip
     return html if status == 200 else (html, status)
+
+
+def _back_to_settle(slug: str, session_id: int) -> Response:
+    return redirect(url_for(".settle", slug=slug, session_id=session_id))
+
+
+@bp.post("/<int:session_id>/pot")
+def pot(slug: str, session_id: int) -> Response:
+    """The table's plan for the pot, chosen on this phone: every phone's page follows."""
+    group, view = _session(slug, session_id)
+    choice = request.form.get("pot")
+    if ConfirmForm().validate_on_submit() and choice is not None:
+        keeper = (request.form.get("keeper") or proposed_keeper(view)) if choice == "carry" else None
+        try:
+            services.set_pot_plan(group, session_id, choice, keeper if view.pot else None)
+        except (services.RuleError, services.Conflict) as e:
+            flash(i18n.error_text(e), "error")
+        else:
+            flash(_("Every phone now shows this plan for the pot."), "success")
+    return _back_to_settle(slug, session_id)
 
 
 def _pot_shown() -> str | None:
@@ -476,9 +495,8 @@ def _keeper_shown() -> str | None:
 @bp.post("/<int:session_id>/payments")
 def pay(slug: str, session_id: int) -> Response:
     """A transfer ticked as paid: recorded in the session, so every phone's settle-up shows it.
-    The pot's choice the page showed comes along: the transfer was one of that settlement."""
+    The plan for the pot the page showed comes along: the transfer was one of its settlement."""
     group, view = _session(slug, session_id)  # another group's session: not found
-    choice = _pot_shown()
     if ConfirmForm().validate_on_submit():
         try:
             paid = services.record_payment(
@@ -487,7 +505,7 @@ def pay(slug: str, session_id: int) -> Response:
                 request.form.get("from"),
                 request.form.get("to"),
                 form_number(request.form.get("units")),
-                leftover_pot=choice,
+                leftover_pot=_pot_shown(),
                 pot_keeper=_keeper_shown(),
             )
         except (services.RuleError, services.Conflict) as e:
@@ -495,16 +513,13 @@ def pay(slug: str, session_id: int) -> Response:
         else:
             what = paid_text(paid.to_json(), view.currency or "")
             flash(_("Ticked: %(what)s.", what=what), "success")
-    return redirect(
-        url_for(".settle", slug=slug, session_id=session_id, pot=choice, keeper=_keeper_shown())
-    )
+    return _back_to_settle(slug, session_id)
 
 
 @bp.post("/<int:session_id>/payments/<int:payment_id>/delete")
 def unpay(slug: str, session_id: int, payment_id: int) -> Response:
     """A tick taken back: the payment is deleted and what it paid is owed again."""
     group, view = _session(slug, session_id)  # another group's session: not found
-    choice = _pot_shown()
     if ConfirmForm().validate_on_submit():
         try:
             paid = services.delete_payment(group, session_id, payment_id)
@@ -514,9 +529,21 @@ def unpay(slug: str, session_id: int, payment_id: int) -> Response:
         else:
             what = paid_text(paid.to_json(), view.currency or "")
             flash(_("Taken back: %(what)s.", what=what), "success")
-    return redirect(
-        url_for(".settle", slug=slug, session_id=session_id, pot=choice, keeper=_keeper_shown())
-    )
+    return _back_to_settle(slug, session_id)
+
+
+@bp.post("/<int:session_id>/reopen")
+def reopen(slug: str, session_id: int) -> Response:
+    """A night finished by mistake, open again (after the page's confirm step)."""
+    group = access.group_for_page(slug)
+    if ConfirmForm().validate_on_submit():
+        try:
+            services.reopen_session(group, session_id)
+        except services.Conflict as e:
+            flash(i18n.error_text(e), "error")
+        else:
+            flash(_("The night is open again."), "success")
+    return redirect(url_for(".show", slug=slug, session_id=session_id))
 
 
 def _kept_text(
@@ -588,10 +615,8 @@ def finish(slug: str, session_id: int):
                 )
         else:
             flash(_("The session is finished."), "success")
-        if view.money:  # the payments under the pot's choice that was shown
-            return redirect(
-                url_for(".settle", slug=slug, session_id=session_id, pot=leftover, keeper=keeper)
-            )
+        if view.money:
+            return _back_to_settle(slug, session_id)
         return redirect(url_for(".show", slug=slug, session_id=session_id))
     if view.money:
         return _settle_page(group, view, form, status=422)

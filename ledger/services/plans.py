@@ -1,0 +1,215 @@
+"""The pot's plan and a night taken back up (RULES.md §2, API.md "Additions", third edition).
+
+- ``pot_plan``: what an open money night will do with its pot (``carry`` or ``refund``) and
+  who keeps a carried pot: the table's choice stored on the session, else the game's option
+  and nobody named.
+- ``set_pot_plan``: the table chooses, from any phone; every phone follows the version.
+- ``fix_plan``: a payment ticked on a page fixes the plan that page showed, so a later change
+  is refused (``check_unpaid``) rather than leaving anyone paid more than owed.
+- ``reopen_session``: a finished night open again while nothing depends on its end.
+
+While a night is open ``leftover_pot`` NULL means nothing was chosen yet; once chosen (or
+fixed by a payment) it and ``pot_keeper_id`` are the plan, NULL keeper then: nobody keeps it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from sqlalchemy import select
+
+from ledger.extensions import db
+from ledger.models import Change, GameSession, Payment, Player
+from ledger.rules.base import Game, State
+from ledger.rules.errors import RuleError
+from ledger.rules.money import amount, format_amount
+from ledger.services.building import build_session_view, player_name
+from ledger.services.errors import Conflict
+from ledger.services.keepers import checked_keeper
+from ledger.services.loading import load_session, session_game
+from ledger.services.results import GroupRef, SessionView
+from ledger.services.unit_of_work import record, write
+
+CHOICE_FIELD = "leftover_pot"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What happens to the pot at the end: ``choice`` (None: the game has no pot to plan for),
+    ``keeper`` (a name; None: nobody), ``chosen`` (stored on the session, not the default)."""
+
+    choice: str | None
+    keeper: str | None = None
+    keeper_id: int | None = None
+    chosen: bool = False
+
+
+def pot_plan(row: GameSession, game: Game) -> Plan:
+    """The open night's plan for its pot (see the module's docstring)."""
+    if not game.money or not game.pot_choices():
+        return Plan(None)
+    choice = row.leftover_pot or game.pot_choice(row.options)
+    keeper_id = row.pot_keeper_id if choice == "carry" else None
+    keeper = player_name(keeper_id) if keeper_id is not None else None
+    return Plan(choice, keeper, keeper_id, chosen=row.leftover_pot is not None)
+
+
+def set_pot_plan(
+    group: GroupRef, session_id: int, leftover_pot: str | None, pot_keeper: str | None
+) -> SessionView:
+    """The table's plan for the open night's pot. The same plan again changes nothing; a plan
+    that would change who is paid what after a payment was ticked is refused (Conflict)."""
+
+    def work() -> SessionView:
+        row = load_session(group, session_id, lock=True)
+        game = session_game(row)
+        choice, keeper_id = _checked(row, game, leftover_pot, pot_keeper)
+        if row.status != "open":
+            raise Conflict(
+                "Session {id} is finished: what happened to its pot can no longer change.",
+                id=row.id,
+            )
+        _store(row, game, choice, keeper_id)
+        db.session.flush()
+        return build_session_view(group, row)
+
+    return write(work)
+
+
+def fix_plan(row: GameSession, leftover_pot: str | None, pot_keeper: str | None) -> None:
+    """Before a payment ticked on a page of the open night ``row``: the plan that page showed
+    (``leftover_pot`` and ``pot_keeper``; None: an API call, the plan as it is) becomes the
+    session's if none was chosen yet, or names the keeper of a carried pot that had none. A
+    page that showed another plan than the one chosen meanwhile on another phone is refused:
+    its transfers were for that other plan."""
+    game = session_game(row)
+    plan = pot_plan(row, game)
+    if row.status != "open" or plan.choice is None or leftover_pot is None:
+        return
+    keeper = pot_keeper if leftover_pot == "carry" else None
+    if plan.chosen and (leftover_pot, keeper) == (plan.choice, plan.keeper):
+        return
+    naming = leftover_pot == plan.choice == "carry" and plan.keeper is None
+    if plan.chosen and not naming:
+        raise Conflict(
+            "The plan for the pot was changed on another phone: look at the payments again "
+            "before ticking one.",
+            field=CHOICE_FIELD,
+        )
+    choice, keeper_id = _checked(row, game, leftover_pot, keeper)
+    _store(row, game, choice, keeper_id)
+
+
+def check_unpaid(row: GameSession, choice: str | None, keeper_id: int | None) -> None:
+    """Refuse a plan other than the one the payments ticked were made under (Conflict naming
+    the first payment): a change then could leave somebody paid more than owed."""
+    plan = pot_plan(row, session_game(row))
+    if plan.choice is None or (choice, keeper_id) == (plan.choice, plan.keeper_id):
+        return
+    first = db.session.scalar(
+        select(Payment).where(Payment.session_id == row.id).order_by(Payment.at, Payment.id)
+    )
+    if first is None:
+        return
+    money = amount(first.units, Decimal(row.options["unit_value"]), row.options["currency"])
+    raise Conflict(
+        "{payer} paid {payee} {paid} under the plan for the pot: take that tick back before "
+        "changing what happens to the pot.",
+        field=CHOICE_FIELD,
+        payer=player_name(first.payer_id),
+        payee=player_name(first.payee_id),
+        paid=format_amount(money, row.options["currency"]),
+    )
+
+
+def reopen_session(group: GroupRef, session_id: int) -> SessionView:
+    """A night finished at the table open again, as it was before its finish, its plan for the
+    pot kept. Refused (Conflict naming it) once something depends on its end: a payment
+    recorded, or its pot taken up by a later session."""
+
+    def work() -> SessionView:
+        row = load_session(group, session_id, lock=True)
+        if row.status == "open":
+            raise Conflict("Session {id} is open already.", id=row.id)
+        if row.finish is None:
+            raise Conflict(
+                "Session {id} ended by its own rules: undo its last hand to play on.", id=row.id
+            )
+        if row.carried_into_id is not None:
+            raise Conflict(
+                "The pot of session {id} opened session {into}: it can no longer be reopened.",
+                id=row.id,
+                into=row.carried_into_id,
+            )
+        if db.session.scalar(select(Payment.id).where(Payment.session_id == row.id).limit(1)):
+            raise Conflict(
+                "Payments were ticked for session {id}: take them back before reopening it.",
+                id=row.id,
+            )
+        finished = db.session.scalar(
+            select(Change)
+            .where(Change.session_id == row.id, Change.kind == "session.finished")
+            .order_by(Change.id.desc())
+            .limit(1)
+        )
+        assert finished is not None, row.id  # every finish leaves its line of history
+        before = {"finish": row.finish, "state": row.state, "finished_at": row.finished_at}
+        row.state = finished.before["state"]
+        row.status, row.finished_at, row.finish, row.carried_pot = "open", None, None, 0
+        if row.leftover_pot != "carry":
+            row.pot_keeper_id = None
+        row.version += 1
+        record(
+            row,
+            "session.reopened",
+            before={"finish": before["finish"]},
+            after={"leftover_pot": row.leftover_pot, "pot_keeper": _keeper_name(row)},
+        )
+        db.session.flush()
+        return build_session_view(group, row)
+
+    return write(work)
+
+
+def _checked(
+    row: GameSession, game: Game, leftover_pot: str | None, pot_keeper: str | None
+) -> tuple[str, int | None]:
+    """The plan asked for, checked: the choice one the game allows, the keeper a player of the
+    session (only for a pot carried on)."""
+    if not game.money:
+        raise RuleError(
+            "{game} is played for points: there is no pot to plan for.",
+            field=CHOICE_FIELD,
+            game=game.name,
+        )
+    choices = game.pot_choices()
+    if leftover_pot not in choices:
+        raise RuleError(
+            "The pot left at the end can be {choices}, not '{choice}'.",
+            field=CHOICE_FIELD,
+            choices=" or ".join(choices) or "nothing",
+            choice=str(leftover_pot),
+        )
+    keeper = checked_keeper(row, game, State.from_dict(row.state), leftover_pot, pot_keeper)
+    return leftover_pot, keeper.id if keeper is not None else None
+
+
+def _store(row: GameSession, game: Game, choice: str, keeper_id: int | None) -> None:
+    """The plan stored as the session's (a new version, a line of history) unless it is the
+    plan already chosen."""
+    plan = pot_plan(row, game)
+    if plan.chosen and (plan.choice, plan.keeper_id) == (choice, keeper_id):
+        return
+    check_unpaid(row, choice, keeper_id)
+    before = {"leftover_pot": plan.choice, "pot_keeper": plan.keeper}
+    row.leftover_pot, row.pot_keeper_id = choice, keeper_id
+    row.version += 1
+    after = {"leftover_pot": choice, "pot_keeper": _keeper_name(row)}
+    record(row, "pot.planned", before=before, after=after)
+
+
+def _keeper_name(row: GameSession) -> str | None:
+    if row.pot_keeper_id is None:
+        return None
+    return db.session.scalar(select(Player.name).where(Player.id == row.pot_keeper_id))
