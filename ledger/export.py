@@ -261,14 +261,18 @@ def session_winners(session: Mapping[str, Any]) -> list[str]:
 def _balances(
     session: Mapping[str, Any], settlement: Mapping[str, Any] | None
 ) -> dict[str, Decimal]:
-    """Each player's money at the end: the settlement's amounts, or the scores worked out."""
-    if settlement and settlement.get("balances"):
-        return {str(b["player"]): Decimal(str(b["amount"])) for b in settlement["balances"]}
+    """What each player won or lost on the night: the settlement's balances, or the scores,
+    without the pot kept at its end or brought back at its start (RULES.md §2)."""
     currency, unit_value = _currency(session, settlement), _unit_value(session)
-    return {
-        str(p): amount(int(units), unit_value, currency)
-        for p, units in (session.get("scores") or {}).items()
-    }
+    brought = {session.get("carried_in_keeper"): int(session.get("carried_in") or 0)}
+    if settlement and settlement.get("balances"):
+        units = {
+            str(b["player"]): int(b["units"]) - int(b.get("pot_kept") or 0)
+            for b in settlement["balances"]
+        }
+    else:
+        units = {str(p): int(u) for p, u in (session.get("scores") or {}).items()}
+    return {p: amount(u + brought.get(p, 0), unit_value, currency) for p, u in units.items()}
 
 
 def _joined(names: Iterable[Any]) -> str:

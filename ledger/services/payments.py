@@ -30,8 +30,8 @@ from ledger.rules.money import amount, format_amount, smallest_coin
 from ledger.services.building import payment_views
 from ledger.services.errors import NotFound
 from ledger.services.groups import name_key
-from ledger.services.loading import load_session
-from ledger.services.plans import fix_plan
+from ledger.services.loading import load_session, session_game
+from ledger.services.plans import fix_plan, pot_plan
 from ledger.services.results import GroupRef, PaymentView, SettlementView, timestamp
 from ledger.services.sessions import settlement
 from ledger.services.unit_of_work import record, write
@@ -127,17 +127,23 @@ def delete_payment(group: GroupRef, session_id: int, payment_id: int) -> Payment
     return write(work)
 
 
-def past_payments(group: GroupRef, session_id: int, version: int | None) -> int | None:
+def past_payments(
+    group: GroupRef, session_id: int, version: int | None, plan: tuple[str | None, str | None]
+) -> int | None:
     """``version`` moved on past the payments recorded or taken back since: a page drawn at
     ``version`` still shows the scores of the session now if only payments came after it (a
-    payment changes no score). Any other change since keeps ``version`` as it was."""
+    payment changes no score), or a plan for the pot that is the one the page showed
+    (``plan``: a tick fixes the plan its page showed). Any other change since keeps
+    ``version`` as it was."""
     if version is None or version > MAX_ID:
         return version
     row = load_session(group, session_id)
     kinds = db.session.scalars(
         select(Change.kind).where(Change.session_id == row.id, Change.version > version)
     ).all()
-    if kinds and all(kind in PAYMENT_CHANGES for kind in kinds):
+    now = pot_plan(row, session_game(row))
+    harmless = PAYMENT_CHANGES | ({"pot.planned"} if plan == (now.choice, now.keeper) else set())
+    if kinds and all(kind in harmless for kind in kinds):
         return row.version
     return version
 

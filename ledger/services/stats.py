@@ -272,18 +272,20 @@ class SessionFacts:
     winners: Sequence[str]  # the game's winners once finished (points games)
     hands: Mapping[str, int]  # dealt in, per player
     hands_won: Mapping[str, int]
-    # The money beside the scores (RULES.md §2, §7): a finished night's pot is its keeper's;
-    # a points game played for a stake pays out once it has ended.
-    pot: int = 0
-    pot_keeper: str | None = None
+    # The money beside the scores (RULES.md §2, §7): a night's winnings leave out the pot
+    # kept at its end (not in the scores) and the pot brought back at its start (the
+    # keeper's score starts at minus it); a points game for a stake pays out once ended.
+    carried_in: int = 0
+    brought_by: str | None = None
     payout: Mapping[str, int] | None = None
 
     def money_of(self, name: str) -> int | None:
-        """The player's money in units as the settlement pays it, or None (no money)."""
+        """What the player won or lost on the night, in units (RULES.md §2 "A night's
+        winnings leave the kept pot out"; §7 a payout)."""
         if self.payout is not None:
             return int(self.payout.get(name, 0))
-        kept = self.pot if self.status == "finished" and name == self.pot_keeper else 0
-        return int(self.scores.get(name, 0)) + kept
+        brought = self.carried_in if name == self.brought_by else 0
+        return int(self.scores.get(name, 0)) + brought
 
 
 def night_facts(facts: SessionFacts) -> list[tuple[str, Night]]:
@@ -323,7 +325,7 @@ def night_facts(facts: SessionFacts) -> list[tuple[str, Night]]:
 def _places(facts: SessionFacts, options: Mapping[str, Any], money: bool) -> dict[str, int]:
     """Each player's place in the session: by balance in a money game, by the game's own
     measure of who leads (highest or lowest) in a points game."""
-    scores = dict(facts.scores)
+    scores = {p: facts.money_of(p) or 0 for p in facts.scores} if money else dict(facts.scores)
     game = GAMES.get(facts.game)
     if money or game is None or game.leaders is None:
         return {p: 1 + sum(v > s for v in scores.values()) for p, s in scores.items()}
@@ -429,7 +431,7 @@ def _facts(group: GroupRef, period: Period) -> list[SessionFacts]:
             GameSession.start_state,
             Player.name,
         )
-        .outerjoin(Player, Player.id == GameSession.pot_keeper_id)
+        .outerjoin(Player, Player.id == GameSession.carried_in_keeper_id)
         .where(*where)
         .order_by(GameSession.started_at, GameSession.id)
     ).all()
@@ -460,8 +462,8 @@ def _facts(group: GroupRef, period: Period) -> list[SessionFacts]:
             winners=(state or {}).get("winners", ()),
             hands=hands.get(sid, {}),
             hands_won=won.get(sid, {}),
-            pot=int((state or {}).get("pot", 0)),
-            pot_keeper=keeper,
+            carried_in=int((state or {}).get("carried_in", 0)),
+            brought_by=keeper,
             payout=_payout(game, options or {}, state, start),
         )
         for sid, game, options, status, started_at, state, start, keeper in rows
@@ -557,7 +559,7 @@ def facts_from_json(
         winners=session.get("winners") or (),
         hands=dict(tally.dealt_in),
         hands_won=dict(tally.won),
-        pot=int(session.get("pot") or 0),
-        pot_keeper=session.get("pot_keeper"),
+        carried_in=int(session.get("carried_in") or 0),
+        brought_by=session.get("carried_in_keeper"),
         payout=session.get("payout"),
     )

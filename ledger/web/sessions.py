@@ -588,7 +588,8 @@ def finish(slug: str, session_id: int):
             # The page always names one; a form without it gets the one the page proposes.
             keeper = form.pot_keeper.data or proposed_keeper(view)
         # A payment ticked on another phone changes no score: the page is still right.
-        version = services.past_payments(group, session_id, form_number(shown))
+        plan = (leftover, keeper if leftover == "carry" else None)
+        version = services.past_payments(group, session_id, form_number(shown), plan)
         try:
             services.finish_session(group, session_id, leftover, version=version, pot_keeper=keeper)
         except services.RuleError as e:

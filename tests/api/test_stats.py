@@ -392,8 +392,8 @@ def test_money_at_different_unit_values_is_counted_in_a_unit_that_measures_both(
 
 
 def test_money_in_the_stats_is_what_the_settlements_pay_keepers_and_stakes_included(table):
-    """A kept pot is the keeper's money the night it is kept and theirs to bring back the
-    next; a Rummy game for a penny a point pays out as its settlement says (RULES.md §2, §7).
+    """Over the nights a kept pot's keeper has what the settlements paid (the pot kept one
+    night, brought back the next); a Rummy game for a penny a point pays out as its settlement says (RULES.md §2, §7).
     Each player's money over the nights is the sum of their settlement balances."""
     first = table.session()["id"]
     table.hand(first, SEED_HAND_1)  # the pot of 20 stays
@@ -416,5 +416,10 @@ def test_money_in_the_stats_is_what_the_settlements_pay_keepers_and_stakes_inclu
         got["John"]["money"]["EUR"] == 66 + table.ok("GET", f"/sessions/{second}")["scores"]["John"]
     )
     assert got["Ann"]["money"] == {"EUR": 113}  # Bob pays 44, Cas 69
+    # Issue 29: a night's money leaves the kept pot out (RULES.md §2): John won 46 on the
+    # first night and kept 20; on the second his score started at -20, not lost there.
     john = table.ok("GET", f"/groups/{table.slug}/players/John")
-    assert [n["money"] for n in john["sessions"][:1]] == ["0.66"]
+    nights = {n["id"]: Decimal(n["money"]) for n in john["sessions"]}
+    second_score = table.ok("GET", f"/sessions/{second}")["scores"]["John"]
+    assert nights[first] == Decimal("0.46")
+    assert nights[second] == Decimal(second_score + 20) / 100

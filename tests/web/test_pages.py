@@ -868,6 +868,12 @@ def balances_after_paying(page: str) -> dict[str, int]:
         )
     }
     assert left, page
+    # Issue 29: the balances shown are the night's winnings; the pot kept (or brought back)
+    # is on a line of its own, and the transfers pay it.
+    for name, money in re.findall(r"([^>]+) keeps the pot: €([\d.]+)<", page):
+        left[name] += int(Decimal(money) / Decimal("0.01"))
+    for name, money in re.findall(r"([^>]+) brought the pot back: €([\d.]+)<", page):
+        left[name] -= int(Decimal(money) / Decimal("0.01"))
     for source, target, amount in (
         json.loads(unescape(p)) for p in re.findall(r"data-paid='([^']*)'", page)
     ):
@@ -915,7 +921,9 @@ def test_switching_the_pot_to_carry_pays_it_to_the_keeper_the_page_proposes(phon
     board = phone.start(leftover_pot="refund")
     phone.enter(HAND_1)
 
-    page = html(phone.client.get(f"{board}/settle?pot=carry"))
+    chosen = phone.client.post(f"{board}/pot", data={"pot": "carry"})
+    assert chosen.headers["Location"].endswith(f"{board}/settle")
+    page = html(phone.client.get(f"{board}/settle"))
     # Issue 14: the pot is paid to its keeper (John, owed the most), not "into the pot".
     carry = ["Enda pays John €0.25", "Finn pays John €0.25", "Rex pays John €0.16"]
     kept = "John keeps the pot of €0.20 for the next Spot night"
@@ -926,16 +934,16 @@ def test_switching_the_pot_to_carry_pays_it_to_the_keeper_the_page_proposes(phon
     assert "These balances count the antes given back from the pot." not in page
     assert finish_choice(page) == "carry"
     assert set(balances_after_paying(page).values()) == {0}
-    # Without JavaScript the choice is a form that asks this page again with ?pot=.
-    assert re.search(rf'<form method="get" action="{board}/settle" id="pot-choice">', page)
-    assert "Show the payments" in page
+    # Without JavaScript the choice is a form that posts the table's plan (issue 29).
+    assert re.search(rf'<form method="post" action="{board}/pot" id="pot-choice"', page)
+    assert "Use this plan" in page
+    # A page address cannot show another plan than the table's.
+    assert settle_lines(html(phone.client.get(f"{board}/settle?pot=refund"))) == carry
 
-    # Anything but carry or refund is the session's option.
-    assert settle_lines(html(phone.client.get(f"{board}/settle?pot=spend"))) == [
-        "Enda pays John €0.20",
-        "Finn pays John €0.20",
-        "Rex pays John €0.11",
-    ]
+    # Anything but carry or refund is refused, naming it; the plan stays.
+    refused = phone.client.post(f"{board}/pot", data={"pot": "spend"}, follow_redirects=True)
+    assert "The pot left at the end can be carry or refund, not &#39;spend&#39;." in html(refused)
+    assert settle_lines(html(refused)) == carry
 
     phone.client.post(
         f"{board}/finish", data={"leftover_pot": finish_choice(page), "pot_keeper": "John"}
@@ -955,7 +963,8 @@ def test_a_carry_night_switched_to_refund_shares_a_carried_pot_as_finishing_will
 
     default = html(phone.client.get(f"{board}/settle"))
     assert finish_choice(default) == "carry"
-    page = html(phone.client.get(f"{board}/settle?pot=refund"))
+    phone.client.post(f"{board}/pot", data={"pot": "refund"})
+    page = html(phone.client.get(f"{board}/settle"))
     assert settle_lines(page) != settle_lines(default)
     assert finish_choice(page) == "refund"
     assert set(balances_after_paying(page).values()) == {0}
