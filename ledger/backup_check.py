@@ -758,9 +758,11 @@ def _check_end(s: Mapping[str, Any], game: Game, state: State, options: Mapping[
             raise _unlike_replay("finish", sid)
         status = "finished"
     else:
-        if s["leftover_pot"] is not None:
-            raise _unlike_replay("leftover_pot", sid)
         status = "finished" if state.finished else "open"
+        # An open night may hold the table's plan for its pot (services/plans.py).
+        planned = status == "open" and s["leftover_pot"] in game.pot_choices() and game.money
+        if s["leftover_pot"] is not None and not planned:
+            raise _unlike_replay("leftover_pot", sid)
     if not _same(_as_json(state.to_dict()), s["state"]):
         raise _unlike_replay("state", sid)
     if s["hands_played"] != state.hands_played:
@@ -885,8 +887,10 @@ def _check_brought(source: Mapping[str, Any], target: Mapping[str, Any]) -> None
 
 
 def _check_keeper(s: Mapping[str, Any]) -> None:
-    """A pot keeper keeps a pot carried on: a session finished with ``carry`` and a pot."""
-    if s["pot_keeper_id"] is not None and (s["leftover_pot"] != "carry" or s["carried_pot"] <= 0):
+    """A pot keeper keeps a pot carried on: a session finished with ``carry`` and a pot, or an
+    open one whose plan is to carry its pot (services/plans.py)."""
+    kept = s["carried_pot"] > 0 or s["status"] == "open"
+    if s["pot_keeper_id"] is not None and (s["leftover_pot"] != "carry" or not kept):
         raise BackupError(
             "The backup does not add up: session {id} names a keeper for a pot it did not "
             "carry on.",
@@ -902,6 +906,8 @@ def _check_keeper(s: Mapping[str, Any]) -> None:
 Shape = Any
 NAMED = "name"
 MOVE = {"from": (NAMED, None), "to": (NAMED, None), "units": "int"}
+# The table's plan for a night's pot (services/plans.py).
+PLAN = {"leftover_pot": ("text", None), "pot_keeper": (NAMED, None)}
 SEATING = {"seats": [NAMED], "dealer": NAMED}
 SEATING_OP = ({"join": NAMED, "after": NAMED}, {"leave": NAMED})
 RESULT = {
@@ -991,6 +997,12 @@ CHANGES: dict[str, tuple[str | None, Shape, Shape]] = {
         None,
         {"state": STATE},
         {"leftover_pot": ("text", None), "movements": [MOVE], "pot_keeper?": NAMED},
+    ),
+    "pot.planned": (None, PLAN, PLAN),
+    "session.reopened": (
+        None,
+        {"finish": {"leftover_pot": ("text", None), "movements": [MOVE]}},
+        PLAN,
     ),
     "payment.recorded": (None, None, {"from": NAMED, "to": NAMED, "units": "int"}),
     "payment.deleted": (None, {"from": NAMED, "to": NAMED, "units": "int", "at": "text"}, None),

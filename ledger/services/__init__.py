@@ -39,7 +39,12 @@ from ledger.services.payments import (
     past_payments,
     record_payment,
 )
-from ledger.services.plans import reopen_session, set_pot_plan
+from ledger.services.plans import (
+    remembered_options,
+    reopen_session,
+    set_pot_plan,
+    waiting_pots,
+)
 from ledger.services.sessions import (
     create_session,
     delete_session,
@@ -86,6 +91,7 @@ __all__ = [
     "only_open_session",
     "recent_hands",
     "record_payment",
+    "remembered_options",
     "remembered_table",
     "reopen_session",
     "rename_player",
@@ -95,5 +101,6 @@ __all__ = [
     "session_view",
     "set_pot_plan",
     "settlement",
+    "waiting_pots",
     "undo_hand",
 ]

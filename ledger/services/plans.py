@@ -7,6 +7,8 @@
 - ``fix_plan``: a payment ticked on a page fixes the plan that page showed, so a later change
   is refused (``check_unpaid``) rather than leaving anyone paid more than owed.
 - ``reopen_session``: a finished night open again while nothing depends on its end.
+- ``waiting_pots`` (the pots carried on that wait, and for what) and ``remembered_options``
+  (each game's stakes as its last session had them): what a new night starts from.
 
 While a night is open ``leftover_pot`` NULL means nothing was chosen yet; once chosen (or
 fixed by a payment) it and ``pot_keeper_id`` are the plan, NULL keeper then: nobody keeps it.
@@ -15,9 +17,10 @@ fixed by a payment) it and ``pot_keeper_id`` are the plan, NULL keeper then: nob
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from decimal import Decimal
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession, Payment, Player
@@ -213,3 +216,58 @@ def _keeper_name(row: GameSession) -> str | None:
     if row.pot_keeper_id is None:
         return None
     return db.session.scalar(select(Player.name).where(Player.id == row.pot_keeper_id))
+
+
+@dataclass(frozen=True)
+class WaitingPot:
+    """A pot carried on that no session has taken up yet (RULES.md §2): it waits for a night
+    of ``game`` played at ``unit_value`` ``currency`` a unit, with ``keeper`` at the table."""
+
+    session: int
+    game: str
+    units: int
+    amount: Decimal
+    currency: str
+    unit_value: Decimal
+    keeper: str | None
+
+
+def waiting_pots(group: GroupRef, game: str | None = None) -> list[WaitingPot]:
+    """The group's pots waiting to be taken up (of ``game`` only, if given), newest first:
+    one query (a handful at most)."""
+    where = [
+        GameSession.group_id == group.id,
+        GameSession.status == "finished",
+        GameSession.carried_pot > 0,
+        GameSession.carried_into_id.is_(None),
+    ]
+    if game is not None:
+        where.append(GameSession.game == game)
+    rows = db.session.execute(
+        select(GameSession, Player.name)
+        .outerjoin(Player, Player.id == GameSession.pot_keeper_id)
+        .where(*where)
+        .order_by(GameSession.finished_at.desc(), GameSession.id.desc())
+    ).all()
+    pots = []
+    for row, keeper in rows:
+        unit_value, currency = Decimal(row.options["unit_value"]), row.options["currency"]
+        money = amount(row.carried_pot, unit_value, currency)
+        pots.append(
+            WaitingPot(row.id, row.game, row.carried_pot, money, currency, unit_value, keeper)
+        )
+    return pots
+
+
+def remembered_options(group: GroupRef) -> dict[str, dict[str, Any]]:
+    """Each game's options as the group's last session of it had them (the stakes a new
+    session of that game starts from): one query."""
+    latest = (
+        select(func.max(GameSession.id))
+        .where(GameSession.group_id == group.id)
+        .group_by(GameSession.game)
+    )
+    rows = db.session.execute(
+        select(GameSession.game, GameSession.options).where(GameSession.id.in_(latest))
+    ).all()
+    return {game: dict(options or {}) for game, options in rows}

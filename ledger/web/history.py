@@ -357,7 +357,25 @@ def _unpaid(change: ChangeView, session: SessionView) -> str:
     )
 
 
+def _planned(change: ChangeView, session: SessionView) -> str:
+    """The table's plan for the pot (RULES.md §2), chosen on one of its phones."""
+    after = change.after
+    if after["leftover_pot"] == "refund":
+        return _("The table chose to give the pot back at the end.")
+    if after.get("pot_keeper"):
+        return _(
+            "The table chose to carry the pot on, kept by %(keeper)s.", keeper=after["pot_keeper"]
+        )
+    return _("The table chose to carry the pot on.")
+
+
+def _reopened(change: ChangeView, session: SessionView) -> str:
+    return _("The night was opened again.") if session.money else _("The game was opened again.")
+
+
 _WORDS: dict[str, Callable[[ChangeView, SessionView], str]] = {
+    "pot.planned": _planned,
+    "session.reopened": _reopened,
     "session.created": _created,
     "hand.created": _hand_created,
     "hand.corrected": _hand_corrected,

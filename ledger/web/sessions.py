@@ -96,7 +96,7 @@ def new(slug: str):
                 return redirect(url_for(".show", slug=slug, session_id=session_id))
         else:
             errors = _form_errors(form)
-    return _new_session_page(view, form, order, seated, errors)
+    return _new_session_page(group, view, form, (order, seated), errors)
 
 
 def _remembered(
@@ -115,6 +115,42 @@ def _remembered(
 def _options_typed() -> dict[str, str]:
     """Every game's options as the form sent them (``opt-<game>-<option>``)."""
     return {k: v for k, v in request.form.items() if k.startswith("opt-")}
+
+
+def _options_shown(group: GroupRef) -> dict[str, str]:
+    """The options the form shows: as sent, or at first each game's stakes as the group's
+    last session of it had them (issue 29: a carried pot waits for the same stakes)."""
+    if request.method == "POST":
+        return _options_typed()
+    return {
+        _option_field(game, name): str(value)
+        for game, options in services.remembered_options(group).items()
+        for name, value in options.items()
+    }
+
+
+def _waiting_texts(group: GroupRef, game: str | None = None) -> dict[str, list[str]]:
+    """Each game's pots waiting to be taken up, and what for (RULES.md §2): "Mick's €1.60
+    waits for a Spot night at €0.10 a unit with Mick at the table"."""
+    found: dict[str, list[str]] = {}
+    for pot in services.waiting_pots(group, game):
+        words = {
+            "amount": format_money(pot.amount, pot.currency),
+            "game": texts.text(GAMES[pot.game].name),
+            "unit": format_money(pot.unit_value, pot.currency),
+        }
+        line = (
+            _(
+                "%(name)s's %(amount)s waits for a %(game)s night at %(unit)s a unit with "
+                "%(name)s at the table.",
+                name=pot.keeper,
+                **words,
+            )
+            if pot.keeper
+            else _("A pot of %(amount)s waits for a %(game)s night at %(unit)s a unit.", **words)
+        )
+        found.setdefault(pot.game, []).append(line)
+    return found
 
 
 def _add_new_player(order: list[str], seated: set[str]) -> None:
@@ -154,12 +190,13 @@ def _form_errors(form: NewSessionForm) -> dict[str, list[str]]:
 
 
 def _new_session_page(
+    group: GroupRef,
     view: GroupView,
     form: NewSessionForm,
-    order: list[str],
-    seated: set[str],
+    seating: tuple[list[str], set[str]],
     errors: dict[str, list[str]],
 ):
+    order, seated = seating
     if not form.dealer.data and order:
         form.dealer.data = order[0]  # someone deals unless the table picks another
     html = render_template(
@@ -169,8 +206,9 @@ def _new_session_page(
         games=list(GAMES.values()),
         order=order,
         seated=seated,
-        options_typed=_options_typed(),
+        options_typed=_options_shown(group),
         option_field=_option_field,
+        waiting=_waiting_texts(group),
         errors=errors,
         # The same form, redrawn after a move or a refusal, keeps its token.
         once_token=minted_request_id(request.form.get(REQUEST_ID_FIELD)) or new_request_id(),
@@ -277,6 +315,9 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         saved_summary=summary(saved_hand) if saved_hand else None,
         chart=score_chart(names, list(board.history), label=texts.hand_text(view.game, "chart")),
         target=texts.target(view.game, view.options),
+        waiting=_waiting_texts(group, view.game).get(view.game, [])
+        if view.money and view.status == "open"
+        else [],
         # The one form the page draws, and only where it does: a form costs as much to
         # build as a query (the other forms' fields are plain tags with csrf_field()).
         join_form=(
