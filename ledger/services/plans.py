@@ -189,9 +189,8 @@ def _checked(
     choices = game.pot_choices()
     if leftover_pot not in choices:
         raise RuleError(
-            "The pot left at the end can be {choices}, not '{choice}'.",
+            "The pot left at the end can be carried or refunded, not '{choice}'.",
             field=CHOICE_FIELD,
-            choices=" or ".join(choices) or "nothing",
             choice=str(leftover_pot),
         )
     keeper = checked_keeper(row, game, State.from_dict(row.state), leftover_pot, pot_keeper)
