@@ -17,8 +17,8 @@ fixed by a payment) it and ``pot_keeper_id`` are the plan, NULL keeper then: nob
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 from decimal import Decimal
+from typing import Any
 
 from sqlalchemy import func, select
 
@@ -120,8 +120,8 @@ def check_unpaid(row: GameSession, choice: str | None, keeper_id: int | None) ->
         "{payer} paid {payee} {paid} under the plan for the pot: take that tick back before "
         "changing what happens to the pot.",
         field=CHOICE_FIELD,
-        payer=player_name(first.payer_id),
-        payee=player_name(first.payee_id),
+        payer=str(player_name(first.payer_id)),
+        payee=str(player_name(first.payee_id)),
         paid=format_amount(money, row.options["currency"]),
     )
 
@@ -156,7 +156,8 @@ def reopen_session(group: GroupRef, session_id: int) -> SessionView:
             .order_by(Change.id.desc())
             .limit(1)
         )
-        assert finished is not None, row.id  # every finish leaves its line of history
+        # Every finish leaves its line of history, with the state it ended.
+        assert finished is not None and finished.before is not None, row.id
         before = {"finish": row.finish, "state": row.state, "finished_at": row.finished_at}
         row.state = finished.before["state"]
         row.status, row.finished_at, row.finish, row.carried_pot = "open", None, None, 0

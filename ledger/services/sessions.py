@@ -240,6 +240,7 @@ def _money_finish(
     """A money night's end: the pot carried on (to its keeper) or refunded, as asked or else
     as the table's plan says (services/plans.py); the state after it and the finish stored.
     A plan other than the one the payments ticked were made under is refused."""
+    assert game.finish is not None  # a money game with a pot to end
     plan = pot_plan(row, game)
     asked = choice or plan.choice or row.options.get("leftover_pot") or "carry"
     if keeper is None and asked == plan.choice:
@@ -274,17 +275,7 @@ def settlement(
     """
     row = load_session(group, session_id)
     game = session_game(row)
-    state = State.from_dict(row.state)
-    if row.status == "open" and leftover_pot is None:
-        # The table's plan for the pot (services/plans.py), the same on every phone.
-        plan = pot_plan(row, game)
-        leftover_pot, pot_keeper = plan.choice, plan.keeper
-    if leftover_pot is not None and row.status == "open" and game.finish is not None:
-        state = game.finish(state, row.options, leftover_pot).state
-    # The keeper's pot and a points game's payout are counted here (services/keepers.py).
-    keeper = pot_keeper if leftover_pot == "carry" and state.pot else None
-    if row.status == "finished":
-        keeper = keeper_names(row)[0]
+    state, keeper = _settled_state(row, game, leftover_pot, pot_keeper)
     players, balances = settlement_balances(row, game, state, keeper)
     unit_value = Decimal(row.options["unit_value"])
     currency = row.options["currency"]
@@ -317,6 +308,24 @@ def settlement(
         payments=paid,
         pot_keeper=keeper if keeper in balances else None,
     )
+
+
+def _settled_state(
+    row: GameSession, game: base.Game, leftover_pot: str | None, pot_keeper: str | None
+) -> tuple[State, str | None]:
+    """The state a settlement pays and who keeps its pot: an open night as it will end under
+    ``leftover_pot`` (else the table's plan, services/plans.py: the same on every phone), a
+    finished one as it ended. The keeper's pot and a points game's payout are counted by
+    ``settlement_balances`` (services/keepers.py)."""
+    state = State.from_dict(row.state)
+    if row.status == "finished":
+        return state, keeper_names(row)[0]
+    if leftover_pot is None:
+        plan = pot_plan(row, game)
+        leftover_pot, pot_keeper = plan.choice, plan.keeper
+    if leftover_pot is not None and game.finish is not None:
+        state = game.finish(state, row.options, leftover_pot).state
+    return state, pot_keeper if leftover_pot == "carry" and state.pot else None
 
 
 def _after_payments(

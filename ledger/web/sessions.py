@@ -510,7 +510,9 @@ def pot(slug: str, session_id: int) -> Response:
     group, view = _session(slug, session_id)
     choice = request.form.get("pot")
     if ConfirmForm().validate_on_submit() and choice is not None:
-        keeper = (request.form.get("keeper") or proposed_keeper(view)) if choice == "carry" else None
+        keeper = (
+            (request.form.get("keeper") or proposed_keeper(view)) if choice == "carry" else None
+        )
         try:
             services.set_pot_plan(group, session_id, choice, keeper if view.pot else None)
         except (services.RuleError, services.Conflict) as e:

@@ -63,7 +63,11 @@ def test_finish_without_a_body_uses_the_plan(table):
 
     done = table.ok("POST", f"/sessions/{sid}/finish", {})
 
-    assert (done["status"], done["leftover_pot"], done["pot_keeper"]) == ("finished", "carry", "Finn")
+    assert (done["status"], done["leftover_pot"], done["pot_keeper"]) == (
+        "finished",
+        "carry",
+        "Finn",
+    )
     after = table.ok("GET", f"/sessions/{sid}/settlement")
     assert after["transfers"] == before["transfers"]
     assert _kept(after)["Finn"] == 20
@@ -106,7 +110,9 @@ def test_a_plan_that_cannot_be_is_refused_naming_the_field_and_nothing_changes(t
 def test_a_points_game_has_no_pot_to_plan(table):
     sid = table.session(game="rummy")["id"]
 
-    message = error(table.put(f"/sessions/{sid}/pot", {"leftover_pot": "carry"}), 422, "leftover_pot")
+    message = error(
+        table.put(f"/sessions/{sid}/pot", {"leftover_pot": "carry"}), 422, "leftover_pot"
+    )
 
     assert "points" in message
 

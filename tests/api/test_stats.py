@@ -393,8 +393,9 @@ def test_money_at_different_unit_values_is_counted_in_a_unit_that_measures_both(
 
 def test_money_in_the_stats_is_what_the_settlements_pay_keepers_and_stakes_included(table):
     """Over the nights a kept pot's keeper has what the settlements paid (the pot kept one
-    night, brought back the next); a Rummy game for a penny a point pays out as its settlement says (RULES.md §2, §7).
-    Each player's money over the nights is the sum of their settlement balances."""
+    night, brought back the next); a Rummy game for a penny a point pays out as its
+    settlement says (RULES.md §2, §7). Each player's money over the nights is the sum of
+    their settlement balances."""
     first = table.session()["id"]
     table.hand(first, SEED_HAND_1)  # the pot of 20 stays
     table.ok("POST", f"/sessions/{first}/finish", {"leftover_pot": "carry", "pot_keeper": "John"})

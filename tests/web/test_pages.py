@@ -942,7 +942,9 @@ def test_switching_the_pot_to_carry_pays_it_to_the_keeper_the_page_proposes(phon
 
     # Anything but carry or refund is refused, naming it; the plan stays.
     refused = phone.client.post(f"{board}/pot", data={"pot": "spend"}, follow_redirects=True)
-    assert "The pot left at the end can be carried or refunded, not &#39;spend&#39;." in html(refused)
+    assert "The pot left at the end can be carried or refunded, not &#39;spend&#39;." in html(
+        refused
+    )
     assert settle_lines(html(refused)) == carry
 
     phone.client.post(
