@@ -440,3 +440,37 @@ def test_payments_are_backed_up_and_restored_with_their_players_and_history(app,
     }
     # The restored payment can be taken back like any other.
     table.ok("DELETE", f"/sessions/{new_id}/payments/{restored['id']}", status=204)
+
+
+def test_an_open_nights_plan_and_a_reopened_night_restore_and_a_crafted_plan_is_refused(
+    app, client
+):
+    """Issue 29: an open night's plan for its pot (and a night reopened after its finish)
+    is in the backup and comes back; a plan the services never make is refused."""
+    made = Table.new_group(client)
+    reopened = made.new_session("spot", ["Enda", "John"], "Enda")
+    made.hand(reopened, {"Enda": "J 10", "John": "A 3"})  # nobody out: a pot stays
+    made.ok("POST", f"/sessions/{reopened}/finish", {"leftover_pot": "refund"})
+    made.ok("POST", f"/sessions/{reopened}/reopen", {})
+    made.ok("PUT", f"/sessions/{reopened}/pot", {"leftover_pot": "carry", "pot_keeper": "John"})
+    with app.app_context():
+        data = backup_group(made.slug)
+        db.session.rollback()
+    (row,) = data["sessions"]
+    assert (row["status"], row["leftover_pot"]) == ("open", "carry")
+
+    crafted = json.loads(json.dumps(data))
+    crafted["sessions"][0]["leftover_pot"] = "refund"  # a keeper with a refund
+    with app.app_context(), pytest.raises(BackupError):
+        restore_group(crafted, slug="the-crafted")
+
+    with app.app_context():
+        copy = restore_group(data, slug="the-copy")
+    table = Table(client, copy.slug)
+    (copied,) = table.get(f"/groups/{copy.slug}")["sessions"]
+    session = table.get(f"/sessions/{copied['id']}")
+    assert (session["leftover_pot"], session["pot_keeper"]) == ("carry", "John")
+    kinds = [c["kind"] for c in table.get(f"/sessions/{copied['id']}/history")]
+    assert kinds[-2:] == ["session.reopened", "pot.planned"]
+    done = table.ok("POST", f"/sessions/{copied['id']}/finish", {})
+    assert (done["leftover_pot"], done["pot_keeper"]) == ("carry", "John")
