@@ -5,7 +5,7 @@
   "use strict";
   function hideButton() {
     var button = document.getElementById("pot-show");
-    if (button) button.hidden = true;
+    if (button) button.parentNode.removeChild(button);
   }
   hideButton();
   document.addEventListener("ledger:updated", hideButton);
