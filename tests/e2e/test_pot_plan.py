@@ -67,7 +67,8 @@ def test_the_plan_chosen_on_one_phone_shows_on_the_other_with_the_same_payments(
     # Finishing on my phone asks first, then ends the night with the table's plan.
     asked = mine.confirm_next()
     mine.button("Finish the night").tap()
-    expect(mine.page.get_by_text("The session is finished; the pot was given back.")).to_be_visible()
+    finished = "The session is finished; the pot was given back."
+    expect(mine.page.get_by_text(finished)).to_be_visible()
     assert asked and asked[0].startswith("Finish the night?")
     done = api.ok("GET", f"/sessions/{sid}")
     assert (done["status"], done["leftover_pot"]) == ("finished", "refund")
