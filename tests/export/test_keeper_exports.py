@@ -109,3 +109,29 @@ def test_the_summary_of_a_points_game_for_money_shows_the_money(client):
 
     assert info["Stake: units a point (0: not for money)"] == 2
     assert {p["Player"]: p["Amount (EUR)"] for p in players} == {"Ann": 0.6, "Bob": -0.6}
+
+
+def test_the_amount_is_the_nights_winnings_without_the_pot_kept_or_brought_back(client):
+    """Issue 29 (RULES.md §2): John won 46 on the first night and kept the pot of 20; on the
+    second he brought it back (his score started at -20, not a loss there); Finn kept the
+    second pot of 35. The Amount is what each won; the group workbook's net money over all
+    the nights is what the settlements paid."""
+    made = Table.new_group(client)
+    ids = play_with_keepers(made)
+
+    _info, first = summary(made.ok("GET", f"/sessions/{ids['first']}/export.xlsx"))
+    _info, second = summary(made.ok("GET", f"/sessions/{ids['second']}/export.xlsx"))
+
+    assert {p["Player"]: p["Amount (EUR)"] for p in first}["John"] == 0.46
+    second_scores = made.get(f"/sessions/{ids['second']}")["scores"]
+    amounts = {p["Player"]: p["Amount (EUR)"] for p in second}
+    assert amounts["John"] == pytest.approx((second_scores["John"] + 20) / 100)
+    assert amounts["Finn"] == pytest.approx(second_scores["Finn"] / 100)  # not + the 35 kept
+    paid: dict[str, int] = {}
+    for key in ("first", "second", "third"):
+        for b in made.get(f"/sessions/{ids[key]}/settlement")["balances"]:
+            paid[b["player"]] = paid.get(b["player"], 0) + b["units"]
+    players = table(load(made.ok("GET", f"/groups/{made.slug}/export.xlsx"))["Players"], 1)
+    net = {p["Player"]: p[next(k for k in p if str(k).startswith("Net money"))] for p in players}
+    for name, units in paid.items():
+        assert net[name] == pytest.approx(units / 100), name
