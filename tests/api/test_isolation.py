@@ -64,6 +64,8 @@ def body_for(endpoint: str):
         "api.add_hand": hand_of({"Zebedee": "7 8", "Philomena": "3 4", "Cornelius": "5 6"}),
         "api.correct_hand": hand_of({"Zebedee": "7 8", "Philomena": "3 4", "Cornelius": "5 6"}),
         "api.finish": {"leftover_pot": "refund"},
+        "api.pot_plan": {"leftover_pot": "refund"},
+        "api.reopen": {},
         "api.record_payment": PAYMENT,
     }.get(endpoint)
 
