@@ -183,3 +183,25 @@ def test_the_new_session_page_starts_from_the_last_stakes_and_says_which_pot_wai
     board = unescape(html(phone.client.get(cheaper)))
     assert waits in board
     assert 'id="pot">0<' in board
+
+
+def test_a_finish_with_another_plan_than_the_one_paid_under_is_not_made(phone, other_phone):
+    """The issue's harm: ticks made under "refund" on one phone and a finish with "carry" on
+    another left a player paid more than owed. Now that finish does not happen."""
+    board = phone.board
+    stale = html(phone.client.get(f"{board}/settle"))  # carry, John keeps the pot
+    version = re.search(r'name="version" value="(\d+)"', stale).group(1)
+    other_phone.client.post(f"{board}/pot", data={"pot": "refund"})
+    refund = html(other_phone.client.get(f"{board}/settle"))
+    enda = next(f for f in tick_forms(refund) if f.get("from") == "Enda")
+    other_phone.client.post(enda.pop("action"), data=enda)
+
+    told = phone.client.post(
+        f"{board}/finish",
+        data={"leftover_pot": "carry", "pot_keeper": "John", "version": version},
+        follow_redirects=True,
+    )
+
+    assert "Finish the night" in html(told)  # still open
+    assert 'id="pot-refund" value="refund" checked' in html(told)
+    assert owed_lines(html(told)) == owed_lines(html(other_phone.client.get(f"{board}/settle")))
