@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ledger.rules.base import HandEntry, PlayerResult, ResultEntry, State, canonical, index_results
-from ledger.rules.cards import Card, check_deck, parse_cards, spot_total
+from ledger.rules.cards import Card, cards_read, check_deck, parse_cards, spot_total
 from ledger.rules.errors import Param, Phrase, Problems, RuleError
 
 MAX_CARDS = 8  # the leader's 9th card is always discarded before the hand ends
@@ -59,6 +59,8 @@ def read_leftovers(
             )
         except RuleError as e:
             problems.add(e)
+            if cards_read(e) and e.field:  # the deck is checked over the cards that did read
+                hands[p], fields[p] = cards_read(e), e.field
             continue
         if results[p].sitting_out:
             continue

@@ -27,7 +27,15 @@ from ledger.rules.base import (
     left_of,
     start_state,
 )
-from ledger.rules.cards import RANKS, Card, check_deck, parse_cards, spot_total, spot_value
+from ledger.rules.cards import (
+    RANKS,
+    Card,
+    cards_read,
+    check_deck,
+    parse_cards,
+    spot_total,
+    spot_value,
+)
 from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.table import RummyReward, TableRules
 from ledger.rules.texts import N_
@@ -255,6 +263,9 @@ def _checked_hands(
             hands[player] = _checked_cards(player, result, i, out, state, options, entry, name)
         except RuleError as e:
             problems.add(e)
+            hands[player] = cards_read(e)  # the deck is checked over the cards that did read
+            if e.field:
+                fields[player] = e.field
             continue
         joker = joker_value(options)
         values[player] = spot_total(hands[player], ace=options["ace_value"], joker=joker)

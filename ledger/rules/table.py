@@ -42,6 +42,7 @@ class EntryForm:
     endings: tuple[str, ...] = ()
     melded: bool = False  # each player's melded points are asked for too (Rummy 500)
     points_only: bool = False  # each player's points are typed, no cards (Any game)
+    packs: int = 1  # how many of each card the deck holds (a card typed more often is refused)
 
     def dealt_in(self, seated: Sequence[str], dealer: str | None) -> tuple[str, ...]:
         """The players seated who are dealt this hand, in seat order."""
@@ -92,6 +93,9 @@ class TableRules:
     # Options a preset fixes and a session does not list (Jokeren: two packs, two jokers
     # each), read with the session's own when the form's cards are worked out.
     preset: Mapping[str, Any] = field(default_factory=dict)
+    # How many packs the deck has with this many seated (Rummy 500); None: the ``packs``
+    # option (preset or the session's), else one.
+    packs: Callable[[int], int] | None = None
 
     def entry_form(self, options: Mapping[str, Any], seated: int) -> EntryForm:
         """What the hand form offers under the session's ``options`` with ``seated`` players."""
@@ -113,7 +117,13 @@ class TableRules:
             endings=self.endings(options) if self.endings is not None else (),
             melded=self.melded,
             points_only=self.points_only,
+            packs=self._packs({**options, **self.preset}, seated),
         )
+
+    def _packs(self, options: Mapping[str, Any], seated: int) -> int:
+        if self.packs is not None:
+            return self.packs(seated)
+        return int(options.get("packs", 1))
 
     def target(self, options: Mapping[str, Any]) -> int | None:
         """The score that ends the game under the session's ``options``; None without one."""
