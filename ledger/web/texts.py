@@ -57,14 +57,16 @@ HAND_TEXTS = {
     # A save refused because another phone changed the session after the form was loaded.
     "entered_elsewhere": (
         N_(
-            "Hand %(number)d was entered on another phone while you were typing. Check the "
-            "scoreboard: if this is the next hand, save it again."
+            "Hand %(number)d was entered on another phone while you were typing. If yours is "
+            "the same hand, drop it; if it is the next one, save it as hand %(next)d."
         ),
         N_(
-            "Round %(number)d was entered on another phone while you were typing. Check the "
-            "scoreboard: if this is the next round, save it again."
+            "Round %(number)d was entered on another phone while you were typing. If yours is "
+            "the same round, drop it; if it is the next one, save it as round %(next)d."
         ),
     ),
+    "as_saved": (N_("Hand %(number)d as saved"), N_("Round %(number)d as saved")),
+    "save_mine": (N_("Save mine as hand %(number)d"), N_("Save mine as round %(number)d")),
     "changed_elsewhere": (
         N_(
             "The session changed on another phone while you were typing (a hand undone or "

@@ -380,10 +380,28 @@ def test_two_phones_entering_the_same_hand_store_it_once_and_the_second_is_told(
     page = html(refused)
     alert = _alert(page)
     assert "Hand 1 was entered on another phone while you were typing." in alert
-    assert "if this is the next hand, save it again" in alert
-    assert f'href="{board}"' in alert  # the scoreboard, to check
+    assert "If yours is the same hand, drop it; if it is the next one, save it as hand 2." in alert
+    # Both hands side by side (theirs as saved, mine as typed), not a form headed Hand 2
+    # holding hand 1's cards: "Drop mine" first, "Save mine as hand 2" second.
+    side = re.search(r'<section class="card" id="side-by-side".*?</section>', page, re.S)
+    assert side, page
+    cells = re.findall(
+        r'<th scope="row">(\w+)</th><td class="cards">([^<]*)</td>'
+        r'<td class="cards">([^<]*)</td>',
+        side.group(0),
+    )
+    assert cells == [
+        ("Enda", "J 10", "J 9"),
+        ("John", "A 3", "A 3"),
+        ("Rex", "2 9", "2 9"),
+        ("Finn", "Q K", "Q K"),
+    ]
+    assert "<h1>Hand 1" in page and "<h1>Hand 2" not in page
+    drop = page.index('id="drop-mine"')
+    assert f'href="{board}"' in page[drop - 100 : drop + 100]
+    assert page.index(">Drop mine<") < page.index(">Save mine as hand 2<")
+    assert "sticky-save" not in page  # no habitual Save at the bottom of the screen
     assert 'value="J 9"' in page and 'value="Q K"' in page  # what was typed is kept
-    assert "<h1>Hand 2" in page  # the form now stands for the next hand
     assert _hands_played(phone) == 1
 
     again = other.enter(dict(HAND_1, Enda="J 9"), **hidden_fields(page))
