@@ -109,6 +109,10 @@
         });
         // "Hand 5 saved." goes once anything changed since (another hand, an undo, a
         // correction): it spoke of the page as it was. A reload then shows the plain page.
+        // So do the one-off messages ("Hand 1 is corrected.", a kept hand sent).
+        document.querySelectorAll("#outbox-saved, #main > .flash[role=status]").forEach(function (p) {
+          p.remove();
+        });
         var saved = document.getElementById("saved");
         if (saved) {
           saved.remove();

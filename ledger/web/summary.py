@@ -90,8 +90,14 @@ def _money_summary(hand: Mapping[str, Any]) -> str:
             )
         )
     elif story.pot_before is not None and after is not None:
-        sentences.append(_the_pot_now(story.pot_before, after))
+        sentences.append(_the_pot_now(story.pot_before, after, _antes(hand, story)))
     return " ".join(sentences)
+
+
+def _antes(hand: Mapping[str, Any], story: PotStory) -> int:
+    """The units this hand's antes put in the pot: what went into it, but the odd units."""
+    into = sum(int(m["units"]) for m in hand.get("movements") or () if m.get("to") is None)
+    return max(into - story.odd_units, 0)
 
 
 def _pot_story(hand: Mapping[str, Any]) -> PotStory:
@@ -131,9 +137,16 @@ def _who_won(story: PotStory) -> str:
     return _winners_clause(winners, story.received) + ": " + _payers_clause(payers) + "."
 
 
-def _the_pot_now(before: int, after: int) -> str:
+def _the_pot_now(before: int, after: int, antes: int = 0) -> str:
+    """The pot after the hand; ``before`` is after the hand's antes, ``antes`` what they put in."""
     if after == 0:
         return gettext("The pot is empty.")
+    if after == before and antes and antes == before:
+        return gettext("The antes put %(units)s in the pot.", units=after)
+    if after == before and antes:
+        return gettext(
+            "The antes raise the pot from %(was)s to %(units)s.", was=before - antes, units=after
+        )
     if after == before:
         return gettext("The pot stays at %(units)s.", units=after)
     if after > before:

@@ -23,7 +23,7 @@ from tests.live.api import Api, hand_entry, new_group, new_spot_session
 
 PLAYERS = ["Enda", "John", "Rex", "Finn"]
 HAND_1 = {"Enda": "J 10", "John": "A 3", "Rex": "2 9", "Finn": "Q K"}
-SAVED_1 = "Hand 1 saved. John wins 51: Enda pays 20, Rex 11, Finn 20. The pot stays at 20."
+SAVED_1 = "Hand 1 saved. John wins 51: Enda pays 20, Rex 11, Finn 20. The antes put 20 in the pot."
 SCORES_1 = {"Enda": -25, "John": 46, "Rex": -16, "Finn": -25}
 PASSPHRASE = "pints of plain"
 NOT_SENT = "Not sent yet: no connection."

@@ -55,7 +55,7 @@ def test_a_night_of_spot_from_a_new_group_to_the_settle_up(new_phone):
     phone.shot("hand-1-form")
     phone.save_hand(1)
     expect(phone.status()).to_have_text(
-        "Hand 1 saved. John wins 51: Enda pays 20, Rex 11, Finn 20. The pot stays at 20."
+        "Hand 1 saved. John wins 51: Enda pays 20, Rex 11, Finn 20. The antes put 20 in the pot."
     )
     phone.expect_scores({"Enda": -25, "John": 46, "Rex": -16, "Finn": -25})
     expect(status).to_contain_text("Pot: 20 (€0.20)")
@@ -174,7 +174,7 @@ def test_the_same_card_for_two_players_is_shown_beside_both_and_can_be_fixed(
     phone.cards_box("Rex").fill("QH 9")
     phone.save_hand(1)
     expect(phone.status()).to_have_text(
-        "Hand 1 saved. John wins 45: Enda pays 14, Rex 19, Finn 12. The pot stays at 20."
+        "Hand 1 saved. John wins 45: Enda pays 14, Rex 19, Finn 12. The antes put 20 in the pot."
     )
     phone.expect_scores({"Enda": -19, "John": 40, "Rex": -24, "Finn": -17})
     phone.shot("fixed-and-saved")

@@ -251,7 +251,7 @@ def test_the_whole_night_enter_correct_undo_settle_finish(phone):
     saved = phone.enter(HAND_1)
     assert saved.status_code == 302
     page = html(phone.client.get(saved.headers["Location"]))
-    assert "John wins 51: Enda pays 20, Rex 11, Finn 20. The pot stays at 20." in page
+    assert "John wins 51: Enda pays 20, Rex 11, Finn 20. The antes put 20 in the pot." in page
 
     phone.enter(HAND_2, out="Enda")
     page = html(phone.client.get(board))
