@@ -658,6 +658,7 @@ GAME = Game(
         rummy=True,
         target_option="target",
         rummy_reward=reward,
+        penalties=lambda options: True,
         preset={"ace_value": ACE, "jokers": JOKERS // PACKS, "packs": PACKS},
     ),
 )

@@ -457,7 +457,7 @@ GAME = Game(
         "entry": Option(
             "cards",
             choices=("cards", "totals"),
-            help=N_("cards: every hand's cards; totals: a spot total or the cards."),
+            help=N_("Every player's cards, or a spot total (or the cards) for each."),
         ),
         **payout.OPTIONS,  # RULES.md §7: played for money
     },

@@ -344,5 +344,6 @@ GAME = Game(
         meld_boxes=max(c.melds for c in CONTRACTS),
         out_scores=False,
         contract_misfits=contract_misfits,
+        meld_value=score,
     ),
 )

@@ -206,15 +206,14 @@ def show(slug: str, session_id: int, number: int) -> str:
     hand = _hand(group, session_id, number)
     history = services.hand_history(group, session_id, number)
     earlier = [c for c in history if c.kind == "hand.corrected" and c.before]
-    rounds = texts.is_round_game(view.game)
-    rummy = texts.rummy_reward(view.game, view.options)
+    words = texts.hand_words(view.game, view.options)
     return render_template(
         "hands/show.html",
         group=group,
         session=view,
         hand=hand,
         shape=entry.layout(view.game, view.options, len(hand.results)),
-        summary=hand_summary(hand.to_json(), money=view.money, rounds=rounds, rummy=rummy),
+        summary=hand_summary(hand.to_json(), money=view.money, **words),
         earlier=[(c, _summary_before(c.before, view)) for c in earlier],
         editable=_editable(view),
     )
@@ -240,8 +239,7 @@ def _summary_before(before: Mapping[str, Any], view: SessionView) -> str:
     return hand_summary(
         {**outcome, "payments": payments, "entry": before.get("entry") or {}},
         money=view.money,
-        rounds=texts.is_round_game(view.game),
-        rummy=texts.rummy_reward(view.game, view.options),
+        **texts.hand_words(view.game, view.options),
     )
 
 

@@ -258,12 +258,10 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
     hand_json = [h.to_json() for h in board.recent]
     saved_hand = board.saved.to_json() if board.saved is not None else None
     names = [p.name for p in view.players]
-    rounds = texts.is_round_game(view.game)
-
-    rummy = texts.rummy_reward(view.game, view.options)
+    words = texts.hand_words(view.game, view.options)
 
     def summary(hand: dict[str, Any]) -> str:
-        return hand_summary(hand, money=view.money, rounds=rounds, rummy=rummy)
+        return hand_summary(hand, money=view.money, **words)
 
     recent = [(h, summary(h)) for h in reversed(hand_json)]
     return render_template(
@@ -299,11 +297,10 @@ def hands(slug: str, session_id: int) -> str:
     low = max(0, top - HANDS_PAGE)
     page = services.iter_hands(group, session_id, after=low, limit=top - low)
     hand_json = [h.to_json() for h in page]
-    rounds = texts.is_round_game(view.game)
-    rummy = texts.rummy_reward(view.game, view.options)
+    words = texts.hand_words(view.game, view.options)
 
     def summary(hand: dict[str, Any]) -> str:
-        return hand_summary(hand, money=view.money, rounds=rounds, rummy=rummy)
+        return hand_summary(hand, money=view.money, **words)
 
     return render_template(
         "sessions/hands.html",

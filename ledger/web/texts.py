@@ -12,7 +12,7 @@ from typing import Any
 
 from flask_babel import gettext
 
-from ledger.rules import GAMES, N_, RummyReward
+from ledger.rules import GAMES, N_
 from ledger.rules.labels import CHOICE_LABELS, OPTION_LABELS
 
 # A game whose table calls its hands rounds (``TableRules.rounds``: Spin Rummy deals one hand per
@@ -111,11 +111,19 @@ def is_round_game(game_key: str) -> bool:
     return game is not None and game.table.rounds
 
 
-def rummy_reward(game_key: str, options: Mapping[str, Any]) -> RummyReward | None:
-    """What going rummy is worth in a session of this game with these options (the engine's
-    answer), for the hand's words; None where nobody goes rummy."""
+def hand_words(game_key: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """What a hand's words need to know of its game and options (summary.hand_summary's
+    ``rounds``, ``rummy``, ``penalty`` and ``says_out``): the engine's answers."""
     game = GAMES.get(game_key)
-    return game.table.went_rummy({**game.defaults(), **options}) if game is not None else None
+    if game is None:
+        return {}
+    table, options = game.table, {**game.defaults(), **options}
+    return dict(
+        rounds=table.rounds,
+        rummy=table.went_rummy(options),
+        penalty=table.penalty_points(options),
+        says_out=table.nobody_out and table.out_scores and not table.points_only,
+    )
 
 
 def target(game_key: str, options: Mapping[str, Any]) -> int | None:

@@ -23,7 +23,10 @@ from tests.live.api import Api, hand_entry, new_group, new_spot_session
 
 PLAYERS = ["Enda", "John", "Rex", "Finn"]
 HAND_1 = {"Enda": "J 10", "John": "A 3", "Rex": "2 9", "Finn": "Q K"}
-SAVED_1 = "Hand 1 saved. John wins 51: Enda pays 20, Rex 11, Finn 20. The antes put 20 in the pot."
+SAVED_1 = (
+    "Hand 1 saved. Nobody went out. John wins 51: Enda pays 20, Rex 11, Finn 20. "
+    "The antes put 20 in the pot."
+)
 SCORES_1 = {"Enda": -25, "John": 46, "Rex": -16, "Finn": -25}
 PASSPHRASE = "pints of plain"
 NOT_SENT = "Not sent yet: no connection."
@@ -358,7 +361,7 @@ def test_a_correction_saved_offline_is_sent_once_and_said_on_the_scoreboard(tabl
     entry = hand_entry({"Enda": "J-10", "John": "A-3", "Rex": "2-9", "Finn": "Q-K"})
     table.api.ok("POST", f"/sessions/{table.session['id']}/hands", entry, 201)
     page.reload()
-    phone.link(re.compile(r"^#1 John wins 51")).tap()
+    phone.link(re.compile(r"^#1 Nobody went out\. John wins 51")).tap()
     phone.link("Correct this hand").tap()
     phone.cards_box("Rex").fill("2 8")
     page.context.set_offline(True)

@@ -52,7 +52,8 @@ def test_phones_following_the_scoreboard_see_a_new_hand_without_reloading(new_ph
         expect(phone.region("Last hands").get_by_role("link")).to_have_text(
             [
                 re.compile(
-                    r"#1\s*John wins 51: Enda pays 20, Rex 11, Finn 20\. The antes put 20 in the pot\."
+                    r"#1\s*Nobody went out\. John wins 51: Enda pays 20, Rex 11, Finn 20\. "
+                    r"The antes put 20 in the pot\."
                 )
             ]
         )
