@@ -265,7 +265,8 @@ def test_cards_and_melds_for_one_player_are_refused(phone):
 def test_the_option_help_speaks_in_words_not_in_option_keys(phone):
     """The help beside an option said "winner: …; penalty: …" (its keys) in both languages."""
     for language in ("en", "nl"):
-        page = html(phone.client.get(f"/g/{phone.slug}/s/new", headers={"Accept-Language": language}))
+        asked = {"Accept-Language": language}
+        page = html(phone.client.get(f"/g/{phone.slug}/s/new", headers=asked))
         hints = re.findall(r'<span class="hint" id="opt-[^"]+-hint">([^<]*)</span>', page)
         assert len(hints) > 20
         for key in ("winner:", "penalty:", "everyone:", "cards:", "totals:"):
