@@ -48,6 +48,7 @@ from ledger.services.sessions import (
     only_open_session,
     remembered_table,
     session_history,
+    session_numbers,
     session_view,
     settlement,
 )
@@ -90,6 +91,7 @@ __all__ = [
     "score_history",
     "scoreboard",
     "session_history",
+    "session_numbers",
     "session_view",
     "settlement",
     "undo_hand",

@@ -58,6 +58,6 @@ def test_a_night_is_finished_with_a_keeper_who_brings_the_pot_to_the_next(new_ph
     page.goto(f"/g/{api.slug}")
     phone.start_session("Spot", PLAYERS, dealer="John")
     status = phone.region("This hand")
-    expect(status).to_contain_text(f"Enda brought the pot of 20 from Spot #{session['id']}")
+    expect(status).to_contain_text("Enda brought the pot of 20 from Spot #1")
     phone.expect_scores({"Enda": -20, "John": 0, "Rex": 0, "Finn": 0})
     phone.shot("next-night-brought")

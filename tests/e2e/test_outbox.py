@@ -53,7 +53,7 @@ class Table:
         self.phone.link(re.compile(r"^Spot #\d+")).tap()
         self.phone.expect_scores(dict.fromkeys(PLAYERS, 0))
         self.board = self.phone.page.url
-        self.title = f"Spot #{self.session['id']}"
+        self.title = "Spot #1"  # the group's first Spot night (its id is its address)
         self.label = f"Hand 1 · {self.title}"  # how the phone names the hand it keeps
 
     def hands(self) -> list[dict[str, Any]]:

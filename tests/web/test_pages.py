@@ -622,7 +622,7 @@ def test_spin_rummy_calls_its_hands_rounds(client):
     assert "<h1>Round 1" in hand and "Correct this round" in hand
     # The melds' value is the points: one column for it, not two with the same number.
     assert ">Points</th>" in hand and ">Value</th>" not in hand
-    assert '<span class="meld">[3♠ 3♥ 3♦]</span>' in hand
+    assert '<span class="meld">[3♠ 3♥ 3♦] = 3</span>' in hand
     assert '<span class="meld muted">9♣</span>' in hand  # the card in no meld, still shown
     assert "1 round" in html(client.get(f"/g/{phone.slug}"))
     assert "All rounds" in html(client.get(f"{board}/hands"))

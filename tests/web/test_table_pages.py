@@ -24,13 +24,13 @@ def test_a_session_with_no_hands_is_deleted_from_its_page_and_the_group_page_say
     phone.start()
     board = html(phone.client.get(phone.board))
     assert "Delete this session" in board
-    assert f"Delete session #{phone.session_id}" in board
+    assert "Delete Spot #1" in board
 
     response = phone.client.post(f"{phone.board}/delete")
 
     assert response.headers["Location"] == f"/g/{phone.slug}"
     group = html(phone.client.get(f"/g/{phone.slug}"))
-    assert f"Session #{phone.session_id} is deleted." in group
+    assert "Spot #1 is deleted." in group
     assert f'href="/g/{phone.slug}/s/{phone.session_id}"' not in group
     assert phone.client.get(phone.board).status_code == 404
 
@@ -304,3 +304,26 @@ def test_a_hand_nobody_went_out_of_says_so(phone):
     assert "Nobody went out. John wins 51" in html(phone.client.get(f"{phone.board}/hands/1"))
     phone.enter({"John": "5 5 6", "Rex": "K", "Finn": "3 5"}, out="Enda")
     assert "Nobody went out" not in html(phone.client.get(f"{phone.board}/hands/2"))
+
+
+def test_sessions_are_numbered_per_game_in_the_group_and_keep_their_address(phone):
+    """Issue 29: after two Spot nights a Spots night is "Spots #1", not "Spots #3", on every
+    page that names it; its address stays its id."""
+    first = phone.start()
+    phone.enter(HAND_1)
+    phone.start()
+    phone.enter(HAND_1)
+    spots = phone.start(game="spots")
+    assert spots.endswith("/s/3")  # the id, as before
+    board = html(phone.client.get(spots))
+    assert "<h1>Spots #1</h1>" in board
+    group = html(phone.client.get(f"/g/{phone.slug}"))
+    named = re.compile(r"\b(Spots? #\d+)")
+    assert sorted(set(named.findall(group))) == ["Spot #1", "Spot #2", "Spots #1"]
+    player = html(phone.client.get(f"/g/{phone.slug}/p/Enda"))
+    assert {"Spot #1", "Spot #2"} <= set(named.findall(player))
+    assert not {"Spot #3", "Spots #3"} & set(named.findall(player))
+    settle = html(phone.client.get(f"{first}/settle"))
+    assert "Spot #1: settling up" in settle
+    history = html(phone.client.get(f"{first}/history"))
+    assert "<title>" in history and "Spot #1" in history
