@@ -120,6 +120,10 @@ def session_data(export: SessionExport) -> SessionData:
         "closing": [m.to_json() for m in export.refunds],
         "winners": list(export.winners),
         "group_name": export.group_name,
+        # Its number among its game's sessions in the group, and its pot's source's: the
+        # pages' names for them ("Spot #2"); the API answers the ids.
+        "number": export.session.number,
+        "carried_from_number": export.session.carried_from_number,
     }
     settlement = export.settlement.to_json() if export.settlement is not None else None
     return SessionData(session, [h.to_json() for h in export.hands], settlement)
@@ -622,7 +626,8 @@ def _pot_info(session: Mapping[str, Any], numbers: Mapping[Any, int]) -> tuple[R
     words = [f"The scores add up to {total} and the pot holds {pot}."]
     if carried_in:
         source = session.get("carried_from")
-        origin = f" from {game} #{numbers.get(source, source)}" if source else ""
+        number = session.get("carried_from_number") or numbers.get(source, source)
+        origin = f" from {game} #{number}" if source else ""
         if brought:
             words.append(
                 f"{brought} brought the pot of {carried_in}{origin}, so {brought}'s score "
@@ -699,7 +704,7 @@ def _summary_info(
     numbers = _numbers(group)
     info: Row = [
         _game_name(session),
-        numbers.get(session.get("id"), session.get("id")),
+        session.get("number") or numbers.get(session.get("id"), session.get("id")),
         # The group's name as the pages show it; the slug only where no name is known.
         session.get("group_name") or (group or {}).get("name") or session.get("group"),
         _when(started),
