@@ -28,6 +28,7 @@ from openpyxl.utils import get_column_letter
 from ledger.rules.labels import CHOICE_LABELS, OPTION_LABELS
 from ledger.rules.money import CURRENCY_SYMBOLS, amount, minor_units
 from ledger.rules.registry import GAMES
+from ledger.services.results import number_sessions
 from ledger.services.stats import (
     HandTally,
     Night,
@@ -119,6 +120,10 @@ def session_data(export: SessionExport) -> SessionData:
         "closing": [m.to_json() for m in export.refunds],
         "winners": list(export.winners),
         "group_name": export.group_name,
+        # Its number among its game's sessions in the group, and its pot's source's: the
+        # pages' names for them ("Spot #2"); the API answers the ids.
+        "number": export.session.number,
+        "carried_from_number": export.session.carried_from_number,
     }
     settlement = export.settlement.to_json() if export.settlement is not None else None
     return SessionData(session, [h.to_json() for h in export.hands], settlement)
@@ -602,7 +607,15 @@ def _choice(option: str, value: Any) -> str:
     return str(CHOICE_LABELS.get((option, str(value))) or value)
 
 
-def _pot_info(session: Mapping[str, Any]) -> tuple[Row, Row]:
+def _numbers(group: Mapping[str, Any] | None) -> dict[Any, int]:
+    """Each session's number among the group's sessions of its game, as the pages name it
+    ("Spot #2"), from the group's listing: the workbooks' and the group CSV's Session
+    column (the id stays the session's address). Empty without the listing."""
+    listed = [s for s in (group or {}).get("sessions") or [] if "id" in s and "game" in s]
+    return number_sessions((int(s["id"]), str(s["game"])) for s in listed)
+
+
+def _pot_info(session: Mapping[str, Any], numbers: Mapping[Any, int]) -> tuple[Row, Row]:
     """The pot, beside the options: the one the session opened with and who brought it, the
     one it left and who keeps it, and in words how the balances and the pot add up (RULES.md
     §2), so the players' scores need no other explanation."""
@@ -617,7 +630,8 @@ def _pot_info(session: Mapping[str, Any]) -> tuple[Row, Row]:
     words = [f"The scores add up to {total} and the pot holds {pot}."]
     if carried_in:
         source = session.get("carried_from")
-        origin = f" from {game} #{source}" if source else ""
+        number = session.get("carried_from_number") or numbers.get(source, source)
+        origin = f" from {game} #{number}" if source else ""
         if brought:
             words.append(
                 f"{brought} brought the pot of {carried_in}{origin}, so {brought}'s score "
@@ -691,9 +705,10 @@ def _summary_info(
         started = listed[0].get("started_at") if listed else None
     info_header: Row = ["Game", "Session", "Group", STARTED, FINISHED, "Status", "Hands"]
     info_header += [_option_label(k) for k in options]
+    numbers = _numbers(group)
     info: Row = [
         _game_name(session),
-        session.get("id"),
+        session.get("number") or numbers.get(session.get("id"), session.get("id")),
         # The group's name as the pages show it; the slug only where no name is known.
         session.get("group_name") or (group or {}).get("name") or session.get("group"),
         _when(started),
@@ -703,7 +718,7 @@ def _summary_info(
     ]
     settings = {k: _option_cell(session, k, v) for k, v in options.items()}
     info += list(settings.values())
-    pot_header, pot_info = _pot_info(session)
+    pot_header, pot_info = _pot_info(session, numbers)
     info_header += pot_header
     info += pot_info
     widths: list[float] = [14, 16, 18, 16, 10, 8]
@@ -806,7 +821,9 @@ def _sheet_title(name: str, taken: set[str]) -> str:
     return title
 
 
-def _player_sheet(wb: Workbook, title: str, history: PlayerHistory) -> None:
+def _player_sheet(
+    wb: Workbook, title: str, history: PlayerHistory, numbers: Mapping[Any, int]
+) -> None:
     """A player's nights (as the player's page lists them), then their totals."""
     sheet = _Sheet(wb, title, [9, 12, 17, 9, 9, 12, 9, 6, 7, 7, 9], freeze="A2")
     sheet.formats = {}
@@ -816,7 +833,8 @@ def _player_sheet(wb: Workbook, title: str, history: PlayerHistory) -> None:
     )
     for n in history.nights:
         sheet.row(
-            [n.session, GAMES[n.game].name if n.game in GAMES else n.game, n.started_at]
+            [numbers.get(n.session, n.session)]
+            + [GAMES[n.game].name if n.game in GAMES else n.game, n.started_at]
             + [n.status, n.score, n.money, n.currency, "yes" if n.won else None]
             + [n.place, n.hands, n.hands_won]
         )
@@ -851,6 +869,7 @@ def group_workbook(
     """
     player_names = [str(p["name"]) for p in group.get("players") or []]
     listed = {s.get("id"): s for s in group.get("sessions") or []}
+    numbers = _numbers(group)
     name_width = _width("Player", *player_names)
     wb = _new_workbook()
 
@@ -869,6 +888,7 @@ def group_workbook(
     facts: list[SessionFacts] = []
     for item in sessions:
         session, hands, _settlement = SessionData(*item)
+        session = {**session, "number": numbers.get(session.get("id"))}
         started = session.get("started_at") or listed.get(session.get("id"), {}).get("started_at")
         sheets = (sessions_sheet, hands_sheet)
         facts.append(_group_session(sheets, session, hands, started, player_names))
@@ -877,7 +897,7 @@ def group_workbook(
     hands_sheet.filter()
     nights = [night for f in facts for night in night_facts(f)]
     _players_sheet(players_sheet, board(nights), player_names)
-    _player_sheets(wb, nights, player_names)
+    _player_sheets(wb, nights, player_names, numbers)
     return _save(wb, stream)
 
 
@@ -905,7 +925,7 @@ def _group_session(
         count += 1
     sessions_sheet.row(
         [
-            session.get("id"),
+            session.get("number") or session.get("id"),
             _game_name(session),
             _when(started),
             _when(session.get("finished_at")),
@@ -918,13 +938,19 @@ def _group_session(
     return facts_from_json(session, tally, started)
 
 
-def _player_sheets(wb: Workbook, nights: Sequence[tuple[str, Night]], names: Sequence[str]) -> None:
+def _player_sheets(
+    wb: Workbook,
+    nights: Sequence[tuple[str, Night]],
+    names: Sequence[str],
+    numbers: Mapping[Any, int],
+) -> None:
     """A sheet per player, the group's players first, then any other who played."""
     taken = {title.casefold() for title in wb.sheetnames}
     known = [*names, *(n for n, _night in nights if n not in names)]
     for name in dict.fromkeys(known):
         mine = tuple(night for n, night in nights if n == name)
-        _player_sheet(wb, _sheet_title(name, taken), PlayerHistory(name, mine, add_up(name, mine)))
+        history = PlayerHistory(name, mine, add_up(name, mine))
+        _player_sheet(wb, _sheet_title(name, taken), history, numbers)
 
 
 def group_hands_header(player_names: Sequence[str]) -> Row:
@@ -943,7 +969,7 @@ def _group_hand_row(
     money = is_money(session)
     by_player = {r.get("player"): r for r in hand.get("results") or []}
     row: Row = [
-        session.get("id"),
+        session.get("number") or session.get("id"),
         _game_name(session),
         hand.get("number"),
         hand.get("dealer"),
@@ -1002,10 +1028,12 @@ def group_hands_csv(
     """The group's whole history as CSV (`ledger export GROUP FILE.csv`): the rows of the
     group workbook's Hands sheet, every hand of every session, oldest first."""
     player_names = [str(p["name"]) for p in group.get("players") or []]
+    numbers = _numbers(group)
 
     def rows() -> Iterator[Row]:
         for item in sessions:
             session, hands, _settlement = SessionData(*item)
+            session = {**session, "number": numbers.get(session.get("id"))}
             for hand in hands:
                 yield _group_hand_row(session, hand, player_names)
 

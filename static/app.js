@@ -11,6 +11,25 @@
     }
   });
 
+  /* A finger (or a mouse button) held on the page: <html data-pressed>, so the live updates
+     (static/live.js, settle.js) do not swap the page from under a tap; "ledger:released" once
+     it is lifted and its click is through, for them to catch up at once. */
+  var letGo = null;
+  function releaseIn(ms) {
+    window.clearTimeout(letGo);
+    letGo = window.setTimeout(function () {
+      document.documentElement.removeAttribute("data-pressed");
+      document.dispatchEvent(new CustomEvent("ledger:released"));
+    }, ms);
+  }
+  document.addEventListener("pointerdown", function () {
+    document.documentElement.setAttribute("data-pressed", "");
+    releaseIn(10000);  // a lift the page never heard of does not stop the updates for good
+  }, true);
+  ["pointerup", "pointercancel"].forEach(function (type) {
+    document.addEventListener(type, function () { releaseIn(300); }, true);
+  });
+
   /* A form is sent once: a second tap while the first is on its way does nothing.
      (The server also keeps a hand from being saved twice: see request_id.) */
   document.addEventListener("submit", function (event) {

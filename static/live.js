@@ -89,6 +89,9 @@
     return fetch(plainAddress(), { credentials: "same-origin", cache: "no-store" })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
       .then(function (html) {
+        // A finger on the page: the swap waits until it is lifted (static/app.js), so a tap
+        // lands on what it started on. The version stays, so the next look fetches anew.
+        if (document.documentElement.hasAttribute("data-pressed")) return;
         var page = new DOMParser().parseFromString(html, "text/html");
         var fresh = page.querySelector("[data-poll-url]");
         if (!fresh) return;
@@ -106,6 +109,10 @@
         });
         // "Hand 5 saved." goes once anything changed since (another hand, an undo, a
         // correction): it spoke of the page as it was. A reload then shows the plain page.
+        // So do the one-off messages ("Hand 1 is corrected.", a kept hand sent).
+        document.querySelectorAll("#outbox-saved, #main > .flash[role=status]").forEach(function (p) {
+          p.remove();
+        });
         var saved = document.getElementById("saved");
         if (saved) {
           saved.remove();
@@ -159,6 +166,7 @@
   timer = window.setInterval(poll, every);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
   window.addEventListener("online", poll);
+  document.addEventListener("ledger:released", poll);
   window.addEventListener("offline", function () { failures = 1; lost(); });
   // Shown again from the back-forward cache: the page may be old, so look at once.
   window.addEventListener("pageshow", function (event) { if (event.persisted) poll(); });

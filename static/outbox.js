@@ -499,6 +499,7 @@
   /* --- The hand form ----------------------------------------------------------------------- */
 
   function label() {
+    if (form.hasAttribute("data-label")) return form.getAttribute("data-label");
     var heading = document.querySelector("h1");
     return heading ? heading.textContent.replace(/\s+/g, " ").trim() : "";
   }
@@ -564,6 +565,15 @@
   }
 
   /* --- When to try again ------------------------------------------------------------------- */
+
+  /* "Drop mine" after a hand was entered on another phone: what was typed for it goes, the
+     draft kept for that hand's number too. */
+  document.addEventListener("click", function (event) {
+    var drop = event.target.closest && event.target.closest("[data-drop-draft]");
+    if (!drop || !form) return;
+    removeDraft(path(form.action) + "#" + drop.getAttribute("data-drop-draft"));
+    removeDraft(formKey());
+  });
 
   function start() {
     showCarried();

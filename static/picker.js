@@ -111,12 +111,51 @@
     });
     input.addEventListener("input", function () { showPicked(input, output); });
     input.parentNode.insertBefore(wrapper, input.nextSibling);
-    var picker = { toggle: toggle, panel: panel };
+    var picker = { toggle: toggle, panel: panel, clash: wrapper.querySelector(".picked-clash") };
     toggle.addEventListener("click", function () { openOnly(picker); });
     pickers.push(picker);
     showPicked(input, output);
     picker.input = input;
   });
+
+  /* A card held by more players than the deck has it (the K♥ in two hands of one pack) is
+     flagged in each of their rows as it is typed, before Save; the server refuses it too. */
+  var packs = parseInt(form.getAttribute("data-packs") || "1", 10);
+
+  function holders() {
+    var held = {};
+    pickers.forEach(function (p) {
+      if (!p.clash || p.input.disabled) return;
+      read(p.input.value).forEach(function (card) {
+        if (!/[\u2660\u2665\u2666\u2663]$/.test(card.label)) return;  // no suit: any of four
+        (held[card.label] = held[card.label] || []).push(p.input.getAttribute("data-player"));
+      });
+    });
+    return held;
+  }
+
+  function showClashes() {
+    var held = holders();
+    pickers.forEach(function (p) {
+      if (!p.clash) return;
+      var me = p.input.getAttribute("data-player");
+      var lines = [];
+      Object.keys(held).forEach(function (label) {
+        var players = held[label];
+        if (players.length <= packs || p.input.disabled || players.indexOf(me) < 0) return;
+        var others = players.filter(function (name, i) {
+          return name !== me && players.indexOf(name) === i;
+        });
+        var text = others.length ? p.clash.getAttribute("data-also") : p.clash.getAttribute("data-more");
+        lines.push(text.replace("{card}", label).replace("{players}", others.join(", ")));
+      });
+      p.clash.textContent = lines.join(" ");
+      p.clash.hidden = !lines.length;
+    });
+  }
+  form.addEventListener("input", showClashes);
+  form.addEventListener("change", function () { window.setTimeout(showClashes, 0); });
+  showClashes();
 
   /* Cards or a total, where the session takes totals: one shows, the other is not sent. */
   var outFolds = form.getAttribute("data-out-folds") === "1";

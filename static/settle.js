@@ -65,10 +65,14 @@
     return true;
   }
 
+  /* A finger on the page when another phone's change comes in: the swap waits until it is
+     lifted (static/app.js says when), so a tap lands on the button it started on. */
+  function pressed() { return document.documentElement.hasAttribute("data-pressed"); }
+
   function reload() {
     return fetch(window.location.href, { credentials: "same-origin" })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
-      .then(swap);
+      .then(function (html) { if (!pressed()) swap(html); });
   }
 
   document.addEventListener("submit", function (event) {
@@ -102,5 +106,6 @@
   }
 
   window.setInterval(poll, every);
+  document.addEventListener("ledger:released", poll);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
 })();

@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ledger.rules.errors import Param, Phrase, Problems, RuleError
+from ledger.rules.errors import Param, Phrase, Problems, RuleError, every_problem
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
@@ -137,7 +137,7 @@ def parse_cards(
     """The cards in ``text``, in the order typed, or a RuleError naming every bad token (its
     ``problems``, in the order typed). ``language`` "nl" reads the Dutch letters too."""
     cards: list[Card] = []
-    problems = Problems()
+    problems: list[CardsMisread] = []
     for token in _tokens(text):
         try:
             cards.append(
@@ -146,15 +146,31 @@ def parse_cards(
                 )
             )
         except _Bad as bad:
-            problems.add(
-                RuleError(
+            problems.append(
+                CardsMisread(
                     _for_player(bad.phrase, player),
                     field=field,
                     players=(player,) if player is not None else (),
                 )
             )
-    problems.raise_found()
+    if problems:
+        problems[0].read = tuple(cards)
+        raise every_problem(problems)
     return tuple(cards)
+
+
+class CardsMisread(RuleError):
+    """A token typed that is not a card; the first of a row's carries the row's cards that did
+    read (``read``), so the deck can still be checked over them (RULES.md §1, every mistake at
+    once)."""
+
+    read: tuple[Card, ...] = ()
+
+
+def cards_read(error: RuleError) -> tuple[Card, ...]:
+    """The cards that did read in the row ``error`` refused, if it was refused for a token that
+    is no card; none for any other refusal."""
+    return error.read if isinstance(error, CardsMisread) else ()
 
 
 def _tokens(text: str) -> list[str]:

@@ -26,7 +26,7 @@ from ledger.rules.base import (
     left_of,
     start_state,
 )
-from ledger.rules.cards import Card, card_letters, check_deck, parse_cards, spot_total
+from ledger.rules.cards import Card, card_letters, cards_read, check_deck, parse_cards, spot_total
 from ledger.rules.errors import Problems, RuleError
 from ledger.rules.table import TableRules
 from ledger.rules.texts import N_
@@ -157,6 +157,7 @@ def _checked_hand(
     if ending is not None and entry.out is None:
         problems.add(_say_how_it_ended(number, "out"))
     dead: dict[str, Deadwood] = {}
+    misread: dict[str, tuple[Card, ...]] = {}
     fields: dict[str, str] = {}
     for player, (i, result) in by_player.items():
         where = f"results[{i}]" if i < given else "results"
@@ -164,10 +165,12 @@ def _checked_hand(
             dead[player] = _deadwood(player, result, where, ending, out, state, options, entry)
         except RuleError as e:
             problems.add(e)
+            if cards_read(e) and e.field:  # the deck is checked over the cards that did read
+                misread[player], fields[player] = cards_read(e), e.field
             continue
         fields[player] = f"{where}.cards"
     try:
-        hands = {p: d.cards for p, d in dead.items()}
+        hands = {p: dead[p].cards if p in dead else misread.get(p, ()) for p in by_player}
         check_deck(hands, fields=fields, language=entry.cards_language)
     except RuleError as e:
         problems.add(e)
@@ -545,7 +548,7 @@ GAME = Game(
         "entry": Option(
             "cards",
             choices=("cards", "totals"),
-            help=N_("cards: every hand's cards; totals: a spot total or the cards."),
+            help=N_("Every player's cards, or a spot total (or the cards) for each."),
         ),
         **payout.OPTIONS,  # RULES.md §7: played for money, on the final totals
     },

@@ -96,5 +96,6 @@ GAME = Game(
         target_option="target",
         rummy_reward=reward,
         preset=PRESET,
+        penalties=rummy.penalty_scoring,
     ),
 )

@@ -32,7 +32,7 @@ from ledger.rules.base import (
     index_results,
     start_state,
 )
-from ledger.rules.cards import Card, card_letters, check_deck, parse_cards, spot_total
+from ledger.rules.cards import Card, card_letters, cards_read, check_deck, parse_cards, spot_total
 from ledger.rules.errors import Param, Phrase, Problems, RuleError
 from ledger.rules.lengths import optional_whole
 from ledger.rules.table import RummyReward, TableRules
@@ -226,6 +226,8 @@ def _checked_hand(
             hands[player], values[player] = reader.read(out is not None)
         except RuleError as e:
             problems.add(e)
+            if cards_read(e) and e.field:  # the deck is checked over the cards that did read
+                hands[player], fields[player] = cards_read(e), e.field
             continue
         if hands[player]:
             fields[player] = f"{where}.cards"
@@ -656,6 +658,7 @@ GAME = Game(
         rummy=True,
         target_option="target",
         rummy_reward=reward,
-        preset={"ace_value": ACE, "jokers": JOKERS // PACKS},
+        penalties=lambda options: True,
+        preset={"ace_value": ACE, "jokers": JOKERS // PACKS, "packs": PACKS},
     ),
 )

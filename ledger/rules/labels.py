@@ -40,7 +40,7 @@ CHOICE_LABELS = {
     ("scoring", "winner"): N_("the player out scores the others' cards"),
     ("scoring", "penalty"): N_("each adds their own cards (penalty)"),
     ("rummy_bonus", "double"): N_("doubles the hand"),
-    ("rummy_bonus", "bonus10"): N_("is worth 10 points more"),
+    ("rummy_bonus", "bonus10"): N_("is worth 10 points more (with penalty points: 10 off)"),
     ("payout", "winner"): N_("the winner, by everyone behind"),
     ("payout", "everyone"): N_("everyone ahead, by everyone behind"),
 }

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ledger.rules.base import HandEntry, PlayerResult, ResultEntry, State, canonical, index_results
-from ledger.rules.cards import Card, check_deck, parse_cards, spot_total
+from ledger.rules.cards import Card, cards_read, check_deck, parse_cards, spot_total
 from ledger.rules.errors import Param, Phrase, Problems, RuleError
 
 MAX_CARDS = 8  # the leader's 9th card is always discarded before the hand ends
@@ -19,14 +19,12 @@ MAX_SPOTS = 80  # eight picture cards
 def read_leftovers(
     state: State, entry: HandEntry, *, entry_mode: str, game_name: str
 ) -> tuple[dict[str, PlayerResult], str | None]:
-    """Every seated player's leftover hand, checked (RULES.md §1, §2), and who went out.
-
-    Each result is cards (at most 8) or, with ``entry_mode`` ``totals``, a spot total from 1 to
+    """Every seated player's leftover hand, checked (RULES.md §1, §2), and who went out:
+    each result is cards (at most 8) or, with ``entry_mode`` ``totals``, a spot total from 1 to
     80. Only the player out has nothing left (no result, ``""`` or a total of 0), and only
-    one player goes out; all the hand's cards must fit in one pack. Going rummy is Rummy's
-    alone: an entry that claims it is refused. A refusal names every problem (RULES.md §1):
-    each player's own, then who went out, then the deck.
-    """
+    one player goes out; all the hand's cards must fit in one pack (the cards that read, in a
+    row refused for a token). Going rummy is Rummy's alone. A refusal names every problem
+    (RULES.md §1): each player's own, then who went out, then the deck."""
     if entry.rummy:
         raise RuleError(
             "{game} has no going-rummy bonus: mark the player who went out as out.",
@@ -59,6 +57,8 @@ def read_leftovers(
             )
         except RuleError as e:
             problems.add(e)
+            if cards_read(e) and e.field:
+                hands[p], fields[p] = cards_read(e), e.field
             continue
         if results[p].sitting_out:
             continue

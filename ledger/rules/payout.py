@@ -39,7 +39,10 @@ OPTIONS: Mapping[str, Option] = {
     PAYOUT: Option(
         "winner",
         choices=("winner", "everyone"),
-        help=N_("winner: everyone else pays the winner the gap; everyone: each pair settles it."),
+        help=N_(
+            "Everyone else pays the winner the gap to the winner's score, or every pair of "
+            "players settles the gap between them."
+        ),
     ),
 }
 

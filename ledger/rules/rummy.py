@@ -27,7 +27,15 @@ from ledger.rules.base import (
     left_of,
     start_state,
 )
-from ledger.rules.cards import RANKS, Card, check_deck, parse_cards, spot_total, spot_value
+from ledger.rules.cards import (
+    RANKS,
+    Card,
+    cards_read,
+    check_deck,
+    parse_cards,
+    spot_total,
+    spot_value,
+)
 from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.table import RummyReward, TableRules
 from ledger.rules.texts import N_
@@ -155,9 +163,15 @@ def _best(
 
 def rummy_reward(options: Mapping[str, Any]) -> RummyReward:
     """What going rummy is worth: the hand doubled (``double``) or 10 points (``bonus10``)."""
-    if {**GAME.defaults(), **options}["rummy_bonus"] == "bonus10":
-        return RummyReward(bonus=RUMMY_BONUS)
+    options = {**GAME.defaults(), **options}
+    if options["rummy_bonus"] == "bonus10":
+        return RummyReward(bonus=RUMMY_BONUS, off=options["scoring"] == "penalty")
     return RummyReward(factor=2)
+
+
+def penalty_scoring(options: Mapping[str, Any]) -> bool:
+    """Whether each player adds their own hand's value (``penalty``), the fewest winning."""
+    return bool({**GAME.defaults(), **options}["scoring"] == "penalty")
 
 
 def leaders(state: State, options: Mapping[str, Any]) -> tuple[str, ...]:
@@ -255,6 +269,9 @@ def _checked_hands(
             hands[player] = _checked_cards(player, result, i, out, state, options, entry, name)
         except RuleError as e:
             problems.add(e)
+            hands[player] = cards_read(e)  # the deck is checked over the cards that did read
+            if e.field:
+                fields[player] = e.field
             continue
         joker = joker_value(options)
         values[player] = spot_total(hands[player], ace=options["ace_value"], joker=joker)
@@ -478,12 +495,18 @@ GAME = Game(
         "scoring": Option(
             "winner",
             choices=("winner", "penalty"),
-            help=N_("winner: the player out scores the other hands; penalty: each adds their own."),
+            help=N_(
+                "The player out scores the cards left in the other hands, or each player adds "
+                "their own (penalty points)."
+            ),
         ),
         "rummy_bonus": Option(
             "double",
             choices=("double", "bonus10"),
-            help=N_("Going rummy doubles the hand's points, or is worth 10 points instead."),
+            help=N_(
+                "Going rummy doubles the hand's points, or is worth 10 points more "
+                "(with penalty points: 10 off)."
+            ),
         ),
         "ace_value": Option(1, choices=(1, 11, 15), help=N_("What an ace left in hand is worth.")),
         "jokers": Option(0, choices=(0, 2), help=N_("Jokers per pack, 15 points each.")),
@@ -494,7 +517,7 @@ GAME = Game(
         "entry": Option(
             "cards",
             choices=("cards", "totals"),
-            help=N_("cards: every hand's cards; totals: a spot total or the cards."),
+            help=N_("Every player's cards, or a spot total (or the cards) for each."),
         ),
         **payout.OPTIONS,  # RULES.md §7: played for money
     },
@@ -505,6 +528,10 @@ GAME = Game(
     leaders=leaders,
     # Somebody always goes out, maybe rummy.
     table=TableRules(
-        nobody_out=False, rummy=True, target_option="target", rummy_reward=rummy_reward
+        nobody_out=False,
+        rummy=True,
+        target_option="target",
+        rummy_reward=rummy_reward,
+        penalties=penalty_scoring,
     ),
 )

@@ -26,7 +26,7 @@ from ledger.rules.base import (
     left_of,
     start_state,
 )
-from ledger.rules.cards import Card, card_letters, check_deck, parse_cards, spot_total
+from ledger.rules.cards import Card, card_letters, cards_read, check_deck, parse_cards, spot_total
 from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.table import TableRules
 from ledger.rules.texts import N_
@@ -161,10 +161,12 @@ def _checked_hand(
             melded[player] = reader.melded()
         except RuleError as e:
             problems.add(e)
+            melded[player] = _misread(e)  # the deck is checked over the cards that did read
         try:
             in_hand[player] = reader.in_hand(out is not None)
         except RuleError as e:
             problems.add(e)
+            in_hand[player] = _misread(e)
             continue
         if player != out and in_hand[player].points == 0:
             nothing_left.append(player)
@@ -180,6 +182,11 @@ def _checked_hand(
     _check_deck(melded, in_hand, len(state.seats), options, entry.cards_language, problems)
     problems.raise_found()
     return melded, in_hand
+
+
+def _misread(error: RuleError) -> Part:
+    """The cards that did read in a part refused, for the deck check alone (no points)."""
+    return Part(cards_read(error), 0, error.field or "results")
 
 
 def _no_rummy() -> RuleError:
@@ -450,7 +457,7 @@ GAME = Game(
         "entry": Option(
             "cards",
             choices=("cards", "totals"),
-            help=N_("cards: every hand's cards; totals: a spot total or the cards."),
+            help=N_("Every player's cards, or a spot total (or the cards) for each."),
         ),
         **payout.OPTIONS,  # RULES.md §7: played for money
     },
@@ -464,6 +471,7 @@ GAME = Game(
         rummy=False,
         target_option="target",
         preset={"ace_value": ACE},
+        packs=packs,
         melded=True,
     ),
 )

@@ -20,7 +20,7 @@ from ledger.rules.base import (
     index_results,
     left_of,
 )
-from ledger.rules.cards import SUITS, Card, card_label, check_deck, parse_cards
+from ledger.rules.cards import SUITS, Card, card_label, cards_read, check_deck, parse_cards
 from ledger.rules.errors import Param, Phrase, Problems, RuleError
 from ledger.rules.table import TableRules
 from ledger.rules.texts import N_
@@ -195,6 +195,8 @@ def _checked_hands(
             # index_results has told of a player with no result already, unless it was out.
             if player in by_player or player == canonical(state, entry.out):
                 problems.add(e)
+            if cards_read(e) and e.field:  # the deck is checked over the cards that did read
+                hands[player], fields[player] = cards_read(e), e.field
     try:
         check_deck(
             {p: c for p, c in hands.items() if c},
@@ -342,5 +344,6 @@ GAME = Game(
         meld_boxes=max(c.melds for c in CONTRACTS),
         out_scores=False,
         contract_misfits=contract_misfits,
+        meld_value=score,
     ),
 )

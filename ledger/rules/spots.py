@@ -175,5 +175,5 @@ GAME = Game(
     progress=progress,
     leaders=lambda state, options: _lowest(state.scores, state.seats),
     # With five players the dealer sits each hand out (LENGTH above, RULES.md §3).
-    table=TableRules(dealer_sits_out_with=5),
+    table=TableRules(dealer_sits_out_with=5, penalties=lambda options: True),
 )

@@ -42,6 +42,7 @@ class EntryForm:
     endings: tuple[str, ...] = ()
     melded: bool = False  # each player's melded points are asked for too (Rummy 500)
     points_only: bool = False  # each player's points are typed, no cards (Any game)
+    packs: int = 1  # how many of each card the deck holds (a card typed more often is refused)
 
     def dealt_in(self, seated: Sequence[str], dealer: str | None) -> tuple[str, ...]:
         """The players seated who are dealt this hand, in seat order."""
@@ -53,10 +54,12 @@ class EntryForm:
 @dataclass(frozen=True)
 class RummyReward:
     """Going rummy under a session's options: the hand's points times ``factor``, and
-    ``bonus`` points more (Rummy: doubled, or 10 more)."""
+    ``bonus`` points more (Rummy: doubled, or 10 points more); with ``off`` (penalty points)
+    the bonus is taken off the player out's score instead of added."""
 
     factor: int = 1
     bonus: int = 0
+    off: bool = False
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,13 @@ class TableRules:
     # Options a preset fixes and a session does not list (Jokeren: two packs, two jokers
     # each), read with the session's own when the form's cards are worked out.
     preset: Mapping[str, Any] = field(default_factory=dict)
+    # What one meld laid out scores, where melds score (Spin Rummy); None where they do not.
+    meld_value: Callable[[Sequence[Card]], int] | None = None
+    # Whether a hand's points are penalty points (the fewest win) under the session's options.
+    penalties: Callable[[Mapping[str, Any]], bool] | None = None
+    # How many packs the deck has with this many seated (Rummy 500); None: the ``packs``
+    # option (preset or the session's), else one.
+    packs: Callable[[int], int] | None = None
 
     def entry_form(self, options: Mapping[str, Any], seated: int) -> EntryForm:
         """What the hand form offers under the session's ``options`` with ``seated`` players."""
@@ -113,13 +123,23 @@ class TableRules:
             endings=self.endings(options) if self.endings is not None else (),
             melded=self.melded,
             points_only=self.points_only,
+            packs=self._packs({**options, **self.preset}, seated),
         )
+
+    def _packs(self, options: Mapping[str, Any], seated: int) -> int:
+        if self.packs is not None:
+            return self.packs(seated)
+        return int(options.get("packs", 1))
 
     def target(self, options: Mapping[str, Any]) -> int | None:
         """The score that ends the game under the session's ``options``; None without one."""
         if self.target_option is None or options.get(self.target_option) is None:
             return None
         return int(options[self.target_option])
+
+    def penalty_points(self, options: Mapping[str, Any]) -> bool:
+        """Whether a hand's points under the session's ``options`` are penalty points."""
+        return self.penalties is not None and self.penalties({**options, **self.preset})
 
     def went_rummy(self, options: Mapping[str, Any]) -> RummyReward | None:
         """What going rummy was worth under the session's ``options``; None where nobody can."""

@@ -278,5 +278,11 @@ GAME = Game(
     progress=progress,
     leaders=leaders,
     # A player may sit a hand out; nobody goes out; the points are typed, no cards.
-    table=TableRules(sitting_out=True, nobody_out=True, out_scores=False, points_only=True),
+    table=TableRules(
+        sitting_out=True,
+        nobody_out=True,
+        out_scores=False,
+        points_only=True,
+        penalties=lambda options: bool(options.get("lowest_wins")),
+    ),
 )

@@ -54,6 +54,7 @@ from ledger.services.sessions import (
     only_open_session,
     remembered_table,
     session_history,
+    session_numbers,
     session_view,
     settlement,
 )
@@ -98,6 +99,7 @@ __all__ = [
     "score_history",
     "scoreboard",
     "session_history",
+    "session_numbers",
     "session_view",
     "set_pot_plan",
     "settlement",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Row, select
+from sqlalchemy import Row, func, select
 from sqlalchemy.orm import aliased
 
 from ledger.extensions import db
@@ -24,6 +24,7 @@ from ledger.services.results import (
     ResultView,
     SeatView,
     SessionView,
+    number_sessions,
 )
 
 
@@ -126,7 +127,31 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         closed=row.finish is not None,
         **_keepers(row, state),
         payout=payout,
+        number=session_number(row),
     )
+
+
+def session_number(row: Any) -> int:
+    """The session's number among its group's sessions of its game (number_sessions); ``row``
+    has its id, game and group_id. The sessions of its game up to it, counted: one query."""
+    counted = db.session.scalar(
+        select(func.count())
+        .select_from(GameSession)
+        .where(
+            GameSession.group_id == row.group_id,
+            GameSession.game == row.game,
+            GameSession.id <= row.id,
+        )
+    )
+    return int(counted or 0)
+
+
+def session_numbers(group_id: int) -> dict[int, int]:
+    """Every session's number in the group (number_sessions): one query."""
+    found = db.session.execute(
+        select(GameSession.id, GameSession.game).where(GameSession.group_id == group_id)
+    ).all()
+    return number_sessions((s.id, s.game) for s in found)
 
 
 def payment_views(row: GameSession, unit_value: Decimal, currency: str) -> tuple[PaymentView, ...]:
@@ -153,9 +178,14 @@ def _keepers(row: GameSession | Row[Any], state: State) -> dict[str, Any]:
     if row.pot_keeper_id is not None:
         found["pot_keeper"] = player_name(row.pot_keeper_id)
     if state.carried_in:
-        found["carried_from"] = db.session.scalar(
-            select(GameSession.id).where(GameSession.carried_into_id == row.id)
-        )
+        source = db.session.execute(
+            select(GameSession.id, GameSession.game, GameSession.group_id).where(
+                GameSession.carried_into_id == row.id
+            )
+        ).first()
+        if source is not None:
+            found["carried_from"] = source.id
+            found["carried_from_number"] = session_number(source)
         if row.carried_in_keeper_id is not None:
             found["carried_in_keeper"] = player_name(row.carried_in_keeper_id)
     return found

@@ -17,7 +17,14 @@ from ledger.models import NAME_LENGTH, GameSession, Group, Hand, Player, Session
 from ledger.rules.errors import RuleError
 from ledger.rules.registry import GAMES
 from ledger.services.errors import Conflict, NotFound
-from ledger.services.results import GameInfo, GroupRef, GroupView, PlayerView, SessionSummary
+from ledger.services.results import (
+    GameInfo,
+    GroupRef,
+    GroupView,
+    PlayerView,
+    SessionSummary,
+    number_sessions,
+)
 from ledger.services.room import check_room
 from ledger.services.unit_of_work import record, write
 
@@ -56,6 +63,7 @@ def group_view(group: GroupRef) -> GroupView:
         .where(GameSession.group_id == group.id)
         .order_by(GameSession.id)
     ).all()
+    numbers = number_sessions((s.id, s.game) for s in sessions)
     return GroupView(
         slug=row.slug,
         name=row.name,
@@ -63,7 +71,7 @@ def group_view(group: GroupRef) -> GroupView:
             PlayerView(p.id, p.name)
             for p in sorted(players, key=lambda p: (p.name_key, p.name, p.id))
         ),
-        sessions=tuple(SessionSummary(*s) for s in sessions),
+        sessions=tuple(SessionSummary(*s, number=numbers[s.id]) for s in sessions),
     )
 
 

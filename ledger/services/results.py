@@ -6,7 +6,8 @@ is an amount, a Decimal written as a string, never a float.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -63,6 +64,18 @@ class PlayerView:
         return {"id": self.id, "name": self.name}
 
 
+def number_sessions(sessions: Iterable[tuple[int, str]]) -> dict[int, int]:
+    """Each session's number among its group's sessions of the same game, in the order they
+    were started (``(id, game)`` pairs, any order): the second Spot night is "Spot #2" however
+    many other games came between. The id stays the session's address."""
+    counted: Counter[str] = Counter()
+    numbers: dict[int, int] = {}
+    for session_id, game in sorted(sessions):
+        counted[game] += 1
+        numbers[session_id] = counted[game]
+    return numbers
+
+
 @dataclass(frozen=True)
 class SessionSummary:
     id: int
@@ -71,6 +84,7 @@ class SessionSummary:
     started_at: datetime
     finished_at: datetime | None
     hands_played: int
+    number: int = 0  # among the group's sessions of its game (number_sessions)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -161,8 +175,10 @@ class SessionView:
     pot_keeper: str | None = None
     carried_in_keeper: str | None = None
     carried_from: int | None = None  # the session whose pot it opened with
+    carried_from_number: int | None = None  # and its number (number_sessions)
     # RULES.md §7: a finished points game played for a stake, each player's money in units.
     payout: Mapping[str, int] | None = None
+    number: int = 0  # among the group's sessions of its game ("Spot #2"; number_sessions)
 
     def brought_back(self, name: str) -> int:
         """The pot ``name`` brought back at the night's start (RULES.md §2): their score here

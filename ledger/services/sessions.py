@@ -30,6 +30,7 @@ from ledger.services.building import (
     payment_views,
     player_name,
 )
+from ledger.services.building import session_numbers as numbers_in
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import check_player_name, find_players, name_key, players_for
 from ledger.services.keepers import checked_keeper, keep_pot, keeper_names, settlement_balances
@@ -105,6 +106,11 @@ def create_session(
         return AddedSession(build_session_view(group, row), created=True)
 
     return write(work)
+
+
+def session_numbers(group: GroupRef) -> dict[int, int]:
+    """Every session's number among the group's sessions of its game ("Spot #2"), by id."""
+    return numbers_in(group.id)
 
 
 def session_view(group: GroupRef, session_id: int) -> SessionView:

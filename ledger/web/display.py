@@ -26,6 +26,7 @@ from ledger.rules import (
     minor_units,
     rank_letter,
 )
+from ledger.rules.cards import parse_cards
 from ledger.web import texts
 from ledger.web.chart import series_class
 from ledger.web.i18n import DEFAULT_LANGUAGE, page_cards_language
@@ -110,6 +111,16 @@ def cards(codes: Iterable[str]) -> str:
 def typed_cards(text: str | None) -> str:
     """Cards as stored ("QH KC") as the page's players type them: in Dutch "Vh Hk"."""
     return cards_as_typed(text or "", page_cards_language())
+
+
+@bp.app_template_filter("meld_points")
+def meld_points(codes: Sequence[str], game_key: str) -> int | None:
+    """What a meld laid out scores in the game (Spin Rummy: a set its rank, a run its lowest
+    card; the engine's answer), or None where melds do not score."""
+    game = GAMES.get(game_key)
+    if game is None or game.table.meld_value is None:
+        return None
+    return game.table.meld_value(parse_cards(" ".join(codes)))
 
 
 @bp.app_template_filter("rank_letter")

@@ -14,7 +14,7 @@ from ledger.ids import form_number
 from ledger.rules import GAMES
 from ledger.services.request_ids import new_request_id
 from ledger.services.results import GroupRef, HandView, SessionView
-from ledger.web import access, entry, texts, unsaved_hand
+from ledger.web import access, display, entry, texts, unsaved_hand
 from ledger.web.forms import HandForm
 from ledger.web.i18n import error_text
 from ledger.web.summary import hand_summary
@@ -34,11 +34,34 @@ def _seated(view: SessionView) -> list[str]:
 @dataclass(frozen=True)
 class Notice:
     """Why a save was refused though nothing typed was wrong (another phone changed the session
-    meanwhile), and the page to check before saving again."""
+    meanwhile), and the page to check before saving again. ``theirs``: the hand the other phone
+    entered meanwhile, to show beside this one's (then ``rows`` are each player's line in both)."""
 
     message: str
     href: str
     link: str
+    theirs: int | None = None
+    rows: Sequence[tuple[str, str, str]] = ()
+
+
+def _lines(typed: Mapping[str, Any], stored: bool) -> dict[str, str]:
+    """Each player's line of a hand as typed (the stored one's cards in the page's letters)."""
+    lines = {}
+    for r in typed.get("results") or []:
+        cards = display.typed_cards(r.get("cards")) if stored else r.get("cards") or ""
+        melds = " | ".join(m for m in r.get("melds") or [] if m)
+        spots = r.get("spots")
+        line = _("sat out") if r.get("sitting_out") else str(spots) if spots else melds or cards
+        if r.get("player") == typed.get("out"):
+            line = f"{line} ({_('went out')})" if line else _("went out")
+        lines[r.get("player", "")] = line or "–"
+    return lines
+
+
+def _side_by_side(theirs: HandView, mine: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    """Each player, their line in the hand saved meanwhile and in this phone's, side by side."""
+    saved, typed = _lines(theirs.entry, True), _lines(mine, False)
+    return [(p, saved.get(p, "–"), typed.get(p, "–")) for p in dict.fromkeys([*saved, *typed])]
 
 
 def _whole(text: str | None) -> int | None:
@@ -149,18 +172,24 @@ def _entered_meanwhile(group: GroupRef, session_id: int, form: HandForm):
     view = services.session_view(group, session_id)
     players = _seated(view)
     loaded = _whole(form.number.data)
-    entry.fill(form, players, entry.as_typed(form))
+    mine = entry.as_typed(form)
+    entry.fill(form, players, mine)
     entry.set_out_choices(form, players)
     _loaded_at(form, view)
-    if loaded is not None and view.hands_played >= loaded:
-        message = texts.hand_text(view.game, "entered_elsewhere", number=loaded)
+    board = url_for("sessions.show", slug=group.slug, session_id=session_id)
+    if loaded is not None and 0 < loaded <= view.hands_played:
+        # Most likely the same hand, typed on two phones: both shown, dropping this one first.
+        message = texts.hand_text(
+            view.game, "entered_elsewhere", number=loaded, next=view.hands_played + 1
+        )
+        rows = _side_by_side(_hand(group, session_id, loaded), mine)
+        notice = Notice(message, board, _("Drop mine"), theirs=loaded, rows=rows)
     else:
         message = texts.hand_text(view.game, "changed_elsewhere")
+        notice = Notice(message, board, _("Open the scoreboard"))
     errors = entry.RowErrors()
     if view.status != "open":
         errors.general.append(_closed_text(view))
-    board = url_for("sessions.show", slug=group.slug, session_id=session_id)
-    notice = Notice(message, board, _("Open the scoreboard"))
     return _render_form(group, view, form, players, view.dealer, view.leader, errors, notice=notice)
 
 
@@ -177,15 +206,14 @@ def show(slug: str, session_id: int, number: int) -> str:
     hand = _hand(group, session_id, number)
     history = services.hand_history(group, session_id, number)
     earlier = [c for c in history if c.kind == "hand.corrected" and c.before]
-    rounds = texts.is_round_game(view.game)
-    rummy = texts.rummy_reward(view.game, view.options)
+    words = texts.hand_words(view.game, view.options)
     return render_template(
         "hands/show.html",
         group=group,
         session=view,
         hand=hand,
         shape=entry.layout(view.game, view.options, len(hand.results)),
-        summary=hand_summary(hand.to_json(), money=view.money, rounds=rounds, rummy=rummy),
+        summary=hand_summary(hand.to_json(), money=view.money, **words),
         earlier=[(c, _summary_before(c.before, view)) for c in earlier],
         editable=_editable(view),
     )
@@ -211,8 +239,7 @@ def _summary_before(before: Mapping[str, Any], view: SessionView) -> str:
     return hand_summary(
         {**outcome, "payments": payments, "entry": before.get("entry") or {}},
         money=view.money,
-        rounds=texts.is_round_game(view.game),
-        rummy=texts.rummy_reward(view.game, view.options),
+        **texts.hand_words(view.game, view.options),
     )
 
 

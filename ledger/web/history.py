@@ -15,7 +15,7 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from flask import Blueprint, render_template
+from flask import Blueprint, g, render_template
 from flask_babel import format_decimal, ngettext
 from flask_babel import gettext as _
 from markupsafe import Markup
@@ -102,6 +102,7 @@ def player(slug: str, name: str) -> str:
         group=group,
         player=history,
         nights=list(reversed(history.nights)),
+        numbers=services.session_numbers(group),
         charts=player_charts(history),
         game_rows=game_rows(history.totals),
     )
@@ -168,6 +169,7 @@ def session_history(slug: str, session_id: int) -> str:
     group = access.group_for_page(slug)
     view = services.session_view(group, session_id)
     changes = services.session_history(group, session_id)
+    g.session_numbers = services.session_numbers(group)  # "#2" for another session
     return render_template(
         "sessions/history.html",
         group=group,
@@ -231,7 +233,7 @@ def _created(change: ChangeView, session: SessionView) -> str:
         text += " " + _(
             "The pot of %(pot)s came from #%(id)s.",
             pot=_pot(after["carried_in"], session),
-            id=after.get("carried_from") or "?",
+            id=_number(after.get("carried_from")),
         )
     return text
 
@@ -326,19 +328,23 @@ def _finished(change: ChangeView, session: SessionView) -> str:
 
 
 def _carried(change: ChangeView, session: SessionView) -> str:
-    return _(
-        "The pot of %(pot)s went on to #%(id)s.",
-        pot=_pot(change.after["pot"], session),
-        id=change.after["session"],
-    )
+    pot, number = _pot(change.after["pot"], session), _number(change.after["session"])
+    if number == "?":
+        return _("The pot of %(pot)s went on to a session since deleted.", pot=pot)
+    return _("The pot of %(pot)s went on to #%(id)s.", pot=pot, id=number)
 
 
 def _returned(change: ChangeView, session: SessionView) -> str:
     return _(
-        "Session #%(id)s was deleted before its first hand: the pot of %(pot)s waits again.",
-        id=change.before["carried_into"],
+        "The session it went on to was deleted before its first hand: the pot of %(pot)s "
+        "waits again.",
         pot=_pot(change.after["pot"], session),
     )
+
+
+def _number(session_id: Any) -> Any:
+    """Another session of the group by its number, as its pages name it ("#2"), or "?"."""
+    return g.get("session_numbers", {}).get(session_id, "?")
 
 
 def _payment(paid: Mapping[str, Any], session: SessionView) -> dict[str, str]:

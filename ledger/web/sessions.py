@@ -296,12 +296,10 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
     hand_json = [h.to_json() for h in board.recent]
     saved_hand = board.saved.to_json() if board.saved is not None else None
     names = [p.name for p in view.players]
-    rounds = texts.is_round_game(view.game)
-
-    rummy = texts.rummy_reward(view.game, view.options)
+    words = texts.hand_words(view.game, view.options)
 
     def summary(hand: dict[str, Any]) -> str:
-        return hand_summary(hand, money=view.money, rounds=rounds, rummy=rummy)
+        return hand_summary(hand, money=view.money, **words)
 
     recent = [(h, summary(h)) for h in reversed(hand_json)]
     return render_template(
@@ -340,11 +338,10 @@ def hands(slug: str, session_id: int) -> str:
     low = max(0, top - HANDS_PAGE)
     page = services.iter_hands(group, session_id, after=low, limit=top - low)
     hand_json = [h.to_json() for h in page]
-    rounds = texts.is_round_game(view.game)
-    rummy = texts.rummy_reward(view.game, view.options)
+    words = texts.hand_words(view.game, view.options)
 
     def summary(hand: dict[str, Any]) -> str:
-        return hand_summary(hand, money=view.money, rounds=rounds, rummy=rummy)
+        return hand_summary(hand, money=view.money, **words)
 
     return render_template(
         "sessions/hands.html",
@@ -388,12 +385,14 @@ def delete(slug: str, session_id: int) -> Response:
     group = access.group_for_page(slug)
     if not ConfirmForm().validate_on_submit():
         return redirect(url_for(".show", slug=slug, session_id=session_id))
+    gone = services.session_view(group, session_id)  # its name, before it goes
     try:
         services.delete_session(group, session_id)
     except services.Conflict as e:
         flash(i18n.error_text(e), "error")
         return redirect(url_for(".show", slug=slug, session_id=session_id))
-    flash(_("Session #%(id)d is deleted.", id=session_id), "success")
+    game = texts.text(GAMES[gone.game].name)
+    flash(_("%(game)s #%(id)d is deleted.", game=game, id=gone.number), "success")
     return redirect(url_for("groups.show", slug=slug))
 
 
@@ -471,7 +470,9 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
     # A refund that cannot share the pot evenly leaves the odd units in it: say where they go.
     odd = result.pot if choice == "refund" and view.money else 0
     kept = _kept_text(view, result.pot_keeper, result.pot, result.currency, result.pot_amount)
-    title = _("%(game)s #%(id)d: settling up", game=texts.text(GAMES[view.game].name), id=view.id)
+    title = _(
+        "%(game)s #%(id)d: settling up", game=texts.text(GAMES[view.game].name), id=view.number
+    )
     labels = {c.value: c.label for c in form.leftover_pot.choices}
     html = render_template(
         "sessions/settle.html",

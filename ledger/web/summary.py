@@ -45,6 +45,8 @@ def hand_summary(
     money: bool,
     rounds: bool = False,
     rummy: RummyReward | None = None,
+    penalty: bool = False,
+    says_out: bool = False,
 ) -> str:
     """What the hand did, in words: who won, who pays or scores what, and the pot.
 
@@ -52,9 +54,10 @@ def hand_summary(
     what going rummy is worth in the session (the engine's answer), said of a hand that went
     rummy: "Ann went rummy — doubled."
     """
+    nobody_out = [gettext("Nobody went out.")] if says_out and not hand.get("out") else []
     if money:
-        return _money_summary(hand)
-    words = _points_summary(hand, rounds=rounds)
+        return " ".join(nobody_out + [_money_summary(hand)])
+    words = " ".join(nobody_out + [_points_summary(hand, rounds=rounds, penalty=penalty)])
     out = hand.get("out")
     if rummy is not None and out and entry_from_dict(hand.get("entry") or {}).rummy:
         words += " " + _went_rummy(out, rummy)
@@ -64,8 +67,10 @@ def hand_summary(
 def _went_rummy(out: str, reward: RummyReward) -> str:
     if reward.factor == 2 and not reward.bonus:
         return gettext("%(name)s went rummy — doubled.", name=out)
+    if reward.factor == 1 and reward.off:
+        return gettext("%(name)s went rummy — %(bonus)d points off.", name=out, bonus=reward.bonus)
     if reward.factor == 1:
-        return gettext("%(name)s went rummy — +%(bonus)d.", name=out, bonus=reward.bonus)
+        return gettext("%(name)s went rummy — %(bonus)d points more.", name=out, bonus=reward.bonus)
     return gettext(
         "%(name)s went rummy — times %(factor)d, +%(bonus)d.",
         name=out,
@@ -90,8 +95,14 @@ def _money_summary(hand: Mapping[str, Any]) -> str:
             )
         )
     elif story.pot_before is not None and after is not None:
-        sentences.append(_the_pot_now(story.pot_before, after))
+        sentences.append(_the_pot_now(story.pot_before, after, _antes(hand, story)))
     return " ".join(sentences)
+
+
+def _antes(hand: Mapping[str, Any], story: PotStory) -> int:
+    """The units this hand's antes put in the pot: what went into it, but the odd units."""
+    into = sum(int(m["units"]) for m in hand.get("movements") or () if m.get("to") is None)
+    return max(into - story.odd_units, 0)
 
 
 def _pot_story(hand: Mapping[str, Any]) -> PotStory:
@@ -131,9 +142,16 @@ def _who_won(story: PotStory) -> str:
     return _winners_clause(winners, story.received) + ": " + _payers_clause(payers) + "."
 
 
-def _the_pot_now(before: int, after: int) -> str:
+def _the_pot_now(before: int, after: int, antes: int = 0) -> str:
+    """The pot after the hand; ``before`` is after the hand's antes, ``antes`` what they put in."""
     if after == 0:
         return gettext("The pot is empty.")
+    if after == before and antes and antes == before:
+        return gettext("The antes put %(units)s in the pot.", units=after)
+    if after == before and antes:
+        return gettext(
+            "The antes raise the pot from %(was)s to %(units)s.", was=before - antes, units=after
+        )
     if after == before:
         return gettext("The pot stays at %(units)s.", units=after)
     if after > before:
@@ -178,7 +196,7 @@ def _payers_clause(payers: Sequence[tuple[str, int]]) -> str:
     return _listing(payers, gettext("%(name)s pays %(units)s"))
 
 
-def _points_summary(hand: Mapping[str, Any], *, rounds: bool) -> str:
+def _points_summary(hand: Mapping[str, Any], *, rounds: bool, penalty: bool = False) -> str:
     winners: list[str] = list(hand.get("winners") or ())
     out = hand.get("out")
     sentences: list[str] = []
@@ -192,7 +210,16 @@ def _points_summary(hand: Mapping[str, Any], *, rounds: bool) -> str:
         return gettext("%(name)s goes out and scores %(units)s.", name=out, units=units)
     if out:
         sentences.append(gettext("%(name)s goes out.", name=out))
-    if scored:
+    if scored and penalty:
+        (name, units), rest = scored[0], scored[1:]
+        head = ngettext(
+            "%(name)s gets %(num)d penalty point",
+            "%(name)s gets %(num)d penalty points",
+            units,
+            name=name,
+        )
+        sentences.append(", ".join([head, *(f"{n} {u}" for n, u in rest)]) + ".")
+    elif scored:
         sentences.append(_listing(scored, gettext("%(name)s scores %(units)s")) + ".")
     elif not out:
         sentences.append(gettext("Nobody scores."))

@@ -12,7 +12,7 @@ from typing import Any
 
 from flask_babel import gettext
 
-from ledger.rules import GAMES, N_, RummyReward
+from ledger.rules import GAMES, N_
 from ledger.rules.labels import CHOICE_LABELS, OPTION_LABELS
 
 # A game whose table calls its hands rounds (``TableRules.rounds``: Spin Rummy deals one hand per
@@ -57,14 +57,16 @@ HAND_TEXTS = {
     # A save refused because another phone changed the session after the form was loaded.
     "entered_elsewhere": (
         N_(
-            "Hand %(number)d was entered on another phone while you were typing. Check the "
-            "scoreboard: if this is the next hand, save it again."
+            "Hand %(number)d was entered on another phone while you were typing. If yours is "
+            "the same hand, drop it; if it is the next one, save it as hand %(next)d."
         ),
         N_(
-            "Round %(number)d was entered on another phone while you were typing. Check the "
-            "scoreboard: if this is the next round, save it again."
+            "Round %(number)d was entered on another phone while you were typing. If yours is "
+            "the same round, drop it; if it is the next one, save it as round %(next)d."
         ),
     ),
+    "as_saved": (N_("Hand %(number)d as saved"), N_("Round %(number)d as saved")),
+    "save_mine": (N_("Save mine as hand %(number)d"), N_("Save mine as round %(number)d")),
     "changed_elsewhere": (
         N_(
             "The session changed on another phone while you were typing (a hand undone or "
@@ -109,11 +111,19 @@ def is_round_game(game_key: str) -> bool:
     return game is not None and game.table.rounds
 
 
-def rummy_reward(game_key: str, options: Mapping[str, Any]) -> RummyReward | None:
-    """What going rummy is worth in a session of this game with these options (the engine's
-    answer), for the hand's words; None where nobody goes rummy."""
+def hand_words(game_key: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """What a hand's words need to know of its game and options (summary.hand_summary's
+    ``rounds``, ``rummy``, ``penalty`` and ``says_out``): the engine's answers."""
     game = GAMES.get(game_key)
-    return game.table.went_rummy({**game.defaults(), **options}) if game is not None else None
+    if game is None:
+        return {}
+    table, options = game.table, {**game.defaults(), **options}
+    return dict(
+        rounds=table.rounds,
+        rummy=table.went_rummy(options),
+        penalty=table.penalty_points(options),
+        says_out=table.nobody_out and table.out_scores and not table.points_only,
+    )
 
 
 def target(game_key: str, options: Mapping[str, Any]) -> int | None:

@@ -52,8 +52,31 @@ def test_the_deck_check_across_players_comes_after_their_own_problems(table, sid
     assert body["errors"] == [
         body["error"],
         {"message": "Two players both have the Q♠ (Enda, Rex).", "field": "results[0].cards"},
+        # John's 'x' hides none of his cards that did read: he holds no Q♠ here.
     ]
     assert body["error"]["field"] == "results[1].cards"
+
+
+def test_a_bad_token_a_card_held_twice_and_a_hand_left_empty_come_in_one_answer(table, sid):
+    """Issue 29: '11' beside the K♥, the K♥ in another hand and an empty hand not marked out
+    took three saves; now one 422 names all three, and nothing is stored."""
+    before = everything(table, sid)
+    hand = {
+        "results": [
+            {"player": "Enda", "cards": "11 KH 3C"},
+            {"player": "John", "cards": "KH 5D"},
+            {"player": "Rex", "cards": ""},
+            {"player": "Finn", "cards": "4S"},
+        ]
+    }
+    response = table.post(f"/sessions/{sid}/hands", hand)
+    error(response, 422, "results[0].cards")
+    messages = [p["message"] for p in response.get_json()["errors"]]
+    assert messages[0].startswith("Enda: '11' is not a card")
+    assert messages[1].startswith("Rex has no cards left: only the player who went out")
+    assert messages[2] == "Two players both have the K♥ (Enda, John)."
+    assert len(messages) == 3
+    assert everything(table, sid) == before
 
 
 def test_a_correction_lists_every_problem_too(table, sid):

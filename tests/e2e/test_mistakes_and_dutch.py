@@ -150,3 +150,39 @@ def test_a_dutch_page_takes_dutch_letters_and_shows_them(new_phone, live_server)
     page.goto(f"{board}/hands/1/edit")
     expect(page.locator("#results-2-cards")).to_have_value("Vh 2")
     expect(page.locator("#results-3-cards")).to_have_value("Hk 9r")
+
+
+def test_a_card_held_by_two_is_flagged_before_save_and_comes_with_the_bad_token(
+    new_phone, live_server
+):
+    """Issue 29: '11', a K♥ held by two and an empty hand not marked out took three saves.
+    The K♥ is flagged in both rows as it is typed, and one save marks all three."""
+    phone = new_phone("mistakes-held-twice")
+    page = phone.page
+    api, board = seated_table(live_server, phone, "spot")
+    phone.link("Enter hand").tap()
+    phone.fill_hand({"Enda": "11 KH 3C", "Finn": "4S"})
+    phone.tap_cards("John", "KH 5D")
+
+    # Before Save: both rows say who else holds the K♥, the others say nothing.
+    expect(page.locator("#row-0 .picked-clash")).to_have_text("The K♥ is also held by John.")
+    expect(page.locator("#row-1 .picked-clash")).to_have_text("The K♥ is also held by Enda.")
+    expect(page.locator("#row-3 .picked-clash")).to_be_hidden()
+    screen_shot(page, "mistakes-held-twice-01-before-save-screen")
+    phone.shot("flagged-before-save")
+
+    phone.button("Save hand").tap()
+    expect(page.get_by_role("alert").first).to_have_text(
+        "3 things in this hand do not add up: each is marked below."
+    )
+    expect(page.locator("#row-0-error")).to_contain_text("Enda: '11' is not a card")
+    expect(page.locator("#row-0-error")).to_contain_text(
+        "Two players both have the K♥ (Enda, John)."
+    )
+    expect(page.locator("#row-2-error")).to_contain_text("Rex has no cards left")
+    assert api.ok("GET", board.replace(f"/g/{api.slug}/s/", "/sessions/"))["hands_played"] == 0
+
+    # Taking the K♥ out of John's hand clears the flag at once, before any save.
+    phone.cards_box("John").fill("5D")
+    expect(page.locator("#row-0 .picked-clash")).to_be_hidden()
+    expect(page.locator("#row-1 .picked-clash")).to_be_hidden()

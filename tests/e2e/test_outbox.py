@@ -23,7 +23,10 @@ from tests.live.api import Api, hand_entry, new_group, new_spot_session
 
 PLAYERS = ["Enda", "John", "Rex", "Finn"]
 HAND_1 = {"Enda": "J 10", "John": "A 3", "Rex": "2 9", "Finn": "Q K"}
-SAVED_1 = "Hand 1 saved. John wins 51: Enda pays 20, Rex 11, Finn 20. The pot stays at 20."
+SAVED_1 = (
+    "Hand 1 saved. Nobody went out. John wins 51: Enda pays 20, Rex 11, Finn 20. "
+    "The antes put 20 in the pot."
+)
 SCORES_1 = {"Enda": -25, "John": 46, "Rex": -16, "Finn": -25}
 PASSPHRASE = "pints of plain"
 NOT_SENT = "Not sent yet: no connection."
@@ -50,7 +53,7 @@ class Table:
         self.phone.link(re.compile(r"^Spot #\d+")).tap()
         self.phone.expect_scores(dict.fromkeys(PLAYERS, 0))
         self.board = self.phone.page.url
-        self.title = f"Spot #{self.session['id']}"
+        self.title = "Spot #1"  # the group's first Spot night (its id is its address)
         self.label = f"Hand 1 · {self.title}"  # how the phone names the hand it keeps
 
     def hands(self) -> list[dict[str, Any]]:
@@ -358,7 +361,7 @@ def test_a_correction_saved_offline_is_sent_once_and_said_on_the_scoreboard(tabl
     entry = hand_entry({"Enda": "J-10", "John": "A-3", "Rex": "2-9", "Finn": "Q-K"})
     table.api.ok("POST", f"/sessions/{table.session['id']}/hands", entry, 201)
     page.reload()
-    phone.link(re.compile(r"^#1 John wins 51")).tap()
+    phone.link(re.compile(r"^#1 Nobody went out\. John wins 51")).tap()
     phone.link("Correct this hand").tap()
     phone.cards_box("Rex").fill("2 8")
     page.context.set_offline(True)
@@ -371,3 +374,68 @@ def test_a_correction_saved_offline_is_sent_once_and_said_on_the_scoreboard(tabl
     hands = table.hands()
     assert [h["number"] for h in hands] == [1]
     assert [r["cards"] for r in hands[0]["results"] if r["player"] == "Rex"] == [["2", "8"]]
+
+
+def hand_1_entered_elsewhere_while_offline(table: Table) -> None:
+    """Hand 1 typed and saved on this phone offline while another phone enters hand 1 (Enda's
+    cards a little different); back online, the save goes and is refused: hand 1 is taken."""
+    phone, page = table.phone, table.phone.page
+    table.open_form()
+    phone.fill_hand({**HAND_1, "Enda": "J 9"})
+    page.context.set_offline(True)
+    phone.button("Save hand").tap()
+    expect(page.get_by_role("status").filter(has_text=NOT_SENT)).to_be_visible()
+    sid = table.session["id"]
+    table.api.ok("POST", f"/sessions/{sid}/hands", hand_entry(HAND_1), 201)
+    page.context.set_offline(False)
+    expect(page.get_by_role("alert")).to_contain_text(
+        "Hand 1 was entered on another phone while you were typing. If yours is the same "
+        "hand, drop it; if it is the next one, save it as hand 2."
+    )
+
+
+def test_a_hand_entered_on_another_phone_is_shown_beside_mine_and_dropping_mine_is_first(table):
+    """Issue 29: the refused hand was offered as the next one, its cards in a form headed
+    Hand 2, one habitual tap from a duplicate. Both hands show side by side instead."""
+    phone, page = table.phone, table.phone.page
+    hand_1_entered_elsewhere_while_offline(table)
+
+    expect(phone.heading(re.compile(r"^Hand 1\b"))).to_be_visible()
+    expect(phone.heading(re.compile(r"^Hand 2\b"))).to_have_count(0)
+    side = page.locator("#side-by-side")
+    expect(side.locator("thead th")).to_have_text(["Player", "Hand 1 as saved", "Mine, as typed"])
+    expect(side.locator("tbody tr").first).to_have_text(re.compile(r"^\s*Enda\s*J 10\s*J 9\s*$"))
+    expect(side.locator("tbody th")).to_have_text(PLAYERS)
+    # No card box nor sticky Save bar: the choices are the only things to tap, mine dropped
+    # first (the button a thumb finds first), saved as hand 2 second.
+    expect(phone.cards_box("Enda")).to_be_hidden()
+    choices = page.locator("#drop-mine, #save-hand")
+    expect(choices).to_have_text(["Drop mine", "Save mine as hand 2"])
+    drop = page.locator("#drop-mine").bounding_box()
+    save = page.locator("#save-hand").bounding_box()
+    assert drop and save and drop["y"] + drop["height"] <= save["y"]
+    assert drop["y"] + drop["height"] <= 844, "Drop mine is on the first screen"
+    screen(phone, "entered-elsewhere")
+
+    phone.link("Drop mine").tap()
+    expect(phone.heading(table.title)).to_be_visible()
+    phone.expect_scores(SCORES_1)
+    assert [h["number"] for h in table.hands()] == [1]
+    assert table.outbox() == []
+    # Nothing of mine comes back: no draft offered for the next hand.
+    phone.link("Enter hand").tap()
+    expect(phone.heading(re.compile(r"^Hand 2\b"))).to_be_visible()
+    expect(page.get_by_text("You typed here before on this phone")).to_have_count(0)
+    expect(phone.cards_box("Enda")).to_have_value("")
+    drafts = page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('ledger-draft:'))")
+    assert drafts == []
+
+
+def test_a_hand_entered_on_another_phone_can_still_be_saved_as_the_next(table):
+    phone = table.phone
+    hand_1_entered_elsewhere_while_offline(table)
+    phone.button("Save mine as hand 2").tap()
+    expect(phone.status()).to_contain_text("Hand 2 saved.")
+    hands = table.hands()
+    assert [h["number"] for h in hands] == [1, 2]
+    assert [r["cards"] for r in hands[1]["entry"]["results"]][0] == "J 9"

@@ -52,7 +52,8 @@ def test_phones_following_the_scoreboard_see_a_new_hand_without_reloading(new_ph
         expect(phone.region("Last hands").get_by_role("link")).to_have_text(
             [
                 re.compile(
-                    r"#1\s*John wins 51: Enda pays 20, Rex 11, Finn 20\. The pot stays at 20\."
+                    r"#1\s*Nobody went out\. John wins 51: Enda pays 20, Rex 11, Finn 20\. "
+                    r"The antes put 20 in the pot\."
                 )
             ]
         )
@@ -119,3 +120,29 @@ def test_a_phone_that_follows_the_table_drops_the_line_about_its_own_saved_hand(
     phone.page.reload()
     expect(last_hands).to_have_count(3)
     expect(phone.page.get_by_text("Hand 1 saved.")).to_have_count(0)
+
+
+def test_a_phone_that_follows_the_table_drops_the_message_about_its_correction(
+    new_phone, live_server
+):
+    """Issue 29: a one-off message ("Hand 1 is corrected.") stayed up while the table played
+    on; like "Hand 1 saved." it goes once another phone changes the session."""
+    api = new_group(live_server, passphrase="pints of plain")
+    session = new_spot_session(api, PLAYERS, dealer="Finn")
+    phone = new_phone("corrected-line")
+    phone.sign_in(api.slug or "", "pints of plain")
+    phone.link(re.compile(r"^Spot #\d+")).tap()
+    phone.enter_hand(1, {"Enda": "J-10", "John": "A-3", "Rex": "2-9", "Finn": "Q-K"})
+    phone.page.goto(f"/g/{api.slug}/s/{session['id']}/hands/1/edit")
+    phone.cards_box("Enda").fill("J 9")
+    phone.button("Save the correction").tap()
+    expect(phone.status()).to_have_text("Hand 1 is corrected.")
+
+    for cards, out in [
+        ({"Enda": "2", "Rex": "3", "Finn": "4"}, "John"),
+        ({"Enda": "5", "John": "6", "Finn": "7"}, "Rex"),
+    ]:
+        api.ok("POST", f"/sessions/{session['id']}/hands", hand_entry(cards, out=out), 201)
+    last_hands = phone.region("Last hands").get_by_role("link")
+    expect(last_hands).to_have_count(3, timeout=FOLLOW_TIMEOUT)
+    expect(phone.page.get_by_text("Hand 1 is corrected.")).to_have_count(0)

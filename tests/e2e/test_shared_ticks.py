@@ -7,6 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.e2e.phone import Phone
 from tests.live.api import hand_entry, new_group, new_spot_session
 
 PLAYERS = ["Enda", "John", "Rex", "Finn"]
@@ -65,12 +66,73 @@ def test_a_tick_on_one_phone_appears_on_the_other_and_so_does_taking_it_back(
     mine.shot("taken-back-elsewhere")
     assert api.ok("GET", f"/sessions/{sid}/payments") == []
 
-    # The same tick on both phones at once is recorded once.
+    # The same tick on both phones at once is recorded once. "At once": their finger is on
+    # the button when my tap lands, and lifts only after their phone has heard of mine.
+    finger = finger_down(theirs, "Rex pays John €0.25")
     mine.button("Rex pays John €0.25").tap()
-    theirs.button("Rex pays John €0.25").tap()
+    expect(mine.page.locator("#tick-status")).to_have_text("Ticked: Rex paid John €0.25.")
+    heard_of_it(theirs, finger)
     for phone in (mine, theirs):
         expect(phone.page.locator("#payments .what")).to_have_text(
             ["Rex paid John €0.25"], timeout=LIVE
         )
+    # Their tap was not lost: the server answered it, and it did not pay twice.
+    expect(theirs.page.locator("#tick-status")).to_contain_text("Nothing is still due from Rex")
     assert len(api.ok("GET", f"/sessions/{sid}/payments")) == 1
     theirs.shot("ticked-on-both")
+
+
+def test_a_tap_during_another_phones_change_is_not_lost(new_phone, live_server):
+    """Their finger is on "Rex pays John" when my tick of another payment comes in: the page
+    does not swap the button from under the finger, so the tap ticks what it was on."""
+    api = new_group(live_server, passphrase="pints of plain")
+    sid = new_spot_session(api, PLAYERS, dealer="Finn")["id"]
+    api.ok("POST", f"/sessions/{sid}/hands", hand_entry(HAND_1), 201)
+    api.ok("POST", f"/sessions/{sid}/hands", hand_entry(HAND_2, out="Enda"), 201)
+    mine, theirs = new_phone("ticks-swap-mine"), new_phone("ticks-swap-theirs")
+    for phone in (mine, theirs):
+        phone.sign_in(api.slug or "", "pints of plain")
+        phone.page.goto(f"/g/{api.slug}/s/{sid}/settle")
+        expect(phone.page.locator("#transfers .what")).to_have_text(OWED)
+
+    finger = finger_down(theirs, "Rex pays John €0.25")
+    mine.button("Finn pays Enda €0.38").tap()
+    expect(mine.page.locator("#tick-status")).to_have_text("Ticked: Finn paid Enda €0.38.")
+    heard_of_it(theirs, finger)
+
+    expect(theirs.page.locator("#tick-status")).to_have_text("Ticked: Rex paid John €0.25.")
+    paid = ["Finn paid Enda €0.38", "Rex paid John €0.25"]
+    for phone in (mine, theirs):
+        expect(phone.page.locator("#payments .what")).to_have_text(paid, timeout=LIVE)
+        expect(phone.page.locator("#transfers .what")).to_have_text(OWED[1:2])
+    theirs.shot("tap-kept")
+    assert sorted(p["units"] for p in api.ok("GET", f"/sessions/{sid}/payments")) == [25, 38]
+
+
+def finger_down(phone: Phone, name: str) -> tuple[float, float]:
+    """Put a finger on the button named ``name`` (pressed, not yet lifted): where it is."""
+    button = phone.button(name)
+    # In the middle of the screen, clear of the sticky bars (the press focuses the button,
+    # which would scroll it clear of them and move it from under the finger).
+    expect(button).to_be_visible()
+    button.evaluate("b => b.scrollIntoView({block: 'center'})")
+    box = button.bounding_box()
+    assert box is not None
+    where = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    phone.page.mouse.move(*where)
+    phone.page.mouse.down()
+    return where
+
+
+def heard_of_it(phone: Phone, finger: tuple[float, float]) -> None:
+    """Lift the finger once the phone has fetched the page another phone changed (its live
+    update asks for the session's version every 3 s, then for the page)."""
+    with phone.page.expect_response(
+        lambda r: r.url.split("?")[0].endswith("/settle") and r.request.method == "GET",
+        timeout=LIVE,
+    ) as fetched:
+        pass
+    fetched.value.finished()
+    phone.page.wait_for_timeout(200)  # what the page does with it, it has done by now
+    phone.page.mouse.move(*finger)
+    phone.page.mouse.up()

@@ -55,7 +55,8 @@ def test_a_night_of_spot_from_a_new_group_to_the_settle_up(new_phone):
     phone.shot("hand-1-form")
     phone.save_hand(1)
     expect(phone.status()).to_have_text(
-        "Hand 1 saved. John wins 51: Enda pays 20, Rex 11, Finn 20. The pot stays at 20."
+        "Hand 1 saved. Nobody went out. John wins 51: Enda pays 20, Rex 11, Finn 20. "
+        "The antes put 20 in the pot."
     )
     phone.expect_scores({"Enda": -25, "John": 46, "Rex": -16, "Finn": -25})
     expect(status).to_contain_text("Pot: 20 (€0.20)")
@@ -175,7 +176,8 @@ def test_the_same_card_for_two_players_is_shown_beside_both_and_can_be_fixed(
     phone.cards_box("Rex").fill("QH 9")
     phone.save_hand(1)
     expect(phone.status()).to_have_text(
-        "Hand 1 saved. John wins 45: Enda pays 14, Rex 19, Finn 12. The pot stays at 20."
+        "Hand 1 saved. Nobody went out. John wins 45: Enda pays 14, Rex 19, Finn 12. "
+        "The antes put 20 in the pot."
     )
     phone.expect_scores({"Enda": -19, "John": 40, "Rex": -24, "Finn": -17})
     phone.shot("fixed-and-saved")
@@ -187,7 +189,7 @@ def test_correcting_hand_1_changes_the_totals_and_keeps_the_old_entry(new_phone,
     _seed_table(live_server, phone, hands=2)
     phone.expect_scores({"Enda": 44, "John": 25, "Rex": -31, "Finn": -38})
 
-    phone.link(re.compile(r"^#1 John wins 51")).tap()
+    phone.link(re.compile(r"^#1 Nobody went out\. John wins 51")).tap()
     expect(phone.heading(re.compile(r"^Hand 1\b"))).to_be_visible()
     expect(page.get_by_text("John wins 51: Enda pays 20, Rex 11, Finn 20.")).to_be_visible()
     phone.shot("hand-1")
@@ -201,10 +203,11 @@ def test_correcting_hand_1_changes_the_totals_and_keeps_the_old_entry(new_phone,
 
     expect(phone.status()).to_have_text("Hand 1 is corrected.")
     phone.expect_scores({"Enda": 44, "John": 24, "Rex": -30, "Finn": -38})
-    expect(phone.link(re.compile(r"^#1 John wins 50"))).to_contain_text("corrected")
+    first = phone.link(re.compile(r"^#1 Nobody went out\. John wins 50"))
+    expect(first).to_contain_text("corrected")
     phone.shot("scoreboard-after-the-correction")
 
-    phone.link(re.compile(r"^#1 John wins 50")).tap()
+    phone.link(re.compile(r"^#1 Nobody went out\. John wins 50")).tap()
     expect(page.get_by_text("John wins 50: Enda pays 20, Rex 10, Finn 20.")).to_be_visible()
     history = phone.region("Before the corrections")
     expect(history).to_contain_text("John wins 51: Enda pays 20, Rex 11, Finn 20.")

@@ -75,14 +75,14 @@ def test_last_nights_table_rummys_target_a_mistake_deleted_and_spin_rummy_as_mel
     phone.nav().tap()
     phone.start_session("Spin Rummy", ["Enda", "John"], dealer="Enda")
     mistake = page.url
-    expect(phone.button(re.compile(r"^Delete session #\d+$"))).to_be_hidden()
+    expect(phone.button(re.compile(r"^Delete Spin Rummy #\d+$"))).to_be_hidden()
     page.get_by_text("Delete this session", exact=True).tap()
     expect(page.get_by_text("Started by mistake?")).to_be_visible()
     phone.shot("delete-confirm")
-    delete = phone.button(re.compile(r"^Delete session #\d+$"))
+    delete = phone.button(re.compile(r"^Delete Spin Rummy #\d+$"))
     assert phone.too_small([page.get_by_text("Delete this session", exact=True), delete]) == []
     delete.tap()
-    expect(phone.status()).to_have_text(re.compile(r"^Session #\d+ is deleted\.$"))
+    expect(phone.status()).to_have_text(re.compile(r"^Spin Rummy #\d+ is deleted\.$"))
     expect(phone.link("New session")).to_be_visible()
     phone.shot("deleted")
     assert page.goto(mistake).status == 404

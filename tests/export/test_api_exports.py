@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from ledger.services.results import number_sessions
 from ledger.web.texts import CHOICE_LABELS, OPTION_LABELS
 from tests.export.history import Table, play_a_history
 from tests.export.sheets import csv_rows, load, money, needs_soffice, rows, soffice_csv, table
@@ -50,7 +51,10 @@ def test_a_sessions_workbook_holds_the_numbers_the_api_answers(history, name):
     assert wb.sheetnames[:4] == ["Summary", "Hands", "Payments", "Settlement"]
     info = dict(zip(rows(wb["Summary"])[0], rows(wb["Summary"])[1], strict=False))
     assert info["Game"] == session["game_name"]
-    assert info["Session"] == session_id
+    # The session's number among its game's in the group, as the pages name it (issue 29).
+    listed = t.get(f"/groups/{t.slug}")["sessions"]
+    assert info["Session"] == number_sessions((s["id"], s["game"]) for s in listed)[session_id]
+    assert info["Session"] == (2 if name == "spot2" else 1)
     assert info["Status"] == session["status"]
     assert info["Hands"] == session["hands_played"] == len(hands)
     assert info["Group"] == "The Local"  # the group's name, not its slug
@@ -205,8 +209,9 @@ def test_the_groups_workbook_has_every_session_player_and_hand(history):
 
     assert wb.sheetnames[:3] == ["Sessions", "Players", "Hands"]
     listed = table(wb["Sessions"])
+    numbers = number_sessions((s["id"], s["game"]) for s in group["sessions"])
     assert [(s["Session"], s["Status"], s["Hands"]) for s in listed] == [
-        (s["id"], s["status"], s["hands_played"]) for s in group["sessions"]
+        (numbers[s["id"]], s["status"], s["hands_played"]) for s in group["sessions"]
     ]
     assert [s["Game"] for s in listed] == [
         sessions[s["id"]]["game_name"] for s in group["sessions"]
@@ -230,8 +235,10 @@ def test_the_groups_workbook_has_every_session_player_and_hand(history):
         assert p["Hands won"] == sum(name in h["winners"] for hs in hands.values() for h in hs)
 
     all_hands = table(wb["Hands"])
-    assert [(h["Session"], h["Hand"]) for h in all_hands] == [
-        (sid, h["number"]) for sid, hs in hands.items() for h in hs
+    assert [(h["Session"], h["Game"], h["Hand"]) for h in all_hands] == [
+        (numbers[sid], sessions[sid]["game_name"], h["number"])
+        for sid, hs in hands.items()
+        for h in hs
     ]
 
 

@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from ledger.rules import card_label, cards_as_typed, rank_letter, rummy, spin, spot, spots
+from ledger.rules import (
+    card_label,
+    cards_as_typed,
+    gin,
+    kaluki,
+    rank_letter,
+    rummy,
+    rummy500,
+    spin,
+    spot,
+    spots,
+)
 from ledger.rules.base import HandEntry, ResultEntry, State
 from ledger.rules.cards import english_cards, parse_cards
 from ledger.rules.codecs import entry_from_dict, entry_to_dict
@@ -66,10 +78,31 @@ def test_the_deck_is_checked_across_players_after_each_players_own_problems() ->
     )
     assert where(error) == [
         ("results[1].cards", ("John",)),
-        # John's row is refused on its own; the deck still counts the rows that read well.
-        ("results[0].cards", ("Enda", "Rex")),
+        # John's row is refused for its 'x'; the deck still counts every card that did read,
+        # John's Q♠ too (issue 29: a bad token no longer hides a card held twice).
+        ("results[0].cards", ("Enda", "John", "Rex")),
     ]
-    assert error.problems[1].message == "Two players both have the Q♠ (Enda, Rex)."
+    assert error.problems[1].message == (
+        "Three players have the Q♠ (Enda, John, Rex), but there is only one in the deck."
+    )
+
+
+@pytest.mark.parametrize("game", [spot, spots, rummy, spin, gin, kaluki, rummy500])
+def test_a_bad_token_does_not_hide_a_card_held_too_often(game: Any) -> None:
+    """'11' beside the K♥ in one row, the K♥ in the others, more than the deck has: both
+    mistakes in one refusal (issue 29), in every game that reads cards."""
+    two = game in (gin, spin)
+    players = ("Enda", "John", "Rex", "Finn")[: 2 if two else 4]
+    state = game.GAME.new_state(players, players[-1], game.GAME.defaults())
+    rows = {"Enda": "11 KH 3C", "John": "KH 5D", "Rex": "KH 7C", "Finn": "KH 8D"}
+    results = [ResultEntry(p, cards=rows[p]) for p in players]
+    if game is rummy500:
+        results = [replace(r, melded_points=0) for r in results]
+    hand = HandEntry(results=tuple(results), out=None, ending="knock" if game is gin else None)
+    messages = [p.message for p in refused(game.GAME, state, hand).problems]
+    assert any(m.startswith("Enda: '11' is not a card") for m in messages), messages
+    held = "K♥ (Enda, John)" if two else "K♥ (Enda, John, Rex, Finn)"
+    assert any(held in m for m in messages), messages
 
 
 def test_every_breach_of_the_deck_is_named_once() -> None:

@@ -53,7 +53,10 @@ def test_a_night_in_dutch(client):
     saved = phone.enter(HAND_1)
     page = html(client.get(saved.headers["Location"]))
     assert "Spel 1 opgeslagen." in page
-    assert "John wint 51: Enda betaalt 20, Rex 11, Finn 20. De pot blijft op 20." in page
+    assert (
+        "Niemand ging uit. John wint 51: Enda betaalt 20, Rex 11, Finn 20. "
+        "Met de inleg staat de pot op 20."
+    ) in page
     assert "Spel invoeren" in page
     saved = phone.enter(HAND_2, out="Enda")
     page = html(client.get(saved.headers["Location"]))

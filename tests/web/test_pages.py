@@ -251,7 +251,7 @@ def test_the_whole_night_enter_correct_undo_settle_finish(phone):
     saved = phone.enter(HAND_1)
     assert saved.status_code == 302
     page = html(phone.client.get(saved.headers["Location"]))
-    assert "John wins 51: Enda pays 20, Rex 11, Finn 20. The pot stays at 20." in page
+    assert "John wins 51: Enda pays 20, Rex 11, Finn 20. The antes put 20 in the pot." in page
 
     phone.enter(HAND_2, out="Enda")
     page = html(phone.client.get(board))
@@ -380,10 +380,28 @@ def test_two_phones_entering_the_same_hand_store_it_once_and_the_second_is_told(
     page = html(refused)
     alert = _alert(page)
     assert "Hand 1 was entered on another phone while you were typing." in alert
-    assert "if this is the next hand, save it again" in alert
-    assert f'href="{board}"' in alert  # the scoreboard, to check
+    assert "If yours is the same hand, drop it; if it is the next one, save it as hand 2." in alert
+    # Both hands side by side (theirs as saved, mine as typed), not a form headed Hand 2
+    # holding hand 1's cards: "Drop mine" first, "Save mine as hand 2" second.
+    side = re.search(r'<section class="card" id="side-by-side".*?</section>', page, re.S)
+    assert side, page
+    cells = re.findall(
+        r'<th scope="row">(\w+)</th><td class="cards">([^<]*)</td>'
+        r'<td class="cards">([^<]*)</td>',
+        side.group(0),
+    )
+    assert cells == [
+        ("Enda", "J 10", "J 9"),
+        ("John", "A 3", "A 3"),
+        ("Rex", "2 9", "2 9"),
+        ("Finn", "Q K", "Q K"),
+    ]
+    assert "<h1>Hand 1" in page and "<h1>Hand 2" not in page
+    drop = page.index('id="drop-mine"')
+    assert f'href="{board}"' in page[drop - 100 : drop + 100]
+    assert page.index(">Drop mine<") < page.index(">Save mine as hand 2<")
+    assert "sticky-save" not in page  # no habitual Save at the bottom of the screen
     assert 'value="J 9"' in page and 'value="Q K"' in page  # what was typed is kept
-    assert "<h1>Hand 2" in page  # the form now stands for the next hand
     assert _hands_played(phone) == 1
 
     again = other.enter(dict(HAND_1, Enda="J 9"), **hidden_fields(page))
@@ -604,7 +622,7 @@ def test_spin_rummy_calls_its_hands_rounds(client):
     assert "<h1>Round 1" in hand and "Correct this round" in hand
     # The melds' value is the points: one column for it, not two with the same number.
     assert ">Points</th>" in hand and ">Value</th>" not in hand
-    assert '<span class="meld">[3♠ 3♥ 3♦]</span>' in hand
+    assert '<span class="meld">[3♠ 3♥ 3♦] = 3</span>' in hand
     assert '<span class="meld muted">9♣</span>' in hand  # the card in no meld, still shown
     assert "1 round" in html(client.get(f"/g/{phone.slug}"))
     assert "All rounds" in html(client.get(f"{board}/hands"))

@@ -30,6 +30,32 @@ def test_the_seed_hand_reads_as_the_table_would_say_it():
     )
 
 
+def antes(*names: str, each: int = 5) -> list[dict]:
+    return [{"from": n, "to": None, "units": each} for n in names]
+
+
+def test_the_antes_that_took_the_pot_up_are_said_not_that_it_stayed():
+    """Issue 29: "The pot stays at 16" when the antes took it from 8 to 16."""
+    hand = {
+        "results": results(*SEATS),
+        "out": None,
+        "winners": ["John"],
+        "payments": payments(("Enda", "John", 20), ("Rex", "John", 11), ("Finn", "John", 20)),
+        "movements": antes(*SEATS, each=2)
+        + payments(("Enda", "John", 20), ("Rex", "John", 11), ("Finn", "John", 20)),
+        "pot_before": 16,
+        "pot_after": 16,
+    }
+    assert hand_summary(hand, money=True) == (
+        "John wins 51: Enda pays 20, Rex 11, Finn 20. The antes raise the pot from 8 to 16."
+    )
+    first = {**hand, "movements": antes(*SEATS, each=4), "pot_before": 16, "pot_after": 16}
+    assert hand_summary(first, money=True).endswith(" The antes put 16 in the pot.")
+    # Without antes (none in the session) the pot did stay where it was.
+    still = {**hand, "movements": hand["payments"]}
+    assert hand_summary(still, money=True).endswith(" The pot stays at 16.")
+
+
 def test_the_player_who_goes_out_collects_the_pot_and_the_payments_in_one_amount():
     """RULES.md §2's hand 2: Enda collects 40 + 16 + 10 + 8, and the sentence says 74."""
     hand = {

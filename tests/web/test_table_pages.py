@@ -24,13 +24,13 @@ def test_a_session_with_no_hands_is_deleted_from_its_page_and_the_group_page_say
     phone.start()
     board = html(phone.client.get(phone.board))
     assert "Delete this session" in board
-    assert f"Delete session #{phone.session_id}" in board
+    assert "Delete Spot #1" in board
 
     response = phone.client.post(f"{phone.board}/delete")
 
     assert response.headers["Location"] == f"/g/{phone.slug}"
     group = html(phone.client.get(f"/g/{phone.slug}"))
-    assert f"Session #{phone.session_id} is deleted." in group
+    assert "Spot #1 is deleted." in group
     assert f'href="/g/{phone.slug}/s/{phone.session_id}"' not in group
     assert phone.client.get(phone.board).status_code == 404
 
@@ -172,11 +172,11 @@ def test_a_hand_won_by_going_rummy_says_it_was_doubled(phone):
     assert "Enda ging rummy — verdubbeld." in dutch
 
 
-def test_with_the_bonus_option_going_rummy_says_plus_ten(phone):
+def test_with_the_bonus_option_going_rummy_says_ten_points_more(phone):
     phone.start(game="rummy", dealer="Enda", rummy_bonus="bonus10")
     phone.enter({"Enda": "", "John": "K Q", "Rex": "5", "Finn": "A 2"}, out="Enda", rummy="y")
     page = html(phone.client.get(phone.board))
-    assert "Enda goes out and scores 38. Enda went rummy — +10." in page
+    assert "Enda goes out and scores 38. Enda went rummy — 10 points more." in page
     phone.enter({"Enda": "3", "John": "", "Rex": "5", "Finn": "A 2"}, out="John")
     assert "John went rummy" not in html(phone.client.get(phone.board))
 
@@ -217,7 +217,10 @@ def test_spin_rummy_entered_as_melds_scores_them(phone):
     page = html(phone.client.get(saved.headers["Location"]))
     assert "Round 1 saved. Anna scores 7, Ben 12. Ben wins the round." in page
     hand = html(phone.client.get(f"{phone.board}/hands/1"))
-    assert '<span class="meld">[3♠ 3♥ 3♦]</span>' in hand
+    # Each meld with its score (issue 29): a set its rank's value, a run its lowest card's.
+    assert '<span class="meld">[3♠ 3♥ 3♦] = 3</span>' in hand
+    assert '<span class="meld">[4♣ 5♣ 6♣] = 4</span>' in hand
+    assert '<span class="meld">[Q♥ K♥ A♥] = 12</span>' in hand
     # Correcting it shows the melds as they were laid out, each in its box.
     edit = html(phone.client.get(f"{phone.board}/hands/1/edit"))
     assert 'name="results-0-melds-0" value="3H 3S 3D"' in edit
@@ -254,3 +257,73 @@ def test_cards_and_melds_for_one_player_are_refused(phone):
     refused = phone.client.post(f"{phone.board}/hands/new", data=typed)
     assert refused.status_code == 422
     assert "Give either Anna&#39;s cards or the melds, not both." in html(refused)
+
+
+# --- Words (issue 29) ----------------------------------------------------------------------------
+
+
+def test_the_option_help_speaks_in_words_not_in_option_keys(phone):
+    """The help beside an option said "winner: …; penalty: …" (its keys) in both languages."""
+    for language in ("en", "nl"):
+        asked = {"Accept-Language": language}
+        page = html(phone.client.get(f"/g/{phone.slug}/s/new", headers=asked))
+        hints = re.findall(r'<span class="hint" id="opt-[^"]+-hint">([^<]*)</span>', page)
+        assert len(hints) > 20
+        for key in ("winner:", "penalty:", "everyone:", "cards:", "totals:"):
+            assert not [h for h in hints if key in h], (language, key)
+    page = html(phone.client.get(f"/g/{phone.slug}/s/new"))
+    assert "The player out scores the cards left in the other hands, or each player adds" in page
+
+
+def test_penalty_points_are_said_as_penalty_points_in_both_languages(phone):
+    phone.start(game="spots")
+    phone.enter({"Enda": "", "John": "K Q", "Rex": "5", "Finn": "A"}, out="Enda")
+    dutch = html(phone.client.get(f"{phone.board}/hands/1", headers={"Accept-Language": "nl"}))
+    assert "Enda gaat uit. John krijgt 20 strafpunten, Rex 5, Finn 1." in dutch
+    english = html(phone.client.get(f"{phone.board}/hands/1"))
+    assert "Enda goes out. John gets 20 penalty points, Rex 5, Finn 1." in english
+
+
+def test_going_rummy_for_ten_with_penalty_points_is_ten_points_off(phone):
+    """RULES.md §4: bonus10 is 10 points more for the player out, or with penalty scoring 10
+    off their score; the option's label, its help and the hand say it the same way."""
+    phone.start(game="rummy", dealer="Enda", rummy_bonus="bonus10", scoring="penalty")
+    phone.enter({"Enda": "", "John": "K Q", "Rex": "5", "Finn": "A 2"}, out="Enda", rummy="y")
+    board = html(phone.client.get(phone.board))
+    assert "Enda went rummy — 10 points off." in board
+    assert "Enda gets -10 penalty points, John 20, Rex 5, Finn 3." in board
+    form = html(phone.client.get(f"/g/{phone.slug}/s/new"))
+    assert "is worth 10 points more (with penalty points: 10 off)" in form
+    assert "or is worth 10 points more (with penalty points: 10 off)." in form
+    assert "instead" not in form
+
+
+def test_a_hand_nobody_went_out_of_says_so(phone):
+    phone.start()
+    phone.enter({"Enda": "J 10", "John": "A 3", "Rex": "2 9", "Finn": "Q K"})
+    assert "Nobody went out. John wins 51" in html(phone.client.get(f"{phone.board}/hands/1"))
+    phone.enter({"John": "5 5 6", "Rex": "K", "Finn": "3 5"}, out="Enda")
+    assert "Nobody went out" not in html(phone.client.get(f"{phone.board}/hands/2"))
+
+
+def test_sessions_are_numbered_per_game_in_the_group_and_keep_their_address(phone):
+    """Issue 29: after two Spot nights a Spots night is "Spots #1", not "Spots #3", on every
+    page that names it; its address stays its id."""
+    first = phone.start()
+    phone.enter(HAND_1)
+    phone.start()
+    phone.enter(HAND_1)
+    spots = phone.start(game="spots")
+    assert spots.endswith("/s/3")  # the id, as before
+    board = html(phone.client.get(spots))
+    assert "<h1>Spots #1</h1>" in board
+    group = html(phone.client.get(f"/g/{phone.slug}"))
+    named = re.compile(r"\b(Spots? #\d+)")
+    assert sorted(set(named.findall(group))) == ["Spot #1", "Spot #2", "Spots #1"]
+    player = html(phone.client.get(f"/g/{phone.slug}/p/Enda"))
+    assert {"Spot #1", "Spot #2"} <= set(named.findall(player))
+    assert not {"Spot #3", "Spots #3"} & set(named.findall(player))
+    settle = html(phone.client.get(f"{first}/settle"))
+    assert "Spot #1: settling up" in settle
+    history = html(phone.client.get(f"{first}/history"))
+    assert "<title>" in history and "Spot #1" in history
