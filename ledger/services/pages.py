@@ -119,8 +119,14 @@ def session_page_access(
     return GroupAccess(GroupRef(group_id, group_slug, name), epoch, grant is not None), stamp
 
 
+# How many groups of one name a passphrase typed with the name is checked against: each check
+# is a slow hash, so a name shared by many groups must not make one guess cost many.
+NAMED_CHECKS = 5
+
+
 def slugs_named(name: str) -> list[str]:
-    """The slugs of the groups called ``name`` (any case, spaces tidied), oldest first."""
+    """The slugs of the groups called ``name`` (any case, spaces tidied), oldest first: at most
+    NAMED_CHECKS, and one more when there are more (the caller says how to reach the rest)."""
     clean = " ".join(name.split())
     if not clean:
         return []
@@ -129,6 +135,6 @@ def slugs_named(name: str) -> list[str]:
             select(Group.slug)
             .where(func.lower(Group.name) == clean.lower())
             .order_by(Group.id)
-            .limit(5)
+            .limit(NAMED_CHECKS + 1)
         )
     )

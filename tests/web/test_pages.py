@@ -100,6 +100,37 @@ def test_another_phone_opens_the_group_by_its_name_and_passphrase(app, phone):
     assert other.get(f"/g/{phone.slug}").status_code == 200
 
 
+def test_a_sixth_group_of_one_name_is_told_how_to_open_it(app, client):
+    """Issue 29: only the five oldest groups of a name are tried; the sixth's players were
+    told their passphrase was wrong and nothing else."""
+    slugs = [Phone(client).create_group("Darts", f"passphrase {n}") for n in range(6)]
+    other = app.test_client()
+
+    fifth = other.post("/open", data={"open-group": "darts", "open-passphrase": "passphrase 4"})
+    assert fifth.status_code == 302 and slugs[4] in fifth.headers["Location"]
+    sixth = other.post("/open", data={"open-group": "Darts", "open-passphrase": "passphrase 5"})
+    assert sixth.status_code == 401
+    page = unescape(html(sixth))
+    assert "More than 5 groups have this name" in page
+    assert "type the last part of your group's web address (after /g/)" in page
+    by_address = other.post(
+        "/open", data={"open-group": slugs[5], "open-passphrase": "passphrase 5"}
+    )
+    assert by_address.status_code == 302
+    assert other.get(f"/g/{slugs[5]}").status_code == 200
+
+
+def test_a_wrong_passphrase_for_a_name_five_groups_share_says_only_that(app, client):
+    for n in range(5):
+        Phone(client).create_group("Darts", f"passphrase {n}")
+
+    wrong = app.test_client().post("/open", data={"open-group": "Darts", "open-passphrase": "nope"})
+
+    assert wrong.status_code == 401
+    assert "name or passphrase is wrong" in html(wrong)
+    assert "groups have this name" not in html(wrong)
+
+
 def test_the_passphrase_page_opens_the_group_and_goes_back_where_it_was(app, phone):
     board = phone.start()
     other = app.test_client()
