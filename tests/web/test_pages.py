@@ -888,6 +888,12 @@ def copied(page: str) -> list[str]:
     return unescape(found.group(1)).splitlines()
 
 
+def tonight() -> str:
+    """The copy's second line: the group and the night (issue 29)."""
+    today = datetime.now(UTC)
+    return f"Thursday crowd · {today:%A} {today.day} {today:%B %Y}"
+
+
 def balances_after_paying(page: str) -> dict[str, int]:
     """Each player's balance on the page (units) once every listed payment is made."""
     left = {
@@ -924,7 +930,7 @@ def test_a_refund_night_settles_before_finishing_as_it_will_after(phone):
     before = html(phone.client.get(f"{board}/settle"))
     refund = ["Enda pays John €0.20", "Finn pays John €0.20", "Rex pays John €0.11"]
     assert settle_lines(before) == refund
-    assert copied(before) == ["Spot #1: settling up", *refund]
+    assert copied(before) == ["Spot #1: settling up", tonight(), *refund]
     assert 'id="pot-refund" value="refund" checked' in before
     assert "These balances count the antes given back from the pot." in before
     assert "In the pot: 20 units (€0.20)" in before
@@ -951,7 +957,7 @@ def test_switching_the_pot_to_carry_pays_it_to_the_keeper_the_page_proposes(phon
     carry = ["Enda pays John €0.25", "Finn pays John €0.25", "Rex pays John €0.16"]
     kept = "John keeps the pot of €0.20 for the next Spot night"
     assert settle_lines(page) == carry
-    assert copied(page) == ["Spot #1: settling up", *carry, kept]
+    assert copied(page) == ["Spot #1: settling up", tonight(), *carry, kept]
     assert '<option value="John" selected>John</option>' in page
     assert 'id="pot-carry" value="carry" checked' in page
     assert "These balances count the antes given back from the pot." not in page
