@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -229,6 +230,8 @@ def problem_sentence(error: BaseException, app: Flask | None = None) -> str | No
             "PostgreSQL needs the psycopg driver: install Pub Ledger with its postgres extra "
             "(pip install 'pub-ledger[postgres]')."
         )
+    if isinstance(error, ModuleNotFoundError) and (dialect := _database_dialect(error)):
+        return missing_driver(error.name or "", dialect)
     if isinstance(error, PermissionError) and error.filename:
         # Typically the instance folder, made or written by a user that may not (a service
         # account without rights on /var/lib/pub-ledger).
@@ -239,6 +242,29 @@ def problem_sentence(error: BaseException, app: Flask | None = None) -> str | No
         where = shown_database(app)
         return f"Pub Ledger cannot open the database {where}: {database_reason(error)}."
     return None
+
+
+# The pip package of a database driver SQLAlchemy may look for, where its name differs.
+DRIVER_PACKAGES = {"MySQLdb": "mysqlclient", "pymysql": "PyMySQL", "psycopg2": "psycopg2-binary"}
+
+
+def _database_dialect(error: ModuleNotFoundError) -> str | None:
+    """The database SQLAlchemy was looking for a driver of ("mysql"), or None: not that."""
+    for frame in traceback.extract_tb(error.__traceback__):
+        where = Path(frame.filename)
+        if frame.name == "import_dbapi" and where.parent.parent.name == "dialects":
+            return where.parent.name
+    return None
+
+
+def missing_driver(module: str, dialect: str) -> str:
+    """Which driver a database URL needs and how to install it, in one sentence."""
+    package = DRIVER_PACKAGES.get(module, module)
+    return (
+        f"The database URL (LEDGER_DATABASE_URL) is for {dialect}, whose Python driver {module} "
+        f"is not installed: install it beside Pub Ledger (pip install {package}), or use "
+        "SQLite or PostgreSQL, which Pub Ledger is made for."
+    )
 
 
 def shown_database(app: Flask | None) -> str:

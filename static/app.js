@@ -3,6 +3,18 @@
   "use strict";
   document.documentElement.classList.add("js");
 
+  /* The first tap, key or focus on the page lets the Save bar float (static/style.css). */
+  function started() {
+    document.documentElement.classList.add("started");
+    ["pointerdown", "keydown", "focusin"].forEach(function (kind) {
+      document.removeEventListener(kind, started, true);
+    });
+  }
+  ["pointerdown", "keydown", "focusin"].forEach(function (kind) {
+    document.addEventListener(kind, started, true);
+  });
+  if (document.activeElement && document.activeElement !== document.body) started();
+
   /* A button that changes the history asks first: <button data-confirm="Undo hand 5?"> */
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-confirm]");
@@ -43,6 +55,85 @@
       window.setTimeout(function () { form.removeAttribute("data-sending"); }, 8000);
     }
   });
+
+  /* Adding a player without leaving the page. A form (or its button, or its text field on
+     Enter) marked data-inplace="ids" is sent in the background; the elements of those ids are
+     swapped for the server's new ones, the text field takes the server's value and errors, and
+     keeps the focus, so the phone's keyboard stays up for the next name. Without script, or
+     when the answer holds no such parts, the form is sent as usual. */
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (event.defaultPrevented || !window.fetch || !window.DOMParser) return;
+    var button = event.submitter;
+    var active = document.activeElement;
+    var marked = [button, active, form].filter(function (e) {
+      return e && e.hasAttribute && e.hasAttribute("data-inplace") &&
+        (e === form || e.form === form) && (e !== active || e.value.trim());
+    })[0];
+    if (!marked) return;
+    event.preventDefault();
+    form.removeAttribute("data-sending");  /* not the form's real sending (data-once) */
+    var field = document.getElementById(marked.getAttribute("data-inplace-field") || "") ||
+      (marked.tagName === "INPUT" ? marked : form.querySelector("input:not([type=hidden])"));
+    if (field) field.focus();  /* within the tap: the keyboard stays */
+    if (form.inplaceBusy) return;
+    form.inplaceBusy = true;
+    var body = new URLSearchParams(new FormData(form));
+    if (button && button.name) body.append(button.name, button.value);
+    fetch(form.action, { method: "POST", body: body, credentials: "same-origin" })
+      .then(function (answer) {
+        return answer.text().then(function (html) { swapIn(form, marked, field, answer, html); });
+      })
+      .catch(function () { form.submit(); })
+      .then(function () { form.inplaceBusy = false; });
+  });
+
+  function swapIn(form, marked, field, answer, html) {
+    if (!answer.ok && answer.status !== 422) { form.submit(); return; }
+    var fresh = new DOMParser().parseFromString(html, "text/html");
+    var ids = marked.getAttribute("data-inplace").split(" ");
+    if (!ids.every(function (id) { return fresh.getElementById(id) && document.getElementById(id); })) {
+      window.location.assign(answer.url);
+      return;
+    }
+    ids.forEach(function (id) {
+      document.getElementById(id).replaceWith(document.importNode(fresh.getElementById(id), true));
+    });
+    var news = Array.prototype.map.call(fresh.querySelectorAll(".flash"), function (f) {
+      return f.textContent.trim();
+    });
+    if (field) news = news.concat(takeField(field, fresh.getElementById(field.id)));
+    /* The last page's messages are gone on a reload: here too; this answer's go by the field. */
+    document.querySelectorAll("main > .flash").forEach(function (f) { f.remove(); });
+    var anchor = (field && field.closest(".inline-form")) || form;
+    var status = anchor.nextElementSibling;
+    if (!status || !status.classList.contains("inplace-status")) {
+      status = document.createElement("p");
+      status.className = "inplace-status muted small";
+      status.setAttribute("role", "status");
+      anchor.after(status);
+    }
+    status.textContent = news.join(" ");
+    if (field) field.focus();
+    document.dispatchEvent(new CustomEvent("ledger:updated"));
+  }
+
+  /* The server's version of a text field (value, error, aria) onto the one with the focus. */
+  function takeField(field, fresh) {
+    if (!fresh) return [];
+    field.value = fresh.value;
+    ["aria-invalid", "aria-describedby"].forEach(function (name) {
+      if (fresh.hasAttribute(name)) field.setAttribute(name, fresh.getAttribute(name));
+      else field.removeAttribute(name);
+    });
+    var box = field.parentNode;
+    box.className = fresh.parentNode.className;
+    box.querySelectorAll(".field-error").forEach(function (e) { e.remove(); });
+    return Array.prototype.map.call(fresh.parentNode.querySelectorAll(".field-error"), function (e) {
+      box.appendChild(document.importNode(e, true));
+      return e.textContent.trim();
+    });
+  }
 
   /* "Copy" buttons: <button data-copy="id-of-element-with-the-text" data-copied="Copied"> */
   document.addEventListener("click", function (event) {

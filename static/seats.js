@@ -5,9 +5,10 @@
   "use strict";
   var form = document.getElementById("new-session-form");
   if (!form) return;
-  var list = document.getElementById("seats");
 
+  /* Looked up each time: adding a player swaps the list for the server's (static/app.js). */
   function renumber() {
+    var list = document.getElementById("seats");
     if (!list) return;
     var rows = list.querySelectorAll(".seat");
     rows.forEach(function (row, i) {
@@ -19,31 +20,30 @@
     });
   }
 
-  if (list) {
-    list.addEventListener("click", function (event) {
-      var button = event.target.closest("button[name='move']");
-      if (!button) return;
-      event.preventDefault();
-      var row = button.closest(".seat");
-      var up = button.value.indexOf("up:") === 0;
-      var other = up ? row.previousElementSibling : row.nextElementSibling;
-      if (!other) return;
-      if (up) list.insertBefore(row, other);
-      else list.insertBefore(other, row);
-      renumber();
-      /* Keep the finger's place: the same button, unless it just became disabled. */
-      var same = row.querySelector(up ? "button[value^='up:']" : "button[value^='down:']");
-      var twin = row.querySelector(up ? "button[value^='down:']" : "button[value^='up:']");
-      (same && !same.disabled ? same : twin).focus();
-      var status = document.getElementById("seats-status");
-      if (status) {
-        var names = Array.prototype.map.call(list.querySelectorAll(".seat"), function (r) {
-          return r.getAttribute("data-name");
-        });
-        status.textContent = names.join(", ");
-      }
-    });
-  }
+  form.addEventListener("click", function (event) {
+    var button = event.target.closest("button[name='move']");
+    var list = document.getElementById("seats");
+    if (!button || !list) return;
+    event.preventDefault();
+    var row = button.closest(".seat");
+    var up = button.value.indexOf("up:") === 0;
+    var other = up ? row.previousElementSibling : row.nextElementSibling;
+    if (!other) return;
+    if (up) list.insertBefore(row, other);
+    else list.insertBefore(other, row);
+    renumber();
+    /* Keep the finger's place: the same button, unless it just became disabled. */
+    var same = row.querySelector(up ? "button[value^='up:']" : "button[value^='down:']");
+    var twin = row.querySelector(up ? "button[value^='down:']" : "button[value^='up:']");
+    (same && !same.disabled ? same : twin).focus();
+    var status = document.getElementById("seats-status");
+    if (status) {
+      var names = Array.prototype.map.call(list.querySelectorAll(".seat"), function (r) {
+        return r.getAttribute("data-name");
+      });
+      status.textContent = names.join(", ");
+    }
+  });
 
   function showOptions() {
     var chosen = form.querySelector("input[name='game']:checked");

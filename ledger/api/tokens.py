@@ -1,4 +1,4 @@
-"""Access tokens (shared/API.md, "Access tokens"): made with the passphrase, revoked alone."""
+"""Access tokens (docs/api.md, "Access tokens"): made with the passphrase, revoked alone."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from flask import g, jsonify, request
 from ledger import services
 from ledger.api import bp
 from ledger.api.auth import own_group, with_group
+from ledger.api.parse import json_object
 from ledger.services import auth
 from ledger.services.results import GroupRef
 
@@ -16,6 +17,7 @@ from ledger.services.results import GroupRef
 def create_token(group: GroupRef, slug: str):
     """A new token for a client that calls often, or must keep working during a lockout."""
     own_group(group, slug)
+    json_object()  # no fields, but sent as JSON ({}) like every other write: else 415
     if request.authorization is None or request.authorization.type != "basic":
         # Only the passphrase makes tokens: a token leaked once cannot breed more of itself.
         raise services.Unauthorized("A new access token needs the group's name and passphrase.")

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from sqlalchemy import and_, bindparam, func, select
 
 from ledger.extensions import db, quick_read
-from ledger.models import AccessGrant, GameSession, Group
+from ledger.models import AccessGrant, Change, GameSession, Group
 from ledger.services.auth import web_grant_holds
-from ledger.services.results import GroupRef
+from ledger.services.loading import load_session
+from ledger.services.results import ChangeView, GroupRef
 
 
 @dataclass(frozen=True)
@@ -119,8 +120,14 @@ def session_page_access(
     return GroupAccess(GroupRef(group_id, group_slug, name), epoch, grant is not None), stamp
 
 
+# How many groups of one name a passphrase typed with the name is checked against: each check
+# is a slow hash, so a name shared by many groups must not make one guess cost many.
+NAMED_CHECKS = 5
+
+
 def slugs_named(name: str) -> list[str]:
-    """The slugs of the groups called ``name`` (any case, spaces tidied), oldest first."""
+    """The slugs of the groups called ``name`` (any case, spaces tidied), oldest first: at most
+    NAMED_CHECKS, and one more when there are more (the caller says how to reach the rest)."""
     clean = " ".join(name.split())
     if not clean:
         return []
@@ -129,6 +136,34 @@ def slugs_named(name: str) -> list[str]:
             select(Group.slug)
             .where(func.lower(Group.name) == clean.lower())
             .order_by(Group.id)
-            .limit(5)
+            .limit(NAMED_CHECKS + 1)
         )
     )
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """One page of a session's history, oldest first: its changes and where it stands."""
+
+    changes: list[ChangeView]
+    page: int  # from 1
+    pages: int  # at least 1
+
+
+def history_page(group: GroupRef, session_id: int, page: int, per_page: int) -> HistoryPage:
+    """The changes of page ``page`` of the session's history (a page past the last is the last),
+    so a night of 2,000 hands is never read and sent whole."""
+    row = load_session(group, session_id)
+    of_session = Change.session_id == row.id
+    total = db.session.scalar(select(func.count()).select_from(Change).where(of_session)) or 0
+    pages = max(1, -(-total // per_page))
+    page = min(max(page, 1), pages)
+    changes = db.session.scalars(
+        select(Change)
+        .where(of_session)
+        .order_by(Change.id)
+        .offset((page - 1) * per_page)
+        .limit(per_page)
+    ).all()
+    views = [ChangeView(c.kind, c.hand_number, c.at, c.version, c.before, c.after) for c in changes]
+    return HistoryPage(views, page, pages)

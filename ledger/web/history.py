@@ -15,7 +15,7 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from flask import Blueprint, g, render_template
+from flask import Blueprint, g, render_template, request
 from flask_babel import format_decimal, ngettext
 from flask_babel import gettext as _
 from markupsafe import Markup
@@ -23,7 +23,7 @@ from markupsafe import Markup
 from ledger import services
 from ledger.models import utcnow
 from ledger.rules import amount, minor_units
-from ledger.services import stats
+from ledger.services import pages, stats
 from ledger.services.errors import RuleError
 from ledger.services.results import ChangeView, SessionView
 from ledger.web import access
@@ -164,17 +164,22 @@ def _chart(
 # --- A session's history ------------------------------------------------------------------
 
 
+# Lines of a session's history a page shows: a night of 2,000 hands is twenty-odd pages.
+HISTORY_PAGE = 100
+
+
 @bp.get("/s/<int:session_id>/history")
 def session_history(slug: str, session_id: int) -> str:
     group = access.group_for_page(slug)
     view = services.session_view(group, session_id)
-    changes = services.session_history(group, session_id)
     g.session_numbers = services.session_numbers(group)  # "#2" for another session
+    page = pages.history_page(group, session_id, request.args.get("page", 1, int), HISTORY_PAGE)
     return render_template(
         "sessions/history.html",
         group=group,
         session=view,
-        lines=[(c, change_text(c, view)) for c in changes],
+        page=page,
+        lines=[(c, change_text(c, view)) for c in page.changes],
     )
 
 

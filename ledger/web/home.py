@@ -133,10 +133,12 @@ def open_group() -> Response | tuple[str, int, dict[str, str]]:
         candidates = [typed] if pages.group_by_slug(typed) else pages.slugs_named(typed)
         try:
             group = auth.authenticate_any(
-                candidates, form.passphrase.data or "", request.remote_addr
+                candidates[: pages.NAMED_CHECKS], form.passphrase.data or "", request.remote_addr
             )
         except services.Unauthorized:
             add_error(form, "passphrase", _("The group's name or passphrase is wrong."))
+            if len(candidates) > pages.NAMED_CHECKS:
+                add_error(form, "group", _many_named(pages.NAMED_CHECKS))
         except (services.TooManyAttempts, services.Busy) as e:
             add_error(form, "passphrase", error_text(e))
             status, headers = e.status, {"Retry-After": str(e.retry_after)}
@@ -154,6 +156,15 @@ def open_group() -> Response | tuple[str, int, dict[str, str]]:
         my_groups=access.groups_of_this_browser(),
     )
     return html, status, headers
+
+
+def _many_named(checked: int) -> str:
+    return _(
+        "More than %(count)d groups have this name, and only the %(count)d oldest are tried: "
+        "type the last part of your group's web address (after /g/) instead, or use an "
+        "invite link.",
+        count=checked,
+    )
 
 
 @bp.get("/join/<token>")

@@ -36,7 +36,7 @@ from ledger.web.chart import score_chart
 from ledger.web.display import format_money
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
 from ledger.web.pagecache import scoreboards, with_form_token, without_form_token
-from ledger.web.summary import hand_summary, paid_text, transfer_text
+from ledger.web.summary import hand_summary, paid_text, settle_copy_text, transfer_text
 
 bp = Blueprint("sessions", __name__, url_prefix="/g/<slug>/s")
 
@@ -474,6 +474,7 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
         "%(game)s #%(id)d: settling up", game=texts.text(GAMES[view.game].name), id=view.number
     )
     labels = {c.value: c.label for c in form.leftover_pot.choices}
+    paid = [(p, paid_text(p.to_json(), result.currency)) for p in result.payments]
     html = render_template(
         "sessions/settle.html",
         group=group,
@@ -483,10 +484,12 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
         winnings={b.player: b.units - b.pot_kept + view.brought_back(b.player)
                   for b in result.balances},
         transfers=list(zip(result.transfers, lines, strict=True)),
-        payments=[(p, paid_text(p.to_json(), result.currency)) for p in result.payments],
+        payments=paid,
         coins_differ=any(b.settled != b.amount for b in result.balances),
         smallest_coin=format_money(smallest_coin(result.currency), result.currency),
-        copy_text="\n".join([title, *lines, *([kept] if kept else [])]),
+        copy_text=settle_copy_text(
+            title, group.name, view.started_at, lines, kept, [w for _p, w in paid]
+        ),
         finish_form=form,
         choosing_pot=view.status == "open" and bool(view.pot),
         pot_choice=choice,

@@ -12,10 +12,11 @@ follow the page's language.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from flask_babel import gettext, ngettext
+from flask_babel import format_date, gettext, ngettext
 
 from ledger.rules import Movement, PlayerResult, PotStory, RummyReward, pot_story
 from ledger.rules.codecs import entry_from_dict
@@ -261,3 +262,31 @@ def paid_text(payment: Mapping[str, Any], currency: str) -> str:
         "%(from)s paid %(to)s %(amount)s",
         **{"from": payment["from"], "to": payment["to"], "amount": money},
     )
+
+
+# The night in a message to the group chat: "Thursday 26 November 2026".
+NIGHT_PATTERN = "EEEE d MMMM y"
+
+
+def settle_copy_text(
+    title: str,
+    group: str,
+    night: datetime,
+    owed: Sequence[str],
+    kept: str | None,
+    paid: Sequence[str],
+) -> str:
+    """The settle-up as text for the group chat: which night of which group, what is still to
+    pay, the pot kept, and the payments already made (ticked)."""
+    lines = [title, f"{group} · {format_date(night, NIGHT_PATTERN)}"]
+    if owed:
+        lines += owed
+    else:
+        lines.append(
+            gettext("Everything is paid.") if paid else gettext("Nobody owes anybody anything.")
+        )
+    if kept:
+        lines.append(kept)
+    if paid:
+        lines += ["", gettext("Paid already:"), *(f"✓ {words}" for words in paid)]
+    return "\n".join(lines)

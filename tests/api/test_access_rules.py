@@ -49,7 +49,7 @@ def lock(table: Table) -> None:
 
 
 def token_of(table: Table, address: str = PUB) -> str:
-    response = table.post(f"/groups/{table.slug}/tokens", **at(address))
+    response = table.post(f"/groups/{table.slug}/tokens", {}, **at(address))
     assert response.status_code == 201, response.get_json()
     return response.get_json()["token"]
 
@@ -208,7 +208,7 @@ def test_a_token_opens_every_call_of_its_group_and_nothing_of_another(table, oth
 
 def test_a_token_cannot_make_another_token(table):
     token = token_of(table)
-    again = table.post(f"/groups/{table.slug}/tokens", headers=bearer(token))
+    again = table.post(f"/groups/{table.slug}/tokens", {}, headers=bearer(token))
     assert again.status_code == 401
 
 

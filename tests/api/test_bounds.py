@@ -51,6 +51,22 @@ def test_a_post_with_no_body_and_no_content_type_is_refused_too(app, table, sid)
     assert table.ok("GET", f"/sessions/{sid}")["status"] == "open"
 
 
+@pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded"])
+def test_a_new_access_token_must_be_asked_for_as_json_like_every_write(app, table, content_type):
+    """Issue 29: POST …/tokens took any Content-Type, so a page of another site could make
+    tokens with a browser's remembered passphrase (reading none, but filling the group's 100)."""
+    before = snapshot(app)
+
+    refused = table.call(
+        "POST", f"/groups/{table.slug}/tokens", data="{}", content_type=content_type
+    )
+
+    assert "JSON" in error(refused, 415)
+    assert snapshot(app) == before
+    made = table.call("POST", f"/groups/{table.slug}/tokens", json={})
+    assert made.status_code == 201 and made.get_json()["token"]
+
+
 def test_json_with_a_charset_is_json(table):
     response = table.call(
         "POST",

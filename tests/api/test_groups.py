@@ -129,7 +129,7 @@ def test_five_wrong_passphrases_are_refused_then_the_group_waits_with_429(table)
 def test_a_phone_already_in_keeps_working_while_someone_guesses(table, other):
     # Issue 11: "already in" is an access token now; remembered Basic credentials are
     # refused like any passphrase while the limit holds (or the lockout would be an oracle).
-    token = table.ok("POST", f"/groups/{table.slug}/tokens", status=201)["token"]
+    token = table.ok("POST", f"/groups/{table.slug}/tokens", {}, status=201)["token"]
     wrong = basic(table.slug, "a wrong guess")
     for _ in range(6):
         table.get(f"/groups/{table.slug}", headers=wrong)

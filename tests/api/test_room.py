@@ -267,7 +267,7 @@ def two_histories(app, client):
     play_a_history(kept)
     gone = HistoryTable.new_group(client, "Spam Table")
     play_a_history(gone)
-    gone.ok("POST", f"/groups/{gone.slug}/tokens", status=201)
+    gone.ok("POST", f"/groups/{gone.slug}/tokens", {}, status=201)
     return kept, gone
 
 
@@ -341,9 +341,9 @@ def test_a_group_holds_so_many_access_tokens_then_says_how_to_make_room(app, tab
 
     monkeypatch.setattr(auth, "MOST_TOKENS", 3)
     tokens = [
-        table.ok("POST", f"/groups/{table.slug}/tokens", status=201)["token"] for _ in range(3)
+        table.ok("POST", f"/groups/{table.slug}/tokens", {}, status=201)["token"] for _ in range(3)
     ]
-    refused = table.post(f"/groups/{table.slug}/tokens")
+    refused = table.post(f"/groups/{table.slug}/tokens", {})
     assert error(refused, 409) == (
         "This group has 3 access tokens, the most it may have: revoke one that is no longer "
         "used, or change the passphrase to end them all."
@@ -353,7 +353,7 @@ def test_a_group_holds_so_many_access_tokens_then_says_how_to_make_room(app, tab
         headers={"Authorization": f"Bearer {tokens[0]}"},
     )
     assert revoked.status_code == 204
-    table.ok("POST", f"/groups/{table.slug}/tokens", status=201)
+    table.ok("POST", f"/groups/{table.slug}/tokens", {}, status=201)
 
 
 def test_past_so_many_sign_ins_the_browser_unused_longest_is_signed_out(app, monkeypatch):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from playwright.sync_api import expect
 
@@ -43,6 +45,11 @@ def test_the_history_the_player_page_and_the_periods_on_a_phone(new_phone, live_
     expect(page.get_by_text("Hand 1 corrected: Rex 2-9 → K-9.")).to_be_visible()
     expect(page.get_by_text("Finn left the table.")).to_be_visible()
     expect(lines.last).to_contain_text("The night was finished; the pot of €0.20 is carried on.")
+    # Issue 29: the times were UTC; the phone (in India, +5:30) shows its own clock.
+    stamp = lines.first.locator("time")
+    utc = datetime.fromisoformat(stamp.get_attribute("datetime") or "")
+    expect(stamp).to_contain_text(utc.astimezone(ZoneInfo("Asia/Kolkata")).strftime("%H:%M"))
+    expect(stamp).not_to_contain_text("UTC")
     phone.shot("session-history")
 
     page.goto(f"/g/{api.slug}")

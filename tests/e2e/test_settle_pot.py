@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 from tests.live.api import hand_entry, new_group, new_spot_session
@@ -17,7 +19,7 @@ KEPT = "John keeps the pot of €0.20 for the next Spot night"
 def test_changing_what_happens_to_the_pot_changes_the_payments_and_what_finishing_does(
     new_phone, live_server
 ):
-    api = new_group(live_server, passphrase="pints of plain")
+    api = new_group(live_server, name="The snug", passphrase="pints of plain")
     session = new_spot_session(api, PLAYERS, dealer="Finn", options={"leftover_pot": "refund"})
     api.ok("POST", f"/sessions/{session['id']}/hands", hand_entry(HAND_1), 201)
 
@@ -40,11 +42,10 @@ def test_changing_what_happens_to_the_pot_changes_the_payments_and_what_finishin
     expect(carry).to_be_focused()
     phone.button("Copy as text").tap()
     expect(page.get_by_text("Copied: paste it into the group chat.")).to_be_visible()
-    assert page.evaluate("navigator.clipboard.readText()").splitlines() == [
-        "Spot #1: settling up",
-        *CARRY,
-        KEPT,
-    ]
+    lines = page.evaluate("navigator.clipboard.readText()").splitlines()
+    assert lines[0] == "Spot #1: settling up"
+    assert re.fullmatch(r"The snug · \w+day \d+ \w+ \d{4}", lines[1]), lines[1]
+    assert lines[2:] == [*CARRY, KEPT]
     phone.shot("settle-up-carry")
 
     phone.confirm_next()  # "Finish the night?" (issue 29: it asks first)

@@ -88,7 +88,9 @@ def test_a_night_of_spot_from_a_new_group_to_the_settle_up(new_phone):
     phone.button("Copy as text").tap()
     expect(page.get_by_text("Copied: paste it into the group chat.")).to_be_visible()
     copied = page.evaluate("navigator.clipboard.readText()")
-    assert copied.splitlines() == ["Spot #1: settling up", *transfers]
+    night = copied.splitlines()[1]  # the group and the night: what the chat needs to know
+    assert re.fullmatch(r"Thursday at Hennessy's · \w+day \d+ \w+ \d{4}", night), night
+    assert copied.splitlines() == ["Spot #1: settling up", night, *transfers]
 
     # Finn pays: the tick is recorded in the session (every phone sees it), and the line
     # moves from what is owed to what is paid.

@@ -105,7 +105,7 @@ def test_phones_already_in_keep_working_while_someone_guesses(live_server, limit
     # Issue 11: "already in" means an access token (or a browser's sign-in); remembered Basic
     # credentials wait like any passphrase, or the limit would tell a right one from a wrong.
     api = new_group(live_server)
-    token = api.ok("POST", f"/groups/{api.slug}/tokens", status=201)["token"]
+    token = api.ok("POST", f"/groups/{api.slug}/tokens", {}, status=201)["token"]
     guess_until_limited(api)
 
     assert with_token(api, token, "GET", f"/groups/{api.slug}").status_code == 200

@@ -125,6 +125,19 @@ def test_postgresql_without_its_driver_says_which_extra_to_install(instance, mon
     )
 
 
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
+def test_a_database_whose_driver_is_missing_says_which_to_install(instance, monkeypatch, command):
+    """Issue 29: a mysql:// URL was a traceback ending in "No module named 'MySQLdb'"."""
+    monkeypatch.setitem(sys.modules, "MySQLdb", None)  # as if it were not installed
+    monkeypatch.setenv("LEDGER_DATABASE_URL", "mysql://pub:hunter2@127.0.0.1/ledger")
+
+    assert one_sentence(ledger(*command)) == (
+        "Error: The database URL (LEDGER_DATABASE_URL) is for mysql, whose Python driver "
+        "MySQLdb is not installed: install it beside Pub Ledger (pip install mysqlclient), or "
+        "use SQLite or PostgreSQL, which Pub Ledger is made for."
+    )
+
+
 def test_a_database_file_that_cannot_be_made_is_one_sentence(instance, monkeypatch, tmp_path):
     where = tmp_path / "no" / "such" / "folder" / "ledger.sqlite"
     monkeypatch.setenv("LEDGER_DATABASE_URL", f"sqlite:///{where}")

@@ -100,6 +100,37 @@ def test_another_phone_opens_the_group_by_its_name_and_passphrase(app, phone):
     assert other.get(f"/g/{phone.slug}").status_code == 200
 
 
+def test_a_sixth_group_of_one_name_is_told_how_to_open_it(app, client):
+    """Issue 29: only the five oldest groups of a name are tried; the sixth's players were
+    told their passphrase was wrong and nothing else."""
+    slugs = [Phone(client).create_group("Darts", f"passphrase {n}") for n in range(6)]
+    other = app.test_client()
+
+    fifth = other.post("/open", data={"open-group": "darts", "open-passphrase": "passphrase 4"})
+    assert fifth.status_code == 302 and slugs[4] in fifth.headers["Location"]
+    sixth = other.post("/open", data={"open-group": "Darts", "open-passphrase": "passphrase 5"})
+    assert sixth.status_code == 401
+    page = unescape(html(sixth))
+    assert "More than 5 groups have this name" in page
+    assert "type the last part of your group's web address (after /g/)" in page
+    by_address = other.post(
+        "/open", data={"open-group": slugs[5], "open-passphrase": "passphrase 5"}
+    )
+    assert by_address.status_code == 302
+    assert other.get(f"/g/{slugs[5]}").status_code == 200
+
+
+def test_a_wrong_passphrase_for_a_name_five_groups_share_says_only_that(app, client):
+    for n in range(5):
+        Phone(client).create_group("Darts", f"passphrase {n}")
+
+    wrong = app.test_client().post("/open", data={"open-group": "Darts", "open-passphrase": "nope"})
+
+    assert wrong.status_code == 401
+    assert "name or passphrase is wrong" in html(wrong)
+    assert "groups have this name" not in html(wrong)
+
+
 def test_the_passphrase_page_opens_the_group_and_goes_back_where_it_was(app, phone):
     board = phone.start()
     other = app.test_client()
@@ -875,6 +906,12 @@ def copied(page: str) -> list[str]:
     return unescape(found.group(1)).splitlines()
 
 
+def tonight() -> str:
+    """The copy's second line: the group and the night (issue 29)."""
+    today = datetime.now(UTC)
+    return f"Thursday crowd · {today:%A} {today.day} {today:%B %Y}"
+
+
 def balances_after_paying(page: str) -> dict[str, int]:
     """Each player's balance on the page (units) once every listed payment is made."""
     left = {
@@ -917,7 +954,7 @@ def test_a_refund_night_settles_before_finishing_as_it_will_after(phone):
     before = html(phone.client.get(f"{board}/settle"))
     refund = ["Enda pays John €0.20", "Finn pays John €0.20", "Rex pays John €0.11"]
     assert settle_lines(before) == refund
-    assert copied(before) == ["Spot #1: settling up", *refund]
+    assert copied(before) == ["Spot #1: settling up", tonight(), *refund]
     assert 'id="pot-refund" value="refund" checked' in before
     assert "These balances count the antes given back from the pot." in before
     assert "In the pot: 20 units (€0.20)" in before
@@ -946,7 +983,7 @@ def test_switching_the_pot_to_carry_pays_it_to_the_keeper_the_page_proposes(phon
     carry = ["Enda pays John €0.25", "Finn pays John €0.25", "Rex pays John €0.16"]
     kept = "John keeps the pot of €0.20 for the next Spot night"
     assert settle_lines(page) == carry
-    assert copied(page) == ["Spot #1: settling up", *carry, kept]
+    assert copied(page) == ["Spot #1: settling up", tonight(), *carry, kept]
     assert '<option value="John" selected>John</option>' in page
     assert 'id="pot-carry" value="carry" checked' in page
     assert "These balances count the antes given back from the pot." not in page

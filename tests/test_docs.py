@@ -1,0 +1,44 @@
+"""The README and docs/ point only at files a clone of the repository has."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def local_links(document: Path) -> list[str]:
+    """The links of a markdown file that are not web addresses or anchors."""
+    targets = LINK.findall(document.read_text(encoding="utf-8"))
+    return [t for t in targets if not re.match(r"[a-z]+:", t) and not t.startswith("#")]
+
+
+def test_every_link_of_the_readme_and_docs_names_a_file_in_the_repository():
+    missing = [
+        f"{doc.relative_to(ROOT)} -> {target}"
+        for doc in DOCUMENTS
+        for target in local_links(doc)
+        if not (doc.parent / target.split("#")[0]).resolve().is_relative_to(ROOT)
+        or not (doc.parent / target.split("#")[0]).exists()
+    ]
+    assert missing == []
+
+
+def test_nothing_points_at_the_specification_outside_the_repository():
+    for doc in DOCUMENTS:
+        text = doc.read_text(encoding="utf-8")
+        assert not re.search(r"shared/|RULES\.md|API\.md|\.\./", text), doc.name
+
+
+def test_the_readme_links_the_rules_the_players_guide_and_the_api_reference():
+    linked = set(local_links(ROOT / "README.md"))
+    assert {"docs/rules.md", "docs/players.md", "docs/api.md"} <= linked
+
+
+def test_the_rules_cover_every_section_of_the_rule_book():
+    headings = re.findall(r"^## (\d+[ab]?)\.", (ROOT / "docs/rules.md").read_text(), re.M)
+    expected = ["1", "2", "3", "4", "5", "6", "6a", "6b", "7", "8", "9", "10", "11", "12"]
+    assert headings == expected
