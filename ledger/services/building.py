@@ -124,6 +124,7 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         closed=row.finish is not None,
         **_keepers(row, state),
         payout=payout,
+        on_tab=bool(row.on_tab),
     )
 
 

@@ -28,7 +28,7 @@ from ledger.models import Change, Payment, Player, SessionPlayer, utcnow
 from ledger.rules.errors import RuleError
 from ledger.rules.money import amount, format_amount, smallest_coin
 from ledger.services.building import payment_views
-from ledger.services.errors import NotFound
+from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import name_key
 from ledger.services.loading import load_session
 from ledger.services.results import GroupRef, PaymentView, SettlementView, timestamp
@@ -70,6 +70,8 @@ def record_payment(
 
     def work() -> PaymentView:
         row = load_session(group, session_id, lock=True)
+        if row.on_tab:
+            raise Conflict("This night is on the tab: pay it on the tab's settle-up.")
         # Read after the lock: a payment another phone made a moment ago is counted.
         now = settlement(group, session_id, leftover_pot, pot_keeper)
         source = _named(now, payer, "from")
