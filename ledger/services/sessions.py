@@ -214,7 +214,7 @@ def finish_session(
     def work() -> SessionView:
         row = load_session(group, session_id, lock=True)
         if row.status != "open":
-            raise Conflict("This session is already finished.")
+            return _finished_already(group, row, settle)
         check_version(row, version)
         game = session_game(row)
         state = State.from_dict(row.state)
@@ -316,6 +316,19 @@ def settlement(
         pot_keeper=keeper if keeper in balances else None,
         on_tab=row.on_tab,
     )
+
+
+def _finished_already(group: GroupRef, row: GameSession, settle: Any) -> SessionView:
+    """A finish of a finished session: only a points game for money that ended by itself
+    may still go on the tab (its hands stay correctable, and the tab follows them)."""
+    if settle != "tab" or row.finish is not None or row.on_tab:
+        raise Conflict("This session is already finished.")
+    game = session_game(row)
+    tab_keeper(group, row, game, None, None, settle)
+    row.version += 1
+    record(row, "session.finished", before=None, after=put_on_tab(row, True))
+    db.session.flush()
+    return build_session_view(group, row)
 
 
 def _night_transfers(
