@@ -324,8 +324,9 @@ class BankAccount(Model):
 
     __tablename__ = "bank_accounts"
 
+    id: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(
-        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+        ForeignKey("players.id", ondelete="CASCADE"), unique=True
     )
     iban: Mapped[str] = mapped_column(String(34))
     name: Mapped[str] = mapped_column(String(70))

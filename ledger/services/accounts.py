@@ -35,7 +35,7 @@ def set_account(group: GroupRef, player: str, iban: Any, name: Any) -> AccountVi
 
     def work() -> AccountView:
         found = _player(group, player)
-        account = db.session.get(BankAccount, found.id)
+        account = _account(found.id)
         if account is None:
             db.session.add(BankAccount(player_id=found.id, iban=kept_iban, name=kept_name))
         else:
@@ -51,7 +51,7 @@ def delete_account(group: GroupRef, player: str) -> None:
 
     def work() -> None:
         found = _player(group, player)
-        account = db.session.get(BankAccount, found.id)
+        account = _account(found.id)
         if account is not None:
             db.session.delete(account)
             db.session.flush()
@@ -62,7 +62,7 @@ def delete_account(group: GroupRef, player: str) -> None:
 def account_of(group: GroupRef, player: str) -> AccountView | None:
     """The account ``player`` keeps with the group, or None."""
     found = _player(group, player)
-    account = db.session.get(BankAccount, found.id)
+    account = _account(found.id)
     return AccountView(account.iban, account.name) if account is not None else None
 
 
@@ -101,3 +101,7 @@ def _player(group: GroupRef, name: str) -> Player:
     if found is None:
         raise NotFound("There is no player {player} in this group.", player=name)
     return found
+
+
+def _account(player_id: int) -> BankAccount | None:
+    return db.session.scalar(select(BankAccount).where(BankAccount.player_id == player_id))

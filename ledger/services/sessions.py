@@ -326,7 +326,7 @@ def _finished_already(group: GroupRef, row: GameSession, settle: Any) -> Session
     game = session_game(row)
     tab_keeper(group, row, game, None, None, settle)
     row.version += 1
-    record(row, "session.finished", before=None, after=put_on_tab(row, True))
+    record(row, "tab.added", before=None, after=put_on_tab(row, True))
     db.session.flush()
     return build_session_view(group, row)
 

@@ -52,6 +52,7 @@ def upgrade():
         batch_op.create_index(batch_op.f("ix_tab_payments_group_id"), ["group_id"], unique=False)
     op.create_table(
         "bank_accounts",
+        sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("player_id", sa.Integer(), nullable=False),
         sa.Column("iban", sa.String(length=34), nullable=False),
         sa.Column("name", sa.String(length=70), nullable=False),
@@ -61,7 +62,8 @@ def upgrade():
             name=op.f("fk_bank_accounts_player_id_players"),
             ondelete="CASCADE",
         ),
-        sa.PrimaryKeyConstraint("player_id", name=op.f("pk_bank_accounts")),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_bank_accounts")),
+        sa.UniqueConstraint("player_id", name=op.f("uq_bank_accounts_player_id")),
     )
 
 
