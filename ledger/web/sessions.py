@@ -36,7 +36,8 @@ from ledger.web.chart import score_chart
 from ledger.web.display import format_money
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
 from ledger.web.pagecache import scoreboards, with_form_token, without_form_token
-from ledger.web.summary import hand_summary, paid_text, transfer_text
+from ledger.web.summary import hand_summary, paid_text
+from ledger.web.tab import transfer_rows
 
 bp = Blueprint("sessions", __name__, url_prefix="/g/<slug>/s")
 
@@ -431,7 +432,7 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
     keeper = form.pot_keeper.data if form.pot_keeper.data in keepers else proposed_keeper(view)
     open_choice = choice if view.status == "open" else None
     result = services.settlement(group, view.id, open_choice, keeper)
-    lines = [transfer_text(t.to_json(), result.currency) for t in result.transfers]
+    rows = transfer_rows(result.transfers, result.currency)
     # A refund that cannot share the pot evenly leaves the odd units in it: say where they go.
     odd = result.pot if choice == "refund" and view.money else 0
     kept = _kept_text(view, result.pot_keeper, result.pot, result.currency, result.pot_amount)
@@ -442,11 +443,13 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
         group=group,
         session=view,
         settlement=result,
-        transfers=list(zip(result.transfers, lines, strict=True)),
+        transfers=[(t, words, qr) for t, words, qr, _line in rows],
         payments=[(p, paid_text(p.to_json(), result.currency)) for p in result.payments],
         coins_differ=any(b.settled != b.amount for b in result.balances),
         smallest_coin=format_money(smallest_coin(result.currency), result.currency),
-        copy_text="\n".join([title, *lines, *([kept] if kept else [])]),
+        copy_text="\n".join([title, *(r[3] for r in rows), *([kept] if kept else [])]),
+        # RULES.md §6a: a money night may go on the tab, at its finish or once it has ended.
+        may_tab=not view.on_tab and not result.payments and not view.closed,
         finish_form=form,
         choosing_pot=view.status == "open" and bool(view.pot),
         pot_choice=choice,
@@ -555,6 +558,7 @@ def finish(slug: str, session_id: int):
         form.leftover_pot.validate_choice = False
     if form.validate_on_submit():
         leftover = form.leftover_pot.data if view.money else None
+        settle = request.form.get("settle") if request.form.get("settle") == "tab" else None
         shown = form.version.data or ""
         keeper = None
         if leftover == "carry" and view.pot:
@@ -563,7 +567,9 @@ def finish(slug: str, session_id: int):
         # A payment ticked on another phone changes no score: the page is still right.
         version = services.past_payments(group, session_id, form_number(shown))
         try:
-            services.finish_session(group, session_id, leftover, version=version, pot_keeper=keeper)
+            services.finish_session(
+                group, session_id, leftover, version=version, pot_keeper=keeper, settle=settle
+            )
         except services.RuleError as e:
             flash(i18n.error_text(e), "error")
         except services.Conflict as e:
@@ -587,8 +593,8 @@ def finish(slug: str, session_id: int):
                     "error",
                 )
         else:
-            flash(_("The session is finished."), "success")
-        if view.money:  # the payments under the pot's choice that was shown
+            flash(_("It is on the tab.") if settle else _("The session is finished."), "success")
+        if view.money or settle:  # the payments under the pot's choice that was shown
             return redirect(
                 url_for(".settle", slug=slug, session_id=session_id, pot=leftover, keeper=keeper)
             )
