@@ -229,7 +229,9 @@ def _currency(currency: Any) -> str:
 def _named(tab: Tab, name: Any, field: str) -> str:
     """The player on the tab ``name`` means (whatever its case), or a refusal of ``field``."""
     if not isinstance(name, str) or not name.strip():
-        raise RuleError("Say who paid." if field == "from" else "Say who was paid.", field=field)
+        if field == "from":
+            raise RuleError("Say who paid.", field=field)
+        raise RuleError("Say who was paid.", field=field)
     found = next((p for p in tab.exact if name_key(p) == name_key(name.strip())), None)
     if found is None:
         raise RuleError(
