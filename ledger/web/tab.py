@@ -62,7 +62,6 @@ def show(slug: str) -> str:
                 "tab": t,
                 "transfers": rows,
                 "payments": [(p, paid_text(p.to_json(), t.currency)) for p in t.payments],
-                "players": [b.player for b in t.balances],
                 "copy_text": "\n".join([title, *(line for *_rest, line in rows)]),
             }
         )
