@@ -4,6 +4,8 @@ outstanding, and a euro transfer to a player with an account carries the code's 
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from tests.api.helpers import SEED_HAND_1, SEED_HAND_2, error
@@ -244,3 +246,37 @@ def test_another_groups_tab_is_not_found(table, other):
     error(other.put(f"/groups/{other.slug}/players/Enda/account",
                     {"iban": IBAN, "name": "E"}), 404)  # fmt: skip
     assert len(the_tab(table)["payments"]) == 1
+
+
+def test_a_month_of_thursdays_on_the_tab(table):
+    """Four Thursdays: Spot at a cent and at half a cent, a Rummy game for a stake corrected
+    after it went on the tab, one night taken off again; then Finn pays part, two phones tick
+    the same transfer, and paying what is left settles the tab to the cent."""
+    spot_1 = night_on_tab(table, "0.01")
+    spot_2 = night_on_tab(table, "0.005")
+    wrong = night_on_tab(table, "0.01")
+    table.ok("DELETE", f"/sessions/{wrong}/tab")  # finished onto the tab by mistake
+    rummy = rummy_to_104(table, stake=1)
+    table.ok("POST", f"/sessions/{rummy}/finish", {"settle": "tab"})
+    table.ok("PUT", f"/sessions/{rummy}/hands/3", totals("Ann", Bob=60, Cas=54))
+
+    tab = the_tab(table)
+    assert tab["sessions"] == [spot_1, spot_2, rummy]
+    assert outstanding(tab) == {
+        "Ann": "1.33", "Enda": "0.66", "John": "0.38", "Rex": "-0.47", "Bob": "-0.54",
+        "Finn": "-0.57", "Cas": "-0.79",
+    }  # fmt: skip
+    assert sum(Decimal(v) for v in outstanding(tab).values()) == 0
+
+    assert pay(table, "Finn", "Enda", "0.30").status_code == 201
+    transfers = the_tab(table)["transfers"]
+    first = transfers[0]
+    answers = all_at_once(2, lambda i: pay(table, first["from"], first["to"], first["amount"]))
+    assert sorted(a.status_code for a in answers) == [201, 422]
+    for t in the_tab(table)["transfers"]:
+        assert pay(table, t["from"], t["to"], t["amount"]).status_code == 201
+    tab = the_tab(table)
+    assert tab["transfers"] == [] and set(outstanding(tab).values()) == {"0.00"}
+    error(table.delete(f"/sessions/{spot_1}/tab"), 409)
+    # The night taken off is settled on its own, as ever.
+    assert len(table.ok("GET", f"/sessions/{wrong}/settlement")["transfers"]) == 3
