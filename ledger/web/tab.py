@@ -111,6 +111,7 @@ def unpay(slug: str, payment_id: int) -> Response:
 def off_tab(slug: str, session_id: int) -> Response:
     """The night comes off the tab and is settled on its own (only while the tab is unpaid)."""
     group = access.group_for_page(slug)
+    services.session_view(group, session_id)  # another group's session: not found
     if ConfirmForm().validate_on_submit():
         try:
             tabs_service.take_off_tab(group, session_id)
@@ -125,6 +126,7 @@ def off_tab(slug: str, session_id: int) -> Response:
 def account(slug: str, name: str) -> Response:
     """Keep a player's bank account, or forget it (the "Remove" button)."""
     group = access.group_for_page(slug)
+    accounts.account_of(group, name)  # a player of another group, or none: not found
     if ConfirmForm().validate_on_submit():
         try:
             if request.form.get("remove"):

@@ -65,6 +65,8 @@ def body_for(endpoint: str):
         "api.correct_hand": hand_of({"Zebedee": "7 8", "Philomena": "3 4", "Cornelius": "5 6"}),
         "api.finish": {"leftover_pot": "refund"},
         "api.record_payment": PAYMENT,
+        "api.pay_tab": {"from": "Zebedee", "to": "Philomena", "amount": "0.01", "currency": "EUR"},
+        "api.set_account": {"iban": "NL91ABNA0417164300", "name": "Cornelius"},
     }.get(endpoint)
 
 
