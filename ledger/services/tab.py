@@ -15,11 +15,11 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import aliased
 
 from ledger.extensions import db
-from ledger.models import GameSession, Group, Player, TabPayment, utcnow
+from ledger.models import Change, GameSession, Group, Player, TabPayment, utcnow
 from ledger.rules.base import State
 from ledger.rules.epc import remittance
 from ledger.rules.errors import RuleError
@@ -159,16 +159,30 @@ def _nights(group: GroupRef) -> tuple[dict[str, list[TabNight]], dict[int, _Info
     ).all()
     nights: dict[str, list[TabNight]] = {}
     info: dict[int, _Info] = {}
+    added = _put_on_later([row.id for row in rows if row.finish is None])
     for row in rows:
         balances = night_balances(row)
         if balances is None:
             continue
         value = Decimal(row.options["unit_value"])
         parts = {p: night_part(u, value) for p, u in balances.items()}
-        at = row.finished_at or row.started_at
+        at = added.get(row.id) or row.finished_at or row.started_at
         nights.setdefault(str(row.options["currency"]), []).append(TabNight(row.id, at, parts))
         info[row.id] = (row.game, row.started_at)
     return nights, info
+
+
+def _put_on_later(ids: list[int]) -> dict[int, datetime]:
+    """When games that ended by themselves were put on the tab: a tab counts a night from
+    then, so one ended before the tab was last settled still goes on the tab of now."""
+    if not ids:
+        return {}
+    found = db.session.execute(
+        select(Change.session_id, func.max(Change.at))
+        .where(Change.kind == "tab.added", Change.session_id.in_(ids))
+        .group_by(Change.session_id)
+    ).all()
+    return {session: at for session, at in found}
 
 
 def _payments(group: GroupRef) -> dict[str, list[TabPaid]]:

@@ -280,3 +280,17 @@ def test_a_month_of_thursdays_on_the_tab(table):
     error(table.delete(f"/sessions/{spot_1}/tab"), 409)
     # The night taken off is settled on its own, as ever.
     assert len(table.ok("GET", f"/sessions/{wrong}/settlement")["transfers"]) == 3
+
+
+def test_a_game_that_ended_before_the_tab_was_settled_starts_the_next_tab(table):
+    rummy = rummy_to_104(table, stake=1)  # ended by itself, not on the tab yet
+    night_on_tab(table)
+    for t in the_tab(table)["transfers"]:
+        pay(table, t["from"], t["to"], t["amount"])
+    assert the_tab(table)["transfers"] == []
+
+    table.ok("POST", f"/sessions/{rummy}/finish", {"settle": "tab"})
+
+    tab = the_tab(table)
+    assert tab["sessions"] == [rummy] and tab["payments"] == []
+    assert outstanding(tab) == {"Ann": "1.13", "Bob": "-0.44", "Cas": "-0.69"}
