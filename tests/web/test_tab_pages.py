@@ -8,7 +8,8 @@ import io
 import pytest
 from openpyxl import load_workbook
 
-from tests.web.pages import HAND_1, HAND_2, Phone, html, table_of_four
+from tests.api.helpers import basic
+from tests.web.pages import HAND_1, HAND_2, PASSPHRASE, Phone, html, table_of_four
 
 IBAN = "NL91ABNA0417164300"
 
@@ -118,3 +119,32 @@ def test_the_group_workbook_has_a_tab_sheet_and_no_account(phone):
     for sheet in book.worksheets:
         for row in sheet.iter_rows(values_only=True):
             assert IBAN not in " ".join(str(v) for v in row)
+
+
+def test_the_history_says_a_correction_changed_the_tab(phone):
+    auth = basic(phone.slug, PASSPHRASE)
+
+    def api(method: str, path: str, body: dict) -> dict:
+        response = phone.client.open(f"/api/v1{path}", method=method, json=body, headers=auth)
+        assert response.status_code in (200, 201), response.get_json()
+        return response.get_json()
+
+    def hand(out: str, **spots: int) -> dict:
+        return {"results": [{"player": p, "spots": n} for p, n in spots.items()], "out": out}
+
+    start = {"game": "rummy", "players": ["Ann", "Bob", "Cas"], "dealer": "Cas",
+             "options": {"entry": "totals", "stake": 1}}  # fmt: skip
+    sid = api("POST", f"/groups/{phone.slug}/sessions", start)["id"]
+    api("POST", f"/sessions/{sid}/hands", hand("Bob", Ann=20, Cas=40))
+    api("POST", f"/sessions/{sid}/hands", hand("Cas", Ann=15, Bob=20))
+    api("POST", f"/sessions/{sid}/hands", hand("Ann", Bob=50, Cas=54))
+    # The game ended by itself: its settle-up offers the tab, and the tab takes it.
+    settle = html(phone.client.get(f"/g/{phone.slug}/s/{sid}/settle"))
+    assert "Put it on the tab" in settle
+    phone.client.post(f"/g/{phone.slug}/s/{sid}/finish", data={"settle": "tab"})
+    api("PUT", f"/sessions/{sid}/hands/3", hand("Ann", Bob=60, Cas=54))
+
+    history = html(phone.client.get(f"/g/{phone.slug}/s/{sid}/history"))
+    assert "The game was put on the tab." in history
+    assert "Hand 3 corrected" in history and "The tab changed with it at once." in history
+    assert "€1.33" in html(phone.client.get(f"/g/{phone.slug}/tab"))
