@@ -1,7 +1,8 @@
 """A group's backup as one JSON document, and the restore that gives the whole group back.
 
 The backup holds every row of the group: the group (its passphrase as the stored hash), its
-players, sessions, seats, hands, the change history and the payments made at the table,
+players, sessions, seats, hands, the change history, the payments made at the table, the
+payments against the tab and the bank accounts players keep (RULES.md §6a, §6b),
 column by column as the models have them, all read at one moment.
 
 A restore trusts nothing in the file (anyone may craft one, and the restore form needs no
@@ -47,6 +48,7 @@ from ledger.extensions import db
 from ledger.models import (
     AccessGrant,
     AddressFailure,
+    BankAccount,
     Change,
     Credential,
     GameSession,
@@ -56,12 +58,14 @@ from ledger.models import (
     Player,
     SessionChart,
     SessionPlayer,
+    TabPayment,
 )
 from ledger.rules.errors import RuleError
 from ledger.services import room
 from ledger.services.auth import client_of
 from ledger.services.errors import Conflict, NotFound, ServiceError
 from ledger.services.results import GroupRef
+from ledger.services.tab import group_tabs
 from ledger.services.throttle import claim_new_group
 
 __all__ = [
@@ -123,6 +127,10 @@ def backup_group(slug: str) -> dict[str, Any]:
             "hands": select(Hand).where(Hand.session_id.in_(session_ids)),
             "changes": select(Change).where(Change.session_id.in_(session_ids)),
             "payments": select(Payment).where(Payment.session_id.in_(session_ids)),
+            "tab_payments": select(TabPayment).where(TabPayment.group_id == group.id),
+            "bank_accounts": select(BankAccount).where(
+                BankAccount.player_id.in_(select(Player.id).where(Player.group_id == group.id))
+            ),
         }
         data: dict[str, Any] = {
             "format": FORMAT,
@@ -364,3 +372,7 @@ def _check_readable(group: GroupRef) -> None:
             raise BackupError(
                 "Session {id} of the backup cannot be read back: it is damaged.", id=summary.id
             ) from e
+    try:
+        group_tabs(group)
+    except Exception as e:
+        raise BackupError("The tab of the backup cannot be worked out: it is damaged.") from e

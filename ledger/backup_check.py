@@ -36,6 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
+from types import MappingProxyType
 from typing import Any
 
 from sqlalchemy import JSON, Boolean, DateTime, Integer, String
@@ -45,6 +46,7 @@ from ledger.models import (
     GROUP_NAME_LENGTH,
     NAME_LENGTH,
     SLUG_LENGTH,
+    BankAccount,
     Change,
     GameSession,
     Group,
@@ -52,11 +54,13 @@ from ledger.models import (
     Payment,
     Player,
     SessionPlayer,
+    TabPayment,
 )
 from ledger.rules import payout
 from ledger.rules.base import Game, State
 from ledger.rules.codecs import entry_from_dict, outcome_to_dict
 from ledger.rules.errors import RuleError
+from ledger.rules.iban import check_account_name, check_iban
 from ledger.rules.keeper import brought_by
 from ledger.rules.registry import get_game
 from ledger.services.auth import check_group_name
@@ -76,6 +80,12 @@ TABLES: tuple[tuple[str, type[Any]], ...] = (
     ("hands", Hand),
     ("changes", Change),
     ("payments", Payment),
+    ("tab_payments", TabPayment),
+    ("bank_accounts", BankAccount),
+)
+# Tables and columns a backup made before they existed leaves out, read as they were then.
+ADDED_LATER: Mapping[str, Any] = MappingProxyType(
+    {"tab_payments": [], "bank_accounts": [], "sessions.on_tab": False}
 )
 TOP_KEYS = frozenset({"format", "version", "made_at", "group", *(key for key, _ in TABLES)})
 # Counts of wrong passphrases and the epoch of this server's invite links are this server's
@@ -197,6 +207,7 @@ def check_backup(data: Any, slug: str | None = None) -> Checked:
     _check_sessions(rows, players)
     _check_pots(rows["sessions"])
     _check_payments(rows)
+    _check_tab(rows)
     return checked
 
 
@@ -232,7 +243,7 @@ def _read_rows(data: dict[str, Any], slug: str | None) -> Checked:
         group["slug"] = slug
     rows: dict[str, list[dict[str, Any]]] = {}
     for key, model in TABLES:
-        listed = data.get(key)
+        listed = data.get(key, ADDED_LATER.get(key))
         if not isinstance(listed, list):
             raise BackupError(
                 "The backup is damaged: {where} is not a list of rows.", where=str(key)
@@ -304,9 +315,9 @@ def _row(
             raise _unknown(f"{where}.{key}")
     out: dict[str, Any] = {}
     for name, column in columns.items():
-        if name not in raw:
+        if name not in raw and f"{where}.{name}" not in ADDED_LATER:
             raise _missing(where, name)
-        value = raw[name]
+        value = raw.get(name, ADDED_LATER.get(f"{where}.{name}"))
         if value is None:
             if column.primary_key or not column.nullable:
                 raise _missing(where, name)
@@ -622,6 +633,41 @@ def _check_payments(rows: Mapping[str, list[dict[str, Any]]]) -> None:
         if p["payer_id"] == p["payee_id"] or p["units"] < 1:
             raise BackupError(
                 "The backup is refused: payment {id} pays nobody anything.", id=str(p["id"])
+            )
+
+
+def _check_tab(rows: Mapping[str, list[dict[str, Any]]]) -> None:
+    """The tab (RULES.md §6a) and bank accounts (§6b) as the app keeps them: a night on the
+    tab is a finished night played for money, a payment against it is between two players
+    and of a whole number of cents above 0, and an account's IBAN and name pass the checks
+    keeping one makes, as kept (no spaces, upper case), one per player."""
+    for s in rows["sessions"]:
+        if s["on_tab"] and (s["status"] != "finished" or _money(s["options"])[1] is None):
+            raise BackupError(
+                "The backup is refused: session {id} is on the tab but is not a finished "
+                "night played for money.",
+                id=s["id"],
+            )
+    for p in rows["tab_payments"]:
+        code = p["currency"]
+        if p["payer_id"] == p["payee_id"] or p["cents"] < 1 or code != code.strip().upper():
+            raise BackupError(
+                "The backup is refused: payment {id} on the tab pays nobody anything.",
+                id=str(p["id"]),
+            )
+    owners = Counter(a["player_id"] for a in rows["bank_accounts"])
+    for a in rows["bank_accounts"]:
+        if owners[a["player_id"]] > 1:
+            raise BackupError("The backup is refused: a player has two bank accounts.")
+        try:
+            sound = check_iban(a["iban"]) == a["iban"]
+            sound = sound and check_account_name(a["name"]) == a["name"]
+        except RuleError:
+            sound = False
+        if not sound:
+            raise BackupError(
+                "The backup is refused: bank account {id} is not a sound IBAN and name.",
+                id=str(a["id"]),
             )
 
 
@@ -996,7 +1042,12 @@ CHANGES: dict[str, tuple[str | None, Shape, Shape]] = {
     "session.finished": (
         None,
         {"state": STATE},
-        {"leftover_pot": ("text", None), "movements": [MOVE], "pot_keeper?": NAMED},
+        {
+            "leftover_pot": ("text", None),
+            "movements": [MOVE],
+            "pot_keeper?": NAMED,
+            "settle?": "text",  # "tab": finished onto the tab (RULES.md §6a)
+        },
     ),
     "pot.planned": (None, PLAN, PLAN),
     "session.reopened": (
@@ -1004,6 +1055,9 @@ CHANGES: dict[str, tuple[str | None, Shape, Shape]] = {
         {"finish": {"leftover_pot": ("text", None), "movements": [MOVE]}},
         PLAN,
     ),
+    # A points game for money that ended by itself, put on the tab; a night taken off it.
+    "tab.added": (None, None, {"settle": "text"}),
+    "tab.removed": (None, {"on_tab": "bool"}, {"on_tab": "bool"}),
     "payment.recorded": (None, None, {"from": NAMED, "to": NAMED, "units": "int"}),
     "payment.deleted": (None, {"from": NAMED, "to": NAMED, "units": "int", "at": "text"}, None),
 }

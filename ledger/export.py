@@ -44,6 +44,7 @@ from ledger.services.stats import (
 
 if TYPE_CHECKING:
     from ledger.services.exports import GroupExport, SessionExport, StreamedSession
+    from ledger.services.results import TabView
 
 XLSX_MIMETYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 CSV_MIMETYPE = "text/csv"  # Flask adds "; charset=utf-8"
@@ -858,9 +859,11 @@ def group_workbook(
     sessions: Iterable[SessionData | tuple[Any, ...]],
     *,
     stream: IO[bytes] | None = None,
+    tabs: Sequence[TabView] = (),
 ) -> bytes:
     """The group's whole history (API.md "Workbooks"): Sessions, Players and Hands, then a
-    sheet per player (their nights and totals, as their page shows them).
+    sheet per player (their nights and totals, as their page shows them), then the Tab
+    (RULES.md §6a) when the group keeps one.
 
     ``group`` is the group's answer; ``sessions`` yields, oldest first, each session's answer
     with its hands and settlement. It is read once, so it may be a generator that loads one
@@ -898,7 +901,30 @@ def group_workbook(
     nights = [night for f in facts for night in night_facts(f)]
     _players_sheet(players_sheet, board(nights), player_names)
     _player_sheets(wb, nights, player_names, numbers)
+    if tabs:
+        _tab_sheet(wb, tabs, name_width)
     return _save(wb, stream)
+
+
+def _tab_sheet(wb: Workbook, tabs: Sequence[TabView], name_width: float) -> None:
+    """The tab, per currency: each night with each player's part, each payment, then what is
+    still outstanding per player. Amounts in the currency (never an account: RULES.md §6b)."""
+    names = sorted({b.player for t in tabs for b in t.balances}, key=str.casefold)
+    widths = [9, 12, 17, 9, 12, name_width, name_width, 12] + [name_width] * len(names)
+    sheet = _Sheet(wb, "Tab", widths, freeze="C2")
+    sheet.header(
+        ["Currency", "Line", "Date (UTC)", "Session", "Game", "From", "To", "Amount", *names]
+    )
+    for t in tabs:
+        for n in t.nights:
+            parts = [n.parts.get(p) for p in names]
+            sheet.row([t.currency, "night", n.at, n.session, n.game_name, None, None, None, *parts])
+        for p in t.payments:
+            sheet.row([t.currency, "payment", p.at, None, None, p.source, p.target, p.amount])
+        left = {b.player: b.outstanding_amount for b in t.balances}
+        sheet.row([t.currency, "outstanding", None, None, None, None, None, None]
+                  + [left.get(p) for p in names])  # fmt: skip
+    sheet.filter()
 
 
 def _group_session(
@@ -1050,7 +1076,7 @@ def export_workbook(data: SessionData) -> bytes:
 
 def group_export_workbook(export: GroupExport) -> bytes:
     """The group's workbook: its listing first, then each session as the service streams it."""
-    return group_workbook(export.group.to_json(), _each_streamed(export.streamed))
+    return group_workbook(export.group.to_json(), _each_streamed(export.streamed), tabs=export.tabs)
 
 
 def _each_streamed(

@@ -20,6 +20,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -171,6 +172,8 @@ class GameSession(Model):
     # pot belongs to nobody (an API finish that named no keeper, or a session from before).
     pot_keeper_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
     carried_in_keeper_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    # RULES.md §6a: finished onto the group's tab in its currency instead of paid that night.
+    on_tab: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     # Every UPDATE of a session says WHERE version = <the version read>: a write based on
     # something another request changed meanwhile updates nothing and is started over. The
@@ -294,3 +297,36 @@ class Payment(Model):
     payee_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     units: Mapped[int] = mapped_column(Integer)
     at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class TabPayment(Model):
+    """A payment against the group's tab in ``currency`` (RULES.md §6a): ``payer`` paid
+    ``payee`` ``cents``, the currency's smallest amounts on paper (cents, or yen). The tab
+    itself is never stored: it is worked out from the nights on it and these payments.
+    """
+
+    __tablename__ = "tab_payments"
+    # As a session's payments: a tick taken back and made again never reuses an id.
+    __table_args__ = {"sqlite_autoincrement": True}
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
+    currency: Mapped[str] = mapped_column(String(10))
+    payer_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    payee_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    cents: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class BankAccount(Model):
+    """The bank account a player keeps with the group (RULES.md §6b): the IBAN as checked (no
+    spaces, upper case) and the name on the account. Never in a workbook or a CSV."""
+
+    __tablename__ = "bank_accounts"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), unique=True
+    )
+    iban: Mapped[str] = mapped_column(String(34))
+    name: Mapped[str] = mapped_column(String(70))

@@ -107,7 +107,11 @@ def undo_hand(group: GroupRef, session_id: int, number: int):
 def finish(group: GroupRef, session_id: int):
     body = json_object()
     view = services.finish_session(
-        group, session_id, text(body, "leftover_pot"), pot_keeper=text(body, "pot_keeper")
+        group,
+        session_id,
+        text(body, "leftover_pot"),
+        pot_keeper=text(body, "pot_keeper"),
+        settle=body.get("settle"),
     )
     return jsonify(view.to_json())
 

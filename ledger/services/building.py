@@ -128,6 +128,7 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         **_keepers(row, state),
         payout=payout,
         number=session_number(row),
+        on_tab=bool(row.on_tab),
     )
 
 

@@ -30,8 +30,10 @@ from ledger.services.results import (
     MovementView,
     SessionView,
     SettlementView,
+    TabView,
 )
 from ledger.services.sessions import session_view, settlement
+from ledger.services.tab import group_tabs
 
 # Reads that happen between two writes of someone at the table could mix two versions of a
 # session; the session's version before and after tells, and the reads are simply repeated.
@@ -73,6 +75,7 @@ class GroupExport:
     group: GroupView
     sessions: Iterator[SessionExport]
     streamed: Iterator[StreamedSession] = field(default_factory=lambda: iter(()))
+    tabs: tuple[TabView, ...] = ()  # RULES.md §6a: the group workbook's Tab sheet
 
 
 def session_export(group: GroupRef, session_id: int) -> SessionExport:
@@ -96,7 +99,8 @@ def group_export(group: GroupRef) -> GroupExport:
     """The group's listing first, then each session as it is taken (oldest first)."""
     listing = group_view(group)
     ids = [s.id for s in listing.sessions]
-    return GroupExport(listing, _each_session(group, ids), _each_streamed(group, ids))
+    tabs = tuple(group_tabs(group))
+    return GroupExport(listing, _each_session(group, ids), _each_streamed(group, ids), tabs)
 
 
 def group_backup(slug: str) -> dict[str, Any]:

@@ -10,15 +10,17 @@ keeper") and a points game's payout (RULES.md §7), as the session services need
 
 from __future__ import annotations
 
+from typing import Any
+
 from ledger.extensions import db
-from ledger.models import GameSession, Player
+from ledger.models import GameSession, Payment, Player
 from ledger.rules.base import Game, State, in_play_order
 from ledger.rules.errors import RuleError
 from ledger.rules.keeper import brought_by
 from ledger.rules.payout import for_money, game_payout
-from ledger.services.building import ordered_players, player_name
+from ledger.services.building import build_session_view, ordered_players, player_name
 from ledger.services.groups import name_key
-from ledger.services.results import SessionView
+from ledger.services.results import GroupRef, SessionView
 
 KEEPER_FIELD = "pot_keeper"
 
@@ -129,3 +131,44 @@ def proposed_keeper(view: SessionView) -> str | None:
     if not candidates:
         return None
     return max(candidates, key=lambda p: (view.scores.get(p, 0), -candidates.index(p)))
+
+
+def tab_keeper(
+    group: GroupRef,
+    row: GameSession,
+    game: Game,
+    choice: str | None,
+    keeper: str | None,
+    settle: Any,
+) -> tuple[str | None, bool]:
+    """The keeper a finish uses and whether the night goes on the tab (RULES.md §6a):
+    ``settle`` is ``now`` (the default) or ``tab``, only for a night that ends in money and has
+    no payments of its own (RuleError on ``settle``).
+
+    On the tab every unit belongs to a player, so a pot carried on needs a keeper: the one
+    named, else the one the finish page proposes (owed the most).
+    """
+    if settle is None or settle == "now":
+        return keeper, False
+    if settle != "tab":
+        raise RuleError('Say "now" to pay tonight or "tab" to put it on the tab.', field="settle")
+    if not game.money and not for_money(game, row.options):
+        raise RuleError(
+            "{game} is not played for money here: there is nothing to put on the tab.",
+            field="settle",
+            game=game.name,
+        )
+    if db.session.scalar(db.select(Payment.id).where(Payment.session_id == row.id).limit(1)):
+        raise RuleError(
+            "Payments were made for this night already: settle it tonight.", field="settle"
+        )
+    carried = (choice or row.leftover_pot or row.options.get("leftover_pot") or "carry") == "carry"
+    if keeper is not None or not game.money or not carried:
+        return keeper, True
+    return proposed_keeper(build_session_view(group, row)), True
+
+
+def put_on_tab(row: GameSession, on_tab: bool) -> dict[str, str]:
+    """Mark a night finished onto the tab; what its line of history says of it."""
+    row.on_tab = on_tab
+    return {"settle": "tab"} if on_tab else {}

@@ -28,7 +28,7 @@ from ledger.models import Change, Payment, Player, SessionPlayer, utcnow
 from ledger.rules.errors import RuleError
 from ledger.rules.money import amount, format_amount, smallest_coin
 from ledger.services.building import payment_views
-from ledger.services.errors import NotFound
+from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import name_key
 from ledger.services.loading import load_session, session_game
 from ledger.services.plans import fix_plan, pot_plan
@@ -72,6 +72,8 @@ def record_payment(
 
     def work() -> PaymentView:
         row = load_session(group, session_id, lock=True)
+        if row.on_tab:
+            raise Conflict("This night is on the tab: pay it on the tab's settle-up.")
         # The plan for the pot the paying page showed becomes the table's (services/plans.py).
         fix_plan(row, leftover_pot, pot_keeper)
         # Read after the lock: a payment another phone made a moment ago is counted.

@@ -139,6 +139,10 @@ def reopen_session(group: GroupRef, session_id: int) -> SessionView:
             raise Conflict(
                 "Session {id} ended by its own rules: undo its last hand to play on.", id=row.id
             )
+        if row.on_tab:
+            raise Conflict(
+                "Session {id} is on the tab: take it off the tab before reopening it.", id=row.id
+            )
         if row.carried_into_id is not None:
             raise Conflict(
                 "The pot of session {id} opened session {into}: it can no longer be reopened.",

@@ -190,6 +190,8 @@ class SessionView:
         brought back (a money game's scoreboard)."""
         return self.scores.get(name, 0) + self.brought_back(name)
 
+    on_tab: bool = False  # RULES.md §6a
+
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -219,6 +221,7 @@ class SessionView:
             "carried_in_keeper": self.carried_in_keeper,
             "carried_from": self.carried_from,
             "payout": dict(self.payout) if self.payout is not None else None,
+            "on_tab": self.on_tab,
         }
 
 
@@ -390,14 +393,17 @@ class TransferView:
     target: str | None
     units: int
     amount: Decimal
+    # RULES.md §6b: the QR code's text for a transfer in euros to a player with an account.
+    epc: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        found = {
             "from": self.source,
             "to": self.target,
             "units": self.units,
             "amount": str(self.amount),
         }
+        return found if self.epc is None else {**found, "epc": self.epc}
 
 
 @dataclass(frozen=True)
@@ -415,9 +421,11 @@ class SettlementView:
     transfers: tuple[TransferView, ...]  # what is still outstanding after the payments
     payments: tuple[PaymentView, ...] = ()  # oldest first
     pot_keeper: str | None = None  # who the pot's money is paid to (RULES.md §2)
+    on_tab: bool = False  # RULES.md §6a: the night is paid with the tab, no transfers of its own
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "on_tab": self.on_tab,
             "session": self.session,
             "status": self.status,
             "currency": self.currency,
@@ -451,3 +459,92 @@ class ChangeView:
             "before": self.before,
             "after": self.after,
         }
+
+
+@dataclass(frozen=True)
+class TabPaymentView:
+    """A payment against the tab (API.md "The tab")."""
+
+    id: int
+    source: str
+    target: str
+    amount: Decimal
+    currency: str
+    at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "from": self.source,
+            "to": self.target,
+            "amount": str(self.amount),
+            "currency": self.currency,
+            "at": timestamp(self.at),
+        }
+
+
+@dataclass(frozen=True)
+class TabNightView:
+    """A night on the tab: its session, game, date and each player's part (exact)."""
+
+    session: int
+    game: str
+    game_name: str
+    at: datetime
+    parts: Mapping[str, Decimal]
+
+
+@dataclass(frozen=True)
+class TabBalanceView:
+    player: str
+    amount: Decimal  # exact, to the cent
+    settled: Decimal  # in coins
+    outstanding_amount: Decimal  # after the payments, in coins
+    nights: int  # the nights on the tab this player played
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "amount": str(self.amount),
+            "settled": str(self.settled),
+            "outstanding_amount": str(self.outstanding_amount),
+        }
+
+
+@dataclass(frozen=True)
+class TabView:
+    """The group's tab in one currency (RULES.md §6a, API.md "The tab")."""
+
+    currency: str
+    balances: tuple[TabBalanceView, ...]
+    transfers: tuple[TransferView, ...]
+    nights: tuple[TabNightView, ...]
+    payments: tuple[TabPaymentView, ...]
+
+    @property
+    def since(self) -> datetime | None:
+        return self.nights[0].at if self.nights else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "currency": self.currency,
+            "balances": [b.to_json() for b in self.balances],
+            "transfers": [
+                {k: v for k, v in t.to_json().items() if k != "units"} for t in self.transfers
+            ],
+            "sessions": [n.session for n in self.nights],
+            "payments": [p.to_json() for p in self.payments],
+            "since": timestamp(self.since),
+            "settled": not self.transfers,
+        }
+
+
+@dataclass(frozen=True)
+class AccountView:
+    """A player's bank account (RULES.md §6b)."""
+
+    iban: str
+    name: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"iban": self.iban, "name": self.name}

@@ -21,10 +21,13 @@ from ledger.extensions import db
 from ledger.models import Change, GameSession, Hand, Player, SessionPlayer, utcnow
 from ledger.rules import base
 from ledger.rules.base import State
+from ledger.rules.epc import remittance
 from ledger.rules.errors import RuleError
 from ledger.rules.money import amount, settle_amounts
 from ledger.rules.payout import check_stake_seats
 from ledger.rules.registry import get_game
+from ledger.rules.settle import Transfer
+from ledger.services.accounts import with_epc
 from ledger.services.building import (
     build_session_view,
     payment_views,
@@ -33,7 +36,14 @@ from ledger.services.building import (
 from ledger.services.building import session_numbers as numbers_in
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import check_player_name, find_players, name_key, players_for
-from ledger.services.keepers import checked_keeper, keep_pot, keeper_names, settlement_balances
+from ledger.services.keepers import (
+    checked_keeper,
+    keep_pot,
+    keeper_names,
+    put_on_tab,
+    settlement_balances,
+    tab_keeper,
+)
 from ledger.services.loading import check_version, load_session, read_session, session_game
 from ledger.services.plans import check_unpaid, pot_plan
 from ledger.services.results import (
@@ -197,27 +207,28 @@ def finish_session(
     leftover_pot: str | None = None,
     version: int | None = None,
     pot_keeper: str | None = None,
+    settle: Any = None,
 ) -> SessionView:
     """End the session. In a money game the pot left is carried on or refunded (the session's
     ``leftover_pot`` option when none is given); a points game simply ends where it stands.
 
     ``pot_keeper`` names the player who takes a carried pot home (RULES.md §2): the settle-up
-    pays it to them, and the session it opens has them bring it back. An empty pot has no
-    keeper.
-
+    pays it to them, and the session it opens has them bring it back (an empty pot: nobody).
     With ``version`` (the one the player's page showed), a session changed since answers
     Conflict: the payments the player saw are no longer those the night would end with.
-    """
+    ``settle``: ``now`` or ``tab`` (RULES.md §6a, keepers.tab_keeper)."""
 
     def work() -> SessionView:
         row = load_session(group, session_id, lock=True)
         if row.status != "open":
-            raise Conflict("This session is already finished.")
+            return _finished_already(group, row, settle)
         check_version(row, version)
         game = session_game(row)
         state = State.from_dict(row.state)
+        keeper = _plan_keeper(row, game, leftover_pot, pot_keeper)
+        keeper, on_tab = tab_keeper(group, row, game, leftover_pot, keeper, settle)
         if game.money and game.finish is not None:
-            state, finish = _money_finish(row, game, state, leftover_pot, pot_keeper)
+            state, finish = _money_finish(row, game, state, leftover_pot, keeper)
         else:
             checked_keeper(row, game, state, None, pot_keeper)
             # The players end a points game where it stands; the mark keeps it from being
@@ -233,11 +244,22 @@ def finish_session(
         row.carried_pot = state.pot if game.money else 0
         row.version += 1
         kept = {"pot_keeper": keeper_names(row)[0]} if row.pot_keeper_id is not None else {}
+        kept |= put_on_tab(row, on_tab)
         record(row, "session.finished", before={"state": before}, after={**finish, **kept})
         db.session.flush()
         return build_session_view(group, row)
 
     return write(work)
+
+
+def _plan_keeper(
+    row: GameSession, game: base.Game, choice: str | None, keeper: str | None
+) -> str | None:
+    """The keeper a finish names, else the table's plan's when the finish keeps its choice."""
+    plan = pot_plan(row, game)
+    if keeper is None and (choice or plan.choice) == plan.choice:
+        return plan.keeper
+    return keeper
 
 
 def _money_finish(
@@ -285,8 +307,7 @@ def settlement(
     players, balances = settlement_balances(row, game, state, keeper)
     unit_value = Decimal(row.options["unit_value"])
     currency = row.options["currency"]
-    # Paying up (RULES.md §2) is a step of its own: the payments made lower what is still
-    # outstanding, and the transfers settle only that.
+    # Paying up (RULES.md §2): the payments made lower what is still outstanding.
     paid = payment_views(row, unit_value, currency)
     left = _after_payments(balances, paid)
     settled, _ = settle_amounts(balances, unit_value, currency)
@@ -310,9 +331,36 @@ def settlement(
         ),
         pot=state.pot if game.money else 0,
         pot_amount=amount(state.pot if game.money else 0, unit_value, currency),
-        transfers=tuple(TransferView(t.source, t.target, t.units, money) for t, money in transfers),
+        transfers=_night_transfers(group, row, game.name, transfers),
         payments=paid,
         pot_keeper=keeper if keeper in balances else None,
+        on_tab=row.on_tab,
+    )
+
+
+def _finished_already(group: GroupRef, row: GameSession, settle: Any) -> SessionView:
+    """A finish of a finished session: only a points game for money that ended by itself
+    may still go on the tab (its hands stay correctable, and the tab follows them)."""
+    if settle != "tab" or row.finish is not None or row.on_tab:
+        raise Conflict("This session is already finished.")
+    game = session_game(row)
+    tab_keeper(group, row, game, None, None, settle)
+    row.version += 1
+    record(row, "tab.added", before=None, after=put_on_tab(row, True))
+    db.session.flush()
+    return build_session_view(group, row)
+
+
+def _night_transfers(
+    group: GroupRef, row: GameSession, game: str, transfers: Sequence[tuple[Transfer, Decimal]]
+) -> tuple[TransferView, ...]:
+    """A night's transfers, a QR code's text on each in euros to a player with a bank account
+    (RULES.md §6b); none for a night on the tab (§6a): the tab's settle-up pays it."""
+    if row.on_tab:
+        return ()
+    views = tuple(TransferView(t.source, t.target, t.units, money) for t, money in transfers)
+    return with_epc(
+        group, views, row.options["currency"], remittance(group.name, f"{game} #{row.id}")
     )
 
 

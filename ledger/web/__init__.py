@@ -15,11 +15,20 @@ def register_pages(app: Flask) -> None:
     Flask prefers to this app-wide one.)
     """
     from ledger.services.errors import ServiceError
-    from ledger.web import access, display, groups, hands, history, home, i18n, sessions
+    from ledger.web import access, display, groups, hands, history, home, i18n, sessions, tab
     from ledger.web.errors import service_error_page
     from ledger.web.limits import refuse_unkeepable_text
 
-    for blueprint in (home.bp, i18n.bp, display.bp, groups.bp, sessions.bp, hands.bp, history.bp):
+    for blueprint in (
+        home.bp,
+        i18n.bp,
+        display.bp,
+        groups.bp,
+        sessions.bp,
+        hands.bp,
+        history.bp,
+        tab.bp,
+    ):
         app.register_blueprint(blueprint)
     app.register_error_handler(ServiceError, service_error_page)
     app.before_request(access.renew_daily)

@@ -12,7 +12,7 @@ from ledger import network, services
 from ledger.backup import dumps
 from ledger.downloads import download, group_filename
 from ledger.export import XLSX_MIMETYPE, group_export_workbook
-from ledger.services import auth, exports, stats
+from ledger.services import auth, exports, stats, tab
 from ledger.services.results import GroupRef
 from ledger.web import access, history
 from ledger.web.forms import ConfirmForm, PassphraseForm, PlayerForm, add_error
@@ -42,6 +42,7 @@ def _group_page(slug: str, player_form: PlayerForm | None = None, status: int = 
         rename_form=PlayerForm(formdata=None, prefix="rename"),
         confirm_form=ConfirmForm(),
         just_made=request.args.get("new") == "1",
+        tabs=tab.group_tabs(group),  # RULES.md §6a
     )
     return html if status == 200 else (html, status)
 

@@ -23,12 +23,13 @@ from markupsafe import Markup
 from ledger import services
 from ledger.models import utcnow
 from ledger.rules import amount, minor_units
-from ledger.services import pages, stats
+from ledger.services import accounts, pages, stats, tab
 from ledger.services.errors import RuleError
 from ledger.services.results import ChangeView, SessionView
 from ledger.web import access
 from ledger.web.chart import score_chart
 from ledger.web.display import format_money, game_name
+from ledger.web.forms import ConfirmForm
 from ledger.web.i18n import error_text
 from ledger.web.summary import join_names
 
@@ -97,10 +98,21 @@ def points_label(key: str) -> str:
 def player(slug: str, name: str) -> str:
     group = access.group_for_page(slug)
     history = stats.player_history(group, name)
+    on_tab = [
+        (t.currency, b)
+        for t in tab.group_tabs(group)
+        for b in t.balances
+        if b.player == history.name
+    ]
     return render_template(
         "groups/player.html",
         group=group,
         player=history,
+        # RULES.md §6b: whether an account is kept; its number only when asked for.
+        account=accounts.account_of(group, history.name),
+        reveal=request.args.get("account") == "show",
+        on_tab=on_tab,
+        confirm_form=ConfirmForm(),
         nights=list(reversed(history.nights)),
         numbers=services.session_numbers(group),
         charts=player_charts(history),
@@ -179,8 +191,24 @@ def session_history(slug: str, session_id: int) -> str:
         group=group,
         session=view,
         page=page,
-        lines=[(c, change_text(c, view)) for c in page.changes],
+        lines=[
+            (c, change_text(c, view) + _tab_followed(c, page.changes, view)) for c in page.changes
+        ],
     )
+
+
+def _tab_followed(change: ChangeView, changes: Sequence[ChangeView], view: SessionView) -> str:
+    """RULES.md §6a: a correction made while the night is on the tab changes the tab at once."""
+    if change.kind != "hand.corrected" or not view.on_tab:
+        return ""
+    put_on = [c.version for c in changes if c.kind == "tab.added" or _put_on_tab(c)]
+    if not put_on or change.version < put_on[-1]:
+        return ""
+    return " " + _("The tab changed with it at once.")
+
+
+def _put_on_tab(change: ChangeView) -> bool:
+    return change.kind == "session.finished" and (change.after or {}).get("settle") == "tab"
 
 
 def change_text(change: ChangeView, session: SessionView) -> str:
@@ -311,6 +339,13 @@ def _renamed(change: ChangeView, session: SessionView) -> str:
 
 
 def _finished(change: ChangeView, session: SessionView) -> str:
+    text = _finished_words(change, session)
+    if (change.after or {}).get("settle") == "tab":
+        return text + " " + _("It went on the tab.")
+    return text
+
+
+def _finished_words(change: ChangeView, session: SessionView) -> str:
     after = change.after or {}
     pot = int(((change.before or {}).get("state") or {}).get("pot", 0))
     choice = after.get("leftover_pot")
@@ -330,6 +365,14 @@ def _finished(change: ChangeView, session: SessionView) -> str:
             pot=_pot(pot, session),
         )
     return _("The night was finished; the pot of %(pot)s is carried on.", pot=_pot(pot, session))
+
+
+def _tab_added(change: ChangeView, session: SessionView) -> str:
+    return _("The game was put on the tab.")
+
+
+def _tab_removed(change: ChangeView, session: SessionView) -> str:
+    return _("The night was taken off the tab: it is settled on its own.")
 
 
 def _carried(change: ChangeView, session: SessionView) -> str:
@@ -399,4 +442,6 @@ _WORDS: dict[str, Callable[[ChangeView, SessionView], str]] = {
     "pot.returned": _returned,
     "payment.recorded": _paid,
     "payment.deleted": _unpaid,
+    "tab.added": _tab_added,
+    "tab.removed": _tab_removed,
 }

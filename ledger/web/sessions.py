@@ -36,7 +36,8 @@ from ledger.web.chart import score_chart
 from ledger.web.display import format_money
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
 from ledger.web.pagecache import scoreboards, with_form_token, without_form_token
-from ledger.web.summary import hand_summary, paid_text, settle_copy_text, transfer_text
+from ledger.web.summary import hand_summary, paid_text, settle_copy_text
+from ledger.web.tab import transfer_rows
 
 bp = Blueprint("sessions", __name__, url_prefix="/g/<slug>/s")
 
@@ -466,7 +467,7 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
     keepers = keeper_choices(view)
     open_choice = choice if view.status == "open" else None
     result = services.settlement(group, view.id, open_choice, keeper)
-    lines = [transfer_text(t.to_json(), result.currency) for t in result.transfers]
+    rows = transfer_rows(result.transfers, result.currency)
     # A refund that cannot share the pot evenly leaves the odd units in it: say where they go.
     odd = result.pot if choice == "refund" and view.money else 0
     kept = _kept_text(view, result.pot_keeper, result.pot, result.currency, result.pot_amount)
@@ -481,15 +482,18 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
         session=view,
         settlement=result,
         # RULES.md §2: a night's winnings leave the pot kept or brought back out.
-        winnings={b.player: b.units - b.pot_kept + view.brought_back(b.player)
-                  for b in result.balances},
-        transfers=list(zip(result.transfers, lines, strict=True)),
+        winnings={
+            b.player: b.units - b.pot_kept + view.brought_back(b.player) for b in result.balances
+        },
+        transfers=[(t, words, qr) for t, words, qr, _line in rows],
         payments=paid,
         coins_differ=any(b.settled != b.amount for b in result.balances),
         smallest_coin=format_money(smallest_coin(result.currency), result.currency),
         copy_text=settle_copy_text(
-            title, group.name, view.started_at, lines, kept, [w for _p, w in paid]
+            title, group.name, view.started_at, [r[3] for r in rows], kept, [w for _p, w in paid]
         ),
+        # RULES.md §6a: a money night may go on the tab, at its finish or once it has ended.
+        may_tab=not view.on_tab and not result.payments and not view.closed,
         finish_form=form,
         choosing_pot=view.status == "open" and bool(view.pot),
         pot_choice=choice,
@@ -629,6 +633,7 @@ def finish(slug: str, session_id: int):
         form.leftover_pot.validate_choice = False
     if form.validate_on_submit():
         leftover = form.leftover_pot.data if view.money else None
+        settle = request.form.get("settle") if request.form.get("settle") == "tab" else None
         shown = form.version.data or ""
         keeper = None
         if leftover == "carry" and view.pot:
@@ -638,7 +643,9 @@ def finish(slug: str, session_id: int):
         plan = (leftover, keeper if leftover == "carry" else None)
         version = services.past_payments(group, session_id, form_number(shown), plan)
         try:
-            services.finish_session(group, session_id, leftover, version=version, pot_keeper=keeper)
+            services.finish_session(
+                group, session_id, leftover, version=version, pot_keeper=keeper, settle=settle
+            )
         except services.RuleError as e:
             flash(i18n.error_text(e), "error")
         except services.Conflict as e:
@@ -662,8 +669,8 @@ def finish(slug: str, session_id: int):
                     "error",
                 )
         else:
-            flash(_("The session is finished."), "success")
-        if view.money:
+            flash(_("It is on the tab.") if settle else _("The session is finished."), "success")
+        if view.money or settle:
             return _back_to_settle(slug, session_id)
         return redirect(url_for(".show", slug=slug, session_id=session_id))
     if view.money:

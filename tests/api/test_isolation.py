@@ -67,6 +67,8 @@ def body_for(endpoint: str):
         "api.pot_plan": {"leftover_pot": "refund"},
         "api.reopen": {},
         "api.record_payment": PAYMENT,
+        "api.pay_tab": {"from": "Zebedee", "to": "Philomena", "amount": "0.01", "currency": "EUR"},
+        "api.set_account": {"iban": "NL91ABNA0417164300", "name": "Cornelius"},
     }.get(endpoint)
 
 

@@ -321,3 +321,26 @@ def test_a_wrong_type_in_an_answer_fails_the_schema(app, client, spec):
     del session["version"]
     assert not valid("Session", session)
     assert not valid("Error", {"error": {"message": "Oops."}})
+
+
+def test_the_tabs_answers_validate_against_the_spec(app, client, spec):
+    Checked(app, client, spec)
+    table = Table(client)
+    group_path = f"/groups/{table.slug}"
+    sid = table.session()["id"]
+    table.hand(sid, SEED_HAND_1)
+    table.hand(sid, SEED_HAND_2)
+    account = {"iban": "NL91 ABNA 0417 1643 00", "name": "E. Byrne"}
+    table.ok("PUT", f"{group_path}/players/Enda/account", account)
+    assert table.put(f"{group_path}/players/Enda/account", {"iban": "NL00"}).status_code == 422
+    assert table.ok("POST", f"/sessions/{sid}/finish", {"settle": "tab"})["on_tab"] is True
+    assert table.ok("GET", f"/sessions/{sid}/settlement")["transfers"] == []
+    (tab,) = table.ok("GET", f"{group_path}/tab")["tabs"]
+    assert any("epc" in t for t in tab["transfers"])
+    body = {"from": "Finn", "to": "Enda", "amount": "0.38", "currency": "EUR"}
+    paid = table.ok("POST", f"{group_path}/tab/payments", body, 201)
+    assert table.post(f"{group_path}/tab/payments", body).status_code == 422
+    assert table.delete(f"/sessions/{sid}/tab").status_code == 409
+    assert table.delete(f"{group_path}/tab/payments/{paid['id']}").status_code == 204
+    assert table.ok("DELETE", f"/sessions/{sid}/tab")["on_tab"] is False
+    assert table.delete(f"{group_path}/players/Enda/account").status_code == 204

@@ -277,3 +277,25 @@ def test_over_both_nights_the_keepers_money_is_the_same_either_way(scores, later
     settled = {n: first_scores.get(n, 0) + second_scores.get(n, 0) for n in won}
     settled[keeper_name] += pot
     assert won == settled
+
+
+def test_a_night_put_on_the_tab_uses_the_plans_keeper_and_reopens_only_off_the_tab(table):
+    """Issues 29 and 31 together: the tab's finish keeps the table's plan (not the keeper the
+    rules would propose), and a night on the tab is taken off it before it can be reopened."""
+    sid = _night_with_a_pot(table)  # John is owed the most: the rules would propose him
+    table.ok("PUT", f"/sessions/{sid}/pot", {"leftover_pot": "carry", "pot_keeper": "Rex"})
+
+    done = table.ok("POST", f"/sessions/{sid}/finish", {"settle": "tab"})
+
+    assert (done["on_tab"], done["pot_keeper"]) == (True, "Rex")
+    message = error(table.post(f"/sessions/{sid}/reopen", {}), 409)
+    assert message == f"Session {sid} is on the tab: take it off the tab before reopening it."
+    assert table.ok("GET", f"/sessions/{sid}")["status"] == "finished"
+
+    assert table.call("DELETE", f"/sessions/{sid}/tab").status_code == 200
+    reopened = table.ok("POST", f"/sessions/{sid}/reopen", {})
+    assert (reopened["status"], reopened["on_tab"], reopened["pot_keeper"]) == (
+        "open",
+        False,
+        "Rex",
+    )

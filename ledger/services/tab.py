@@ -1,0 +1,278 @@
+"""The group's tab (RULES.md §6a): the nights finished onto it and the payments against it,
+per currency; worked out each time from those (ledger/rules/tab.py), never kept as totals.
+
+- ``group_tabs``, ``tab_view``: the tab of each currency with anything on it, or of one.
+- ``record_tab_payment``, ``delete_tab_payment``: paying the tab, a tick taken back.
+- ``take_off_tab``: a night back off the tab while the tab has no payment.
+
+Writes to the tab lock the group's row, so two phones ticking the same transfer take turns:
+the second finds it paid and is refused, naming what is still due.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import aliased
+
+from ledger.extensions import db
+from ledger.models import Change, GameSession, Group, Player, TabPayment, utcnow
+from ledger.rules.base import State
+from ledger.rules.epc import remittance
+from ledger.rules.errors import RuleError
+from ledger.rules.money import minor_units
+from ledger.rules.registry import get_game
+from ledger.rules.tab import Tab, TabNight, TabPaid, check_payment, night_part, tab_cents, work_out
+from ledger.services.accounts import with_epc
+from ledger.services.building import build_session_view
+from ledger.services.errors import Conflict, NotFound
+from ledger.services.groups import name_key
+from ledger.services.keepers import keeper_names, settlement_balances
+from ledger.services.loading import load_session
+from ledger.services.results import (
+    GroupRef,
+    SessionView,
+    TabBalanceView,
+    TabNightView,
+    TabPaymentView,
+    TabView,
+    TransferView,
+)
+from ledger.services.unit_of_work import record, write
+
+_Info = tuple[str, datetime]  # a night's game and its start
+
+
+def group_tabs(group: GroupRef) -> list[TabView]:
+    """The tab of every currency with anything on it, by currency."""
+    nights, info = _nights(group)
+    paid = _payments(group)
+    tabs = [work_out(c, nights.get(c, []), paid.get(c, [])) for c in sorted({*nights, *paid})]
+    return [_view(group, tab, info) for tab in tabs if tab is not None]
+
+
+def tab_view(group: GroupRef, currency: str) -> TabView | None:
+    """The tab in ``currency``, or None with nothing on it."""
+    return next((t for t in group_tabs(group) if t.currency == currency), None)
+
+
+def record_tab_payment(
+    group: GroupRef, payer: Any, payee: Any, paid: Any, currency: Any
+) -> TabPaymentView:
+    """``payer`` paid ``payee`` ``paid`` (an amount) against the tab in ``currency``: refused,
+    naming what is still due, if either would owe or be owed more than before (RULES.md §2)."""
+    code = _currency(currency)
+    cents = tab_cents(paid, code)
+
+    def work() -> TabPaymentView:
+        _lock_group(group)
+        nights, _ = _nights(group)
+        tab = work_out(code, nights.get(code, []), _payments(group).get(code, []))
+        if tab is None:
+            raise RuleError("Nothing is on the tab in {currency}.", field="currency", currency=code)
+        source = _named(tab, payer, "from")
+        target = _named(tab, payee, "to")
+        if source == target:
+            raise RuleError("{player} cannot pay themselves.", field="to", player=source)
+        check_payment(tab, source, target, cents)
+        ids = _player_ids(group, (source, target))
+        row = TabPayment(
+            group_id=group.id,
+            currency=code,
+            payer_id=ids[source],
+            payee_id=ids[target],
+            cents=cents,
+            at=utcnow(),
+        )
+        db.session.add(row)
+        db.session.flush()
+        return TabPaymentView(row.id, source, target, _money(cents, code), code, row.at)
+
+    return write(work)
+
+
+def delete_tab_payment(group: GroupRef, payment_id: int) -> None:
+    """Take back a payment against the tab: what it paid is owed again."""
+
+    def work() -> None:
+        _lock_group(group)
+        row = db.session.scalar(
+            select(TabPayment).where(TabPayment.id == payment_id, TabPayment.group_id == group.id)
+        )
+        if row is None:
+            raise NotFound("There is no payment {id} on the tab.", id=payment_id)
+        db.session.delete(row)
+        db.session.flush()
+
+    write(work)
+
+
+def take_off_tab(group: GroupRef, session_id: int) -> SessionView:
+    """The night comes off the tab and is settled on its own again: only while its tab has
+    no payment (Conflict otherwise)."""
+
+    def work() -> SessionView:
+        _lock_group(group)
+        row = load_session(group, session_id, lock=True)
+        if not row.on_tab:
+            raise Conflict("Session {id} is not on the tab.", id=row.id)
+        code = str(row.options["currency"])
+        nights, _ = _nights(group)
+        tab = work_out(code, nights.get(code, []), _payments(group).get(code, []))
+        if tab is None or tab.payments or row.id not in {n.session for n in tab.nights}:
+            raise Conflict(
+                "The tab has been paid since session {id} went on it: it stays on the tab.",
+                id=row.id,
+            )
+        row.on_tab = False
+        row.version += 1
+        record(row, "tab.removed", before={"on_tab": True}, after={"on_tab": False})
+        db.session.flush()
+        return build_session_view(group, row)
+
+    return write(work)
+
+
+def night_balances(row: GameSession) -> dict[str, int] | None:
+    """A finished night's balances in units as the tab counts them (the pot's keeper paid
+    the pot), or None when some of its money belongs to nobody (a pot without a keeper)."""
+    game = get_game(row.game)
+    state = State.from_dict(row.state)
+    _, balances = settlement_balances(row, game, state, keeper_names(row)[0])
+    if None in balances:
+        return None
+    return {p: u for p, u in balances.items() if p is not None}
+
+
+def _nights(group: GroupRef) -> tuple[dict[str, list[TabNight]], dict[int, _Info]]:
+    rows = db.session.scalars(
+        select(GameSession)
+        .where(
+            GameSession.group_id == group.id,
+            GameSession.on_tab.is_(True),
+            GameSession.status == "finished",
+        )
+        .order_by(GameSession.finished_at, GameSession.id)
+    ).all()
+    nights: dict[str, list[TabNight]] = {}
+    info: dict[int, _Info] = {}
+    added = _put_on_later([row.id for row in rows if row.finish is None])
+    for row in rows:
+        balances = night_balances(row)
+        if balances is None:
+            continue
+        value = Decimal(row.options["unit_value"])
+        parts = {p: night_part(u, value) for p, u in balances.items()}
+        at = added.get(row.id) or row.finished_at or row.started_at
+        nights.setdefault(str(row.options["currency"]), []).append(TabNight(row.id, at, parts))
+        info[row.id] = (row.game, row.started_at)
+    return nights, info
+
+
+def _put_on_later(ids: list[int]) -> dict[int, datetime]:
+    """When games that ended by themselves were put on the tab: a tab counts a night from
+    then, so one ended before the tab was last settled still goes on the tab of now."""
+    if not ids:
+        return {}
+    found = db.session.execute(
+        select(Change.session_id, func.max(Change.at))
+        .where(Change.kind == "tab.added", Change.session_id.in_(ids))
+        .group_by(Change.session_id)
+    ).all()
+    return {session: at for session, at in found}
+
+
+def _payments(group: GroupRef) -> dict[str, list[TabPaid]]:
+    payer, payee = aliased(Player), aliased(Player)
+    found = db.session.execute(
+        select(TabPayment, payer.name, payee.name)
+        .join(payer, payer.id == TabPayment.payer_id)
+        .join(payee, payee.id == TabPayment.payee_id)
+        .where(TabPayment.group_id == group.id)
+        .order_by(TabPayment.at, TabPayment.id)
+    ).all()
+    paid: dict[str, list[TabPaid]] = {}
+    for p, source, target in found:
+        paid.setdefault(p.currency, []).append(TabPaid(p.id, p.at, source, target, p.cents))
+    return paid
+
+
+def _view(group: GroupRef, tab: Tab, info: dict[int, _Info]) -> TabView:
+    code = tab.currency
+    counts = {p: sum(1 for n in tab.nights if p in n.parts) for p in tab.exact}
+    transfers = tuple(
+        TransferView(t.source, t.target, t.units, money) for t, money in tab.transfers
+    )
+    return TabView(
+        currency=code,
+        balances=tuple(
+            TabBalanceView(p, tab.amount(p), tab.settled[p], tab.outstanding[p], counts[p])
+            for p in tab.players
+        ),
+        transfers=with_epc(group, transfers, code, remittance(group.name)),
+        nights=tuple(
+            TabNightView(
+                n.session,
+                info[n.session][0],
+                get_game(info[n.session][0]).name,
+                info[n.session][1],
+                {p: Decimal(v).scaleb(-6) for p, v in n.parts.items()},
+            )
+            for n in tab.nights
+        ),
+        payments=tuple(
+            TabPaymentView(p.id, p.source, p.target, _money(p.cents, code), code, p.at)
+            for p in tab.payments
+        ),
+    )
+
+
+def _money(cents: int, currency: str) -> Decimal:
+    return Decimal(cents).scaleb(-minor_units(currency))
+
+
+def _currency(currency: Any) -> str:
+    if not isinstance(currency, str) or not currency.strip() or len(currency.strip()) > 10:
+        raise RuleError("Say in which currency the tab was paid, like EUR.", field="currency")
+    return currency.strip().upper()
+
+
+def _named(tab: Tab, name: Any, field: str) -> str:
+    """The player on the tab ``name`` means (whatever its case), or a refusal of ``field``."""
+    if not isinstance(name, str) or not name.strip():
+        if field == "from":
+            raise RuleError("Say who paid.", field=field)
+        raise RuleError("Say who was paid.", field=field)
+    found = next((p for p in tab.exact if name_key(p) == name_key(name.strip())), None)
+    if found is None:
+        raise RuleError(
+            "{player} has nothing on the tab in {currency}.",
+            field=field,
+            player=name.strip()[:40],
+            currency=tab.currency,
+        )
+    return found
+
+
+def _player_ids(group: GroupRef, names: tuple[str, str]) -> dict[str, int]:
+    found = db.session.execute(
+        select(Player.name, Player.id).where(Player.group_id == group.id, Player.name.in_(names))
+    ).all()
+    return {name: player_id for name, player_id in found}
+
+
+def _lock_group(group: GroupRef) -> None:
+    """The group's row locked for the rest of the transaction: writes to its tab take turns
+    (as ``load_session`` locks a session: FOR UPDATE, or SQLite's write lock)."""
+    if db.session.get_bind().dialect.name == "sqlite":
+        db.session.execute(
+            update(Group)
+            .where(Group.id == group.id)
+            .values(auth_epoch=Group.auth_epoch)
+            .execution_options(synchronize_session=False)
+        )
+    else:
+        db.session.execute(select(Group.id).where(Group.id == group.id).with_for_update())
