@@ -59,7 +59,7 @@ def test_a_round_of_spin_rummy_scores_the_best_melds(new_phone, live_server):
     expect(phone.region("Results").get_by_role("columnheader")).to_have_text(
         ["Player", "Cards", "Points", "Total"]
     )
-    for meld in ("[7♠ 7♥ 7♦]", "[8♥ 9♥ 10♥]"):
+    for meld in ("[7♠ 7♥ 7♦] = 7", "[8♥ 9♥ 10♥] = 8"):
         box = page.get_by_text(meld, exact=True).bounding_box()
         assert box and box["height"] < 40, f"{meld} wraps: {box}"
     scroller = phone.region("Results").locator(".table-scroll")
