@@ -18,6 +18,7 @@ from sqlalchemy import update
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession
+from ledger.services.results import number_sessions
 from ledger.services.stats import Night, SessionFacts, add_up, night_facts
 from tests.api.helpers import PASSPHRASE, SEED_HAND_1, SEED_HAND_2, Table, error, hand_of
 from tests.api.test_hands import count_queries
@@ -223,6 +224,9 @@ def test_one_group_never_sees_another_groups_players_or_stats(table, other, app)
 def test_the_workbook_and_the_pages_show_the_stats_numbers(year, client):
     table, ids = year
     stats = {p["name"]: p for p in table.ok("GET", f"/groups/{table.slug}/stats")["players"]}
+    listing = table.ok("GET", f"/groups/{table.slug}")["sessions"]
+    numbers = number_sessions((s["id"], s["game"]) for s in listing)
+    game_names = {g["key"]: g["name"] for g in table.ok("GET", "/games")}
     wb = load_workbook(BytesIO(table.call("GET", f"/groups/{table.slug}/export.xlsx").data))
     assert wb.sheetnames[:3] == ["Sessions", "Players", "Hands"]
     rows = list(wb["Players"].values)
@@ -242,11 +246,15 @@ def test_the_workbook_and_the_pages_show_the_stats_numbers(year, client):
             assert [line[h] for h in columns] == [points]
         sheet = list(wb[name[:31]].values)
         nights = table.ok("GET", f"/groups/{table.slug}/players/{name}")["sessions"]
-        assert [r[0] for r in sheet[1 : 1 + len(nights)]] == [n["id"] for n in nights]
-    listed = {r[0]: r for r in list(wb["Sessions"].values)[1:]}
+        # A session by its number among its game's in the group, as the pages name it.
+        assert [r[:2] for r in sheet[1 : 1 + len(nights)]] == [
+            (numbers[n["id"]], game_names[n["game"]]) for n in nights
+        ]
+    listed = {r[:2]: r for r in list(wb["Sessions"].values)[1:]}
     for sid in ids:
         s = table.ok("GET", f"/sessions/{sid}")
-        assert (listed[sid][5] or "") == ", ".join(s["winners"])  # never "up the most"
+        row = listed[numbers[sid], s["game_name"]]
+        assert (row[5] or "") == ", ".join(s["winners"])  # never "up the most"
 
     client.post("/open", data={"open-group": table.slug, "open-passphrase": PASSPHRASE})
     page = client.get(f"/g/{table.slug}").get_data(as_text=True)

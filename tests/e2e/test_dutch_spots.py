@@ -68,7 +68,7 @@ def test_a_game_of_dutch_spots_to_its_end(new_phone, live_server):
     phone.shot("hand-8-cards")
     phone.save_hand(8)
     expect(phone.status()).to_have_text(
-        "Hand 8 saved. Anke goes out. Bram scores 20, Cor 5, Daan 1."
+        "Hand 8 saved. Anke goes out. Bram gets 20 penalty points, Cor 5, Daan 1."
     )
 
     final = {"Anke": 34, "Bram": 42, "Cor": 37, "Daan": 42}

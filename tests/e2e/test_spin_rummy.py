@@ -50,15 +50,16 @@ def test_a_round_of_spin_rummy_scores_the_best_melds(new_phone, live_server):
 
     phone.link(re.compile(r"^#1 ")).tap()
     expect(phone.heading(re.compile(r"^Round 1\b"))).to_be_visible()
+    # Each meld with what it scores (issue 29): a set its rank, a run its lowest card.
     results = phone.region("Results").get_by_role("row")
-    expect(results.filter(has_text="Aoife")).to_contain_text("[7♠ 7♥ 7♦] [8♥ 9♥ 10♥]")
-    expect(results.filter(has_text="Cian")).to_contain_text("[Q♣ K♣ A♣] [4♠ 4♥ 4♦]")
+    expect(results.filter(has_text="Aoife")).to_contain_text("[7♠ 7♥ 7♦] = 7 [8♥ 9♥ 10♥] = 8")
+    expect(results.filter(has_text="Cian")).to_contain_text("[Q♣ K♣ A♣] = 12 [4♠ 4♥ 4♦] = 4")
     # One column for the melds' points (not "Value" and "Points" with the same number), and
     # the whole table on the screen: each meld on one line, nothing to scroll sideways to.
     expect(phone.region("Results").get_by_role("columnheader")).to_have_text(
         ["Player", "Cards", "Points", "Total"]
     )
-    for meld in ("[7♠ 7♥ 7♦]", "[8♥ 9♥ 10♥]"):
+    for meld in ("[7♠ 7♥ 7♦] = 7", "[8♥ 9♥ 10♥] = 8"):
         box = page.get_by_text(meld, exact=True).bounding_box()
         assert box and box["height"] < 40, f"{meld} wraps: {box}"
     scroller = phone.region("Results").locator(".table-scroll")
