@@ -891,7 +891,6 @@ def group_workbook(
     facts: list[SessionFacts] = []
     for item in sessions:
         session, hands, _settlement = SessionData(*item)
-        session = {**session, "number": numbers.get(session.get("id"))}
         started = session.get("started_at") or listed.get(session.get("id"), {}).get("started_at")
         sheets = (sessions_sheet, hands_sheet)
         facts.append(_group_session(sheets, session, hands, started, player_names))
@@ -951,7 +950,7 @@ def _group_session(
         count += 1
     sessions_sheet.row(
         [
-            session.get("number") or session.get("id"),
+            session.get("id"),  # the address; API.md: one row per session, by id
             _game_name(session),
             _when(started),
             _when(session.get("finished_at")),
@@ -995,7 +994,7 @@ def _group_hand_row(
     money = is_money(session)
     by_player = {r.get("player"): r for r in hand.get("results") or []}
     row: Row = [
-        session.get("number") or session.get("id"),
+        session.get("id"),  # API.md: every hand of every session, with the session's id
         _game_name(session),
         hand.get("number"),
         hand.get("dealer"),
@@ -1054,12 +1053,10 @@ def group_hands_csv(
     """The group's whole history as CSV (`ledger export GROUP FILE.csv`): the rows of the
     group workbook's Hands sheet, every hand of every session, oldest first."""
     player_names = [str(p["name"]) for p in group.get("players") or []]
-    numbers = _numbers(group)
 
     def rows() -> Iterator[Row]:
         for item in sessions:
             session, hands, _settlement = SessionData(*item)
-            session = {**session, "number": numbers.get(session.get("id"))}
             for hand in hands:
                 yield _group_hand_row(session, hand, player_names)
 
