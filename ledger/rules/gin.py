@@ -430,6 +430,22 @@ def bonuses(state: State, options: Mapping[str, Any]) -> dict[str, Bonus]:
     return found
 
 
+def bonus_points(state: State, options: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+    """Each player's end of the game in points, as the session answers it: the hand points
+    as they count (doubled for a shutout's ``double_hands``), the game bonus, the boxes'
+    points, the hands won and whether it was a shutout (1) or not (0)."""
+    return {
+        p: {
+            "hands": b.hands,
+            "game": b.game,
+            "boxes": b.box_points,
+            "hands_won": b.boxes,
+            "shutout": int(b.shutout),
+        }
+        for p, b in bonuses(state, options).items()
+    }
+
+
 def final_scores(state: State, options: Mapping[str, Any]) -> dict[str, int]:
     """Each player's final total: hand points, game bonus and boxes (what §7 pays on)."""
     return {p: b.total for p, b in bonuses(state, options).items()}
@@ -554,6 +570,7 @@ GAME = Game(
     start=start,
     leaders=leaders,
     final_scores=final_scores,
+    bonuses=bonus_points,
     # A draw ends a hand with nobody out; nobody goes rummy.
     table=TableRules(nobody_out=True, rummy=False, target_option="target", endings=endings),
 )
