@@ -345,3 +345,34 @@ def test_tally_refusals_name_the_points(table):
                                         result("Bob", points=-5)]})["scores_after"] == {
         "Ann": 7, "Bob": -5,
     }  # fmt: skip
+
+
+# --- Money (§7 and §10) --------------------------------------------------------------------------
+
+
+def test_jokeren_for_a_stake_pays_the_lowest_after_its_hands(table):
+    sid = table.session(["Ann", "Bob", "Cas"], dealer="Cas", game="jokeren", entry="totals",
+                        hands=2, stake=2)["id"]  # fmt: skip
+    table.hand(sid, {"out": "Ann", "results": [result("Bob", spots=20), result("Cas", spots=5)]})
+    table.hand(sid, {"out": "Cas", "results": [result("Ann", spots=12), result("Bob", spots=4)]})
+
+    session = table.ok("GET", f"/sessions/{sid}")
+    assert session["scores"] == {"Ann": 12, "Bob": 24, "Cas": 5}
+    assert (session["status"], session["winners"]) == ("finished", ["Cas"])
+    assert session["payout"] == {"Ann": -14, "Bob": -38, "Cas": 52}
+
+
+def test_kaluki_settles_up_with_ticks_like_a_spot_night(table):
+    sid = kaluki_to_hand_6(table)
+    table.ok("POST", f"/sessions/{sid}/buy_in", {"player": "Bob"})
+    table.hand(sid, kaluki_hand("Ann", True, Bob="KS QS 4D", Cas="JK JK 5H"))
+    table.hand(sid, kaluki_hand("Ann", Bob="9C 2H"))
+    table.ok("POST", f"/sessions/{sid}/finish", {})
+
+    paid = table.ok("POST", f"/sessions/{sid}/payments", {"from": "Bob", "to": "Ann",
+                                                          "units": 200}, 201)  # fmt: skip
+    settled = table.ok("GET", f"/sessions/{sid}/settlement")
+    assert {b["player"]: b["outstanding"] for b in settled["balances"]} == {
+        "Ann": 200, "Bob": 0, "Cas": -100, "Dee": -100,
+    }  # fmt: skip
+    assert paid["amount"] == "2.00" and len(settled["transfers"]) == 2
