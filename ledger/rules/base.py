@@ -307,6 +307,8 @@ class Game:
     # keeps ``totals``, ``eliminated`` and ``buy_ins``.
     buy_in: Callable[[State, str, Mapping[str, Any]], BoughtIn] | None = None
     replay_buy_in: Callable[[State, BuyIn, Mapping[str, Any]], BoughtIn] | None = None
+    # Who may buy back in now (eliminated in the last hand, buy-ins on): the page's buttons.
+    may_buy_in: Callable[[State, Mapping[str, Any]], tuple[str, ...]] | None = None
     # A game that is not open seating but lets a player leave between hands its own way
     # (Kaluki: the player is eliminated without a buy-in).
     leave: Callable[[State, str, Mapping[str, Any]], State] | None = None

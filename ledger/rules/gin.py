@@ -572,5 +572,12 @@ GAME = Game(
     final_scores=final_scores,
     bonuses=bonus_points,
     # A draw ends a hand with nobody out; nobody goes rummy.
-    table=TableRules(nobody_out=True, rummy=False, target_option="target", endings=endings),
+    table=TableRules(
+        nobody_out=True,
+        rummy=False,
+        target_option="target",
+        endings=endings,
+        out_empty_endings=(GIN, BIG_GIN),
+        no_result_endings=(DRAW,),
+    ),
 )

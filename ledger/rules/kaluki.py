@@ -630,6 +630,7 @@ GAME = Game(
     finish=finish,
     buy_in=buy_in,
     replay_buy_in=replay_buy_in,
+    may_buy_in=can_buy_in,
     leave=leave,
     # Exactly one player goes out, maybe kaluki (the form's "rummy"); cards as Jokeren's deck.
     table=TableRules(
@@ -638,5 +639,6 @@ GAME = Game(
         target_option="target",
         rummy_reward=reward,
         preset={"ace_value": ACE, "jokers": JOKERS // PACKS},
+        rummy_label=N_("Went kaluki (all 13 cards down in one turn, nothing laid down before)"),
     ),
 )

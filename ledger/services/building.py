@@ -145,6 +145,8 @@ def _game_parts(
         found["totals"] = {p: state.totals.get(p, 0) for p in names}
         found["eliminated"] = {p: n for p, n in state.eliminated.items()}
         found["buy_ins"] = dict(state.buy_ins)
+    if game.may_buy_in is not None and status == "open":
+        found["may_buy_in"] = game.may_buy_in(state, options)
     return found
 
 

@@ -170,6 +170,7 @@ class SessionView:
     totals: Mapping[str, int] | None = None
     eliminated: Mapping[str, int] | None = None
     buy_ins: Mapping[str, tuple[int, ...]] | None = None
+    may_buy_in: tuple[str, ...] = ()  # who may buy back in now (the page's buttons)
 
     def to_json(self) -> dict[str, Any]:
         return {

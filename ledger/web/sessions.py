@@ -276,7 +276,9 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         saved=saved_hand,
         saved_summary=summary(saved_hand) if saved_hand else None,
         chart=score_chart(names, list(board.history), label=texts.hand_text(view.game, "chart")),
-        target=texts.target(view.game, view.options),
+        # A money game's scores are balances: a points target is the game's own to show.
+        target=None if view.money else texts.target(view.game, view.options),
+        limit=texts.target(view.game, view.options),
         # The one form the page draws, and only where it does: a form costs as much to
         # build as a query (the other forms' fields are plain tags with csrf_field()).
         join_form=(
@@ -375,6 +377,25 @@ def join(slug: str, session_id: int) -> Response:
     else:
         for message in form.name.errors:
             flash(str(message), "error")
+    return redirect(url_for(".show", slug=slug, session_id=session_id))
+
+
+@bp.post("/<int:session_id>/buy_in")
+def buy_in(slug: str, session_id: int) -> Response:
+    """A player eliminated in the last hand buys back in (Kaluki): the version the page showed
+    is sent back, so a double tap is refused rather than made twice."""
+    group = access.group_for_page(slug)
+    name = request.form.get("player", "")
+    if ConfirmForm().validate_on_submit():
+        try:
+            view = services.buy_in(
+                group, session_id, name, version=form_number(request.form.get("version"))
+            )
+        except (services.RuleError, services.Conflict) as e:
+            flash(i18n.error_text(e), "error")
+        else:
+            total = view.totals.get(name, 0) if view.totals else 0
+            flash(_("%(name)s buys back in at %(total)d.", name=name, total=total), "success")
     return redirect(url_for(".show", slug=slug, session_id=session_id))
 
 
