@@ -571,7 +571,7 @@ def finish(slug: str, session_id: int):
     """End the night (money: carry or refund the pot) or end a points game where it stands."""
     group, view = _session(slug, session_id)
     form = FinishForm()
-    if not view.money:
+    if not view.money or not _pot_choices(view):  # nothing to choose (Kaluki shares its pot)
         form.leftover_pot.validators = []
         form.leftover_pot.validate_choice = False
     if form.validate_on_submit():
