@@ -120,7 +120,8 @@ def _penalties(hand: Mapping[str, Any]) -> str:
     scored = [(r["player"], int(r["points"])) for r in _in_order(hand) if r.get("points")]
     if not scored:
         return ""
-    return _listing(scored, gettext("%(name)s +%(units)s points")) + ". "
+    listed = ", ".join(f"{name} {units}" for name, units in scored)
+    return gettext("Penalty points: %(list)s.", list=listed) + " "
 
 
 def _went_rummy(out: str, reward: RummyReward) -> str:

@@ -376,3 +376,17 @@ def test_kaluki_settles_up_with_ticks_like_a_spot_night(table):
         "Ann": 200, "Bob": 0, "Cas": -100, "Dee": -100,
     }  # fmt: skip
     assert paid["amount"] == "2.00" and len(settled["transfers"]) == 2
+
+
+def test_the_stats_count_games_won_per_game_on_the_final_totals(table):
+    sid = table.session(["Cas", "Dee"], dealer="Dee", game="gin", entry="totals")["id"]
+    for ending, cas_dead, dee_dead in (("knock", 3, 43), ("gin", 0, 10), ("knock", 2, 32)):
+        table.hand(sid, {"ending": ending, "out": "Cas", "results": [
+            result("Cas", spots=cas_dead), result("Dee", spots=dee_dead)]})  # fmt: skip
+    tally = table.session(["Cas", "Dee"], dealer="Dee", game="tally", hands=1)["id"]
+    table.hand(tally, {"results": [result("Cas", points=-2), result("Dee", points=4)]})
+
+    stats = {p["name"]: p for p in table.ok("GET", f"/groups/{table.slug}/stats")["players"]}
+    assert stats["Cas"]["games_won"] == {"gin": 1}
+    assert stats["Dee"]["games_won"] == {"tally": 1}
+    assert stats["Cas"]["points"]["gin"] == 380  # the final total, bonuses in
