@@ -154,3 +154,22 @@ def test_gin_ends_with_a_block_of_bonuses_and_the_margin(phone):
     seen = board(phone)
     assert "The end of the game" in seen and "shutout" in seen
     assert "3 × 25 = 75" in seen and "Cas wins by 380." in seen
+
+
+def test_the_history_tells_the_buy_in_the_ending_and_the_pot_shared(phone):
+    phone.start("kaluki", ("Ann", "Bob", "Cas"), "Cas", entry="totals")
+    post_hand(phone, {"Bob": {"spots": "160"}, "Cas": {"spots": "20"}}, out="Ann")
+    phone.client.post(f"{phone.board}/buy_in", data={"player": "Bob"})
+    post_hand(phone, {"Bob": {"spots": "140"}, "Cas": {"spots": "140"}}, out="Ann")
+    settle = html(phone.client.get(f"{phone.board}/settle"))
+    assert "Finishing the game shares the pot of €4.00" in words(settle)
+    phone.client.post(f"{phone.board}/finish", data=hidden_fields(settle))
+
+    seen = words(html(phone.client.get(f"{phone.board}/history")))
+    assert "Bob bought back in for €1.00, at 20 points." in seen
+    assert "The game was finished; the pot of €4.00 went to Ann." in seen
+
+    gin = Phone(phone.client, slug=phone.slug)
+    gin.start("gin", ("Ann", "Bob"), "Bob")
+    post_hand(gin, {}, ending="draw")
+    assert "Draw (nobody knocked):" in words(html(gin.client.get(f"{gin.board}/history")))
