@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from ledger.rules import payout
+from ledger.rules import payout, rummy
 from ledger.rules.base import (
     Game,
     HandEntry,
@@ -558,11 +558,7 @@ GAME = Game(
                 "doubled, or nothing more."
             ),
         ),
-        "entry": Option(
-            "cards",
-            choices=("cards", "totals"),
-            help=N_("cards: every hand's cards; totals: a spot total or the cards."),
-        ),
+        "entry": rummy.ENTRY,  # the same choice as Rummy's: cards, or totals
         **payout.OPTIONS,  # RULES.md §7: played for money, on the final totals
     },
     play=play,
