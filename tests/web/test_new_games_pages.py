@@ -173,3 +173,18 @@ def test_the_history_tells_the_buy_in_the_ending_and_the_pot_shared(phone):
     gin.start("gin", ("Ann", "Bob"), "Bob")
     post_hand(gin, {}, ending="draw")
     assert "Draw (nobody knocked):" in words(html(gin.client.get(f"{gin.board}/history")))
+
+
+def test_a_hand_page_shows_each_games_own_columns(phone):
+    phone.start("rummy500", ("Ann", "Bob"), "Bob")
+    post_hand(phone, {"Ann": {"melded_points": "30"}, "Bob": {"melded_points": "12",
+                      "cards": "5D"}}, out="Ann")  # fmt: skip
+    page = words(html(phone.client.get(f"{phone.board}/hands/1")))
+    assert "Player Cards Melded points Value Points Total" in page
+    assert "Bob 5♦ 12 5 7 7" in page
+
+    tally = Phone(phone.client, slug=phone.slug)
+    tally.start("tally", ("Ann", "Bob"), "Bob")
+    post_hand(tally, {"Ann": {"points": "-4"}, "Bob": {"points": "9"}})
+    page = words(html(tally.client.get(f"{tally.board}/hands/1")))
+    assert "Player Points Total Ann -4 -4 Bob won 9 9" in page
