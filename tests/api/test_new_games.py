@@ -390,3 +390,15 @@ def test_the_stats_count_games_won_per_game_on_the_final_totals(table):
     assert stats["Cas"]["games_won"] == {"gin": 1}
     assert stats["Dee"]["games_won"] == {"tally": 1}
     assert stats["Cas"]["points"]["gin"] == 380  # the final total, bonuses in
+
+
+def test_a_kaluki_player_who_leaves_is_out_without_a_buy_in(table):
+    sid = table.session(["Ann", "Bob", "Cas"], dealer="Cas", game="kaluki", entry="totals")["id"]
+    table.hand(sid, kaluki_hand("Ann", Bob=20, Cas=30))
+
+    left = table.ok("DELETE", f"/sessions/{sid}/players/Bob")
+
+    assert left["eliminated"] == ["Bob"] and left["scores"]["Bob"] == -100  # the ante stays
+    error(table.post(f"/sessions/{sid}/buy_in", {"player": "Bob"}), 422, "player")
+    hand = table.hand(sid, kaluki_hand("Cas", Ann=12))
+    assert [r["player"] for r in hand["results"]] == ["Ann", "Cas"]

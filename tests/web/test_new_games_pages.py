@@ -161,6 +161,7 @@ def test_the_history_tells_the_buy_in_the_ending_and_the_pot_shared(phone):
     post_hand(phone, {"Bob": {"spots": "160"}, "Cas": {"spots": "20"}}, out="Ann")
     phone.client.post(f"{phone.board}/buy_in", data={"player": "Bob"})
     post_hand(phone, {"Bob": {"spots": "140"}, "Cas": {"spots": "140"}}, out="Ann")
+    assert "Only Ann is still in: settle up to finish the game" in board(phone)
     settle = html(phone.client.get(f"{phone.board}/settle"))
     assert "Finishing the game shares the pot of €4.00" in words(settle)
     phone.client.post(f"{phone.board}/finish", data=hidden_fields(settle))
