@@ -65,6 +65,7 @@ def body_for(endpoint: str):
         "api.correct_hand": hand_of({"Zebedee": "7 8", "Philomena": "3 4", "Cornelius": "5 6"}),
         "api.finish": {"leftover_pot": "refund"},
         "api.record_payment": PAYMENT,
+        "api.buy_in": {"player": "Zebedee"},
     }.get(endpoint)
 
 

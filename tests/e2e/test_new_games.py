@@ -168,3 +168,33 @@ def test_any_game_with_points_below_zero_to_its_target(new_phone, live_server):
     expect(rows.nth(1)).to_contain_text(re.compile(r"Bob.*-3\s+points", re.S))
     expect(phone.region("This hand")).to_contain_text("Winner: Ann")
     phone.check_width("tally-end")
+
+
+def test_a_gin_hand_saved_offline_keeps_its_ending_and_is_sent_once(new_phone, live_server):
+    phone = _phone(new_phone, live_server, "gin-offline", ("Ann", "Bob"))
+    page = phone.page
+    phone.start_session("Gin Rummy", ["Ann", "Bob"], dealer="Bob")
+    _new_hand(phone, 1)
+    page.get_by_role("radio", name="Gin", exact=True).check()
+    page.get_by_role("radio", name="knocked or went gin – Ann").check()
+    phone.cards_box("Bob").fill("KD 10C 6H")
+
+    page.context.set_offline(True)
+    phone.button("Save hand").tap()
+    expect(
+        page.get_by_role("status").filter(has_text="Not sent yet: no connection.")
+    ).to_be_visible()
+    # Back online with the save still refused: the form comes back as it was typed, the
+    # ending chosen and the winner's row folded.
+    page.route(re.compile(r"/hands/new$"), lambda r: r.abort("internetdisconnected")
+               if r.request.method == "POST" else r.continue_())  # fmt: skip
+    page.context.set_offline(False)
+    page.reload()
+    expect(page.get_by_role("radio", name="Gin", exact=True)).to_be_checked()
+    expect(phone.cards_box("Ann")).to_be_hidden()
+    expect(phone.cards_box("Bob")).to_have_value("KD 10C 6H")
+
+    page.unroute(re.compile(r"/hands/new$"))
+    page.reload()
+    expect(phone.status()).to_have_text("Hand 1 saved. Ann gin v 26: Ann +51")
+    expect(phone.region("Last hands").get_by_role("link")).to_have_count(1)
