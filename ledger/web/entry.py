@@ -196,7 +196,8 @@ def _points(row: Any, index: int, errors: RowErrors) -> int | float | None:
     if _WHOLE.match(text):
         return int(text)
     if _FRACTION.match(text):
-        return float(text.replace(",", "."))
+        number = float(text.replace(",", "."))
+        return int(number) if number.is_integer() else number  # 7.0 is kept as 7
     errors.add_row(index, _("Give a whole number, like 12 or -5."), "points")
     return None
 
