@@ -37,11 +37,11 @@ def buy_in(
     the session as it is (a double tap, a resend) instead of a second buy-in. Conflict once
     the next hand has been entered; a RuleError (field ``player``) where the player cannot
     buy in (still in, buy-ins off, not a player of the game)."""
-    if not isinstance(player, str) or not player.strip():
-        raise RuleError("Say who buys back in.", field="player")
 
     def work() -> SessionView:
-        row = load_session(group, session_id, lock=True)
+        row = load_session(group, session_id, lock=True)  # another group's: NotFound first
+        if not isinstance(player, str) or not player.strip():
+            raise RuleError("Say who buys back in.", field="player")
         if request_id is not None and _made_with(row, request_id):
             return build_session_view(group, row)
         check_version(row, version)
