@@ -161,8 +161,8 @@ def _antes(state: State, options: Mapping[str, Any]) -> tuple[list[Movement], di
 def reward(options: Mapping[str, Any]) -> RummyReward:
     """What going kaluki is worth: the others' penalties doubled (``kaluki_bonus``)."""
     if {**GAME.defaults(), **options}["kaluki_bonus"] == "double":
-        return RummyReward(factor=2)
-    return RummyReward()
+        return RummyReward(factor=2, said=N_("%(name)s went kaluki — doubled."))
+    return RummyReward(said=N_("%(name)s went kaluki."))
 
 
 def _check_two_in(state: State, options: Mapping[str, Any]) -> None:

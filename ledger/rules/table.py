@@ -63,6 +63,9 @@ class RummyReward:
 
     factor: int = 1
     bonus: int = 0
+    # The hand's words where the game has its own name for it (Kaluki), with ``{name}``
+    # for the player; None: the page's own words for going rummy.
+    said: str | None = None
 
 
 @dataclass(frozen=True)

@@ -64,8 +64,8 @@ def hand_summary(
     if hand.get("ending"):
         return _ending_summary(hand)
     if money:
-        return _penalties(hand) + _money_summary(hand)
-    if any(r.get("melded") is not None for r in _in_order(hand)):
+        words = _penalties(hand) + _money_summary(hand)
+    elif any(r.get("melded") is not None for r in _in_order(hand)):
         words = _melded_summary(hand)
     else:
         words = _points_summary(hand, rounds=rounds)
@@ -125,6 +125,8 @@ def _penalties(hand: Mapping[str, Any]) -> str:
 
 
 def _went_rummy(out: str, reward: RummyReward) -> str:
+    if reward.said is not None:
+        return gettext(reward.said, name=out)
     if reward.factor == 2 and not reward.bonus:
         return gettext("%(name)s went rummy — doubled.", name=out)
     if reward.factor == 1:

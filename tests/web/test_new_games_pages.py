@@ -189,3 +189,10 @@ def test_a_hand_page_shows_each_games_own_columns(phone):
     post_hand(tally, {"Ann": {"points": "-4"}, "Bob": {"points": "9"}})
     page = words(html(tally.client.get(f"{tally.board}/hands/1")))
     assert "Player Points Total Ann -4 -4 Bob won 9 9" in page
+
+
+def test_a_kaluki_hand_says_kaluki_and_its_doubled_penalties(phone):
+    phone.start("kaluki", ("Ann", "Bob"), "Bob")
+    post_hand(phone, {"Bob": {"cards": "KS QS 4D"}}, out="Ann", rummy="y")
+    assert "Penalty points: Bob 48. Ann goes out. The pot stays at 200. Ann went kaluki — " \
+        "doubled." in board(phone)  # fmt: skip
