@@ -955,15 +955,22 @@ MOVE = {"from": (NAMED, None), "to": (NAMED, None), "units": "int"}
 # The table's plan for a night's pot (services/plans.py).
 PLAN = {"leftover_pot": ("text", None), "pot_keeper": (NAMED, None)}
 SEATING = {"seats": [NAMED], "dealer": NAMED}
-SEATING_OP = ({"join": NAMED, "after": NAMED}, {"leave": NAMED})
+# A buy-in (Kaluki, services/buy_ins.py): the replay makes it again and compares it.
+BUY_IN = {"player": NAMED, "after_hand": "int", "units": "int", "total": "int"}
+SEATING_OP = ({"join": NAMED, "after": NAMED}, {"leave": NAMED}, {"buy_in": BUY_IN})
 RESULT = {
     "player": "text",
     "cards?": "text",
     "spots?": "int",
     "melds?": ["text"],
     "sitting_out?": "true",
+    # The games of RULES.md §8–§12, where given.
+    "melded?": "text",
+    "low_aces?": "int",
+    "melded_points?": "int",
+    "points?": "int",
 }
-ENTRY = {"results": [RESULT], "out": ("text", None), "rummy": "bool"}
+ENTRY = {"results": [RESULT], "out": ("text", None), "rummy": "bool", "ending?": "text"}
 OUTCOME = {
     "number": "int",
     "dealer": NAMED,
@@ -976,6 +983,8 @@ OUTCOME = {
             "points": ("int", None),
             "sitting_out": "bool",
             "melds": [["text"]],
+            "melded?": "int",
+            "melded_cards?": ["text"],
         }
     ],
     "out": (NAMED, None),
@@ -983,6 +992,7 @@ OUTCOME = {
     "movements": [MOVE],
     "pot_before": ("int", None),
     "pot_after": ("int", None),
+    "ending?": "text",
 }
 SCORES = {"*": "int"}
 STATE = {
@@ -995,8 +1005,12 @@ STATE = {
     "pot_antes": SCORES,
     "finished": "bool",
     "winners": [NAMED],
+    "totals?": SCORES,
+    "wins?": SCORES,
+    "eliminated?": SCORES,
+    "buy_ins?": {"*": ["int"]},
 }
-OPTIONS = {"*": ("text", "int", "bool")}
+OPTIONS = {"*": ("text", "int", "bool", None)}  # null: an option left off (a tally's target)
 # A session deleted since (an id not of the file, null after a restore).
 GONE = ("gone", None)
 # Each kind of change: (hand_number, before, after). hand_number: "hand" a hand's number,
@@ -1038,6 +1052,7 @@ CHANGES: dict[str, tuple[str | None, Shape, Shape]] = {
     ),
     "player.joined": ("count", SEATING, {"player": NAMED, "after": NAMED}),
     "player.left": ("count", SEATING, {"player": NAMED}),
+    "player.bought_in": ("count", None, {**BUY_IN, "request_id?": "text"}),
     "player.renamed": (None, {"player": NAMED}, {"player": NAMED}),
     "session.finished": (
         None,

@@ -13,7 +13,7 @@ import csv
 import io
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, date, datetime
 from decimal import MAX_PREC, Context, Decimal, InvalidOperation
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
@@ -294,9 +294,13 @@ def hands_table(
     """The header and rows of the Hands sheet (and hands.csv)."""
     money = is_money(session)
     names = seated_names(session, hands)
+    extra = _hand_extras(hands, money)
     header: Row = ["Hand", "Dealer", "Out", "Winners"]
+    if "ending" in extra:
+        header.append("Ending")
     for name in names:
         header += [f"{name} cards", f"{name} {'spots' if money else 'points'}"]
+        header += [f"{name} {what}" for what in extra if what != "ending"]
     if money:
         header += ["Pot before", "Pot after"]
 
@@ -309,13 +313,32 @@ def hands_table(
                 hand.get("out"),
                 _joined(hand.get("winners") or []),
             ]
+            if "ending" in extra:
+                row.append(hand.get("ending"))
             for name in names:
-                row += _player_cells(by_player.get(name), money)
+                result = by_player.get(name)
+                row += _player_cells(result, money)
+                row += [(result or {}).get(extra[w]) for w in extra if w != "ending"]
             if money:
                 row += [hand.get("pot_before"), hand.get("pot_after")]
             yield row
 
     return header, rows()
+
+
+def _hand_extras(hands: Sequence[Mapping[str, Any]], money: bool) -> dict[str, str]:
+    """The columns a game of RULES.md §8–§12 adds to the Hands sheet, by heading, each with
+    the field it reads: Gin Rummy's ending, Rummy 500's melded and in-hand points, the
+    penalty points of a money game that counts them too (Kaluki)."""
+    results = [r for h in hands for r in h.get("results") or []]
+    extra: dict[str, str] = {}
+    if any(h.get("ending") for h in hands):
+        extra["ending"] = "ending"
+    if any(r.get("melded") is not None for r in results):
+        extra |= {"melded": "melded", "in hand": "in_hand"}
+    if money and any(r.get("points") is not None for r in results):
+        extra["points"] = "points"
+    return extra
 
 
 def payments_table(
@@ -674,6 +697,8 @@ def _summary(
     priced = money or session.get("payout") is not None
     if priced:
         players_header.append(f"Amount ({currency})" if currency else "Amount")
+    game_header, game_cells = _game_columns(session)
+    players_header += game_header
     widths = [max(_width(*names, "Player"), 12), *widths]
     sheet = _Sheet(wb, "Summary", widths, freeze="A5", formats={4: cash})
     sheet.header(info_header)
@@ -688,8 +713,34 @@ def _summary(
         row: Row = [name, played[name], won[name], scores.get(name, 0)]
         if priced:
             row.append(balances.get(name, Decimal(0)))
-        sheet.row(row)
+        sheet.row(row + game_cells(name))
     sheet.filter()
+
+
+def _game_columns(session: Mapping[str, Any]) -> tuple[Row, Callable[[str], Row]]:
+    """The Summary's columns of a game of RULES.md §8–§12, from what the session answers:
+    Gin Rummy's end (hand points, game bonus, boxes), Kaluki's points, who is eliminated and
+    the buy-ins; none for the other games."""
+    bonuses = session.get("bonuses") or {}
+    totals = session.get("totals")
+    header: Row = []
+    if bonuses:
+        header += ["Hand points", "Game bonus", "Boxes won", "Box points"]
+    if totals is not None:
+        header += ["Points", "Eliminated", "Buy-ins"]
+    out = set(session.get("eliminated") or ())
+    buy_ins = session.get("buy_ins") or {}
+
+    def cells(name: str) -> Row:
+        row: Row = []
+        if bonuses:
+            b = bonuses.get(name) or {}
+            row += [b.get("hands"), b.get("game"), b.get("hands_won"), b.get("boxes")]
+        if totals is not None:
+            row += [totals.get(name, 0), "yes" if name in out else "no", buy_ins.get(name, 0)]
+        return row
+
+    return header, cells
 
 
 def _summary_info(

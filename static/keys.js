@@ -83,6 +83,19 @@
     else save();
   });
 
+  /* A points box's ± key (Any game): a minus in front, or taken away, whatever keyboard the
+     phone shows for numbers. */
+  form.addEventListener("click", function (event) {
+    var key = event.target.closest ? event.target.closest("[data-action='negate']") : null;
+    if (!key) return;
+    var box = key.parentNode.querySelector("input");
+    if (!box) return;
+    var text = box.value.trim();
+    box.value = /^[-\u2212]/.test(text) ? text.slice(1) : "-" + text;
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+    box.focus();
+  });
+
   form.addEventListener("input", hints);
   form.addEventListener("change", hints);
   form.addEventListener("click", function () { window.setTimeout(hints, 0); });

@@ -184,21 +184,28 @@
       state.mode = total && total.value ? "total" : cards && cards.value ? "cards" : defaultMode;
     }
 
-    /* Which boxes show and are sent: none when the row is folded, else the chosen mode's. */
+    /* Which boxes show and are sent: none when the row is folded, else the chosen mode's.
+       Where the hand's ending is asked first (Gin Rummy), it says whether the player named
+       has cards to enter (a knock: yes; gin: no) and whether the rows are asked at all. */
     function apply() {
       var out = row.querySelector("input[name='out']");
       var sitting = row.querySelector("input[name$='-sitting_out']");
-      var isOut = !!(out && out.checked) && outFolds;
+      var asked = form.querySelector("input[name='ending']");
+      var ending = form.querySelector("input[name='ending']:checked");
+      var folds = outFolds && (!asked || !!(ending && ending.hasAttribute("data-out-empty")));
+      var noRows = !!(ending && ending.hasAttribute("data-no-results"));
+      var isOut = !!(out && out.checked) && folds;
       var isSitting = !!(sitting && sitting.checked);
+      row.hidden = noRows;
       row.classList.toggle("is-out", isOut);
       row.classList.toggle("is-sitting", isSitting);
-      if (out) out.disabled = isSitting;
+      if (out) out.disabled = isSitting || noRows;
       if (sitting) sitting.disabled = !!(out && out.checked);
       Object.keys(fields).forEach(function (key) {
         var shown = !state.mode || key === state.mode;
         fields[key].hidden = !shown;
         fields[key].querySelectorAll("input").forEach(function (i) {
-          i.disabled = !shown || isOut || isSitting;
+          i.disabled = !shown || isOut || isSitting || noRows;
         });
       });
       state.buttons.forEach(function (b) {
@@ -212,7 +219,7 @@
   var rows = [];
   form.querySelectorAll(".result-row").forEach(function (row) { rows.push(setUp(row)); });
   form.addEventListener("change", function (event) {
-    if (event.target.name === "out" || /-sitting_out$/.test(event.target.name)) {
+    if (/^(out|ending)$/.test(event.target.name) || /-sitting_out$/.test(event.target.name)) {
       rows.forEach(function (apply) { apply(); });
     }
   });

@@ -190,11 +190,8 @@ def hand_entry(body: dict[str, Any]) -> HandEntry:
         player = text(item, "player", f"{where}.player")
         if not player:
             raise RuleError("Each result needs the player's name.", field=f"{where}.player")
-        cards = item.get("cards")
-        if isinstance(cards, list) and all(isinstance(c, str) for c in cards):
-            cards = " ".join(cards)  # the answer's shape, ["J", "10"], is taken back too
-        elif cards is not None and not isinstance(cards, str):
-            raise APIError(400, 'cards must be text, like "J 10".', field=f"{where}.cards")
+        # The answer's shape, ["J", "10"], is taken back too.
+        cards = _card_text(item, "cards", where)
         melds = text_list(item, "melds", f"{where}.melds")
         entries.append(
             ResultEntry(
@@ -203,6 +200,10 @@ def hand_entry(body: dict[str, Any]) -> HandEntry:
                 spots=whole(item, "spots", f"{where}.spots"),
                 melds=tuple(melds) if melds is not None else None,
                 sitting_out=flag(item, "sitting_out", f"{where}.sitting_out"),
+                melded=_card_text(item, "melded", where),
+                low_aces=whole(item, "low_aces", f"{where}.low_aces"),
+                melded_points=whole(item, "melded_points", f"{where}.melded_points"),
+                points=number(item, "points", f"{where}.points"),
             )
         )
     return HandEntry(
@@ -210,7 +211,30 @@ def hand_entry(body: dict[str, Any]) -> HandEntry:
         out=text(body, "out") or None,
         rummy=flag(body, "rummy"),
         cards_language=cards_language(body),
+        ending=text(body, "ending"),
     )
+
+
+def _card_text(item: dict[str, Any], key: str, where: str) -> str | None:
+    """Cards as text ("7H 7S"), or as the answer's list of codes; None when not given."""
+    cards = item.get(key)
+    if isinstance(cards, list) and all(isinstance(c, str) for c in cards):
+        return " ".join(cards)
+    if cards is not None and not isinstance(cards, str):
+        example = "J 10" if key == "cards" else "7H 7S 7D"
+        raise APIError(400, f'{key} must be text, like "{example}".', field=f"{where}.{key}")
+    return cards
+
+
+def number(body: dict[str, Any], key: str, where: str | None = None) -> int | float | None:
+    """A number as sent: a whole number, or a fraction the engine refuses in words (RULES.md
+    §12: "not 7.5"); anything else is the caller's mistake."""
+    value = body.get(key)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+        raise APIError(400, f"{key} must be a number.", field=where or key)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)  # 7.0 is 7, kept as such
+    return value
 
 
 def cards_language(body: dict[str, Any]) -> str:

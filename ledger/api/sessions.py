@@ -127,6 +127,17 @@ def pot_plan(group: GroupRef, session_id: int):
     return jsonify(view.to_json())
 
 
+@bp.post("/sessions/<int:session_id>/buy_in")
+@with_group
+def buy_in(group: GroupRef, session_id: int):
+    """Kaluki: a player eliminated in the last hand buys back in (API.md, third edition)."""
+    body = json_object()
+    view = services.buy_in(
+        group, session_id, text(body, "player"), request_id(body), whole(body, "version")
+    )
+    return jsonify(view.to_json())
+
+
 @bp.post("/sessions/<int:session_id>/reopen")
 @with_group
 def reopen(group: GroupRef, session_id: int):

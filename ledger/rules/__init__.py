@@ -16,6 +16,8 @@ from ledger.rules.cards import (
     rank_letter,
 )
 from ledger.rules.errors import Phrase, RuleError
+from ledger.rules.gin import Story as EndingStory
+from ledger.rules.gin import story as ending_story
 from ledger.rules.money import amount, coin, minor_units
 from ledger.rules.registry import GAMES, NEW_GAMES, find_game, get_game
 from ledger.rules.table import EntryForm, PotStory, RummyReward, pot_story
@@ -27,6 +29,7 @@ __all__ = [
     "GAMES",
     "NEW_GAMES",
     "SUIT_SYMBOLS",
+    "EndingStory",
     "EntryForm",
     "HandEntry",
     "Movement",
@@ -42,6 +45,7 @@ __all__ = [
     "card_letters",
     "cards_as_typed",
     "coin",
+    "ending_story",
     "find_game",
     "get_game",
     "has_name",

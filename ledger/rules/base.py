@@ -178,6 +178,45 @@ class HandOutcome:
 
 
 @dataclass(frozen=True)
+class BuyIn:
+    """A buy-in as the session keeps it, to replay after the hand it followed (Kaluki,
+    RULES.md §10): the player, the hands played when they bought in, what they paid into the
+    pot and the total they re-entered at (the engine's answer, kept to show and to check a
+    replay)."""
+
+    player: str
+    after_hand: int
+    units: int
+    total: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "after_hand": self.after_hand,
+            "units": self.units,
+            "total": self.total,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BuyIn:
+        return cls(
+            player=str(data["player"]),
+            after_hand=int(data["after_hand"]),
+            units=int(data["units"]),
+            total=int(data["total"]),
+        )
+
+
+@dataclass(frozen=True)
+class BoughtIn:
+    """What a buy-in did: the record to keep, the money into the pot, the state after it."""
+
+    buy_in: BuyIn
+    movements: tuple[Movement, ...]
+    state: State
+
+
+@dataclass(frozen=True)
 class Finish:
     """How a money session ends: what the leftover pot does and the final state."""
 
@@ -260,6 +299,19 @@ class Game:
     # Points games whose end adds to the hands' points (Gin Rummy's bonuses): each player's
     # final total in a finished game, what the winners and a stake are judged on (§7).
     final_scores: Callable[[State, Mapping[str, Any]], dict[str, int]] | None = None
+    # Points games whose end adds bonuses (Gin Rummy): each player's bonuses by name ("game",
+    # "boxes"...), in points, once the game is over; what ``final_scores`` adds up.
+    bonuses: Callable[[State, Mapping[str, Any]], dict[str, dict[str, int]]] | None = None
+    # Games where a player eliminated may buy back in between hands (Kaluki): the buy-in, and
+    # a kept one made again on the state after the hand it followed (a replay). Their state
+    # keeps ``totals``, ``eliminated`` and ``buy_ins``.
+    buy_in: Callable[[State, str, Mapping[str, Any]], BoughtIn] | None = None
+    replay_buy_in: Callable[[State, BuyIn, Mapping[str, Any]], BoughtIn] | None = None
+    # Who may buy back in now (eliminated in the last hand, buy-ins on): the page's buttons.
+    may_buy_in: Callable[[State, Mapping[str, Any]], tuple[str, ...]] | None = None
+    # A game that is not open seating but lets a player leave between hands its own way
+    # (Kaluki: the player is eliminated without a buy-in).
+    leave: Callable[[State, str, Mapping[str, Any]], State] | None = None
 
     def __post_init__(self) -> None:
         # Every hand any caller plays (a new hand, a correction's replay, a restore's replay)
@@ -623,6 +675,8 @@ def leave(
     The deal moves the way it passes in this session (``game.pass_direction(options)``), unless
     ``pass_deal`` (-1 right, +1 left) says otherwise.
     """
+    if game.leave is not None:
+        return game.leave(state, name, {**game.defaults(), **(options or {})})
     if pass_deal is None:
         pass_deal = game.pass_direction(options or game.defaults())
     if not game.open_seating:

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from ledger.rules import payout
+from ledger.rules import payout, rummy
 from ledger.rules.base import (
     Game,
     HandEntry,
@@ -433,6 +433,22 @@ def bonuses(state: State, options: Mapping[str, Any]) -> dict[str, Bonus]:
     return found
 
 
+def bonus_points(state: State, options: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+    """Each player's end of the game in points, as the session answers it: the hand points
+    as they count (doubled for a shutout's ``double_hands``), the game bonus, the boxes'
+    points, the hands won and whether it was a shutout (1) or not (0)."""
+    return {
+        p: {
+            "hands": b.hands,
+            "game": b.game,
+            "boxes": b.box_points,
+            "hands_won": b.boxes,
+            "shutout": int(b.shutout),
+        }
+        for p, b in bonuses(state, options).items()
+    }
+
+
 def final_scores(state: State, options: Mapping[str, Any]) -> dict[str, int]:
     """Each player's final total: hand points, game bonus and boxes (what §7 pays on)."""
     return {p: b.total for p, b in bonuses(state, options).items()}
@@ -545,11 +561,7 @@ GAME = Game(
                 "doubled, or nothing more."
             ),
         ),
-        "entry": Option(
-            "cards",
-            choices=("cards", "totals"),
-            help=N_("Every player's cards, or a spot total (or the cards) for each."),
-        ),
+        "entry": rummy.ENTRY,  # the same choice as Rummy's: cards, or totals
         **payout.OPTIONS,  # RULES.md §7: played for money, on the final totals
     },
     play=play,
@@ -557,6 +569,14 @@ GAME = Game(
     start=start,
     leaders=leaders,
     final_scores=final_scores,
+    bonuses=bonus_points,
     # A draw ends a hand with nobody out; nobody goes rummy.
-    table=TableRules(nobody_out=True, rummy=False, target_option="target", endings=endings),
+    table=TableRules(
+        nobody_out=True,
+        rummy=False,
+        target_option="target",
+        endings=endings,
+        out_empty_endings=(GIN, BIG_GIN),
+        no_result_endings=(DRAW,),
+    ),
 )

@@ -18,6 +18,8 @@ from typing import Any
 
 from ledger.rules import rummy, spot
 from ledger.rules.base import (
+    BoughtIn,
+    BuyIn,
     Finish,
     Game,
     HandEntry,
@@ -159,8 +161,8 @@ def _antes(state: State, options: Mapping[str, Any]) -> tuple[list[Movement], di
 def reward(options: Mapping[str, Any]) -> RummyReward:
     """What going kaluki is worth: the others' penalties doubled (``kaluki_bonus``)."""
     if {**GAME.defaults(), **options}["kaluki_bonus"] == "double":
-        return RummyReward(factor=2)
-    return RummyReward()
+        return RummyReward(factor=2, said=N_("%(name)s went kaluki — doubled."))
+    return RummyReward(said=N_("%(name)s went kaluki."))
 
 
 def _check_two_in(state: State, options: Mapping[str, Any]) -> None:
@@ -442,44 +444,6 @@ def most_in_hand(options: Mapping[str, Any]) -> int:
 # --- Between hands: buying back in, leaving ------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class BuyIn:
-    """A buy-in as the session keeps it, to replay after the hand it followed: the player,
-    the hands played when they bought in, what they paid into the pot and the total they
-    re-entered at (both the engine's answer, kept to show and to check a replay)."""
-
-    player: str
-    after_hand: int
-    units: int
-    total: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "player": self.player,
-            "after_hand": self.after_hand,
-            "units": self.units,
-            "total": self.total,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> BuyIn:
-        return cls(
-            player=str(data["player"]),
-            after_hand=int(data["after_hand"]),
-            units=int(data["units"]),
-            total=int(data["total"]),
-        )
-
-
-@dataclass(frozen=True)
-class BoughtIn:
-    """What a buy-in did: the record to keep, the money into the pot, the state after it."""
-
-    buy_in: BuyIn
-    movements: tuple[Movement, ...]
-    state: State
-
-
 def buy_in(state: State, player: str, options: Mapping[str, Any]) -> BoughtIn:
     """``player``, eliminated in the last hand, pays ``buy_in`` units into the pot and
     re-enters at the highest total of the players still in (RULES.md §10); a RuleError
@@ -539,7 +503,21 @@ def replay_buy_in(state: State, record: BuyIn, options: Mapping[str, Any]) -> Bo
             hand=record.after_hand,
             played=state.hands_played,
         )
-    return buy_in(state, record.player, options)
+    made = buy_in(state, record.player, options)
+    if made.buy_in != record:
+        raise RuleError(
+            "{player}'s buy-in after hand {hand} was kept as {units} units in at {total}, "
+            "but it comes to {made_units} units in at {made_total}.",
+            field="player",
+            players=(record.player,),
+            player=record.player,
+            hand=record.after_hand,
+            units=record.units,
+            total=record.total,
+            made_units=made.buy_in.units,
+            made_total=made.buy_in.total,
+        )
+    return made
 
 
 def leave(state: State, player: str, options: Mapping[str, Any]) -> State:
@@ -652,6 +630,10 @@ GAME = Game(
     open_seating=False,  # nobody joins a game under way; a player who leaves is eliminated
     start=start,
     finish=finish,
+    buy_in=buy_in,
+    replay_buy_in=replay_buy_in,
+    may_buy_in=can_buy_in,
+    leave=leave,
     # Exactly one player goes out, maybe kaluki (the form's "rummy"); cards as Jokeren's deck.
     table=TableRules(
         nobody_out=False,
@@ -660,5 +642,6 @@ GAME = Game(
         rummy_reward=reward,
         penalties=lambda options: True,
         preset={"ace_value": ACE, "jokers": JOKERS // PACKS, "packs": PACKS},
+        rummy_label=N_("Went kaluki (all 13 cards down in one turn, nothing laid down before)"),
     ),
 )

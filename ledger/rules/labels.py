@@ -26,6 +26,22 @@ OPTION_LABELS = {
     "target": N_("Play to"),
     "stake": N_("Stake: units a point (0: not for money)"),
     "payout": N_("Who is paid"),
+    # The games of RULES.md §8–§12.
+    "gin_bonus": N_("Gin bonus"),
+    "undercut_bonus": N_("Undercut bonus"),
+    "box_bonus": N_("Points a box (hand won)"),
+    "big_gin": N_("Big gin"),
+    "game_bonus": N_("Game bonus"),
+    "shutout": N_("A shutout"),
+    "kaluki_bonus": N_("Going kaluki"),
+    "buy_in": N_("Buy-in (units; off: none)"),
+    "call_up": N_("Call-up (units)"),
+    "kaluki_pay": N_("Call-up after a kaluki (units)"),
+    "joker_value": N_("Joker counts"),
+    "cards": N_("Cards each"),
+    "hands": N_("Hands in the game (off: none)"),
+    "lowest_wins": N_("Lowest total wins"),
+    "name": N_("Name of the game"),
 }
 
 CHOICE_LABELS = {
@@ -43,4 +59,27 @@ CHOICE_LABELS = {
     ("rummy_bonus", "bonus10"): N_("is worth 10 points more (with penalty points: 10 off)"),
     ("payout", "winner"): N_("the winner, by everyone behind"),
     ("payout", "everyone"): N_("everyone ahead, by everyone behind"),
+    ("big_gin", "off"): N_("not played"),
+    ("big_gin", "on"): N_("played, 31 points"),
+    ("shutout", "double_bonus"): N_("doubles the game bonus"),
+    ("shutout", "double_hands"): N_("doubles the winner's hand points"),
+    ("shutout", "none"): N_("changes nothing"),
+    ("kaluki_bonus", "double"): N_("doubles the others' penalties"),
+    ("kaluki_bonus", "none"): N_("changes nothing"),
+    ("lowest_wins", "false"): N_("no: the highest wins"),
+    ("lowest_wins", "true"): N_("yes (as in Hearts)"),
+    # How a hand of Gin Rummy ended (the hand form's first question).
+    ("ending", "knock"): N_("Knock"),
+    ("ending", "gin"): N_("Gin"),
+    ("ending", "big_gin"): N_("Big gin"),
+    ("ending", "draw"): N_("Draw (nobody knocked)"),
+}
+
+# A Gin Rummy hand's line on the scoreboard, by how it ended ("undercut": a knock the other
+# player undercut), for ledger/web/summary.py to fill in from the engine's story.
+ENDING_WORDS = {
+    "knock": N_("%(name)s knocks %(dead)d v %(against)d"),
+    "undercut": N_("%(name)s knocks %(dead)d, %(other)s undercuts with %(against)d"),
+    "gin": N_("%(name)s gin v %(against)d"),
+    "big_gin": N_("%(name)s big gin v %(against)d"),
 }

@@ -484,6 +484,13 @@ def start(players: Sequence[str], dealer: str, options: Mapping[str, Any], pot: 
     return state
 
 
+# What a hand's leftover cards are entered as; Gin Rummy and Rummy 500 offer the same.
+ENTRY = Option(
+    "cards",
+    choices=("cards", "totals"),
+    help=N_("Every player's cards, or a spot total (or the cards) for each."),
+)
+
 GAME = Game(
     key="rummy",
     name=N_("Rummy"),
@@ -514,11 +521,7 @@ GAME = Game(
         "target": Option(
             100, minimum=1, maximum=MAX_TARGET, help=N_("The game ends when a score reaches this.")
         ),
-        "entry": Option(
-            "cards",
-            choices=("cards", "totals"),
-            help=N_("Every player's cards, or a spot total (or the cards) for each."),
-        ),
+        "entry": ENTRY,
         **payout.OPTIONS,  # RULES.md §7: played for money
     },
     play=play,

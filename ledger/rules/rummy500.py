@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ledger.rules import payout
+from ledger.rules import payout, rummy
 from ledger.rules.base import (
     Game,
     HandEntry,
@@ -454,11 +454,7 @@ GAME = Game(
             500, minimum=1, maximum=MAX_TARGET, help=N_("The game ends when a score reaches this.")
         ),
         "jokers": Option(2, choices=(2, 0), help=N_("Jokers per pack, 15 points each.")),
-        "entry": Option(
-            "cards",
-            choices=("cards", "totals"),
-            help=N_("Every player's cards, or a spot total (or the cards) for each."),
-        ),
+        "entry": rummy.ENTRY,  # the same choice as Rummy's: cards, or totals
         **payout.OPTIONS,  # RULES.md §7: played for money
     },
     play=play,

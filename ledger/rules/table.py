@@ -43,6 +43,12 @@ class EntryForm:
     melded: bool = False  # each player's melded points are asked for too (Rummy 500)
     points_only: bool = False  # each player's points are typed, no cards (Any game)
     packs: int = 1  # how many of each card the deck holds (a card typed more often is refused)
+    # Of ``endings``: those after which the player named has no cards to enter (Gin Rummy's
+    # gin), and those that take no results at all (a draw).
+    out_empty_endings: tuple[str, ...] = ()
+    no_result_endings: tuple[str, ...] = ()
+    # What going rummy is called at this table (Kaluki: going kaluki).
+    rummy_label: str = N_("Went rummy (out in one turn, nothing laid down before)")
 
     def dealt_in(self, seated: Sequence[str], dealer: str | None) -> tuple[str, ...]:
         """The players seated who are dealt this hand, in seat order."""
@@ -60,6 +66,9 @@ class RummyReward:
     factor: int = 1
     bonus: int = 0
     off: bool = False
+    # The hand's words where the game has its own name for it (Kaluki), with ``{name}``
+    # for the player; None: the page's own words for going rummy.
+    said: str | None = None
 
 
 @dataclass(frozen=True)
@@ -89,6 +98,9 @@ class TableRules:
     endings: Callable[[Mapping[str, Any]], tuple[str, ...]] | None = None
     melded: bool = False  # each player's melded points are entered too (Rummy 500)
     points_only: bool = False  # each player's points are entered, no cards (Any game)
+    out_empty_endings: tuple[str, ...] = ()  # as EntryForm's
+    no_result_endings: tuple[str, ...] = ()
+    rummy_label: str = N_("Went rummy (out in one turn, nothing laid down before)")
     # The melds laid out that the round's contract does not take, each a RuleError naming its
     # box: (round number, the player, the player's row, the melds as typed).
     contract_misfits: Callable[[int, str, int, Sequence[str], str], list[RuleError]] | None = None
@@ -124,6 +136,9 @@ class TableRules:
             melded=self.melded,
             points_only=self.points_only,
             packs=self._packs({**options, **self.preset}, seated),
+            out_empty_endings=self.out_empty_endings,
+            no_result_endings=self.no_result_endings,
+            rummy_label=self.rummy_label,
         )
 
     def _packs(self, options: Mapping[str, Any], seated: int) -> int:

@@ -9,6 +9,7 @@ Unauthorized (401), TooManyAttempts (429; TooManyNewGroups), Busy (503).
 from __future__ import annotations
 
 from ledger.services.auth import authenticate, change_passphrase, create_group
+from ledger.services.buy_ins import buy_in
 from ledger.services.errors import (
     Busy,
     Conflict,
@@ -72,6 +73,7 @@ __all__ = [
     "add_hand",
     "add_player",
     "authenticate",
+    "buy_in",
     "change_passphrase",
     "correct_hand",
     "create_group",

@@ -43,6 +43,8 @@ def hand_view(hand: Hand | Row[Any]) -> HandView:
                 points=r["points"],
                 sitting_out=r["sitting_out"],
                 melds=tuple(tuple(m) for m in r.get("melds", ())),
+                melded=r.get("melded"),
+                melded_cards=tuple(r.get("melded_cards", ())),
             )
             for r in o["results"]
         ),
@@ -57,6 +59,7 @@ def hand_view(hand: Hand | Row[Any]) -> HandView:
         revision=hand.revision,
         created_at=hand.created_at,
         updated_at=hand.updated_at,
+        ending=o.get("ending"),
     )
 
 
@@ -80,8 +83,10 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
                  active=p in state.seats)
         for p in names
     )  # fmt: skip
-    scores = {p: state.scores.get(p, 0) for p in names}
     options = row.options
+    # A finished game's final totals (Gin Rummy's bonuses included): what its money pays on.
+    finals = game.final_totals(state, options) if row.status == "finished" else state.scores
+    scores = {p: finals.get(p, 0) for p in names}
     money = game.money
     # A points game played for a stake has money once it has ended (RULES.md §7).
     payout = game_payout(game, state, options, State.from_dict(row.start_state))
@@ -129,7 +134,25 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         payout=payout,
         number=session_number(row),
         on_tab=bool(row.on_tab),
+        **_game_parts(game, state, row.status, options, names),
     )
+
+
+def _game_parts(
+    game: Game, state: State, status: str, options: Any, names: list[str]
+) -> dict[str, Any]:
+    """What only some games answer: a finished game's bonuses (Gin Rummy), and where a player
+    may be eliminated and buy back in (Kaluki) the totals, who is out and the buy-ins."""
+    found: dict[str, Any] = {}
+    if game.bonuses is not None and status == "finished":
+        found["bonuses"] = game.bonuses(state, {**game.defaults(), **options})
+    if game.buy_in is not None:
+        found["totals"] = {p: state.totals.get(p, 0) for p in names}
+        found["eliminated"] = {p: n for p, n in state.eliminated.items()}
+        found["buy_ins"] = dict(state.buy_ins)
+    if game.may_buy_in is not None and status == "open":
+        found["may_buy_in"] = game.may_buy_in(state, options)
+    return found
 
 
 def session_number(row: Any) -> int:

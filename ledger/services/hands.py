@@ -387,7 +387,8 @@ def undo_hand(
         last = next(h for h in hands if h.number == number)
         previous = next((h for h in hands if h.number == number - 1), None)
         game = session_game(row)
-        ops = [*last.seating, *row.seating]
+        # The buy-ins made after the hand undone go with it (API.md "Additions", third edition).
+        ops = [*last.seating, *(op for op in row.seating if "buy_in" not in op)]
         state = State.from_dict(previous.state_after if previous else row.start_state)
         state = apply_seating(game, state, ops, row.options)
         row.state = state.to_dict()

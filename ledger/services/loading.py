@@ -12,7 +12,8 @@ from sqlalchemy import Row, select, update
 from ledger.extensions import db
 from ledger.models import GameSession
 from ledger.rules import base
-from ledger.rules.base import Game, State
+from ledger.rules.base import BuyIn, Game, State
+from ledger.rules.errors import RuleError
 from ledger.rules.registry import get_game
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.results import GroupRef
@@ -71,13 +72,27 @@ def session_game(row: GameSession | Row[Any]) -> Game:
 def apply_seating(
     game: Game, state: State, ops: Iterable[Mapping[str, Any]], options: Mapping[str, Any]
 ) -> State:
-    """Replay the joins and leaves recorded between two hands onto ``state``."""
+    """Replay the joins, leaves and buy-ins recorded between two hands onto ``state``."""
     for op in ops:
         if "join" in op:
             state = base.join(game, state, op["join"], op["after"], options)
+        elif "buy_in" in op:
+            state = _replay_buy_in(game, state, op["buy_in"], options)
         else:
             state = base.leave(game, state, op["leave"], options)
     return state
+
+
+def _replay_buy_in(game: Game, state: State, kept: Any, options: Mapping[str, Any]) -> State:
+    """A kept buy-in made again (services/buy_ins.py), or a RuleError where it does not fit:
+    a game without buy-ins, a record the app did not write, a buy-in the state refuses."""
+    try:
+        record = BuyIn.from_dict(kept)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        record = None
+    if game.replay_buy_in is None or record is None:
+        raise RuleError("A buy-in kept in this session is not one the app can replay.")
+    return game.replay_buy_in(state, record, options).state
 
 
 def check_version(row: GameSession, version: int | None) -> None:

@@ -191,9 +191,18 @@ class SessionView:
         return self.scores.get(name, 0) + self.brought_back(name)
 
     on_tab: bool = False  # RULES.md §6a
+    # RULES.md §8: a finished game's bonuses by player (Gin Rummy), None in other games.
+    bonuses: Mapping[str, Mapping[str, int]] | None = None
+    # RULES.md §10 (Kaluki): each player's points, who is out of the game (with the hand they
+    # went out in) and the totals each buy-in re-entered at; None in other games.
+    totals: Mapping[str, int] | None = None
+    eliminated: Mapping[str, int] | None = None
+    buy_ins: Mapping[str, tuple[int, ...]] | None = None
+    may_buy_in: tuple[str, ...] = ()  # who may buy back in now (the page's buttons)
 
     def to_json(self) -> dict[str, Any]:
         return {
+            **self._game_json(),
             "id": self.id,
             "group": self.group,
             "game": self.game,
@@ -224,6 +233,19 @@ class SessionView:
             "on_tab": self.on_tab,
         }
 
+    def _game_json(self) -> dict[str, Any]:
+        """What only some games answer (API.md "Additions", third edition), only there."""
+        found: dict[str, Any] = {}
+        if self.bonuses is not None:
+            found["bonuses"] = {p: dict(b) for p, b in self.bonuses.items()}
+        if self.totals is not None:
+            found["totals"] = dict(self.totals)
+        if self.eliminated is not None:
+            found["eliminated"] = list(self.eliminated)
+        if self.buy_ins is not None:
+            found["buy_ins"] = {p: len(at) for p, at in self.buy_ins.items()}
+        return found
+
 
 @dataclass(frozen=True)
 class ResultView:
@@ -235,9 +257,13 @@ class ResultView:
     points: int | None
     sitting_out: bool
     melds: tuple[tuple[str, ...], ...] = ()
+    # Rummy 500 (RULES.md §9): the points melded and the melded cards, where given; the
+    # points left in hand are ``spots`` (answered as ``in_hand`` too).
+    melded: int | None = None
+    melded_cards: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        found = {
             "player": self.player,
             "cards": list(self.cards),
             "spots": self.spots,
@@ -245,6 +271,11 @@ class ResultView:
             "sitting_out": self.sitting_out,
             "melds": [list(m) for m in self.melds],
         }
+        if self.melded is not None:
+            found.update(
+                melded=self.melded, in_hand=self.spots, melded_cards=list(self.melded_cards)
+            )
+        return found
 
 
 @dataclass(frozen=True)
@@ -278,6 +309,7 @@ class HandView:
     revision: int  # 1 as entered, +1 for every correction
     created_at: datetime
     updated_at: datetime
+    ending: str | None = None  # Gin Rummy: knock, gin, big_gin or draw
 
     @property
     def payments(self) -> tuple[MovementView, ...]:
@@ -301,6 +333,7 @@ class HandView:
             "revision": self.revision,
             "created_at": timestamp(self.created_at),
             "updated_at": timestamp(self.updated_at),
+            **({"ending": self.ending} if self.ending is not None else {}),
         }
 
 

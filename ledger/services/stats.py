@@ -458,7 +458,7 @@ def _facts(group: GroupRef, period: Period) -> list[SessionFacts]:
             options=options or {},
             status=status,
             started_at=started_at,
-            scores=(state or {}).get("scores", {}),
+            scores=_final_scores(game, options or {}, state),
             winners=(state or {}).get("winners", ()),
             hands=hands.get(sid, {}),
             hands_won=won.get(sid, {}),
@@ -468,6 +468,15 @@ def _facts(group: GroupRef, period: Period) -> list[SessionFacts]:
         )
         for sid, game, options, status, started_at, state, start, keeper in rows
     ]
+
+
+def _final_scores(game_key: str, options: Mapping[str, Any], state: Any) -> Mapping[str, int]:
+    """The scores a finished game ends with (Gin Rummy's bonuses added), else as they stand."""
+    scores = (state or {}).get("scores", {})
+    game = GAMES.get(game_key)
+    if game is None or game.final_scores is None or not (state or {}).get("finished"):
+        return scores
+    return game.final_totals(State.from_dict(state), {**game.defaults(), **options})
 
 
 def _payout(

@@ -94,12 +94,19 @@ def fill(
                 spots="" if r.get("spots") is None else str(r["spots"]),
                 sitting_out=bool(r.get("sitting_out")),
                 melds=list(r.get("melds") or ()),
+                melded=cards_as_typed(r.get("melded") or "", language if stored else "en"),
+                **{k: _text(r.get(k)) for k in ("melded_points", "low_aces", "points")},
             )
         )
     if entry is not None:
         # A stored entry (API.md "Hand entry") names its fields as the form does.
         form.out.data = entry.get(form.out.name) or ""
         form.rummy.data = bool(entry.get(form.rummy.name))
+        form.ending.data = entry.get(form.ending.name) or ""
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
 
 
 def as_typed(form: HandForm) -> dict[str, Any]:
@@ -113,11 +120,16 @@ def as_typed(form: HandForm) -> dict[str, Any]:
                 spots=(row.spots.data or "").strip() or None,
                 sitting_out=row.sitting_out.data,
                 melds=list(row.melds.data),
+                melded=row.melded.data,
+                melded_points=row.melded_points.data,
+                low_aces=row.low_aces.data,
+                points=row.points.data,
             )
             for row in form.results
         ],
         out=form.out.data,
         rummy=form.rummy.data,
+        ending=form.ending.data,
     )
 
 
@@ -141,6 +153,8 @@ def read(form: HandForm, shape: EntryForm, dealer: str | None) -> tuple[HandEntr
         spots_text = (row.spots.data or "").strip() if shape.totals else ""
         if shape.sitting_out and row.sitting_out.data and name != out:
             results.append(ResultEntry(player=name, sitting_out=True))
+        elif shape.points_only:
+            results.append(ResultEntry(player=name, points=_points(row, i, errors)))
         elif melds := _melds_typed(row, shape):
             if cards:
                 errors.add_row(
@@ -152,16 +166,53 @@ def read(form: HandForm, shape: EntryForm, dealer: str | None) -> tuple[HandEntr
                 errors.add_row(
                     i, _("Give either %(name)s's cards or the total, not both.", name=name)
                 )
-            results.append(ResultEntry(player=name, spots=row_number(spots_text)))
+            spots = row_number(spots_text)
+            results.append(ResultEntry(player=name, spots=spots, **_melded(row, shape, i, errors)))
         else:
-            results.append(ResultEntry(player=name, cards=cards))
+            results.append(ResultEntry(player=name, cards=cards, **_melded(row, shape, i, errors)))
+    ending = (form.ending.data or "").strip() or None if shape.endings else None
+    if ending in shape.no_result_endings:
+        results, out = [], None  # a draw: the page asks for nothing more
     entry = HandEntry(
         results=tuple(results),
         out=out,
         rummy=bool(shape.rummy and form.rummy.data),
         cards_language=page_cards_language(),
+        ending=ending,
     )
     return entry, errors
+
+
+_WHOLE = re.compile(r"^-?[0-9]{1,9}$")
+_FRACTION = re.compile(r"^-?[0-9]{1,9}[.,][0-9]{1,6}$")
+
+
+def _points(row: Any, index: int, errors: RowErrors) -> int | float | None:
+    """A row's points as typed (Any game): a whole number, maybe below zero; a fraction is
+    passed on for the engine to refuse in words ("not 7.5"); anything else is marked here."""
+    text = (row.points.data or "").strip().replace("−", "-").replace(" ", "")
+    if not text:
+        return None
+    if _WHOLE.match(text):
+        return int(text)
+    if _FRACTION.match(text):
+        number = float(text.replace(",", "."))
+        return int(number) if number.is_integer() else number  # 7.0 is kept as 7
+    errors.add_row(index, _("Give a whole number, like 12 or -5."), "points")
+    return None
+
+
+def _melded(row: Any, shape: EntryForm, index: int, errors: RowErrors) -> dict[str, Any]:
+    """Rummy 500's melded points or cards, with the aces counted 1, where the game asks."""
+    if not shape.melded:
+        return {}
+    found: dict[str, Any] = {"melded": (row.melded.data or "").strip() or None}
+    for box in ("melded_points", "low_aces"):
+        text = (getattr(row, box).data or "").strip()
+        found[box] = row_number(text) if text else None
+        if text and found[box] is None:
+            errors.add_row(index, _("Give a whole number."), box)
+    return found
 
 
 def place(error: RuleError, players: Sequence[str]) -> RowErrors:

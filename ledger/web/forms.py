@@ -110,6 +110,10 @@ class PassphraseForm(FlaskForm):
     )
 
 
+_NUMBER = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
+_CARDS = {"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
+
+
 class ResultForm(Form):
     """One player's row in a hand. The field names become results-<i>-cards and so on."""
 
@@ -132,12 +136,22 @@ class ResultForm(Form):
     sitting_out = BooleanField(_l("Sitting out"))
     # The melds laid out, one box each, where the game scores melds (results-<i>-melds-<j>).
     melds = FieldList(StringField(render_kw={"autocomplete": "off", "spellcheck": "false"}))
+    # Rummy 500: the points melded, or the melded cards with how many aces counted 1.
+    melded_points = StringField(render_kw=_NUMBER)
+    melded = StringField(render_kw=_CARDS)
+    low_aces = StringField(render_kw=_NUMBER)
+    # Any game: the hand's points, which may be below zero (the row's ± key types the minus).
+    points = StringField(
+        render_kw={"inputmode": "numeric", "pattern": "[-−]?[0-9]+", "autocomplete": "off"}
+    )
 
 
 class HandForm(FlaskForm):
     results = FieldList(FormField(ResultForm))
     out = RadioField(_l("Who went out?"), validate_choice=False, default="")
     rummy = BooleanField(_l("Went rummy (out in one turn, nothing laid down before)"))
+    # Gin Rummy: how the hand ended (the game's endings, EntryForm.endings).
+    ending = RadioField(validate_choice=False, default="")
     request_id = HiddenField(validators=[Length(max=REQUEST_ID_LENGTH)])
     # The session's version the form was loaded at, and (entering) the hand it was loaded for:
     # a save after another phone changed the session is refused and says what changed.

@@ -28,7 +28,9 @@ def _session(slug: str, session_id: int) -> tuple[GroupRef, SessionView]:
 
 
 def _seated(view: SessionView) -> list[str]:
-    return [p.name for p in view.players if p.active]
+    """The players dealt the next hand: those seated, but for any out of the game (Kaluki)."""
+    out = view.eliminated or {}
+    return [p.name for p in view.players if p.active and p.name not in out]
 
 
 @dataclass(frozen=True)

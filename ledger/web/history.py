@@ -32,6 +32,7 @@ from ledger.web.display import format_money, game_name
 from ledger.web.forms import ConfirmForm
 from ledger.web.i18n import error_text
 from ledger.web.summary import join_names
+from ledger.web.texts import choice_label
 
 bp = Blueprint("history", __name__, url_prefix="/g/<slug>")
 
@@ -234,6 +235,15 @@ def _result_text(result: Mapping[str, Any] | None) -> str:
         return "–"
     if result.get("sitting_out"):
         return _("sitting out")
+    if result.get("points") is not None:  # Any game
+        return str(result["points"])
+    melded = result.get("melded") or result.get("melded_points")
+    if melded is not None:  # Rummy 500: what was melded, then what is left in hand
+        return _("melded %(melded)s; in hand %(hand)s", melded=melded, hand=_left_in_hand(result))
+    return _left_in_hand(result)
+
+
+def _left_in_hand(result: Mapping[str, Any]) -> str:
     if result.get("spots") is not None:
         return str(result["spots"])
     melds = result.get("melds")
@@ -251,6 +261,8 @@ def _entry_text(entry: Mapping[str, Any]) -> str:
     text = ", ".join(parts)
     if entry.get("out"):
         text = _("%(player)s out; %(rest)s", player=entry["out"], rest=text)
+    if entry.get("ending"):  # Gin Rummy: how the hand ended comes first
+        text = f"{choice_label('ending', entry['ending'])}: {text}"
     return text
 
 
@@ -297,7 +309,9 @@ def _hand_corrected(change: ChangeView, session: SessionView) -> str:
             )
         )
     # Any other mark of the entry (going rummy): by its name, as the API writes it.
-    for mark in sorted((set(old) | set(new)) - {"results", "out"}):
+    if old.get("ending") != new.get("ending"):
+        diffs.append(f"{old.get('ending') or '–'} → {new.get('ending') or '–'}")
+    for mark in sorted((set(old) | set(new)) - {"results", "out", "ending"}):
         if bool(old.get(mark)) != bool(new.get(mark)):
             was_marked, is_marked = _yes(old.get(mark)), _yes(new.get(mark))
             diffs.append(f"{mark}: {was_marked} → {is_marked}")
@@ -333,6 +347,16 @@ def _left(change: ChangeView, session: SessionView) -> str:
     return _("%(player)s left the table.", player=change.after["player"])
 
 
+def _bought_in(change: ChangeView, session: SessionView) -> str:
+    made = change.after
+    return _(
+        "%(player)s bought back in for %(amount)s, at %(total)d points.",
+        player=made["player"],
+        amount=_pot(made["units"], session),
+        total=made["total"],
+    )
+
+
 def _renamed(change: ChangeView, session: SessionView) -> str:
     was, now = change.before["player"], change.after["player"]
     return _("%(before)s is now called %(after)s.", before=was, after=now)
@@ -354,6 +378,13 @@ def _finished_words(change: ChangeView, session: SessionView) -> str:
     if not pot:
         return _("The night was finished.")
     keeper = after.get("pot_keeper")
+    shared = [m["to"] for m in after.get("movements") or () if m.get("from") is None]
+    if choice != "refund" and shared:  # Kaluki: the pot goes to the players still in
+        return _(
+            "The game was finished; the pot of %(pot)s went to %(names)s.",
+            pot=_pot(pot, session),
+            names=", ".join(shared),
+        )
     if choice == "refund":
         return _(
             "The night was finished; the pot of %(pot)s was given back.", pot=_pot(pot, session)
@@ -436,6 +467,7 @@ _WORDS: dict[str, Callable[[ChangeView, SessionView], str]] = {
     "hand.deleted": _hand_deleted,
     "player.joined": _joined,
     "player.left": _left,
+    "player.bought_in": _bought_in,
     "player.renamed": _renamed,
     "session.finished": _finished,
     "pot.carried": _carried,

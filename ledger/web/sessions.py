@@ -313,7 +313,9 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         saved=saved_hand,
         saved_summary=summary(saved_hand) if saved_hand else None,
         chart=score_chart(names, list(board.history), label=texts.hand_text(view.game, "chart")),
-        target=texts.target(view.game, view.options),
+        # A money game's scores are balances: a points target is the game's own to show.
+        target=None if view.money else texts.target(view.game, view.options),
+        limit=texts.target(view.game, view.options),
         waiting=_waiting_texts(group, view.game).get(view.game, [])
         if view.money and view.status == "open"
         else [],
@@ -416,6 +418,25 @@ def join(slug: str, session_id: int) -> Response:
     else:
         for message in form.name.errors:
             flash(str(message), "error")
+    return redirect(url_for(".show", slug=slug, session_id=session_id))
+
+
+@bp.post("/<int:session_id>/buy_in")
+def buy_in(slug: str, session_id: int) -> Response:
+    """A player eliminated in the last hand buys back in (Kaluki): the version the page showed
+    is sent back, so a double tap is refused rather than made twice."""
+    group = access.group_for_page(slug)
+    name = request.form.get("player", "")
+    if ConfirmForm().validate_on_submit():
+        try:
+            view = services.buy_in(
+                group, session_id, name, version=form_number(request.form.get("version"))
+            )
+        except (services.RuleError, services.Conflict) as e:
+            flash(i18n.error_text(e), "error")
+        else:
+            total = view.totals.get(name, 0) if view.totals else 0
+            flash(_("%(name)s buys back in at %(total)d.", name=name, total=total), "success")
     return redirect(url_for(".show", slug=slug, session_id=session_id))
 
 
@@ -628,7 +649,7 @@ def finish(slug: str, session_id: int):
     """End the night (money: carry or refund the pot) or end a points game where it stands."""
     group, view = _session(slug, session_id)
     form = FinishForm()
-    if not view.money:
+    if not view.money or not _pot_choices(view):  # nothing to choose (Kaluki shares its pot)
         form.leftover_pot.validators = []
         form.leftover_pot.validate_choice = False
     if form.validate_on_submit():

@@ -18,8 +18,17 @@ from typing import Any
 
 from flask_babel import format_date, gettext, ngettext
 
-from ledger.rules import Movement, PlayerResult, PotStory, RummyReward, pot_story
+from ledger.rules import (
+    EndingStory,
+    Movement,
+    PlayerResult,
+    PotStory,
+    RummyReward,
+    ending_story,
+    pot_story,
+)
 from ledger.rules.codecs import entry_from_dict
+from ledger.rules.labels import ENDING_WORDS
 from ledger.web.display import format_money
 
 
@@ -55,17 +64,73 @@ def hand_summary(
     what going rummy is worth in the session (the engine's answer), said of a hand that went
     rummy: "Ann went rummy — doubled."
     """
+    if hand.get("ending"):
+        return _ending_summary(hand)
     nobody_out = [gettext("Nobody went out.")] if says_out and not hand.get("out") else []
     if money:
-        return " ".join(nobody_out + [_money_summary(hand)])
-    words = " ".join(nobody_out + [_points_summary(hand, rounds=rounds, penalty=penalty)])
+        words = " ".join(nobody_out + [_penalties(hand) + _money_summary(hand)])
+    elif any(r.get("melded") is not None for r in _in_order(hand)):
+        words = " ".join(nobody_out + [_melded_summary(hand)])
+    else:
+        words = " ".join(nobody_out + [_points_summary(hand, rounds=rounds, penalty=penalty)])
     out = hand.get("out")
     if rummy is not None and out and entry_from_dict(hand.get("entry") or {}).rummy:
         words += " " + _went_rummy(out, rummy)
     return words
 
 
+def _ending_summary(hand: Mapping[str, Any]) -> str:
+    """A hand that ended a way of its own (Gin Rummy), as the engine tells it: "Ann knocks 4
+    v 24: Ann +20", "Bob knocks 8, Ann undercuts with 6: Ann +27", "Bob gin v 29: Bob +54"."""
+    results = [
+        PlayerResult(player=r["player"], spots=r.get("spots"), points=r.get("points"))
+        for r in _in_order(hand)
+    ]
+    story: EndingStory = ending_story(hand.get("ending"), hand.get("out"), results)
+    if story.by is None:
+        return gettext("Draw: nobody scores.")
+    scored = gettext("%(name)s +%(points)d", name=story.scorer or "", points=story.points)
+    kind = "undercut" if story.undercut else story.ending
+    said = gettext(
+        ENDING_WORDS[kind],
+        name=story.by,
+        dead=story.deadwood or 0,
+        against=story.against or 0,
+        other=story.other or "",
+    )
+    return f"{said}: {scored}"
+
+
+def _melded_summary(hand: Mapping[str, Any]) -> str:
+    """Rummy 500: who went out (or that the stock ran out), and each player's melded points
+    less those in hand: "Ann goes out. Ann 57 − 0 = +57, Bob 59 − 20 = +39."."""
+    out = hand.get("out")
+    first = gettext("%(name)s goes out.", name=out) if out else gettext("The stock ran out.")
+    each = [
+        gettext(
+            "%(name)s %(melded)d − %(in_hand)d = %(points)s",
+            name=r["player"],
+            melded=r.get("melded") or 0,
+            in_hand=r.get("spots") or 0,
+            points=f"{int(r.get('points') or 0):+d}".replace("-", "−"),
+        )
+        for r in _in_order(hand)
+    ]
+    return f"{first} {', '.join(each)}."
+
+
+def _penalties(hand: Mapping[str, Any]) -> str:
+    """A money game that also counts points (Kaluki's penalties): those first, then the money."""
+    scored = [(r["player"], int(r["points"])) for r in _in_order(hand) if r.get("points")]
+    if not scored:
+        return ""
+    listed = ", ".join(f"{name} {units}" for name, units in scored)
+    return gettext("Penalty points: %(list)s.", list=listed) + " "
+
+
 def _went_rummy(out: str, reward: RummyReward) -> str:
+    if reward.said is not None:
+        return gettext(reward.said, name=out)
     if reward.factor == 2 and not reward.bonus:
         return gettext("%(name)s went rummy — doubled.", name=out)
     if reward.factor == 1 and reward.off:

@@ -139,23 +139,30 @@ def templates(table: Table) -> dict[str, dict[str, Any]]:
         "api.correct_hand": SEED_HAND_2,
         "api.undo_hand": {},
         "api.finish": {"leftover_pot": "carry"},
+        "api.buy_in": {"player": "Bob", "request_id": "b-1"},
     }
+
+
+# The result fields of the games of RULES.md §8–§12, beside the first four's.
+RESULT_FIELDS = ["player", "cards", "spots", "melds", "sitting_out"]
+RESULT_FIELDS += ["melded", "low_aces", "melded_points", "points"]
 
 
 @st.composite
 def changed(draw: Any, body: dict[str, Any]) -> Any:
     """``body`` with a few of its fields (at the top, in options, in a result) replaced."""
     body = json.loads(json.dumps(body))
-    keys = sorted(body) + ["version", "out", "rummy", "cards_language", "extra"]
+    keys = sorted(body) + ["version", "out", "rummy", "cards_language", "ending", "extra"]
     for _ in range(draw(st.integers(0, 3))):
         where = draw(st.sampled_from(["top", "options", "result"]))
         if where == "options" and isinstance(body.get("options"), dict):
             options = ["ante", "unit_value", "currency", "target", "entry", "x"]
+            options += ["stake", "buy_in", "hands", "lowest_wins", "name", "big_gin"]
             option = draw(st.sampled_from(options))
             body["options"][option] = draw(json_value)
         elif where == "result" and isinstance(body.get("results"), list) and body["results"]:
             i = draw(st.integers(0, len(body["results"]) - 1))
-            field = draw(st.sampled_from(["player", "cards", "spots", "melds", "sitting_out"]))
+            field = draw(st.sampled_from(RESULT_FIELDS))
             if isinstance(body["results"][i], dict):  # not replaced by an earlier change
                 body["results"][i][field] = draw(json_value)
         else:
@@ -320,6 +327,14 @@ def seeded(client: Any) -> Table:
     table.hand(sid, SEED_HAND_1)
     table.hand(sid, SEED_HAND_2)
     table.session(["Enda", "John", "Rex", "Finn"], dealer="Finn", entry="totals")
+    # The new games, so the bodies' new fields reach their engines: a Kaluki game where Bob
+    # may buy back in, a Rummy 500 and a Gin game, and Any game.
+    kaluki = table.session(["Ann", "Bob", "Cas"], dealer="Cas", game="kaluki", entry="totals")
+    table.hand(kaluki["id"], {"out": "Ann", "results": [
+        {"player": "Bob", "spots": 160}, {"player": "Cas", "spots": 20}]})  # fmt: skip
+    table.session(["Ann", "Bob", "Cas"], dealer="Cas", game="rummy500", entry="totals")
+    table.session(["Ann", "Bob"], dealer="Bob", game="gin", entry="totals")
+    table.session(["Ann", "Bob", "Cas"], dealer="Cas", game="tally")
     return table
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ledger.rules.registry import GAMES
 from tests.api.helpers import PASSPHRASE, Table, basic, error
 
 
@@ -10,7 +11,13 @@ def test_the_games_are_offered_with_their_player_counts_and_option_defaults(clie
 
     assert response.status_code == 200
     games = {g["key"]: g for g in response.get_json()}
-    assert set(games) == {"spot", "spots", "rummy", "spin"}
+    assert list(games) == list(GAMES)  # every game the engine registers, in its order
+    assert set(games) >= {"spot", "spots", "rummy", "spin", "gin", "rummy500", "kaluki"}
+    for key, game in GAMES.items():
+        assert games[key]["options"] == game.defaults()
+        assert (games[key]["min_players"], games[key]["max_players"]) == (
+            game.min_players, game.max_players,
+        )  # fmt: skip
     spot = games["spot"]
     assert (spot["name"], spot["min_players"], spot["max_players"]) == ("Spot", 2, 6)
     assert spot["options"]["ante"] == 5

@@ -69,6 +69,7 @@ def body_for(endpoint: str):
         "api.record_payment": PAYMENT,
         "api.pay_tab": {"from": "Zebedee", "to": "Philomena", "amount": "0.01", "currency": "EUR"},
         "api.set_account": {"iban": "NL91ABNA0417164300", "name": "Cornelius"},
+        "api.buy_in": {"player": "Zebedee"},
     }.get(endpoint)
 
 

@@ -285,9 +285,12 @@ def test_a_nights_answers_validate_against_the_spec(app, client, spec):
     assert table.post(f"/sessions/{spin}/hands", wrong_meld).status_code == 422
     table.ok("GET", f"/sessions/{spin}")
 
+    # The games of RULES.md §8–§12: their own fields in the entries and the answers.
+    new_games_night(table)
+
     # The group as a whole.
     group = table.ok("GET", group_path)
-    assert len(group["sessions"]) == 4
+    assert len(group["sessions"]) == 8
     table.ok("GET", f"{group_path}/export.xlsx")
     table.ok("GET", f"{group_path}/backup.json")
 
@@ -298,6 +301,32 @@ def test_a_nights_answers_validate_against_the_spec(app, client, spec):
 
     statuses = {status for _, _, status in checked.seen}
     assert statuses >= {200, 201, 204, 400, 401, 404, 409, 422, 429}
+
+
+def new_games_night(table: Table) -> None:
+    """Gin to its end (bonuses), a Rummy 500 hand, Kaluki's buy-in and finish, Any game."""
+    gin = table.session(["Ann", "Bob"], dealer="Bob", game="gin", entry="totals", target=10)
+    knock = {"ending": "knock", "out": "Ann", "results": [
+        {"player": "Ann", "spots": 2}, {"player": "Bob", "spots": 30}]}  # fmt: skip
+    assert table.hand(gin["id"], knock)["ending"] == "knock"
+    assert "bonuses" in table.ok("GET", f"/sessions/{gin['id']}")
+    assert table.post(f"/sessions/{gin['id']}/hands", {"ending": "draw"}).status_code == 409
+    r500 = table.session(["Ann", "Bob"], dealer="Bob", game="rummy500")["id"]
+    table.hand(r500, {"out": "Ann", "results": [
+        {"player": "Ann", "melded": "7H 7S 7D"},
+        {"player": "Bob", "melded_points": 0, "cards": "5D"}]})  # fmt: skip
+    kaluki = table.session(["Ann", "Bob", "Cas"], dealer="Cas", game="kaluki", entry="totals")
+    table.hand(kaluki["id"], {"out": "Ann", "results": [
+        {"player": "Bob", "spots": 160}, {"player": "Cas", "spots": 20}]})  # fmt: skip
+    assert table.post(f"/sessions/{kaluki['id']}/buy_in", {"player": "Ann"}).status_code == 422
+    table.ok("POST", f"/sessions/{kaluki['id']}/buy_in", {"player": "Bob"})
+    table.ok("POST", f"/sessions/{kaluki['id']}/finish", {})
+    table.ok("GET", f"/sessions/{kaluki['id']}/settlement")
+    tally = table.session(["Ann", "Bob"], dealer="Bob", game="tally", name="Whist")["id"]
+    table.hand(
+        tally,
+        {"results": [{"player": "Ann", "points": -3}, {"player": "Bob", "sitting_out": True}]},
+    )
 
 
 def test_a_wrong_type_in_an_answer_fails_the_schema(app, client, spec):

@@ -195,7 +195,8 @@ class Phone:
         """New session: the game, the players ticked and put in ``seats`` order, the dealer."""
         self.link("New session").tap()
         expect(self.heading("New session")).to_be_visible()
-        self.page.get_by_role("radio", name=re.compile(rf"^{re.escape(game)}\s")).check()
+        # The game's name then its description: "Rummy …", not "Rummy 500 …".
+        self.page.get_by_role("radio", name=re.compile(rf"^{re.escape(game)}\s+(?![0-9])")).check()
         seating = self.page.get_by_role("group", name="Players, clockwise")
         boxes = seating.get_by_role("checkbox")
         order = [boxes.nth(i).get_attribute("value") or "" for i in range(boxes.count())]

@@ -9,8 +9,10 @@ from ledger.rules.errors import RuleError
 from ledger.rules.registry import GAMES, get_game
 
 
-def test_the_four_games_of_the_rules_are_registered_by_key() -> None:
-    assert set(GAMES) == {"spot", "spots", "rummy", "spin"}
+def test_the_nine_games_of_the_rules_are_registered_by_key() -> None:
+    assert list(GAMES) == [
+        "spot", "spots", "rummy", "spin", "gin", "rummy500", "kaluki", "jokeren", "tally",
+    ]  # fmt: skip
     for key, game in GAMES.items():
         assert get_game(key) is game
         assert game.key == key
@@ -19,7 +21,17 @@ def test_the_four_games_of_the_rules_are_registered_by_key() -> None:
 
 @pytest.mark.parametrize(
     ("key", "low", "high", "money"),
-    [("spot", 2, 6, True), ("spots", 3, 5, False), ("rummy", 2, 7, False), ("spin", 1, 2, False)],
+    [
+        ("spot", 2, 6, True),
+        ("spots", 3, 5, False),
+        ("rummy", 2, 7, False),
+        ("spin", 1, 2, False),
+        ("gin", 2, 2, False),
+        ("rummy500", 2, 8, False),
+        ("kaluki", 2, 6, True),
+        ("jokeren", 2, 6, False),
+        ("tally", 2, 12, False),
+    ],  # fmt: skip
 )
 def test_each_game_says_how_many_play_it_and_whether_it_is_for_money(
     key: str, low: int, high: int, money: bool

@@ -1,0 +1,198 @@
+"""The hand form and the scoreboard of the games of RULES.md §8–§12, driven through the pages
+as a phone posts them (the browser tests, tests/e2e, play them with the scripts on)."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from typing import Any
+
+import pytest
+
+from tests.web.pages import Phone, hidden_fields, html
+
+
+def words(page: str) -> str:
+    """The page's text as a player reads it: tags out, spaces tidied."""
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+@pytest.fixture
+def phone(client) -> Phone:
+    phone = Phone(client)
+    phone.create_group()
+    return phone
+
+
+def post_hand(phone: Phone, rows: dict[str, dict[str, str]], status: int = 302, **more: str):
+    """The new-hand form posted with each player's boxes (``cards``, ``points``…)."""
+    data: dict[str, Any] = {
+        "out": "",
+        **hidden_fields(html(phone.client.get(f"{phone.board}/hands/new"))),
+    }
+    for i, name in enumerate(phone.seats):
+        data[f"results-{i}-player"] = name
+        for box, value in rows.get(name, {}).items():
+            data[f"results-{i}-{box}"] = value
+    data.update(more)
+    response = phone.client.post(f"{phone.board}/hands/new", data=data)
+    assert response.status_code == status, words(html(response))[:2000]
+    return response
+
+
+def board(phone: Phone) -> str:
+    return words(html(phone.client.get(phone.board)))
+
+
+def test_gin_asks_how_the_hand_ended_and_tells_each_hand_in_its_words(phone):
+    phone.start("gin", ("Ann", "Bob"), "Bob")
+    form = html(phone.client.get(f"{phone.board}/hands/new"))
+    assert "How did the hand end?" in form and 'value="knock"' in form and 'value="draw"' in form
+    assert 'value="big_gin"' not in form  # not played unless the session turns it on
+
+    post_hand(phone, {"Ann": {"cards": "3H AC"}, "Bob": {"cards": "KS 9D 5C"}}, out="Ann",
+              ending="knock")  # fmt: skip
+    post_hand(phone, {"Ann": {"cards": "4C 2H"}, "Bob": {"cards": "5S 3D"}}, out="Bob",
+              ending="knock")  # fmt: skip
+    # A draw: whatever the rows hold, the page sends no deadwood.
+    post_hand(phone, {"Ann": {"cards": "9C"}}, ending="draw")
+
+    seen = board(phone)
+    assert "Ann knocks 4 v 24: Ann +20" in seen
+    assert "Bob knocks 8, Ann undercuts with 6: Ann +27" in seen
+    assert "Draw: nobody scores." in seen
+
+
+def test_gin_without_an_ending_is_refused_beside_the_question(phone):
+    phone.start("gin", ("Ann", "Bob"), "Bob")
+    response = post_hand(phone, {"Ann": {"cards": "3H"}, "Bob": {"cards": "KS"}}, status=422)
+    assert "Say how hand 1 ended" in words(html(response))
+
+
+def test_rummy500_asks_the_melded_points_or_cards_and_the_cards_left(phone):
+    phone.start("rummy500", ("Ann", "Bob", "Cas"), "Cas")
+    post_hand(phone, {
+        "Ann": {"melded": "7H 7S 7D AH 2H 3H KC KD KS", "low_aces": "1"},
+        "Bob": {"melded": "QH QS QC 9C 10C JC", "cards": "AS 5D"},
+        "Cas": {"melded_points": "0", "cards": "JK 8C 8H 4S"},
+    }, out="Ann")  # fmt: skip
+
+    seen = board(phone)
+    assert "Ann 57 − 0 = +57, Bob 59 − 20 = +39, Cas 0 − 35 = −35" in seen
+
+
+def test_rummy500_refuses_a_melded_total_that_is_no_number(phone):
+    phone.start("rummy500", ("Ann", "Bob"), "Bob")
+    response = post_hand(phone, {"Ann": {"melded_points": "lots"}, "Bob": {"cards": "5D",
+                                 "melded_points": "0"}}, status=422, out="Ann")  # fmt: skip
+    assert "Give a whole number." in words(html(response))
+
+
+def test_kaluki_shows_who_is_in_and_a_buy_in_button(phone):
+    phone.start("kaluki", ("Ann", "Bob", "Cas"), "Cas", entry="totals")
+    post_hand(phone, {"Bob": {"spots": "160"}, "Cas": {"spots": "20"}}, out="Ann")
+
+    page = html(phone.client.get(phone.board))
+    seen = words(page)
+    assert "Who is in" in seen and "out in hand 1" in seen
+    assert "in: 130 to spare (out past 150)" in seen  # Cas at 20
+    assert "Bob buys back in (€1.00)" in seen
+    version = re.search(r'name="version" value="(\d+)"', page)
+    assert version
+    bought = phone.client.post(
+        f"{phone.board}/buy_in", data={"player": "Bob", "version": version.group(1)}
+    )
+    assert bought.status_code == 302
+    seen = board(phone)
+    assert "Bob buys back in at 20." in seen
+    assert "bought in once, at 20" in seen and "Pot: 400" in seen
+    # A second tap of the same button changes nothing more.
+    phone.client.post(f"{phone.board}/buy_in", data={"player": "Bob", "version": version.group(1)})
+    assert "Pot: 400" in board(phone)
+    # The next hand's form has a row for each player still in, Bob again among them.
+    form = html(phone.client.get(f"{phone.board}/hands/new"))
+    assert "Went kaluki" in form and 'data-player="Bob"' in form
+
+
+def test_kaluki_leaves_the_eliminated_player_out_of_the_next_hand(phone):
+    phone.start("kaluki", ("Ann", "Bob", "Cas"), "Cas", entry="totals", buy_in="off")
+    post_hand(phone, {"Bob": {"spots": "160"}, "Cas": {"spots": "20"}}, out="Ann")
+    form = html(phone.client.get(f"{phone.board}/hands/new"))
+    assert 'data-player="Bob"' not in form and 'data-player="Cas"' in form
+    assert "buys back in" not in board(phone)
+
+
+def test_any_game_takes_points_below_zero_and_names_a_fraction(phone):
+    phone.start("tally", ("Ann", "Bob", "Cas"), "Cas", name="Hearts")
+    form = html(phone.client.get(f"{phone.board}/hands/new"))
+    assert 'pattern="[-−]?[0-9]+"' in form and "±" in form and "Card buttons" not in form.split(
+        "<template")[0]  # fmt: skip
+
+    refused = post_hand(phone, {"Ann": {"points": "7.5"}, "Bob": {"points": "3"},
+                                "Cas": {"points": "1"}}, status=422)  # fmt: skip
+    assert "Ann's points must be a whole number, not 7.5." in words(html(refused))
+    post_hand(phone, {"Ann": {"points": "−4"}, "Bob": {"points": "9"},
+                      "Cas": {"sitting_out": "y"}})  # fmt: skip
+
+    seen = board(phone)
+    assert "Hearts" in seen
+    assert "Ann scores -4, Bob 9" in seen
+
+
+def test_the_new_games_pages_speak_dutch(client, phone):
+    client.post("/language", data={"lang": "nl"})
+    phone.start("gin", ("Ann", "Bob"), "Bob")
+    form = words(html(client.get(f"{phone.board}/hands/new")))
+    assert "Hoe eindigde het spel?" in form and "Kloppen" in form
+
+
+def test_gin_ends_with_a_block_of_bonuses_and_the_margin(phone):
+    phone.start("gin", ("Cas", "Dee"), "Dee", entry="totals")
+    for ending, cas, dee in (("knock", "3", "43"), ("gin", "0", "10"), ("knock", "2", "32")):
+        post_hand(phone, {"Cas": {"spots": cas}, "Dee": {"spots": dee}}, out="Cas", ending=ending)
+
+    seen = board(phone)
+    assert "The end of the game" in seen and "shutout" in seen
+    assert "3 × 25 = 75" in seen and "Cas wins by 380." in seen
+
+
+def test_the_history_tells_the_buy_in_the_ending_and_the_pot_shared(phone):
+    phone.start("kaluki", ("Ann", "Bob", "Cas"), "Cas", entry="totals")
+    post_hand(phone, {"Bob": {"spots": "160"}, "Cas": {"spots": "20"}}, out="Ann")
+    phone.client.post(f"{phone.board}/buy_in", data={"player": "Bob"})
+    post_hand(phone, {"Bob": {"spots": "140"}, "Cas": {"spots": "140"}}, out="Ann")
+    assert "Only Ann is still in: settle up to finish the game" in board(phone)
+    settle = html(phone.client.get(f"{phone.board}/settle"))
+    assert "Finishing the game shares the pot of €4.00" in words(settle)
+    phone.client.post(f"{phone.board}/finish", data=hidden_fields(settle))
+
+    seen = words(html(phone.client.get(f"{phone.board}/history")))
+    assert "Bob bought back in for €1.00, at 20 points." in seen
+    assert "The game was finished; the pot of €4.00 went to Ann." in seen
+
+    gin = Phone(phone.client, slug=phone.slug)
+    gin.start("gin", ("Ann", "Bob"), "Bob")
+    post_hand(gin, {}, ending="draw")
+    assert "Draw (nobody knocked):" in words(html(gin.client.get(f"{gin.board}/history")))
+
+
+def test_a_hand_page_shows_each_games_own_columns(phone):
+    phone.start("rummy500", ("Ann", "Bob"), "Bob")
+    post_hand(phone, {"Ann": {"melded_points": "30"}, "Bob": {"melded_points": "12",
+                      "cards": "5D"}}, out="Ann")  # fmt: skip
+    page = words(html(phone.client.get(f"{phone.board}/hands/1")))
+    assert "Player Cards Melded points Value Points Total" in page
+    assert "Bob 5♦ 12 5 7 7" in page
+
+    tally = Phone(phone.client, slug=phone.slug)
+    tally.start("tally", ("Ann", "Bob"), "Bob")
+    post_hand(tally, {"Ann": {"points": "-4"}, "Bob": {"points": "9"}})
+    page = words(html(tally.client.get(f"{tally.board}/hands/1")))
+    assert "Player Points Total Ann -4 -4 Bob won 9 9" in page
+
+
+def test_a_kaluki_hand_says_kaluki_and_its_doubled_penalties(phone):
+    phone.start("kaluki", ("Ann", "Bob"), "Bob")
+    post_hand(phone, {"Bob": {"cards": "KS QS 4D"}}, out="Ann", rummy="y")
+    assert "Penalty points: Bob 48. Ann goes out. The pot stays at 200. Ann went kaluki — " \
+        "doubled." in board(phone)  # fmt: skip
