@@ -94,11 +94,6 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
     unit_value = Decimal(options["unit_value"]) if priced else None
     currency = options.get("currency") if priced else None
     owed = scores if payout is None else {p: payout.get(p, 0) for p in names}
-    progress = None
-    if game.progress is not None and row.status == "open":
-        p = game.progress(state, options)
-        if p is not None:
-            progress = ProgressView(p.round, p.hand, p.hands_in_round, p.rounds, p.contract)
     return SessionView(
         id=row.id,
         group=group.slug,
@@ -121,7 +116,7 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
             else None
         ),
         winners=tuple(state.winners) if row.status == "finished" else (),
-        progress=progress,
+        progress=_progress(game, state, options, row.status),
         currency=currency,
         unit_value=unit_value,
         # An open night answers the table's plan for its pot (services/plans.py).
@@ -136,6 +131,12 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         on_tab=bool(row.on_tab),
         **_game_parts(game, state, row.status, options, names),
     )
+
+
+def _progress(game: Game, state: State, options: Any, status: str) -> ProgressView | None:
+    """Where an open game of contracts stands (Spin Rummy's round and hand); else None."""
+    p = game.progress(state, options) if game.progress is not None and status == "open" else None
+    return ProgressView(p.round, p.hand, p.hands_in_round, p.rounds, p.contract) if p else None
 
 
 def _game_parts(
