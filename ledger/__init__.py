@@ -49,9 +49,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 def register_extensions(app: Flask) -> None:
     """Bind the extensions of ledger/extensions.py to this app."""
-    from ledger import hosting, models  # noqa: F401  (models: its tables must be on db.metadata)
+    # (models: its tables must be on db.metadata)
+    from ledger import compress, hosting, models, security  # noqa: F401
     from ledger.extensions import babel, csrf, db, init_engine_events, migrate
-    from ledger.web import compress, i18n, limits, security
+    from ledger.web import i18n, limits
 
     db.init_app(app)
     init_engine_events(app)
@@ -62,8 +63,9 @@ def register_extensions(app: Flask) -> None:
     csrf.init_app(app)
     # English or Dutch: the language switch's cookie, else the browser's Accept-Language.
     babel.init_app(app, locale_selector=i18n.select_locale)
+    # Headers every answer carries, pages, API and static files alike (ledger/security.py).
     security.init_app(app)
-    # Gzip for clients that accept it (ledger/web/compress.py).
+    # Gzip for clients that accept it, pages and API alike (ledger/compress.py).
     compress.init_app(app)
     # Behind a reverse proxy, Secure cookies over https, the access log (LEDGER_* settings).
     hosting.init_app(app)
