@@ -6,8 +6,9 @@ workbook all read their numbers here, so they can never disagree:
 - a player's **night** is one session they played: its game, when it started, its status,
   their score (units in a money game, points in a points game), their money (money games)
   and whether they won it;
-- **won** means a finished points game that the player won or shared (the session's own
-  ``winners``). A money night has no winner: being up the most is money, not a game won;
+- **won** means a finished game that the player won or shared (the session's own
+  ``winners``: a points game's, Kaluki's players still in at its end). A Spot night has no
+  winner: being up the most is money, not a game won;
 - their **totals** add the nights up: sessions, hands dealt in, hands won or shared, games
   won per game, points per game (and per scoring where a game's option changes what a point
   means: Rummy played for penalties), never added across games, and money per currency.
@@ -296,7 +297,9 @@ def night_facts(facts: SessionFacts) -> list[tuple[str, Night]]:
     priced = money or facts.payout is not None
     currency = str(options.get("currency", "")) if priced else None
     unit_value = Decimal(str(options["unit_value"])) if priced else None
-    winners = set(facts.winners) if facts.status == "finished" and not money else set()
+    # The session's own winners: a points game's, or Kaluki's last players in (RULES.md §10);
+    # a Spot night has none (being up the most is money, not a game won).
+    winners = set(facts.winners) if facts.status == "finished" else set()
     places = _places(facts, options, money)
     nights = []
     for name, score in facts.scores.items():

@@ -224,6 +224,14 @@ def test_kaluki_worked_example_ann_takes_the_pot_of_500(table):
     assert sorted((t["from"], t["to"], t["units"]) for t in settled["transfers"]) == [
         ("Bob", "Ann", 200), ("Cas", "Ann", 100), ("Dee", "Ann", 100),
     ]  # fmt: skip
+    # The game is won by the last player in: counted in the stats as Kaluki won, and the
+    # money as the night's (RULES.md §10).
+    stats = {p["name"]: p for p in table.ok("GET", f"/groups/{table.slug}/stats")["players"]}
+    assert {name: p["games_won"] for name, p in stats.items()} == {
+        "Ann": {"kaluki": 1}, "Bob": {}, "Cas": {}, "Dee": {},
+    }  # fmt: skip
+    ann = table.ok("GET", f"/groups/{table.slug}/players/Ann")["sessions"]
+    assert [(n["id"], n["won"]) for n in ann] == [(sid, True)]
 
 
 def test_kaluki_buy_in_refusals(table):

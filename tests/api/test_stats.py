@@ -360,9 +360,12 @@ def test_another_groups_player_page_is_not_found_and_shows_nothing_of_theirs(tab
     assert client.get(f"/g/{other.slug}/p/Hiddenfella").status_code == 401
 
 
-def test_a_place_follows_the_games_own_measure_and_a_money_night_is_never_won():
-    def places(game: str, scores: dict[str, int]) -> dict[str, tuple[int, bool]]:
-        facts = SessionFacts(1, game, {}, "finished", datetime(2026, 1, 1), scores, ("A",), {}, {})
+def test_a_place_follows_the_games_own_measure_and_a_spot_night_is_never_won():
+    def places(
+        game: str, scores: dict[str, int], winners: tuple[str, ...] = ("A",)
+    ) -> dict[str, tuple[int, bool]]:
+        when = datetime(2026, 1, 1)
+        facts = SessionFacts(1, game, {}, "finished", when, scores, winners, {}, {})
         return {name: (night.place, night.won) for name, night in night_facts(facts)}
 
     # Spots counts penalties: the fewest lead, and equal places share the number.
@@ -372,8 +375,10 @@ def test_a_place_follows_the_games_own_measure_and_a_money_night_is_never_won():
         "C": (1, False),
     }
     assert places("rummy", {"A": 5, "B": 20})["B"] == (1, False)  # the most points lead
-    # Up the most on a money night is money, not a game won.
-    assert places("spot", {"A": 15, "B": -15}) == {"A": (1, False), "B": (2, False)}
+    # Up the most on a Spot night is money, not a game won: a Spot night names no winners.
+    assert places("spot", {"A": 15, "B": -15}, ()) == {"A": (1, False), "B": (2, False)}
+    # Kaluki is won by the last player in (RULES.md §10), though it is played for money.
+    assert places("kaluki", {"A": 400, "B": -400}) == {"A": (1, True), "B": (2, False)}
 
 
 def test_money_at_different_unit_values_is_counted_in_a_unit_that_measures_both():

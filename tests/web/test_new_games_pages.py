@@ -194,5 +194,7 @@ def test_a_hand_page_shows_each_games_own_columns(phone):
 def test_a_kaluki_hand_says_kaluki_and_its_doubled_penalties(phone):
     phone.start("kaluki", ("Ann", "Bob"), "Bob")
     post_hand(phone, {"Bob": {"cards": "KS QS 4D"}}, out="Ann", rummy="y")
-    assert "Penalty points: Bob 48. Ann goes out. The antes put 200 in the pot. Ann went kaluki — " \
-        "doubled." in board(phone)  # fmt: skip
+    assert (
+        "Penalty points: Bob 48. Ann goes out. The antes put 200 in the pot. "
+        "Ann went kaluki — doubled." in board(phone)
+    )
