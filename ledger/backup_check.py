@@ -57,7 +57,8 @@ from ledger.models import (
     TabPayment,
 )
 from ledger.rules import payout
-from ledger.rules.base import Game, State
+from ledger.rules.base import State
+from ledger.rules.game import Game
 from ledger.rules.codecs import entry_from_dict, outcome_to_dict
 from ledger.rules.errors import RuleError
 from ledger.rules.iban import check_account_name, check_iban

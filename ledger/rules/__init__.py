@@ -15,11 +15,13 @@ from ledger.rules.cards import (
     cards_as_typed,
     rank_letter,
 )
+from ledger.rules.entries import ShapeError
 from ledger.rules.errors import Phrase, RuleError
+from ledger.rules.game import Game
 from ledger.rules.gin import Story as EndingStory
 from ledger.rules.gin import story as ending_story
 from ledger.rules.money import amount, coin, minor_units
-from ledger.rules.registry import GAMES, NEW_GAMES, find_game, get_game
+from ledger.rules.registry import GAMES, get_game
 from ledger.rules.table import EntryForm, PotStory, RummyReward, pot_story
 from ledger.rules.texts import N_
 
@@ -27,10 +29,10 @@ __all__ = [
     "CARD_LANGUAGES",
     "DUTCH_SUITS",
     "GAMES",
-    "NEW_GAMES",
     "SUIT_SYMBOLS",
     "EndingStory",
     "EntryForm",
+    "Game",
     "HandEntry",
     "Movement",
     "N_",
@@ -40,13 +42,13 @@ __all__ = [
     "ResultEntry",
     "RummyReward",
     "RuleError",
+    "ShapeError",
     "amount",
     "card_label",
     "card_letters",
     "cards_as_typed",
     "coin",
     "ending_story",
-    "find_game",
     "get_game",
     "has_name",
     "minor_units",

@@ -13,8 +13,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ledger.rules import spot
-from ledger.rules.base import Game, Option, State, in_play_order
+from ledger.rules.base import State, in_play_order
 from ledger.rules.errors import RuleError
+from ledger.rules.game import Game, Option
 from ledger.rules.texts import N_
 
 # The largest stake (API.md "Bounds"): units per point. With scores in the thousands a night

@@ -1,17 +1,16 @@
 """Every game the app knows, looked up by key: a new game is one new module and one line here.
 
-Each game's description (``Game``) says all a page needs of it, its table's facts included
-(``Game.table``, ledger/rules/table.py): pages read those, never a game's key.
-
-``GAMES`` are the games the app offers: the first four, then those of RULES.md §8–§12
-(``NEW_GAMES``, named apart for their own tests).
+Each game (a ``Game``, ledger/rules/game.py) says all a page, a service or the API needs of
+it in its attributes and methods, its entry's fields included: they read those, never a
+game's key. Everything that lists the games (the new-session page, the API's game list, the
+OpenAPI description's check, the tests) reads ``GAMES``, in the order the app offers them.
 """
 
 from __future__ import annotations
 
 from ledger.rules import gin, jokeren, kaluki, rummy, rummy500, spin, spot, spots, tally
-from ledger.rules.base import Game
 from ledger.rules.errors import RuleError
+from ledger.rules.game import Game
 
 GAMES: dict[str, Game] = {
     g.key: g
@@ -27,11 +26,6 @@ GAMES: dict[str, Game] = {
         tally.GAME,
     )
 }
-NEW_GAMES: dict[str, Game] = {
-    g.key: g for g in (gin.GAME, rummy500.GAME, kaluki.GAME, jokeren.GAME, tally.GAME)
-}
-
-
 def get_game(key: str) -> Game:
     """The game with this key, or a RuleError that lists the games there are."""
     try:
@@ -43,8 +37,3 @@ def get_game(key: str) -> Game:
             key=str(key),
             games=", ".join(GAMES),
         ) from None
-
-
-def find_game(key: str) -> Game:
-    """The game with this key (``get_game``; kept for the engine's own callers and tests)."""
-    return get_game(key)

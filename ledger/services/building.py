@@ -11,7 +11,8 @@ from sqlalchemy.orm import aliased
 
 from ledger.extensions import db
 from ledger.models import GameSession, Hand, Payment, Player
-from ledger.rules.base import Game, State
+from ledger.rules.base import State
+from ledger.rules.game import Game
 from ledger.rules.money import amount
 from ledger.rules.payout import for_money, game_payout
 from ledger.services.loading import session_game

@@ -12,7 +12,8 @@ from sqlalchemy import Row, select, update
 from ledger.extensions import db
 from ledger.models import GameSession
 from ledger.rules import base
-from ledger.rules.base import BuyIn, Game, State
+from ledger.rules.base import BuyIn, State
+from ledger.rules.game import Game
 from ledger.rules.errors import RuleError
 from ledger.rules.registry import get_game
 from ledger.services.errors import Conflict, NotFound

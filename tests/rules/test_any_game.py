@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.rules import tally
-from ledger.rules.base import HandEntry, HandOutcome, ResultEntry, State, join
+from ledger.rules.base import HandEntry, HandOutcome, ResultEntry, State
+from ledger.rules.game import join
 from ledger.rules.codecs import entry_from_dict, entry_to_dict
 from ledger.rules.errors import RuleError
 from ledger.rules.payout import game_payout

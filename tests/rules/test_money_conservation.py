@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from ledger.rules import spot
-from ledger.rules.base import HandEntry, Movement, ResultEntry, State, join, leave
+from ledger.rules.base import HandEntry, Movement, ResultEntry, State
+from ledger.rules.game import join, leave
 from ledger.rules.cards import RANKS, SUITS
 
 GAME = spot.GAME

@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from ledger.rules import rummy
-from ledger.rules.base import HandEntry, HandOutcome, ResultEntry, State, join, leave
+from ledger.rules.base import HandEntry, HandOutcome, ResultEntry, State
+from ledger.rules.game import join, leave
 from ledger.rules.errors import RuleError
 from ledger.rules.registry import GAMES
 

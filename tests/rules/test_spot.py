@@ -8,15 +8,8 @@ from typing import Any
 import pytest
 
 from ledger.rules import spot
-from ledger.rules.base import (
-    HandEntry,
-    HandOutcome,
-    Movement,
-    ResultEntry,
-    State,
-    join,
-    leave,
-)
+from ledger.rules.base import HandEntry, HandOutcome, Movement, ResultEntry, State
+from ledger.rules.game import join, leave
 from ledger.rules.errors import RuleError
 from ledger.rules.registry import get_game
 
