@@ -58,9 +58,9 @@ from ledger.models import (
 )
 from ledger.rules import payout
 from ledger.rules.base import State
-from ledger.rules.game import Game
-from ledger.rules.codecs import entry_from_dict, outcome_to_dict
+from ledger.rules.codecs import outcome_to_dict
 from ledger.rules.errors import RuleError
+from ledger.rules.game import Game
 from ledger.rules.iban import check_account_name, check_iban
 from ledger.rules.keeper import brought_by
 from ledger.rules.registry import get_game
@@ -729,7 +729,7 @@ def _replay(
             if state.finished:
                 raise _unlike_replay("status", sid)
             state = apply_seating(game, state, _seating(hand["seating"], "hands.seating"), options)
-            entry = entry_from_dict(_entry(hand["entry"], "hands.entry"))
+            entry = game.entry_from_dict(_entry(hand["entry"], "hands.entry"))
             outcome = game.play(state, entry, options)
             if not _same(outcome_to_dict(outcome), hand["outcome"]):
                 raise _unlike_replay("outcome", sid, hand["number"])
@@ -783,7 +783,7 @@ def _check_end(s: Mapping[str, Any], game: Game, state: State, options: Mapping[
     sid = s["id"]
     carried = 0
     if s["finish"] is not None:
-        if game.money and game.finish is not None:
+        if game.money:
             choice = s["leftover_pot"]
             if choice not in ("carry", "refund"):
                 raise _bad("sessions.leftover_pot", choice)

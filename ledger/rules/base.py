@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 from ledger.rules import entries
 from ledger.rules.cards import Card
@@ -44,6 +44,11 @@ class HandEntry:
     out: str | None = entries.entry_field(entries.TEXT, always=True, blank_none=True)
     rummy: bool = entries.entry_field(entries.FLAG, False, always=True)
     cards_language: str = entries.entry_field(entries.LANGUAGE, "en")
+
+
+# A hand's entry, whatever its game: an instance of the game's ``entry_type`` (a HandEntry for
+# the card games), which only its game reads.
+Entry: TypeAlias = Any
 
 
 # --- What the engine answers -----------------------------------------------------------------

@@ -228,6 +228,16 @@ def from_dict(cls: type, data: Mapping[str, Any], result_type: type | None = Non
     return cls(**values)
 
 
+def typed_whole(text: str | None) -> int | None:
+    """A whole number as a page's box holds it ("12"); None for an empty box or anything else
+    (a sign, a fraction, a number past what a database keeps)."""
+    text = (text or "").strip()
+    if not text.isascii() or not text.isdigit() or len(text) > 10:
+        return None
+    number = int(text)
+    return number if number < 2**31 else None
+
+
 def alternatives(item: Any) -> tuple[str, ...]:
     """The ``alternative`` fields of a result that were given (at most one may be)."""
     return tuple(

@@ -132,6 +132,10 @@ class Game:
         or lowest score); None for a game without one (a money game has no winner)."""
         return None
 
+    def has_leaders(self) -> bool:
+        """Whether the game has a measure of who leads (it gives ``leaders``)."""
+        return type(self).leaders is not Game.leaders
+
     def final_scores(self, state: State, options: Mapping[str, Any]) -> dict[str, int]:
         """Each player's final total in a finished game: the scores, plus what the end adds
         (Gin Rummy's bonuses)."""
@@ -179,13 +183,6 @@ class Game:
     def packs(self, options: Mapping[str, Any], seated: int) -> int:
         """How many packs the deck has with this many seated: the ``packs`` option, or one."""
         return int(options.get("packs", 1))
-
-    def misfits(
-        self, round_no: int, player: str, row: int, melds: Sequence[str], language: str = "en"
-    ) -> list[RuleError]:
-        """The melds ``player`` laid out in round ``round_no`` that its contract does not take
-        (Spin Rummy), read in the entry's card ``language``; none where there are no contracts."""
-        return []
 
     def meld_value(self, cards: Sequence[Card]) -> int | None:
         """What one meld laid out scores, where melds score (Spin Rummy); None elsewhere."""
@@ -264,18 +261,22 @@ class Game:
         player: str,
         index: int,
         core: ResultEntry,
-        posted: Mapping[str, str],
+        posted: Mapping[str, Any],
         problems: Problems,
-    ) -> ResultEntry:
-        """A player's result from a page's form: ``core`` is the card row as the shared form
-        read it (cards, spot total, sitting out); ``posted`` the row's other boxes as typed,
-        by name (the game's own template names them). Problems found are added, each naming
-        ``results[index].<box>``. By default the card row is the result."""
+    ) -> Any:
+        """A player's result from a page's form: ``core`` is the row of cards as the shared
+        form read it (cards, a spot total, sitting out); ``posted`` the row's other boxes as
+        typed, by name (the game's own template names them: text, or a list of texts for
+        boxes named ``<name>-<j>``). Problems found are added, each naming
+        ``results[index]`` or one of its boxes. By default the row of cards is the result."""
         return core
 
-    def form_entry(self, core: HandEntry, posted: Mapping[str, str], problems: Problems) -> Any:
-        """The whole entry from a page's form: ``core`` as the shared form read it, ``posted``
-        the form's other fields by name (the game's own template names them)."""
+    def form_entry(
+        self, core: HandEntry, posted: Mapping[str, Any], number: int, problems: Problems
+    ) -> Any:
+        """The whole entry of hand ``number`` from a page's form: ``core`` as the shared form
+        read it (with each result from ``form_result``), ``posted`` the form's other fields by
+        name (the game's own template names them). By default ``core`` is the entry."""
         return core
 
     # --- The rest -------------------------------------------------------------------------

@@ -594,6 +594,23 @@ class GinRummy(Game):
     def bonuses(self, state: State, options: Mapping[str, Any]) -> dict[str, dict[str, int]] | None:
         return bonus_points(state, options)
 
+    def session_parts(
+        self, state: State, status: str, options: Mapping[str, Any], names: Sequence[str]
+    ) -> dict[str, Any]:
+        """A finished game's bonuses by player (RULES.md §8)."""
+        if status != "finished":
+            return {}
+        return {"bonuses": bonus_points(state, {**self.defaults(), **options})}
+
+    def form_entry(
+        self, core: HandEntry, posted: Mapping[str, Any], number: int, problems: Problems
+    ) -> GinEntry:
+        """How the hand ended comes first; a draw takes no results at all."""
+        ending = str(posted.get("ending") or "").strip() or None
+        if ending in self.no_result_endings:
+            core = replace(core, results=(), out=None)  # a draw: the page asks for nothing more
+        return GinEntry(core.results, core.out, core.rummy, core.cards_language, ending=ending)
+
     def endings(self, options: Mapping[str, Any]) -> tuple[str, ...]:
         return endings(options)
 

@@ -590,6 +590,7 @@ def _units(default: int, words: str) -> Option:
 
 
 class Kaluki(Game):
+    buys_in = True
     key = "kaluki"
     name = N_("Kaluki")
     description = N_(
@@ -655,6 +656,20 @@ class Kaluki(Game):
         self, state: State, name: str, options: Mapping[str, Any], *, pass_deal: int | None = None
     ) -> State:
         return leave(state, name, options)
+
+    def session_parts(
+        self, state: State, status: str, options: Mapping[str, Any], names: Sequence[str]
+    ) -> dict[str, Any]:
+        """Each player's points, who is out of the game (with the hand they went out in), the
+        totals each buy-in re-entered at, and who may buy back in now (RULES.md §10)."""
+        parts: dict[str, Any] = {
+            "totals": {p: state.totals.get(p, 0) for p in names},
+            "eliminated": dict(state.eliminated),
+            "buy_ins": dict(state.buy_ins),
+        }
+        if status == "open":
+            parts["may_buy_in"] = can_buy_in(state, options)
+        return parts
 
     def rummy_reward(self, options: Mapping[str, Any]) -> RummyReward | None:
         return reward(options)

@@ -111,7 +111,7 @@ def for_money(game: Game, options: Mapping[str, Any]) -> bool:
 def highest_wins(game: Game, options: Mapping[str, Any]) -> bool:
     """Which way the game counts under these options, as its own ``leaders`` judge it: asked
     about two players one point apart, does it name the one ahead?"""
-    if game.leaders is None:
+    if not game.has_leaders():
         return True
     probe = State(seats=("a", "b"), dealer="a", scores={"a": 1, "b": 0})
     return game.leaders(probe, {**game.defaults(), **options}) == ("a",)

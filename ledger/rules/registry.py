@@ -26,6 +26,8 @@ GAMES: dict[str, Game] = {
         tally.GAME,
     )
 }
+
+
 def get_game(key: str) -> Game:
     """The game with this key, or a RuleError that lists the games there are."""
     try:

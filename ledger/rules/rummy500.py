@@ -480,6 +480,27 @@ class Rummy500(Game):
     target_option = "target"
     preset = {"ace_value": ACE}
 
+    def form_result(
+        self,
+        player: str,
+        index: int,
+        core: ResultEntry,
+        posted: Mapping[str, Any],
+        problems: Problems,
+    ) -> Rummy500Result:
+        """The cards left in hand, and what the player melded: points, or cards with the aces
+        among them that counted 1."""
+        melded = (posted.get("melded") or "").strip() or None
+        found: dict[str, int | None] = {}
+        for box in ("melded_points", "low_aces"):
+            text = (posted.get(box) or "").strip()
+            found[box] = entries.typed_whole(text) if text else None
+            if text and found[box] is None:
+                problems.add(RuleError("Give a whole number.", field=f"results[{index}].{box}"))
+        return Rummy500Result(
+            core.player, core.cards, core.spots, core.sitting_out, melded=melded, **found
+        )
+
     def play_hand(self, state: State, entry: Any, options: Mapping[str, Any]) -> HandOutcome:
         return play(state, entry, options)
 

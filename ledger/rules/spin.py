@@ -357,10 +357,40 @@ class SpinRummy(Game):
     def first_player(self, state: State) -> str:
         return state.dealer
 
-    def misfits(
-        self, round_no: int, player: str, row: int, melds: Sequence[str], language: str = "en"
-    ) -> list[RuleError]:
-        return contract_misfits(round_no, player, row, melds, language)
+    def form_result(
+        self,
+        player: str,
+        index: int,
+        core: ResultEntry,
+        posted: Mapping[str, Any],
+        problems: Problems,
+    ) -> SpinResult:
+        """The cards in hand, or the melds laid out, one box each (empty boxes left out)."""
+        typed = posted.get("melds") or ()
+        melds = tuple(t.strip() for t in typed[: self.meld_boxes] if t and t.strip())
+        if not melds:
+            return entries.own(core, SpinResult)
+        if core.cards:
+            problems.add(
+                RuleError(
+                    "Give either {name}'s cards or the melds, not both.",
+                    field=f"results[{index}]",
+                    name=player,
+                )
+            )
+        return SpinResult(player, melds=melds)
+
+    def form_entry(
+        self, core: HandEntry, posted: Mapping[str, Any], number: int, problems: Problems
+    ) -> HandEntry:
+        """The page's own check before the engine scores: a player lays out the contract's
+        melds, so a set typed in a round of two runs is a slip to fix, not a meld that
+        silently scores 0 (each beside its row)."""
+        for i, result in enumerate(core.results):
+            melds = entries.own(result, SpinResult).melds or ()
+            for problem in contract_misfits(number, result.player, i, melds, core.cards_language):
+                problems.add(problem)
+        return core
 
     def meld_value(self, cards: Sequence[Card]) -> int | None:
         return score(cards)

@@ -9,6 +9,7 @@ the lowest.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -29,6 +30,10 @@ from ledger.rules.errors import Problems, RuleError
 from ledger.rules.game import Game, Option, Progress, start_state
 from ledger.rules.lengths import optional_whole
 from ledger.rules.texts import N_
+
+# A hand's points as a page's box may hold them: whole, or a fraction the engine refuses.
+_WHOLE = re.compile(r"^-?[0-9]{1,9}$")
+_FRACTION = re.compile(r"^-?[0-9]{1,9}[.,][0-9]{1,6}$")
 
 MOST_POINTS = 100_000  # a hand's points, either way
 MAX_TARGET = 100_000
@@ -284,6 +289,31 @@ class AnyGame(Game):
     nobody_out = True
     out_scores = False
     cards = False
+
+    def form_result(
+        self,
+        player: str,
+        index: int,
+        core: ResultEntry,
+        posted: Mapping[str, Any],
+        problems: Problems,
+    ) -> TallyResult:
+        """The hand's points as typed: a whole number, maybe below zero; a fraction is
+        passed on for the engine to refuse in words ("not 7.5")."""
+        if core.sitting_out:
+            return TallyResult(player, sitting_out=True)
+        text = str(posted.get("points") or "").strip().replace("−", "-").replace(" ", "")
+        if not text:
+            return TallyResult(player)
+        if _WHOLE.match(text):
+            return TallyResult(player, points=int(text))
+        if _FRACTION.match(text):
+            number = float(text.replace(",", "."))
+            return TallyResult(player, points=int(number) if number.is_integer() else number)
+        problems.add(
+            RuleError("Give a whole number, like 12 or -5.", field=f"results[{index}].points")
+        )
+        return TallyResult(player)
 
     def play_hand(self, state: State, entry: Any, options: Mapping[str, Any]) -> HandOutcome:
         return play(state, entry, options)

@@ -27,7 +27,6 @@ from ledger.rules import (
     ending_story,
     pot_story,
 )
-from ledger.rules.codecs import entry_from_dict
 from ledger.rules.labels import ENDING_WORDS
 from ledger.web.display import format_money
 
@@ -74,7 +73,7 @@ def hand_summary(
     else:
         words = " ".join(nobody_out + [_points_summary(hand, rounds=rounds, penalty=penalty)])
     out = hand.get("out")
-    if rummy is not None and out and entry_from_dict(hand.get("entry") or {}).rummy:
+    if rummy is not None and out and (hand.get("entry") or {}).get("rummy"):
         words += " " + _went_rummy(out, rummy)
     return words
 
