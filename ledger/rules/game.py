@@ -197,6 +197,7 @@ class Game:
             ranks=ranks,
             values=values,
             suits=SUITS,
+            cards=self.cards,
             suits_required=self.melds_score,
             show_total=self.cards and not self.melds_score,
             totals=not self.melds_score and options.get("entry") == "totals",

@@ -24,6 +24,7 @@ class EntryForm:
     ranks: tuple[str, ...]  # the card buttons, in order
     values: Mapping[str, int]  # what each rank counts, for the running total
     suits: tuple[str, ...]
+    cards: bool  # a hand is entered as the cards left (not as points: Any game)
     suits_required: bool  # every card needs its suit (melds are checked)
     show_total: bool  # a spot total means something (not where melds score)
     totals: bool  # a player's spot total may be typed instead of the cards

@@ -211,6 +211,7 @@ def read(
     shape = game.entry_form(options, len(form.results))
     errors, problems = RowErrors(), Problems()
     rows, top = posted(form)
+    form.more_rows, form.more = rows, top  # shown again as typed if the form comes back
     # Where who went out changes nothing the form does not ask, and takes no stray choice.
     out = (form.out.data or "").strip() or None if shape.out_choice else None
     results = []
