@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from ledger.rules import spot
 from ledger.rules.base import HandEntry, Movement, ResultEntry, State
-from ledger.rules.game import join, leave
 from ledger.rules.cards import RANKS, SUITS
+from ledger.rules.game import join, leave
 
 GAME = spot.GAME
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fin", "Gus", "Hal", "Ivy")
