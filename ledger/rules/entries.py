@@ -247,6 +247,21 @@ def alternatives(item: Any) -> tuple[str, ...]:
     )
 
 
+def describe(cls: type, result_type: type | None = None) -> dict[str, Any]:
+    """Each field of the entry ``cls`` and its kind; the fields of a list of results or
+    objects as a mapping of their own (``results`` those of ``result_type``)."""
+    described: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        kind = _kind(f)
+        if kind == RESULTS and result_type is not None:
+            described[f.name] = describe(result_type)
+        elif kind == ITEMS and f.metadata.get("of") is not None:
+            described[f.name] = describe(f.metadata["of"])
+        else:
+            described[f.name] = kind
+    return described
+
+
 def typed_fields(cls: type) -> Mapping[str, str]:
     """Each field of ``cls`` with its kind: what a page needs to fill its own boxes."""
     return {f.name: _kind(f) for f in dataclasses.fields(cls)}

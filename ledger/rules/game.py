@@ -249,6 +249,12 @@ class Game:
         field of the wrong type, a RuleError for a value no hand of this game takes."""
         return entries.read(self.entry_type, body, self.result_type, game=self.name)
 
+    def entry_fields(self) -> dict[str, Any]:
+        """What a hand entry of this game holds, as the API describes it (``GET /games``):
+        each field's kind (``entries``: text, cards, whole, number, flag…), the results'
+        as ``results``, an object list's items' as a mapping of their own."""
+        return entries.describe(self.entry_type, self.result_type)
+
     def entry_to_dict(self, entry: Any) -> dict[str, Any]:
         """An entry as the database keeps it (only what was given, cards in English)."""
         return entries.to_dict(entry)
