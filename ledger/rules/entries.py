@@ -96,6 +96,11 @@ def read(cls: type, body: Mapping[str, Any], result_type: type | None, *, game: 
 def _read_result(cls: type, item: Any, where: str, game: str, label: str = "result") -> Any:
     if not isinstance(item, dict):
         raise ShapeError(f"Each {label} must be an object.", where)
+    values: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        values[f.name] = _read_field(f, item, f"{where}.{f.name}", None, game)
+        if f.name == "player" and not values["player"]:
+            raise RuleError("Each result needs the player's name.", field=f"{where}.player")
     names = field_names(cls)
     for key, value in item.items():
         if key not in names and value is not None:
@@ -105,10 +110,6 @@ def _read_result(cls: type, item: Any, where: str, game: str, label: str = "resu
                 game=game,
                 key=str(key),
             )
-    values = {
-        f.name: _read_field(f, item, f"{where}.{f.name}", None, game)
-        for f in dataclasses.fields(cls)
-    }
     return cls(**values)
 
 
