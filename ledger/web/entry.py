@@ -37,8 +37,9 @@ _RESULT_FIELD = re.compile(r"^results\[(\d+)\](?:\.(\w+))?")
 # of a list of boxes (Spin Rummy's melds).
 _ROW_BOX = re.compile(r"^results-(\d+)-([a-z_]+)(?:-(\d+))?$")
 # The shared form's own fields: everything else a form posts is its game's.
-_CORE_ROW = frozenset(("player", "cards", "spots", "sitting_out"))
-_CORE_TOP = frozenset(("out", "rummy", "request_id", "version", "number", "csrf_token"))
+_CORE_ROW = frozenset(entries.field_names(ResultEntry))
+_CORE_TOP = frozenset(entries.field_names(HandEntry)) | {"request_id", "version", "number"}
+_CORE_TOP |= {"csrf_token"}
 
 
 def layout(game_key: str, options: Mapping[str, Any], seated: int) -> EntryForm:

@@ -25,8 +25,10 @@ from ledger.rules import (
     PotStory,
     RummyReward,
     ending_story,
+    entries,
     pot_story,
 )
+from ledger.rules.base import HandEntry
 from ledger.rules.labels import ENDING_WORDS
 from ledger.web.display import format_money
 
@@ -73,7 +75,7 @@ def hand_summary(
     else:
         words = " ".join(nobody_out + [_points_summary(hand, rounds=rounds, penalty=penalty)])
     out = hand.get("out")
-    if rummy is not None and out and (hand.get("entry") or {}).get("rummy"):
+    if rummy is not None and out and entries.from_dict(HandEntry, hand.get("entry") or {}).rummy:
         words += " " + _went_rummy(out, rummy)
     return words
 

@@ -120,7 +120,8 @@ def test_a_group_whose_hand_was_corrected_from_a_page_backs_up_and_restores(nigh
     sid, group = night
     with app.app_context():
         loaded = services.session_view(group, sid).version
-        services.correct_hand(group, sid, 1, hand_entry(SPOT, _corrected(SEED_HAND_1)), loaded, "tap-1")
+        corrected = hand_entry(SPOT, _corrected(SEED_HAND_1))
+        services.correct_hand(group, sid, 1, corrected, loaded, "tap-1")
         copy = restore_group(backup_group(group.slug), slug="the-local-copy")
         restored = backup_group(copy.slug)
 
