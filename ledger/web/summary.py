@@ -28,7 +28,7 @@ from ledger.rules import (
     entries,
     pot_story,
 )
-from ledger.rules.base import HandEntry
+from ledger.rules.base import HandEntry, ResultEntry
 from ledger.rules.labels import ENDING_WORDS
 from ledger.web.display import format_money
 
@@ -75,7 +75,8 @@ def hand_summary(
     else:
         words = " ".join(nobody_out + [_points_summary(hand, rounds=rounds, penalty=penalty)])
     out = hand.get("out")
-    if rummy is not None and out and entries.from_dict(HandEntry, hand.get("entry") or {}).rummy:
+    typed = entries.from_dict(HandEntry, hand.get("entry") or {}, ResultEntry)
+    if rummy is not None and out and typed.rummy:
         words += " " + _went_rummy(out, rummy)
     return words
 
