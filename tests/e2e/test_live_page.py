@@ -105,4 +105,3 @@ def test_a_line_added_to_the_scoreboards_template_follows_a_hand_on_another_phon
     moved = name.bounding_box()
     assert where and moved and abs(moved["y"] - where["y"]) < 5, (where, moved)
     theirs.shot("followed")
-
