@@ -25,7 +25,7 @@ from ledger.rules.base import (
 )
 from ledger.rules.cards import Card, card_letters, cards_read, check_deck, parse_cards, spot_total
 from ledger.rules.errors import Problems, RuleError
-from ledger.rules.game import Game, Option, start_state
+from ledger.rules.game import Game, Option
 from ledger.rules.texts import N_
 
 KNOCK, GIN, BIG_GIN, DRAW = "knock", "gin", "big_gin", "draw"
@@ -468,11 +468,6 @@ def leaders(state: State, options: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(p for p in seated if totals[p] == best)
 
 
-def start(players: Sequence[str], dealer: str, options: Mapping[str, Any], pot: int = 0) -> State:
-    # A points game has no pot, so a pot carried from a Spot session cannot open it.
-    return start_state(GAME, players, dealer)
-
-
 # --- A hand in words -----------------------------------------------------------------------------
 
 
@@ -579,11 +574,6 @@ class GinRummy(Game):
 
     def play_hand(self, state: State, entry: Any, options: Mapping[str, Any]) -> HandOutcome:
         return play(state, entry, options)
-
-    def start(
-        self, players: Sequence[str], dealer: str, options: Mapping[str, Any], carried_pot: int
-    ) -> State:
-        return start(players, dealer, options, carried_pot)
 
     def leaders(self, state: State, options: Mapping[str, Any]) -> tuple[str, ...] | None:
         return leaders(state, options)

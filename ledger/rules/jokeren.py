@@ -8,13 +8,13 @@ preset and names the options a table may still change.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from ledger.rules import payout, rummy
 from ledger.rules.base import HandEntry, HandOutcome, State
-from ledger.rules.game import Game, Option, Progress, start_state
+from ledger.rules.game import Game, Option, Progress
 from ledger.rules.lengths import optional_whole
 from ledger.rules.table import RummyReward
 from ledger.rules.texts import N_
@@ -42,11 +42,6 @@ def progress(state: State, options: Mapping[str, Any]) -> Progress | None:
 def leaders(state: State, options: Mapping[str, Any]) -> tuple[str, ...]:
     """The lowest total leads; equal lowest share the lead (RULES.md §11, as §3)."""
     return rummy.leaders(state, with_preset(options))
-
-
-def start(players: Sequence[str], dealer: str, options: Mapping[str, Any], pot: int = 0) -> State:
-    # A points game has no pot, so a pot carried from a Spot session cannot open it.
-    return start_state(GAME, players, dealer)
 
 
 def reward(options: Mapping[str, Any]) -> RummyReward:
@@ -95,11 +90,6 @@ class Jokeren(Game):
 
     def play_hand(self, state: State, entry: Any, options: Mapping[str, Any]) -> HandOutcome:
         return play(state, entry, options)
-
-    def start(
-        self, players: Sequence[str], dealer: str, options: Mapping[str, Any], carried_pot: int
-    ) -> State:
-        return start(players, dealer, options, carried_pot)
 
     def progress(self, state: State, options: Mapping[str, Any]) -> Progress | None:
         return progress(state, options)

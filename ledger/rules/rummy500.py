@@ -25,7 +25,7 @@ from ledger.rules.base import (
 )
 from ledger.rules.cards import Card, card_letters, cards_read, check_deck, parse_cards, spot_total
 from ledger.rules.errors import Phrase, Problems, RuleError
-from ledger.rules.game import Game, Option, start_state
+from ledger.rules.game import Game, Option
 from ledger.rules.texts import N_
 
 NAME = "Rummy 500"
@@ -129,11 +129,6 @@ def melded_value(cards: Sequence[Card], low_aces: int) -> int:
 def in_hand_value(cards: Sequence[Card]) -> int:
     """What the cards left in hand cost: aces and jokers 15, J Q K 10, 2–10 face value."""
     return spot_total(cards, ace=ACE, joker=JOKER)
-
-
-def start(players: Sequence[str], dealer: str, options: Mapping[str, Any], pot: int = 0) -> State:
-    # A points game has no pot, so a pot carried from a Spot session cannot open it.
-    return start_state(GAME, players, dealer)
 
 
 # --- Checking a hand -----------------------------------------------------------------------------
@@ -503,11 +498,6 @@ class Rummy500(Game):
 
     def play_hand(self, state: State, entry: Any, options: Mapping[str, Any]) -> HandOutcome:
         return play(state, entry, options)
-
-    def start(
-        self, players: Sequence[str], dealer: str, options: Mapping[str, Any], carried_pot: int
-    ) -> State:
-        return start(players, dealer, options, carried_pot)
 
     def leaders(self, state: State, options: Mapping[str, Any]) -> tuple[str, ...] | None:
         return leaders(state, options)

@@ -9,7 +9,7 @@ from typing import Any
 from ledger.rules import payout
 from ledger.rules.base import HandEntry, HandOutcome, ResultEntry, State, canonical, left_of
 from ledger.rules.errors import RuleError
-from ledger.rules.game import Game, Option, Progress, start_state
+from ledger.rules.game import Game, Option, Progress
 from ledger.rules.leftovers import read_leftovers
 from ledger.rules.texts import N_
 
@@ -72,13 +72,6 @@ def progress(state: State, options: Mapping[str, Any]) -> Progress | None:
         hands_in_round=per_round,
         rounds=rounds,
     )
-
-
-def start(
-    players: Sequence[str], dealer: str, options: Mapping[str, Any], carried_pot: int = 0
-) -> State:
-    # A points game has no pot, so a pot carried from a Spot session cannot open it.
-    return start_state(GAME, players, dealer)
 
 
 def _seat_the_dealer_out(state: State, entry: HandEntry) -> HandEntry:
@@ -163,11 +156,6 @@ class Spots(Game):
 
     def play_hand(self, state: State, entry: Any, options: Mapping[str, Any]) -> HandOutcome:
         return play(state, entry, options)
-
-    def start(
-        self, players: Sequence[str], dealer: str, options: Mapping[str, Any], carried_pot: int
-    ) -> State:
-        return start(players, dealer, options, carried_pot)
 
     def progress(self, state: State, options: Mapping[str, Any]) -> Progress | None:
         return progress(state, options)

@@ -27,7 +27,7 @@ from ledger.rules.base import (
     tidy_name,
 )
 from ledger.rules.errors import Problems, RuleError
-from ledger.rules.game import Game, Option, Progress, start_state
+from ledger.rules.game import Game, Option, Progress
 from ledger.rules.lengths import optional_whole
 from ledger.rules.texts import N_
 
@@ -119,11 +119,6 @@ def progress(state: State, options: Mapping[str, Any]) -> Progress | None:
     if hands is None or state.finished or state.hands_played >= hands:
         return None
     return Progress(round=1, hand=state.hands_played + 1, hands_in_round=hands, rounds=1)
-
-
-def start(players: Sequence[str], dealer: str, options: Mapping[str, Any], pot: int = 0) -> State:
-    # A points game has no pot, so a pot carried from a Spot session cannot open it.
-    return start_state(GAME, players, dealer)
 
 
 # --- Checking a hand -----------------------------------------------------------------------------
@@ -317,11 +312,6 @@ class AnyGame(Game):
 
     def play_hand(self, state: State, entry: Any, options: Mapping[str, Any]) -> HandOutcome:
         return play(state, entry, options)
-
-    def start(
-        self, players: Sequence[str], dealer: str, options: Mapping[str, Any], carried_pot: int
-    ) -> State:
-        return start(players, dealer, options, carried_pot)
 
     def progress(self, state: State, options: Mapping[str, Any]) -> Progress | None:
         return progress(state, options)
