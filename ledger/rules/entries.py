@@ -277,3 +277,37 @@ def own(value: Any, cls: type[T]) -> T:
     return cls(
         **{f.name: getattr(value, f.name) for f in dataclasses.fields(value) if f.name in names}
     )
+
+
+def check_stored(cls: type, data: Any, result_type: type | None = None, where: str = "") -> None:
+    """A ShapeError unless ``data`` is an entry ``cls`` as ``to_dict`` stores it: only its
+    fields, each of its kind (what a restore accepts of a game's own fields)."""
+    if not isinstance(data, dict):
+        raise ShapeError("not an object", where)
+    kinds = {f.name: f for f in dataclasses.fields(cls)}
+    for key, value in data.items():
+        f = kinds.get(key)
+        at = f"{where}.{key}" if where else str(key)
+        if f is None:
+            raise ShapeError("not a field of the entry", at)
+        kind = _kind(f)
+        if kind in (RESULTS, ITEMS):
+            of = result_type if kind == RESULTS else f.metadata.get("of")
+            if not isinstance(value, list) or of is None:
+                raise ShapeError("not a list", at)
+            for i, item in enumerate(value):
+                check_stored(of, item, None, f"{at}[{i}]")
+        elif value is not None and not _stored_kind(kind, value):
+            raise ShapeError(f"not {kind}", at)
+
+
+def _stored_kind(kind: str, value: Any) -> bool:
+    if kind == FLAG:
+        return isinstance(value, bool)
+    if kind == WHOLE:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == NUMBER:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind == CARD_LIST:
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return isinstance(value, str)
