@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from ledger.api import parse
 from tests.api.dbstate import snapshot
 from tests.api.helpers import SEED_HAND_1, basic, error
 
@@ -106,6 +107,34 @@ def test_nesting_is_counted_outside_strings_and_32_levels_are_allowed(table):
     assert response.status_code == 201, response.get_json()
     too_deep = '{"name": "Rex", "x": %s}' % (32 * "[" + 32 * "]")
     error(post_raw(table, f"/groups/{table.slug}/players", too_deep), 400)
+
+
+# A string left open and full of escaped quotes (issue 38): the nesting check read it again
+# from every quote inside it, so 32 KB took seconds of a core (and stalled every other request)
+# and 2 MiB would have taken hours, before any limit or sign-in could refuse it.
+CRAFTED = '"' + '\\"' * 16_000
+
+
+def test_the_nesting_scan_reads_a_string_left_open_once():
+    # The scan's work: the crafted string is one match, from its opening quote to the end of
+    # the body, never tried again from a quote inside it.
+    assert [m.span() for m in parse._STRING.finditer(CRAFTED)] == [(0, len(CRAFTED))]
+    assert parse.nesting(CRAFTED) == 0
+    assert parse.nesting(CRAFTED + "[[[[") == 0  # inside the string left open
+    assert parse.nesting(CRAFTED + '"' + "[" * 40) == 40  # closed: the brackets after count
+    assert parse.nesting('["\\\\", [["]"]]]') == 3  # an escaped backslash closes no string
+    assert parse.nesting('[["a\\') == 2  # a string left open on a lone backslash
+
+
+@pytest.mark.parametrize("copies", [16_000, 1_000_000])
+def test_a_crafted_body_of_escaped_quotes_is_refused_as_not_json(app, client, copies):
+    """POST /api/v1/groups needs no sign-in: 32 KB, and 2 MiB (the largest body the API takes),
+    of `"` and `\\"` is refused as JSON it is not, and nothing is made."""
+    before = snapshot(app)
+    body = '"' + '\\"' * copies
+    response = client.post("/api/v1/groups", data=body, content_type="application/json")
+    assert "not valid JSON" in error(response, 400)
+    assert snapshot(app) == before
 
 
 def test_malformed_utf8_is_a_bad_request(table):
