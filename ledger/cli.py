@@ -23,6 +23,7 @@ from sqlalchemy.engine import make_url
 from ledger import MIGRATIONS, create_app
 from ledger.extensions import db
 from ledger.network import WILDCARD_HOSTS, is_loopback, lan_address
+from ledger.web.limits import body_limit
 from ledger.workers import can_fork, listening_socket, run_workers
 
 DISTRIBUTION = "pub-ledger"
@@ -158,6 +159,11 @@ def serve_command(
         # ones wait. poll() watches any number of them (select() stops at 1,024).
         "connection_limit": CONNECTION_LIMIT,
         "asyncore_use_poll": True,
+        # Just above the largest body the app takes (a restore's file): a larger one is
+        # refused (413) from its headers, never read and spooled to a temporary file first.
+        # (waitress refuses a body of this size or more, as the app does; its default is
+        # 1 GiB.)
+        "max_request_body_size": body_limit(app),
     }
     _allow_open_files(CONNECTION_LIMIT + 100)
     try:
