@@ -45,7 +45,7 @@ from ledger.services.keepers import (
     tab_keeper,
 )
 from ledger.services.loading import check_version, load_session, read_session, session_game
-from ledger.services.plans import check_unpaid, pot_plan
+from ledger.services.plans import check_unpaid, checked_choice, pot_plan
 from ledger.services.results import (
     AddedSession,
     BalanceView,
@@ -224,11 +224,12 @@ def finish_session(
             return _finished_already(group, row, settle)
         check_version(row, version)
         game = session_game(row)
+        choice = checked_choice(game, leftover_pot)
         state = State.from_dict(row.state)
-        keeper = _plan_keeper(row, game, leftover_pot, pot_keeper)
-        keeper, on_tab = tab_keeper(group, row, game, leftover_pot, keeper, settle)
+        keeper = _plan_keeper(row, game, choice, pot_keeper)
+        keeper, on_tab = tab_keeper(group, row, game, choice, keeper, settle)
         if game.money and game.finish is not None:
-            state, finish = _money_finish(row, game, state, leftover_pot, keeper)
+            state, finish = _money_finish(row, game, state, choice, keeper)
         else:
             checked_keeper(row, game, state, None, pot_keeper)
             # The players end a points game where it stands; the mark keeps it from being
