@@ -14,6 +14,7 @@ from sqlalchemy import select
 
 from ledger.extensions import db
 from ledger.models import NAME_LENGTH, GameSession, Group, Hand, Player, SessionPlayer, utcnow
+from ledger.rules.base import breaks_lines
 from ledger.rules.errors import RuleError
 from ledger.rules.registry import GAMES
 from ledger.services.errors import Conflict, NotFound
@@ -155,12 +156,16 @@ def name_key(name: str) -> str:
 
 
 def check_name_characters(name: str, field: str = "name") -> str:
-    """Refuse a name (a player's, a group's) holding a control character or half a surrogate.
+    """Refuse a name (a player's, a group's) holding a line break, a control character or half
+    a surrogate.
 
     Such a character is invisible or breaks the page it is shown on; NUL cannot be stored in
-    PostgreSQL, and a lone surrogate in neither database (API.md "Bounds"). Tabs and line
-    breaks pass: a name's spaces are tidied into single spaces before it is kept.
+    PostgreSQL, and a lone surrogate in neither database (API.md "Bounds"); a line break of
+    any kind (U+2028 too) would split the name wherever text is read line by line. Tabs
+    pass: a name's spaces are tidied into single spaces before it is kept.
     """
+    if breaks_lines(name):
+        raise RuleError("A name is one line: it cannot hold a line break.", field=field)
     for ch in name:
         if unicodedata.category(ch) in ("Cc", "Cs") and not ch.isspace():
             raise RuleError(
@@ -174,10 +179,10 @@ def check_player_name(name: Any, field: str = "name") -> str:
     """A player's name as it will be kept: spaces tidied, 1 to 40 characters, nothing hidden."""
     if not isinstance(name, str):
         raise RuleError("A player's name is text.", field=field)
+    check_name_characters(name, field)
     clean = " ".join(name.split())
     if not clean:
         raise RuleError("Give the player a name.", field=field)
-    check_name_characters(clean, field)
     if len(clean) > NAME_LENGTH:
         raise RuleError(
             "A player's name has at most {most} characters.", field=field, most=NAME_LENGTH

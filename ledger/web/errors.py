@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from flask import render_template, request, url_for
+from flask.globals import request_ctx
 from flask_babel import format_decimal
 from jinja2 import TemplateNotFound
 from werkzeug.exceptions import HTTPException, default_exceptions
@@ -24,8 +25,14 @@ MEGABYTE = 1024 * 1024
 
 
 def http_error_page(e: HTTPException) -> Response:
-    """templates/errors/<code>.html if there is one, else the general errors/error.html."""
+    """templates/errors/<code>.html if there is one, else the general errors/error.html.
+
+    A request whose Host header no address can be built on (``a..b``, a label over 63
+    characters) gets werkzeug's own short page: no browser sends one, and every page of the
+    app links its stylesheet by an address built for that host."""
     response = e.get_response()  # keeps headers such as Allow
+    if request_ctx.url_adapter is None:
+        return response
     if e.code == 404:
         context = way_back()
     elif e.code == 401:

@@ -22,6 +22,7 @@ tests/web/test_i18n.py fails while a marked text has no Dutch or the .mo lags be
 
 from __future__ import annotations
 
+import unicodedata
 from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, redirect, request, url_for
@@ -109,8 +110,11 @@ def set_language() -> BaseResponse:
 
 
 def same_site_path(target: str | None) -> str | None:
-    """``target`` if it is a path on this site; never an address elsewhere (an open redirect)."""
-    if not target:
+    """``target`` if it is a path on this site; never an address elsewhere (an open redirect),
+    nor one holding a control character: a line break cannot go in the Location header (it
+    answered 500), and urlsplit drops tabs and line breaks, so "/\n/elsewhere" reads as a path
+    yet is an address elsewhere once they are gone."""
+    if not target or any(unicodedata.category(c) == "Cc" for c in target):
         return None
     parts = urlsplit(target)
     if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):

@@ -220,10 +220,49 @@ def test_a_group_name_with_a_control_character_or_a_lone_surrogate_is_refused(ap
 def test_names_keep_their_length_limits_and_tidy_their_spaces(client, table):
     error(table.post(f"/groups/{table.slug}/players", {"name": "x" * 41}), 422, "name")
     assert table.ok("POST", f"/groups/{table.slug}/players", {"name": "x" * 40}, 201)
-    tidied = table.ok("POST", f"/groups/{table.slug}/players", {"name": " Mary\tAnn \n"}, 201)
+    tidied = table.ok("POST", f"/groups/{table.slug}/players", {"name": " Mary\tAnn  "}, 201)
     assert tidied["name"] == "Mary Ann"
     long_group = client.post("/api/v1/groups", json={"name": "g" * 80, "passphrase": "p" * 8})
     assert long_group.status_code == 201
+
+
+# Every line break str.splitlines knows (issue 38: U+2028 in a bank account's name split the
+# EPC QR code's text into more lines for a reader that splits on every line break).
+LINE_BREAKS = [
+    "\n",
+    "\r",
+    "\r\n",
+    "\x0b",
+    "\x0c",
+    "\x1c",
+    "\x1d",
+    "\x1e",
+    "\x85",
+    "\u2028",
+    "\u2029",
+]
+
+
+@pytest.mark.parametrize("cut", LINE_BREAKS)
+def test_no_name_holds_a_line_break(app, client, table, cut):
+    before = snapshot(app)
+    players = f"/groups/{table.slug}/players"
+    assert "line break" in error(table.post(players, {"name": f"Mary{cut}Ann"}), 422, "name")
+    assert "line break" in error(table.post(players, {"name": f"Mary Ann{cut}"}), 422, "name")
+    body = {**SPOT, "players": ["Enda", f"Mary{cut}Ann"]}
+    error(table.post(f"/groups/{table.slug}/sessions", body), 422, "players[1]")
+    group = {"name": f"Thursday{cut}Crowd", "passphrase": "pints of plain"}
+    assert "line break" in error(client.post("/api/v1/groups", json=group), 422, "name")
+    assert snapshot(app) == before
+    table.ok("POST", players, {"name": "Enda"}, 201)
+    before = snapshot(app)
+    account = {"iban": "NL91ABNA0417164300", "name": f"Enda{cut}Byrne"}
+    refused = table.put(f"/groups/{table.slug}/players/Enda/account", account)
+    assert "line break" in error(refused, 422, "name")
+    tally = {"game": "tally", "players": ["Enda", "Finn"], "dealer": "Enda"}
+    tally["options"] = {"name": f"Hearts{cut}Whist"}
+    error(table.post(f"/groups/{table.slug}/sessions", tally), 422, "options.name")
+    assert snapshot(app) == before
 
 
 @pytest.mark.parametrize("bad", ["\x00", "\ud800", "\udfff"])
