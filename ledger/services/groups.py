@@ -77,7 +77,7 @@ def group_view(group: GroupRef) -> GroupView:
 
 
 def add_player(group: GroupRef, name: str) -> PlayerView:
-    name = check_player_name(name)
+    name = check_new_name(check_player_name(name))
 
     def work() -> PlayerView:
         existing = find_players(group.id, [name]).get(name_key(name))
@@ -113,6 +113,8 @@ def rename_player(group: GroupRef, player_id: int, new_name: str) -> PlayerView:
         if player is None:
             raise NotFound("There is no player {id} in this group.", id=player_id)
         clash = find_players(group.id, [new_name]).get(name_key(new_name))
+        if clash is None:
+            check_new_name(new_name)
         if clash is not None and clash.id != player.id:
             raise Conflict(
                 "There is already a player called {player} in this group.",
@@ -188,6 +190,20 @@ def check_player_name(name: Any, field: str = "name") -> str:
             "A player's name has at most {most} characters.", field=field, most=NAME_LENGTH
         )
     return clean
+
+
+def check_new_name(name: str, field: str = "name") -> str:
+    """A name for a new player, as an address can carry it: a player's page and bank account
+    are at ``…/p/<name>``, slashes and all ("AC/DC"), but a browser drops a slash at the
+    start and resolves "." and ".." between slashes away. Players named so before keep
+    their names (and every route takes them as far as an address can)."""
+    if name.startswith("/") or any(part in (".", "..") for part in name.split("/")):
+        raise RuleError(
+            'A player\'s name cannot start with a slash, nor be "." or ".." between slashes: '
+            "it is part of the player's web address.",
+            field=field,
+        )
+    return name
 
 
 def find_players(group_id: int, names: Sequence[str]) -> dict[str, Player]:
