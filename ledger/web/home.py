@@ -131,6 +131,9 @@ def open_group() -> Response | tuple[str, int, dict[str, str]]:
         if "/g/" in typed:  # a pasted address: the slug follows /g/
             typed = typed.split("/g/", 1)[1].split("/", 1)[0].split("?", 1)[0]
         candidates = [typed] if pages.group_by_slug(typed) else pages.slugs_named(typed)
+        # A name no group has is still asked for: its wrong guesses are counted as a group's
+        # would be, so the answers do not tell which names are taken (services/auth).
+        candidates = candidates or [typed]
         try:
             group = auth.authenticate_any(
                 candidates[: pages.NAMED_CHECKS], form.passphrase.data or "", request.remote_addr
