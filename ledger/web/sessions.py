@@ -373,15 +373,21 @@ def version(slug: str, session_id: int) -> Response:
 
 @bp.post("/<int:session_id>/undo")
 def undo(slug: str, session_id: int) -> Response:
-    """Take back the last hand: the one this phone showed as last, never one entered since."""
+    """Take back the last hand: the one this phone showed as last, never one entered since.
+    The page sends the session's version it showed: after another phone changed the session
+    (took hand 3 back and entered a new hand 3, say), the tap is refused, not applied to a hand
+    this phone never saw."""
     group = access.group_for_page(slug)
     form = ConfirmForm()
     number = form_number(request.form.get("number"))
+    shown = form_number(request.form.get("version"))
     if form.validate_on_submit() and number:
         try:
-            view = services.undo_hand(group, session_id, number)
+            view = services.undo_hand(group, session_id, number, shown)
         except services.Conflict as e:
-            flash(i18n.error_text(e), "error")
+            game = services.session_view(group, session_id).game
+            changed = texts.hand_text(game, "undo_changed", number=number)
+            flash(changed if e.field == "version" else i18n.error_text(e), "error")
         else:
             flash(texts.hand_text(view.game, "undone", number=number), "success")
     return redirect(url_for(".show", slug=slug, session_id=session_id))
