@@ -505,14 +505,6 @@ def whole_number(value: Any) -> int | None:
 # --- Seats: shared by every game ---------------------------------------------------------------
 
 
-def breaks_lines(text: str) -> bool:
-    """Whether ``text`` holds a line break of any kind: a line feed or carriage return, NEL,
-    the vertical tab and form feed, the file, group and record separators, and Unicode's line
-    and paragraph separators (U+2028, U+2029), everything ``str.splitlines`` splits on. A
-    name holds none: a reader that splits text on every line break (an EPC QR code's)."""
-    return bool(text) and text.splitlines() != [text]
-
-
 def tidy_name(name: str) -> str:
     """A player's name as the table writes it: its spaces tidied into single spaces."""
     return " ".join(name.split())

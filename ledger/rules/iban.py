@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from ledger.rules.base import breaks_lines
 from ledger.rules.errors import RuleError
+from ledger.rules.names import breaks_lines
 
 # The IBAN's length in each country that has one (the SWIFT IBAN registry).
 IBAN_LENGTHS: Mapping[str, int] = MappingProxyType(

@@ -23,7 +23,6 @@ from ledger.rules.base import (
     Progress,
     ResultEntry,
     State,
-    breaks_lines,
     canonical,
     index_results,
     left_of,
@@ -31,6 +30,7 @@ from ledger.rules.base import (
 )
 from ledger.rules.errors import Problems, RuleError
 from ledger.rules.lengths import optional_whole
+from ledger.rules.names import breaks_lines
 from ledger.rules.table import TableRules
 from ledger.rules.texts import N_
 

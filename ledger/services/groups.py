@@ -14,8 +14,8 @@ from sqlalchemy import select
 
 from ledger.extensions import db
 from ledger.models import NAME_LENGTH, GameSession, Group, Hand, Player, SessionPlayer, utcnow
-from ledger.rules.base import breaks_lines
 from ledger.rules.errors import RuleError
+from ledger.rules.names import breaks_lines
 from ledger.rules.registry import GAMES
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.results import (

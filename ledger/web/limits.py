@@ -13,15 +13,6 @@ RESTORE_LIMIT = 16 * 1024 * 1024
 RESTORE_ENDPOINT = "home.restore"
 
 
-def body_limit(app: Flask) -> int:
-    """The size in bytes from which the app refuses a request's body: the restore's limit, or
-    the app's own (MAX_CONTENT_LENGTH) if a host set it higher. (Read from waitress, a body of
-    exactly the limit is refused too: werkzeug's stream answers 413 once it is read to the
-    limit.) `ledger serve` has waitress refuse such a body from its headers (413), before a
-    byte of it is read or spooled to disk."""
-    return max(RESTORE_LIMIT, int(app.config.get("MAX_CONTENT_LENGTH") or 0))
-
-
 def init_app(app: Flask) -> None:
     """Call before ``csrf.init_app``: CSRFProtect's hook reads the form to find its token, and
     once the body has been read a larger limit set in the view comes too late."""
