@@ -82,3 +82,28 @@ def test_a_crafted_body_is_refused_and_the_server_answers_others(live_server):
     assert "not valid JSON" in response.json()["error"]["message"]
     assert requests.get(f"{live_server}/healthz", timeout=PATIENCE).json() == {"status": "ok"}
     new_group(live_server)  # and the server goes on making groups
+
+
+ODD_HOSTS = [b"a..b", b"x" * 64 + b".example", b".", b"xn--", b"xn--a" * 20, b"\xc3\xa9..", b"a b"]
+PATHS = [b"/", b"/healthz", b"/api/v1/games", b"/static/style.css", b"/no-such-page", b"/join/x"]
+
+
+def _get(base: str, path: bytes, host: bytes) -> bytes:
+    where = urlsplit(base)
+    with socket.create_connection((where.hostname, where.port), timeout=PATIENCE) as sock:
+        sock.sendall(
+            b"GET " + path + b" HTTP/1.1\r\nHost: " + host + b"\r\nConnection: close\r\n\r\n"
+        )
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    return answer
+
+
+def test_no_host_header_answers_5xx_on_any_page(live_server):
+    """Issue 38: `a..b` or a label over 63 characters answered 500 on every page and /healthz.
+    (The server's log is checked for tracebacks when it stops.)"""
+    for host in ODD_HOSTS:
+        for path in PATHS:
+            status = _get(live_server, path, host).split(b" ", 2)[1]
+            assert status < b"500", (host, path, status)
