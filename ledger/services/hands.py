@@ -242,6 +242,12 @@ def correct_hand(
         _check_editable(row)
         if plan.error is not None:
             raise plan.error
+        if row.on_tab and plan.state is not None and not plan.state.finished:
+            raise Conflict(
+                "Session {id} is on the tab, and this correction would open it again: take "
+                "it off the tab first.",
+                id=row.id,
+            )
         return _store_correction(row, plan, request_id)
 
     return write(work)
@@ -381,6 +387,11 @@ def undo_hand(
                 number=number,
             )
         _check_editable(row)
+        if row.on_tab:
+            raise Conflict(
+                "Session {id} is on the tab: take it off the tab before undoing its last hand.",
+                id=row.id,
+            )
         hands = db.session.scalars(
             select(Hand).where(Hand.session_id == row.id, Hand.number.in_((number - 1, number)))
         ).all()

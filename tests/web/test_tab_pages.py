@@ -148,3 +148,18 @@ def test_the_history_says_a_correction_changed_the_tab(phone):
     assert "The game was put on the tab." in history
     assert "Hand 3 corrected" in history and "The tab changed with it at once." in history
     assert "€1.33" in html(phone.client.get(f"/g/{phone.slug}/tab"))
+
+
+def test_a_points_night_on_the_tab_offers_no_undo_that_would_refuse(phone):
+    """A points game for money that ended by itself and went on the tab keeps its hands
+    correctable, but its last hand cannot be undone while it is on the tab: no Undo button."""
+    board = phone.start(
+        game="rummy", players=("Enda", "John"), dealer="Enda", stake="2", target="30"
+    )
+    phone.enter({"John": "K Q J"}, out="Enda")  # Enda scores 30: the game is over
+    assert 'id="undo"' in html(phone.client.get(board))
+    done = phone.client.post(f"{board}/finish", data={"settle": "tab"})
+    assert done.status_code == 302
+    page = html(phone.client.get(board))
+    assert "on the tab" in page
+    assert 'id="undo"' not in page
