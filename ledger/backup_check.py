@@ -1212,6 +1212,14 @@ def _check_history(
         )
     if changes[0]["kind"] != "session.created":
         raise _bad("changes.kind", changes[0]["kind"])
+    # A session's game and options are chosen when it starts and never change after.
+    started = changes[0]["after"]
+    if started["game"] != s["game"] or not _same(started["options"], s["options"]):
+        raise BackupError(
+            "The backup does not add up: session {id} holds another game or other options "
+            "than its history says it was started with.",
+            id=sid,
+        )
     revision: dict[int, int] = {}
     request: dict[int, Any] = {}
     for c in changes:
