@@ -318,8 +318,8 @@ def show_migrations(verbose: bool) -> None:
 def cli(ctx: click.Context, verbose: bool) -> None:
     """Pub Ledger: the score and the money for card games at a pub table.
 
-    Settings come from instance/config.py and LEDGER_* environment variables (README,
-    "Configuration"); LEDGER_INSTANCE_PATH names the folder of the database and the key.
+    Settings come from instance/config.py and LEDGER_* environment variables
+    (docs/configuration.md); LEDGER_INSTANCE_PATH names the folder of the database and the key.
     """
     show_migrations(verbose)
 
