@@ -46,9 +46,7 @@ def test_the_rules_cover_every_section_of_the_rule_book():
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 SERVE = "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/ledger serve"
-TEST = (
-    "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest"
-)
+TEST = "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest"
 FIRST_SCREEN = 60  # lines: what a laptop's browser shows of a README before scrolling, roughly
 
 

@@ -22,8 +22,8 @@ def paid_at_the_table(data: dict) -> None:
     """A payment at the table for the night on the tab, as recording one stores it."""
     (night,) = data["sessions"]
     ids = {p["name"]: p["id"] for p in data["players"]}
-    data["payments"].append({"id": 7, "session_id": night["id"], "payer_id": ids["Finn"],
-                             "payee_id": ids["Enda"], "units": 5, "at": night["finished_at"]})  # fmt: skip
+    paid = {"payer_id": ids["Finn"], "payee_id": ids["Enda"], "units": 5, "id": 7}
+    data["payments"].append({**paid, "session_id": night["id"], "at": night["finished_at"]})
 
 
 @pytest.fixture
