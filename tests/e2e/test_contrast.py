@@ -87,7 +87,7 @@ def test_every_word_on_every_page_a_table_uses_has_aa_contrast(new_phone, table,
     def measure(where: str) -> None:
         problems.extend(f"{where}: {low}" for low in page.evaluate(LOW_CONTRAST_JS))
 
-    for address in pages_a_table_uses(table):
+    for address in [*pages_a_table_uses(table), f"/g/{table['slug']}/tab"]:
         response = page.goto(address)
         assert response and response.ok, f"{address}: {response and response.status}"
         measure(address)
