@@ -135,12 +135,23 @@ def scoreboard(
     just_saved = next((h for h in hands if h.number == saved), None)
     if saved and just_saved is None:
         just_saved = _hand_at(row, saved)
+    view = build_session_view(group, row)
     return ScoreboardView(
-        session=build_session_view(group, row),
+        session=view,
         recent=tuple(hands),
         saved=just_saved,
         history=tuple(_history(row, points)),
+        ahead=_ahead(row, view),
     )
+
+
+def _ahead(row: GameSession | Row[Any], view: SessionView) -> tuple[str, ...]:
+    """Who is ahead in an open points game, by the game's own measure (Spots and penalty
+    points: the fewest); nobody in a money game, before a score differs, or once it is over."""
+    if view.money or view.status != "open":
+        return ()
+    ahead = session_game(row).standing_winners(State.from_dict(row.state), row.options)
+    return () if set(ahead) >= set(view.scores) else ahead
 
 
 def add_hand(

@@ -346,6 +346,7 @@ class ScoreboardView:
     recent: tuple[HandView, ...]
     saved: HandView | None
     history: tuple[tuple[int, dict[str, int]], ...]
+    ahead: tuple[str, ...] = ()  # an open points game's leaders (equal best), none in money
 
 
 @dataclass(frozen=True)

@@ -129,7 +129,7 @@ def _options_shown(group: GroupRef) -> dict[str, str]:
     if request.method == "POST":
         return _options_typed()
     return {
-        _option_field(game, name): str(value)
+        _option_field(game, name): "" if value is None else str(value)
         for game, options in services.remembered_options(group).items()
         for name, value in options.items()
     }
@@ -173,7 +173,8 @@ def _start(
     """Start the session the form describes: its id, or the engine's refusal by field."""
     game = form.game.data or ""
     prefix = _option_field(game, "")
-    options = {k[len(prefix) :]: v for k, v in _options_typed().items() if k.startswith(prefix)}
+    typed = {k[len(prefix) :]: v for k, v in _options_typed().items() if k.startswith(prefix)}
+    options = {k: texts.typed_choice(k, v) for k, v in typed.items()}
     # The form's request id: a resend opens the session the first send started, whichever
     # server process it reaches.
     token = minted_request_id(request.form.get(REQUEST_ID_FIELD))
@@ -312,6 +313,7 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         "sessions/show.html",
         group=group,
         session=view,
+        ahead=board.ahead,
         game=GAMES[view.game],
         recent=recent,
         more_hands=max(0, view.hands_played - len(hand_json)),

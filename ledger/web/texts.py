@@ -152,3 +152,11 @@ def option_label(name: str) -> str:
 def choice_label(name: str, value: Any) -> str:
     label = CHOICE_LABELS.get((name, str(value)))
     return gettext(label) if label else str(value)
+
+
+def typed_choice(name: str, typed: str) -> str:
+    """What the engine takes for a word typed in the page's language ("twee keer": twice)."""
+    for (option, value), label in CHOICE_LABELS.items():
+        if option == name and typed.strip().lower() == gettext(label).lower():
+            return value
+    return typed
