@@ -526,6 +526,7 @@ class TabNightView:
     game_name: str
     at: datetime
     parts: Mapping[str, Decimal]
+    correctable: bool = False  # a points game that ended by itself: its hands may change
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from ledger.services import exports
 from ledger.services.keepers import keeper_choices, proposed_keeper
 from ledger.services.request_ids import minted_request_id, new_request_id
 from ledger.services.results import GroupRef, GroupView, SessionView
+from ledger.services.tab import off_tab_refusal as tab_refusal
 from ledger.web import access, i18n, texts
 from ledger.web.chart import score_chart
 from ledger.web.display import format_money
@@ -531,7 +532,9 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
         keeper=keeper,
         kept_text=kept,
         odd_text=odd_units_text(view, odd) if odd else None,
-        reopen_form=view.status != "open" and view.closed,
+        # No button that can only refuse (issue 37): why it cannot be used, where it helps.
+        reopen=services.reopen_refusal(group, view.id) if view.closed else "",
+        off_tab=tab_refusal(group, view.id) if view.on_tab else "",
     )  # fmt: skip
     return html if status == 200 else (html, status)
 

@@ -156,7 +156,5 @@ def choice_label(name: str, value: Any) -> str:
 
 def typed_choice(name: str, typed: str) -> str:
     """What the engine takes for a word typed in the page's language ("twee keer": twice)."""
-    for (option, value), label in CHOICE_LABELS.items():
-        if option == name and typed.strip().lower() == gettext(label).lower():
-            return value
-    return typed
+    words = {gettext(label).lower(): v for (o, v), label in CHOICE_LABELS.items() if o == name}
+    return words.get(typed.strip().lower(), typed)
