@@ -25,11 +25,8 @@ MEGABYTE = 1024 * 1024
 
 
 def http_error_page(e: HTTPException) -> Response:
-    """templates/errors/<code>.html if there is one, else the general errors/error.html.
-
-    A request whose Host header no address can be built on (``a..b``, a label over 63
-    characters) gets werkzeug's own short page: no browser sends one, and every page of the
-    app links its stylesheet by an address built for that host."""
+    """templates/errors/<code>.html if there is one, else the general errors/error.html; for a
+    Host no address can be built on (``a..b``), whose pages' links cannot be, werkzeug's own."""
     response = e.get_response()  # keeps headers such as Allow
     if request_ctx.url_adapter is None:
         return response

@@ -376,10 +376,8 @@ def version(slug: str, session_id: int) -> Response:
 
 @bp.post("/<int:session_id>/undo")
 def undo(slug: str, session_id: int) -> Response:
-    """Take back the last hand: the one this phone showed as last, never one entered since.
-    The page sends the session's version it showed: after another phone changed the session
-    (took hand 3 back and entered a new hand 3, say), the tap is refused, not applied to a hand
-    this phone never saw."""
+    """Take back the last hand: the one this phone showed as last, never one entered since (the
+    page sends its version: after any change on another phone, the tap is refused)."""
     group = access.group_for_page(slug)
     form = ConfirmForm()
     number = form_number(request.form.get("number"))
@@ -388,9 +386,11 @@ def undo(slug: str, session_id: int) -> Response:
         try:
             view = services.undo_hand(group, session_id, number, shown)
         except services.Conflict as e:
-            game = services.session_view(group, session_id).game
-            changed = texts.hand_text(game, "undo_changed", number=number)
-            flash(changed if e.field == "version" else i18n.error_text(e), "error")
+            stale = _(
+                "Nothing is undone: the session changed on another phone since this page was "
+                "loaded. Look at the scoreboard, then undo again if you mean to."
+            )
+            flash(stale if e.field == "version" else i18n.error_text(e), "error")
         else:
             flash(texts.hand_text(view.game, "undone", number=number), "success")
     return redirect(url_for(".show", slug=slug, session_id=session_id))

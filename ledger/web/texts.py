@@ -37,17 +37,6 @@ HAND_TEXTS = {
     "undo": (N_("Undo hand %(number)d"), N_("Undo round %(number)d")),
     "undo_ask": (N_("Undo hand %(number)d?"), N_("Undo round %(number)d?")),
     "undone": (N_("Hand %(number)d is undone."), N_("Round %(number)d is undone.")),
-    # An undo sent from a page that showed another version of the session than the one now.
-    "undo_changed": (
-        N_(
-            "Hand %(number)d is not undone: the session changed on another phone since this "
-            "page was loaded. Look at the hands now, then undo again if you mean to."
-        ),
-        N_(
-            "Round %(number)d is not undone: the session changed on another phone since this "
-            "page was loaded. Look at the rounds now, then undo again if you mean to."
-        ),
-    ),
     "chart": (N_("Running scores after each hand"), N_("Running scores after each round")),
     "end_ask": (
         N_("End the game here? No more hands can be added."),

@@ -1105,7 +1105,7 @@ def test_a_stale_undo_never_takes_back_a_hand_another_phone_entered(app, phone):
 
     refused = other.client.post(f"{board}/undo", data=stale, follow_redirects=True)
 
-    assert "Hand 2 is not undone: the session changed on another phone" in html(refused)
+    assert "Nothing is undone: the session changed on another phone" in html(refused)
     assert _hands_played(phone) == 2
     assert "John" in html(phone.client.get(f"{board}/hands/2"))  # the new hand 2 is kept
     fresh = _undo_form(html(other.client.get(board)))
