@@ -142,7 +142,13 @@ def scoreboard(
         saved=just_saved,
         history=tuple(_history(row, points)),
         ahead=_ahead(row, view),
+        places=_places(row) if view.hands_played else None,
     )
+
+
+def _places(row: GameSession | Row[Any]) -> dict[str, int] | None:
+    """Each seated player's place, where the game's scoreboard shows places (Any game)."""
+    return session_game(row).places(State.from_dict(row.state), row.options)
 
 
 def _ahead(row: GameSession | Row[Any], view: SessionView) -> tuple[str, ...]:

@@ -351,6 +351,7 @@ class ScoreboardView:
     saved: HandView | None
     history: tuple[tuple[int, dict[str, int]], ...]
     ahead: tuple[str, ...] = ()  # an open points game's leaders (equal best), none in money
+    places: Mapping[str, int] | None = None  # each seated player's place (Any game, §12)
 
 
 @dataclass(frozen=True)

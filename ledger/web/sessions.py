@@ -315,6 +315,7 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         group=group,
         session=view,
         ahead=board.ahead,
+        places=board.places or {},
         game=GAMES[view.game],
         recent=recent,
         more_hands=max(0, view.hands_played - len(hand_json)),
