@@ -97,6 +97,8 @@ def test_kaluki_shows_who_is_in_and_a_buy_in_button(phone):
     assert "Who is in" in seen and "out in hand 1" in seen
     assert "in: 130 to spare (out past 150)" in seen  # Cas at 20
     assert "Bob buys back in (€1.00)" in seen
+    # Issue 37: one tap bought in; the button now asks first (static/app.js's data-confirm).
+    assert 'data-confirm="Bob pays €1.00 into the pot and plays on?"' in page
     version = re.search(r'name="version" value="(\d+)"', page)
     assert version
     bought = phone.client.post(
