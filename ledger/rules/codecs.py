@@ -125,13 +125,21 @@ def _result_to_dict(r: PlayerResult) -> dict[str, Any]:
 # null.
 Shape = Any
 NAMED = "name"
+
+
+class TypedName(str):
+    """A player's name as typed in an entry: any text to a backup's check (the engine finds
+    the player it names, case and spaces aside), a name to a rename."""
+
+
+TYPED_NAME = TypedName("text")
 MOVE = {"from": (NAMED, None), "to": (NAMED, None), "units": "int"}
 SEATING = {"seats": [NAMED], "dealer": NAMED}
 # A buy-in (Kaluki, services/buy_ins.py): the replay makes it again and compares it.
 BUY_IN = {"player": NAMED, "after_hand": "int", "units": "int", "total": "int"}
 SEATING_OP = ({"join": NAMED, "after": NAMED}, {"leave": NAMED}, {"buy_in": BUY_IN})
 RESULT = {
-    "player": "text",
+    "player": TYPED_NAME,
     "cards?": "text",
     "spots?": "int",
     "melds?": ["text"],
@@ -142,7 +150,7 @@ RESULT = {
     "melded_points?": "int",
     "points?": "int",
 }
-ENTRY = {"results": [RESULT], "out": ("text", None), "rummy": "bool", "ending?": "text"}
+ENTRY = {"results": [RESULT], "out": (TYPED_NAME, None), "rummy": "bool", "ending?": "text"}
 OUTCOME = {
     "number": "int",
     "dealer": NAMED,
@@ -166,6 +174,8 @@ OUTCOME = {
     "pot_after": ("int", None),
     "ending?": "text",
 }
+# A finished session's ``finish``: what its leftover pot did and the refunds it made.
+FINISH = {"leftover_pot": ("text", None), "movements": [MOVE]}
 SCORES = {"*": "int"}
 STATE = {
     "seats": [NAMED],
@@ -185,6 +195,9 @@ STATE = {
 
 
 # --- A player renamed in what is stored (ledger/services/groups.py renames a player) ------
+# Driven by the shapes above: every value they mark NAMED (or TYPED_NAME) and every key of a
+# "*" mapping is a player's name, whatever game wrote it, so a field a game adds to its state
+# (and to STATE, or a backup would refuse it) is renamed with the rest.
 
 
 def same_name(value: Any, old: str) -> bool:
@@ -197,42 +210,63 @@ def renamed(value: Any, old: str, new: str) -> Any:
     return new if same_name(value, old) else value
 
 
-def _keys(mapping: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
-    return {renamed(k, old, new): v for k, v in mapping.items()}
+def renamed_as(value: Any, shape: Shape, old: str, new: str) -> Any:
+    """``value``, of ``shape``, with every name in it that is ``old`` made ``new``."""
+    if isinstance(shape, TypedName) or shape == NAMED:
+        return renamed(value, old, new)
+    if isinstance(shape, tuple):
+        fitting = next((s for s in shape if _fits(value, s)), None)
+        return value if fitting is None else renamed_as(value, fitting, old, new)
+    if isinstance(shape, list) and isinstance(value, list):
+        return [renamed_as(item, shape[0], old, new) for item in value]
+    if isinstance(shape, dict) and isinstance(value, dict):
+        if "*" in shape:
+            return {
+                renamed(k, old, new): renamed_as(v, shape["*"], old, new) for k, v in value.items()
+            }
+        keys = {k.rstrip("?"): s for k, s in shape.items()}
+        return {k: renamed_as(v, keys[k], old, new) if k in keys else v for k, v in value.items()}
+    return value
+
+
+def _fits(value: Any, shape: Shape) -> bool:
+    """Which of a tuple's shapes a value has, as far as a rename needs to tell them apart:
+    a mapping by its keys (a seating op's "join", "leave" or "buy_in")."""
+    if shape is None:
+        return value is None
+    if isinstance(shape, tuple):
+        return any(_fits(value, s) for s in shape)
+    if isinstance(shape, list):
+        return isinstance(value, list)
+    if isinstance(shape, dict):
+        keys = {k.rstrip("?") for k in shape}
+        return isinstance(value, dict) and ("*" in shape or set(value) <= keys)
+    if isinstance(shape, TypedName) or shape in (NAMED, "text"):
+        return isinstance(value, str)
+    return False  # a number or a flag: nothing to rename
 
 
 def renamed_state(state: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
-    return {
-        **state,
-        "seats": [renamed(p, old, new) for p in state["seats"]],
-        "dealer": renamed(state["dealer"], old, new),
-        "scores": _keys(state["scores"], old, new),
-        "pot_antes": _keys(state.get("pot_antes", {}), old, new),
-        "winners": [renamed(p, old, new) for p in state.get("winners", [])],
-    }
+    return dict(renamed_as(state, STATE, old, new))
 
 
 def renamed_movements(moves: Sequence[Mapping[str, Any]], old: str, new: str) -> list[Any]:
-    return [
-        {**m, "from": renamed(m["from"], old, new), "to": renamed(m["to"], old, new)} for m in moves
-    ]
+    return list(renamed_as(list(moves), [MOVE], old, new))
 
 
 def renamed_outcome(outcome: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
-    return {
-        **outcome,
-        "dealer": renamed(outcome["dealer"], old, new),
-        "leader": renamed(outcome["leader"], old, new),
-        "results": [{**r, "player": renamed(r["player"], old, new)} for r in outcome["results"]],
-        "out": renamed(outcome["out"], old, new),
-        "winners": [renamed(p, old, new) for p in outcome["winners"]],
-        "movements": renamed_movements(outcome["movements"], old, new),
-    }
+    return dict(renamed_as(outcome, OUTCOME, old, new))
 
 
 def renamed_entry(entry: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
-    return {
-        **entry,
-        "results": [{**r, "player": renamed(r["player"], old, new)} for r in entry["results"]],
-        "out": renamed(entry.get("out"), old, new),
-    }
+    return dict(renamed_as(entry, ENTRY, old, new))
+
+
+def renamed_seating(ops: Sequence[Mapping[str, Any]], old: str, new: str) -> list[Any]:
+    """A session's or a hand's seating ops (joins, leaves, Kaluki's buy-ins)."""
+    return list(renamed_as(list(ops), [SEATING_OP], old, new))
+
+
+def renamed_finish(finish: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
+    """A finished session's ``finish``: the pot's refunds (RULES.md §2)."""
+    return dict(renamed_as(finish, FINISH, old, new))
