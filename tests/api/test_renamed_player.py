@@ -50,6 +50,9 @@ def before_the_rename(table: Table, bob: str) -> dict[str, int]:
     _hand(table, sid, {"Ann": "J 10", bob: "A 3", "Cas": "2 9"})
     table.ok("POST", f"/sessions/{sid}/finish", {"leftover_pot": "carry", "pot_keeper": "Ann"})
     ids["spot, pot carried in"] = sid = table.new_session("spot", ["Ann", "Cas"], "Ann")
+    ids["spot, refunded"] = sid = table.new_session("spot", ["Ann", bob], "Ann")
+    _hand(table, sid, {"Ann": "5", bob: "6"})
+    table.ok("POST", f"/sessions/{sid}/finish", {"leftover_pot": "refund"})  # Bob's antes back
     ids["spot"] = sid = table.new_session("spot", ["Ann", bob, "Cas"], "Cas")
     _hand(table, sid, {"Ann": "J 10", bob: "A 3", "Cas": "2 9"})  # nobody out: the pot grows
     table.ok("POST", f"/sessions/{sid}/players", {"name": "Dan", "after": bob}, 201)
