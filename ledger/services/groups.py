@@ -24,6 +24,7 @@ from ledger.rules.codecs import (
 )
 from ledger.rules.errors import RuleError
 from ledger.rules.registry import GAMES
+from ledger.services import charts
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.results import (
     GameInfo,
@@ -149,6 +150,7 @@ def rename_player(group: GroupRef, player_id: int, new_name: str) -> PlayerView:
             h.outcome = renamed_outcome(h.outcome, old, new_name)
             h.entry = renamed_entry(h.entry, old, new_name)
             h.seating = renamed_seating(h.seating, old, new_name)
+        charts.forgotten([s.id for s in sessions])  # their points name the player as was
         db.session.flush()
         return PlayerView(player.id, player.name)
 

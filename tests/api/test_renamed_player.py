@@ -130,6 +130,21 @@ def answers(table: Table, ids: dict[str, int], bob: str) -> dict[str, Any]:
     return found
 
 
+def scoreboards(table: Table, ids: dict[str, int]) -> dict[str, str]:
+    """What each night's scoreboard page shows, its words and its chart (tags left out)."""
+    client = table.client
+    opened = client.post("/open", data={"open-group": table.slug, "open-passphrase": PASSPHRASE})
+    assert opened.status_code == 302
+    found = {}
+    for game, sid in ids.items():
+        page = client.get(f"/g/{table.slug}/s/{sid}").get_data(as_text=True)
+        shown = re.sub(
+            r"<(script|style)\b.*?</\1>|<(?!/?(svg|polyline|title)\b)[^>]*>", " ", page, flags=re.S
+        )
+        found[game] = " ".join(shown.split())
+    return found
+
+
 def _comparable(answer: Any) -> Any:
     if isinstance(answer, dict):
         return {k: _comparable(v) for k, v in answer.items() if k not in UNCOMPARED}
@@ -180,11 +195,13 @@ def test_a_player_renamed_mid_night_keeps_every_figure_in_every_game(app, client
     kept_ids, ids = before_the_rename(kept, OLD), before_the_rename(renamed, OLD)
     _rename_on_the_page(renamed, OLD, NEW)
     _same_but_renamed(answers(renamed, ids, NEW), answers(kept, kept_ids, OLD))
+    _same_but_renamed(scoreboards(renamed, ids), scoreboards(kept, kept_ids))
 
     after_the_rename(kept, kept_ids, OLD)
     after_the_rename(renamed, ids, NEW)
     got = answers(renamed, ids, NEW)
     _same_but_renamed(got, answers(kept, kept_ids, OLD))
+    _same_but_renamed(scoreboards(renamed, ids), scoreboards(kept, kept_ids))
 
     # The renamed group's backup restores, and the copy answers as the group does.
     with app.app_context():
