@@ -118,11 +118,12 @@ def _result_to_dict(r: PlayerResult) -> dict[str, Any]:
 
 # --- The stored format of a hand -----------------------------------------------------------
 # What the functions above and State.to_dict write into a hand's row (``entry``, ``outcome``,
-# ``state_after``, ``seating``) and a session's (``state``, ``start_state``), described once:
-# ledger/backup/ checks a backup file against these. A dict names its keys ("?" marks one that
-# may be left out, "*" any name), a list its items' shape, a tuple the shapes a value may have;
-# "name", "text", "int", "bool", "true" and "id" (a session of the file) are values, None is
-# null.
+# ``state_after``, ``seating``) and a session's (``state``, ``start_state``, ``finish``),
+# described once: ledger/backup/ checks a backup file against these, and a rename (below)
+# finds the players' names by them. A dict names its keys ("?" marks one that may be left
+# out, "*" any name), a list its items' shape, a tuple the shapes a value may have; "name",
+# TYPED_NAME, "text", "int", "bool", "true" and "id" (a session of the file) are values, None
+# is null.
 Shape = Any
 NAMED = "name"
 
@@ -248,10 +249,6 @@ def _fits(value: Any, shape: Shape) -> bool:
 
 def renamed_state(state: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
     return dict(renamed_as(state, STATE, old, new))
-
-
-def renamed_movements(moves: Sequence[Mapping[str, Any]], old: str, new: str) -> list[Any]:
-    return list(renamed_as(list(moves), [MOVE], old, new))
 
 
 def renamed_outcome(outcome: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
