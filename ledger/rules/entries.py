@@ -105,7 +105,9 @@ def _read_result(cls: type, item: Any, where: str, game: str, label: str = "resu
     for key, value in item.items():
         if key not in names and value is not None:
             raise RuleError(
-                "{game} takes no {key} in a player's result.",
+                "{game} takes no {key} in a player's result."
+                if label == "result"
+                else "{game} takes no {key} there.",
                 field=f"{where}.{key}",
                 game=game,
                 key=str(key),

@@ -89,6 +89,11 @@ class Game:
     # each), read with the session's own when the form's cards are worked out.
     preset: ClassVar[Mapping[str, Any]] = {}
     buys_in: ClassVar[bool] = False  # an eliminated player may buy back in (Kaluki)
+    # The game's own calls between hands (Boerenbridge's "bids": saved before a round is
+    # played), each made by ``call`` on the state and kept to replay (services/calls.py).
+    calls: ClassVar[tuple[str, ...]] = ()
+    # Players in teams: how many, partners seated opposite (Klaverjassen: 2; 0 none).
+    teams: ClassVar[int] = 0
 
     # --- Playing ------------------------------------------------------------------------
 
@@ -150,6 +155,17 @@ class Game:
     ) -> dict[str, Any]:
         """What a session of this game answers beside every game's (API.md "Session"): a
         finished game's bonuses, who is out of the game... Nothing by default."""
+        return {}
+
+    def call(
+        self, name: str, state: State, body: Mapping[str, Any], options: Mapping[str, Any]
+    ) -> State:
+        """One of the game's own ``calls`` made on the state between hands, with the body
+        sent (API.md: ``PUT …/<call>``): the state after it, or a RuleError."""
+        raise RuleError("{game} has no {call} to make.", game=self.name, call=name)
+
+    def form_call(self, name: str, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """A call's body from a page's form: each row's boxes as typed (with its player)."""
         return {}
 
     def buy_in(self, state: State, player: str, options: Mapping[str, Any]) -> BoughtIn:
