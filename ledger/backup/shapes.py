@@ -36,7 +36,11 @@ SEATING = {"seats": [NAMED], "dealer": NAMED}
 BUY_IN = {"player": NAMED, "after_hand": "int", "units": "int", "total": "int"}
 
 
-SEATING_OP = ({"join": NAMED, "after": NAMED}, {"leave": NAMED}, {"buy_in": BUY_IN})
+# A game's own call between hands (services/calls.py): the replay makes it again.
+CALL = {"call": "text", "body": "json"}
+
+
+SEATING_OP = ({"join": NAMED, "after": NAMED}, {"leave": NAMED}, {"buy_in": BUY_IN}, CALL)
 
 
 RESULT = {
@@ -160,6 +164,7 @@ CHANGES: dict[str, tuple[str | None, Shape, Shape]] = {
     "player.left": ("count", SEATING, {"player": NAMED}),
     "player.bought_in": ("count", None, {**BUY_IN, "request_id?": "text"}),
     "player.renamed": (None, {"player": NAMED}, {"player": NAMED}),
+    "session.called": ("count", None, {"call": "text", "+": "json"}),
     "session.finished": (
         None,
         {"state": STATE},

@@ -243,9 +243,24 @@ def _keys(mapping: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
     return {_n(k, old, new): v for k, v in mapping.items()}
 
 
+def _deep(value: Any, old: str, new: str) -> Any:
+    """``value`` with the name ``old`` as ``new`` wherever it is a key or a text: for what a
+    game keeps of its own (a bid by player, a team's players), which only it reads."""
+    if isinstance(value, dict):
+        return {_n(k, old, new): _deep(v, old, new) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_deep(v, old, new) for v in value]
+    return _n(value, old, new)
+
+
+# The parts of a state keyed by player beside the scores (Kaluki's), and a game's own.
+_STATE_BY_NAME = ("totals", "wins", "eliminated", "buy_ins", "more")
+
+
 def _rename_state(state: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
     return {
         **state,
+        **{k: _deep(state[k], old, new) for k in _STATE_BY_NAME if k in state},
         "seats": [_n(p, old, new) for p in state["seats"]],
         "dealer": _n(state["dealer"], old, new),
         "scores": _keys(state["scores"], old, new),
@@ -267,19 +282,24 @@ def _rename_outcome(outcome: Mapping[str, Any], old: str, new: str) -> dict[str,
         "out": _n(outcome["out"], old, new),
         "winners": [_n(p, old, new) for p in outcome["winners"]],
         "movements": _rename_movements(outcome["movements"], old, new),
+        **({"teams": _deep(outcome["teams"], old, new)} if "teams" in outcome else {}),
     }
 
 
 def _rename_entry(entry: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
-    return {
-        **entry,
-        "results": [{**r, "player": _n(r["player"], old, new)} for r in entry["results"]],
-        "out": _n(entry.get("out"), old, new),
-    }
+    renamed = {**entry}
+    if "results" in entry:
+        renamed["results"] = [{**r, "player": _n(r["player"], old, new)} for r in entry["results"]]
+    if "out" in entry:
+        renamed["out"] = _n(entry["out"], old, new)
+    return renamed
 
 
 def _rename_seating(ops: Sequence[Mapping[str, Any]], old: str, new: str) -> list[Any]:
-    return [{k: _n(v, old, new) for k, v in op.items()} for op in ops]
+    return [
+        {**op, "body": _deep(op.get("body"), old, new)} if "call" in op else _deep(op, old, new)
+        for op in ops
+    ]
 
 
 def _rename_finish(finish: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
