@@ -431,6 +431,10 @@ class Boerenbridge(Game):
             return super().call(name, state, body, options)
         return save_bids(state, body, options)
 
+    def form_call(self, name: str, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """The bids as typed in the form's rows (a box left empty: no bid)."""
+        return {BIDS: {r["player"]: entries.typed_whole(str(r.get("bid") or "")) for r in rows}}
+
     def session_parts(
         self, state: State, status: str, options: Mapping[str, Any], names: Sequence[str]
     ) -> dict[str, Any]:

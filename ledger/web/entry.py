@@ -264,7 +264,10 @@ def place(error: RuleError, players: Sequence[str], game: Game) -> RowErrors:
 
 def _out_fields(game: Game) -> frozenset[str]:
     """The entry's fields beside its results (who went out, whether rummy, how the hand
-    ended): an error about one goes beside the "went out" choice."""
+    ended): an error about one goes beside the "went out" choice. An entry that is no hand
+    of cards (a team game's) has none: its errors go above the form."""
+    if not issubclass(game.entry_type, HandEntry):
+        return frozenset()
     return frozenset(entries.field_names(game.entry_type)) - {"results"}
 
 
