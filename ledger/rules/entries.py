@@ -15,10 +15,11 @@ of the right type that breaks a rule is the engine's to refuse (``RuleError``, 4
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from ledger.rules.cards import CARD_LANGUAGES, english_cards
+from ledger.rules.cards import CARD_LANGUAGES, cards_as_typed, english_cards
 from ledger.rules.errors import RuleError
 
 T = TypeVar("T")
@@ -313,3 +314,57 @@ def _stored_kind(kind: str, value: Any) -> bool:
     if kind == CARD_LIST:
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
     return isinstance(value, str)
+
+
+# --- A page's form: a game's own boxes as typed, and its values as its boxes show them ---------
+
+# A box of a row as a form names it: results-<i>-<name>, or results-<i>-<name>-<j> for one of
+# a list of boxes (Spin Rummy's melds).
+_ROW_BOX = re.compile(r"^results-(\d+)-([a-z_]+)(?:-(\d+))?$")
+
+
+def form_boxes(
+    data: Mapping[str, Any], count: int, core_row: frozenset[str], core_top: frozenset[str]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The boxes of a posted form (``data``, by name) that are not the shared form's
+    (``core_row``, ``core_top``): each of the ``count`` rows' own, and the form's others."""
+    rows: list[dict[str, Any]] = [{} for _ in range(count)]
+    top: dict[str, Any] = {}
+    lists: dict[tuple[int, str], dict[int, str]] = {}
+    for key in data:
+        match = _ROW_BOX.match(key)
+        if match is None:
+            if not key.startswith("results-") and key not in core_top:
+                top[key] = data.get(key)
+            continue
+        i, name, j = int(match.group(1)), match.group(2), match.group(3)
+        if i >= count or name in core_row:
+            continue
+        if j is None:
+            rows[i][name] = data.get(key)
+        else:
+            lists.setdefault((i, name), {})[int(j)] = data.get(key) or ""
+    for (i, name), boxes in lists.items():
+        rows[i][name] = [boxes[j] for j in sorted(boxes)]
+    return rows, top
+
+
+def kinds(entry_type: type, result_type: type) -> dict[str, Mapping[str, str]]:
+    """Each field's kind of an entry (``entry``) and of its results (``results``)."""
+    return {"entry": typed_fields(entry_type), "results": typed_fields(result_type)}
+
+
+def shown(values: Mapping[str, Any], kinds: Mapping[str, str], language: str) -> dict[str, Any]:
+    """A game's own stored values as its boxes show them: text, cards in the letters of
+    ``language``, a list of texts for a list of boxes."""
+    found: dict[str, Any] = {}
+    for key, value in values.items():
+        if value is None:
+            found[key] = ""
+        elif isinstance(value, list | tuple):
+            found[key] = [cards_as_typed(str(v or ""), language) for v in value]
+        elif kinds.get(key) == CARDS:
+            found[key] = cards_as_typed(str(value), language)
+        else:
+            found[key] = str(value)
+    return found

@@ -33,9 +33,6 @@ from ledger.web.forms import HandForm
 from ledger.web.i18n import error_text, page_cards_language
 
 _RESULT_FIELD = re.compile(r"^results\[(\d+)\](?:\.(\w+))?")
-# A box of a row as the form names it: results-<i>-<name>, or results-<i>-<name>-<j> for one
-# of a list of boxes (Spin Rummy's melds).
-_ROW_BOX = re.compile(r"^results-(\d+)-([a-z_]+)(?:-(\d+))?$")
 # The shared form's own fields: everything else a form posts is its game's.
 _CORE_ROW = frozenset(entries.field_names(ResultEntry))
 _CORE_TOP = frozenset(entries.field_names(HandEntry)) | {"request_id", "version", "number"}
@@ -101,7 +98,7 @@ def fill(
     its fields are cards)."""
     typed = {r["player"]: r for r in (entry or {}).get("results", ())}
     language = page_cards_language() if stored else "en"
-    kinds = _kinds(game)
+    kinds = {} if game is None else entries.kinds(game.entry_type, game.result_type)
     while form.results.entries:
         form.results.pop_entry()
     form.more_rows = []
@@ -117,39 +114,13 @@ def fill(
             )
         )
         more = {k: v for k, v in r.items() if k not in _CORE_ROW}
-        form.more_rows.append(_shown(more, kinds.get("results", {}), language))
+        form.more_rows.append(entries.shown(more, kinds.get("results", {}), language))
     if entry is not None:
         # A stored entry (API.md "Hand entry") names its fields as the form does.
         form.out.data = entry.get(form.out.name) or ""
         form.rummy.data = bool(entry.get(form.rummy.name))
         more = {k: v for k, v in entry.items() if k not in _CORE_TOP and k != "results"}
-        form.more = _shown(more, kinds.get("entry", {}), language)
-
-
-def _kinds(game: Game | None) -> dict[str, Mapping[str, str]]:
-    if game is None:
-        return {}
-    return {
-        "entry": entries.typed_fields(game.entry_type),
-        "results": entries.typed_fields(game.result_type),
-    }
-
-
-def _shown(values: Mapping[str, Any], kinds: Mapping[str, str], language: str) -> dict[str, Any]:
-    """A game's own values as its boxes show them: text, cards in the page's letters, a list
-    of texts for a list of boxes."""
-    shown: dict[str, Any] = {}
-    for key, value in values.items():
-        kind = kinds.get(key)
-        if value is None:
-            shown[key] = ""
-        elif isinstance(value, list | tuple):
-            shown[key] = [cards_as_typed(str(v or ""), language) for v in value]
-        elif kind == entries.CARDS:
-            shown[key] = cards_as_typed(str(value), language)
-        else:
-            shown[key] = str(value)
-    return shown
+        form.more = entries.shown(more, kinds.get("entry", {}), language)
 
 
 def as_typed(form: HandForm) -> dict[str, Any]:
@@ -176,28 +147,7 @@ def as_typed(form: HandForm) -> dict[str, Any]:
 def posted(form: HandForm) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The game's own boxes of a posted form as typed: each row's (``results-<i>-<name>``,
     a list for ``results-<i>-<name>-<j>``), and the form's others."""
-    rows: list[dict[str, Any]] = [{} for _ in form.results]
-    top: dict[str, Any] = {}
-    data = form.posted
-    if not data:
-        return rows, top
-    lists: dict[tuple[int, str], dict[int, str]] = {}
-    for key in data:
-        match = _ROW_BOX.match(key)
-        if match is None:
-            if not key.startswith("results-") and key not in _CORE_TOP:
-                top[key] = data.get(key)
-            continue
-        i, name, j = int(match.group(1)), match.group(2), match.group(3)
-        if i >= len(rows) or name in _CORE_ROW:
-            continue
-        if j is None:
-            rows[i][name] = data.get(key)
-        else:
-            lists.setdefault((i, name), {})[int(j)] = data.get(key) or ""
-    for (i, name), boxes in lists.items():
-        rows[i][name] = [boxes[j] for j in sorted(boxes)]
-    return rows, top
+    return entries.form_boxes(form.posted or {}, len(form.results), _CORE_ROW, _CORE_TOP)
 
 
 def set_out_choices(form: HandForm, players: Sequence[str]) -> None:
