@@ -362,8 +362,8 @@ def _start(players: Sequence[str], dealer: str, options: Mapping[str, Any]) -> N
         )
 
 
-def _scoring(default: int, help_text: str) -> Option:
-    return Option(default, minimum=0, maximum=SCORING_MOST, help=help_text)
+def _scoring(default: int, help_text: str, label: str) -> Option:
+    return Option(default, minimum=0, maximum=SCORING_MOST, help=help_text, label=label)
 
 
 class Boerenbridge(Game):
@@ -380,11 +380,17 @@ class Boerenbridge(Game):
             None,
             parse=optional_whole("max_cards", 1, MOST_CARDS),
             help=N_("The cards of the longest round; off: 52 shared out, at most 10."),
+            label=N_("Cards in the longest round (off: as many as the pack allows)"),
         ),
         "order": Option(
             UP_DOWN,
             choices=(UP_DOWN, DOWN_UP),
             help=N_("Rounds of 1 card up to the most and back, or the most down to 1 and back."),
+            label=N_("The rounds go"),
+            choice_labels={
+                UP_DOWN: N_("up from 1 card to the most, and back"),
+                DOWN_UP: N_("down from the most to 1 card, and back"),
+            },
         ),
         "hook": Option(
             OVER_THREE,
@@ -393,10 +399,20 @@ class Boerenbridge(Game):
                 "The dealer may not make the bids add up to the round's cards: in rounds of "
                 "more than three cards, always, or never."
             ),
+            label=N_("The dealer may not make the bids add up"),
+            choice_labels={
+                OVER_THREE: N_("in rounds of more than three cards"),
+                ALWAYS: N_("in every round"),
+                NEVER: N_("never: any bid will do"),
+            },
         ),
-        "made": _scoring(10, N_("Points for an exact bid.")),
-        "per_trick": _scoring(2, N_("Points for each trick taken with an exact bid.")),
-        "missed": _scoring(2, N_("Points off for each trick over or under the bid.")),
+        "made": _scoring(10, N_("Points for an exact bid."), N_("An exact bid scores")),
+        "per_trick": _scoring(
+            2, N_("Points for each trick taken with an exact bid."), N_("And a trick taken")
+        ),
+        "missed": _scoring(
+            2, N_("Points off for each trick over or under the bid."), N_("A trick off costs")
+        ),
         **payout.OPTIONS,  # RULES.md §7: played for money
     }
     entry_type = RoundEntry

@@ -11,7 +11,7 @@ game it is.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from ledger.rules import entries
@@ -46,6 +46,10 @@ class Option:
     help: str = ""
     # For free-form values (a currency, a unit value): returns the clean value or raises RuleError.
     parse: Callable[[Any], Any] | None = None
+    # What the pages and workbooks call a game's own option and its choices (by value as
+    # text), where ledger/rules/labels.py has no words for them (the options games share).
+    label: str = ""
+    choice_labels: Mapping[str, str] = field(default_factory=dict)
 
 
 # The money games' option saying what the pot left at the end of a night does.
