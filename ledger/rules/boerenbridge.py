@@ -347,6 +347,10 @@ def save_bids(state: State, body: Mapping[str, Any], options: Mapping[str, Any])
 # --- The game ------------------------------------------------------------------------------------
 
 
+def _signed(points: int) -> str:
+    return f"+{points}" if points > 0 else str(points).replace("-", "−")
+
+
 def _start(players: Sequence[str], dealer: str, options: Mapping[str, Any]) -> None:
     """A longest round the pack can deal to everyone."""
     opts = {**GAME.defaults(), **options}
@@ -446,6 +450,28 @@ class Boerenbridge(Game):
         if name != BIDS:
             return super().call(name, state, body, options)
         return save_bids(state, body, options)
+
+    def hand_phrases(self, hand: Mapping[str, Any]) -> tuple[Phrase, ...]:
+        """ "Round of 4 cards. Ann bid 1 and took 1: 12. …" (the stored outcome's words)."""
+        cards = hand.get("cards")
+        if not isinstance(cards, int):
+            return ()
+        head = (
+            Phrase("A round of one card.")
+            if cards == 1
+            else Phrase("A round of {cards} cards.", cards=cards)
+        )
+        lines = [
+            Phrase(
+                "{player} bid {bid} and took {tricks}: {points}.",
+                player=str(r["player"]),
+                bid=int(r.get("bid", 0)),
+                tricks=int(r.get("tricks", 0)),
+                points=_signed(int(r.get("points") or 0)),
+            )
+            for r in hand.get("results", ())
+        ]
+        return (head, *lines)
 
     def form_call(self, name: str, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """The bids as typed in the form's rows (a box left empty: no bid)."""

@@ -30,7 +30,7 @@ from ledger.rules.base import (
     next_seat,
 )
 from ledger.rules.cards import JOKER, RANKS, SUITS, Card, spot_value
-from ledger.rules.errors import Problems, RuleError
+from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.table import EntryForm, RummyReward
 from ledger.rules.texts import N_
 
@@ -257,6 +257,11 @@ class Game:
         if not self.rummy:
             return None
         return self.rummy_reward({**self.defaults(), **options})
+
+    def hand_phrases(self, hand: Mapping[str, Any]) -> tuple[Phrase, ...]:
+        """A hand in the game's own words, from its stored outcome (``hand``: as the API
+        answers it), sentence by sentence; none where the pages' shared words say it."""
+        return ()
 
     def says_out(self) -> bool:
         """Whether a hand's words say who went out (or that nobody did)."""

@@ -15,7 +15,7 @@ from typing import Any
 
 from ledger.rules import entries, payout
 from ledger.rules.base import HandEntry, HandOutcome, PlayerResult, State, left_of, next_seat
-from ledger.rules.errors import Problems, RuleError
+from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.game import Game, Option, Progress, check_players
 from ledger.rules.texts import N_
 
@@ -313,6 +313,43 @@ class Klaverjassen(Game):
                 {"team": t, "players": list(players), "score": state.scores.get(players[0], 0)}
             )
         return {"teams": teams, "sheet": list(state.more.get(SHEET, []))}
+
+    def hand_phrases(self, hand: Mapping[str, Any]) -> tuple[Phrase, ...]:
+        """ "Ann & Cas played: 100 card points and 20 roem against 62 and 0. Made: …"."""
+        teams = {t.get("team"): t for t in hand.get("teams", ())}
+        playing = hand.get("playing")
+        if playing not in TEAMS or set(teams) != set(TEAMS):
+            return ()
+        us, them = teams[playing], teams[3 - playing]
+        name = " & ".join(us.get("players", ()))
+        other = " & ".join(them.get("players", ()))
+        said = [
+            Phrase(
+                "{team} played: {points} card points and {roem} roem against {other_points} "
+                "and {other_roem}.",
+                team=name,
+                points=int(us["points"]),
+                roem=int(us["roem"]),
+                other_points=int(them["points"]),
+                other_roem=int(them["roem"]),
+            )
+        ]
+        if us.get("nat"):
+            said.append(Phrase("Nat: {team} scores {score}.", team=other, score=int(them["score"])))
+        else:
+            said.append(
+                Phrase(
+                    "Made: {team} {score}, {other} {other_score}.",
+                    team=name,
+                    score=int(us["score"]),
+                    other=other,
+                    other_score=int(them["score"]),
+                )
+            )
+        pit = next((t for t in teams.values() if t.get("pit")), None)
+        if pit is not None:
+            said.append(Phrase("Pit: {team} took every trick.", team=" & ".join(pit["players"])))
+        return tuple(said)
 
     def form_entry(
         self, core: HandEntry, posted: Mapping[str, Any], number: int, problems: Problems

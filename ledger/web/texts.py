@@ -117,6 +117,7 @@ def hand_words(game_key: str, options: Mapping[str, Any]) -> dict[str, Any]:
     if game is None:
         return {}
     return dict(
+        own=game.hand_phrases,
         rounds=game.rounds,
         rummy=game.went_rummy(options),
         penalty=game.penalty_points(options),

@@ -43,6 +43,7 @@ def test_boerenbridge_bids_then_tricks_through_the_worked_example(phone):
         assert "Tricks –" in form and "Bid –" not in form
         post(phone, "new", {p: {"tricks": tricks.get(p, 0)} for p in SEATS})
     seen = board(phone)
+    assert "A round of one card. Ann bid 0 and took 0: +10. Bob bid 1 and took 1: +12." in seen
     assert "Winner: Cas" in seen
     assert "54" in seen and "48" in seen
 
@@ -85,6 +86,11 @@ def test_klaverjassen_the_worked_example_on_the_wij_zij_sheet(phone):
     assert "Wij / zij" in seen
     assert "182 nat" not in seen and "0 nat" in seen and "302 pit" in seen
     assert "Total 232 666" in seen
+    assert (
+        "Ann & Cas played: 70 card points and 20 roem against 92 and 0. Nat: Bob & Dee scores 182."
+        in seen
+    )
+    assert "Pit: Bob & Dee took every trick." in seen
 
 
 def test_klaverjassen_a_wrong_number_is_said_and_nothing_is_saved(phone):
