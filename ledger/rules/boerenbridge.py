@@ -254,26 +254,26 @@ def _round_has(cards: int) -> Phrase:
 
 def _in_round(player: str, value: int | None, name: str, cards: int, where: str) -> int:
     """A bid or a number of tricks: given, 0 to the round's cards."""
+    named = {"field": where, "players": (player,), "player": player}
+    if value is None and name == "bid":
+        raise RuleError("{player}'s bid is missing.", **named)  # type: ignore[arg-type]
     if value is None:
-        message = (
-            "{player}'s bid is missing." if name == "bid" else "{player}'s tricks are missing."
-        )
-        raise RuleError(message, field=where, players=(player,), player=player)
-    if not 0 <= value <= cards:
-        template = (
-            "{player}'s bid cannot be {value}: {round}."
-            if name == "bid"
-            else "{player}'s tricks cannot be {value}: {round}."
-        )
+        raise RuleError("{player}'s tricks are missing.", **named)  # type: ignore[arg-type]
+    if 0 <= value <= cards:
+        return value
+    if name == "bid":
         raise RuleError(
-            template,
-            field=where,
-            players=(player,),
-            player=player,
+            "{player}'s bid cannot be {value}: {round}.",
             value=value,
             round=_round_has(cards),
+            **named,  # type: ignore[arg-type]
         )
-    return value
+    raise RuleError(
+        "{player}'s tricks cannot be {value}: {round}.",
+        value=value,
+        round=_round_has(cards),
+        **named,  # type: ignore[arg-type]
+    )
 
 
 def _check_hook(

@@ -104,15 +104,16 @@ def _read_result(cls: type, item: Any, where: str, game: str, label: str = "resu
             raise RuleError("Each result needs the player's name.", field=f"{where}.player")
     names = field_names(cls)
     for key, value in item.items():
-        if key not in names and value is not None:
+        if key in names or value is None:
+            continue
+        if label == "result":
             raise RuleError(
-                "{game} takes no {key} in a player's result."
-                if label == "result"
-                else "{game} takes no {key} there.",
+                "{game} takes no {key} in a player's result.",
                 field=f"{where}.{key}",
                 game=game,
                 key=str(key),
             )
+        raise RuleError("{game} takes no {key} there.", field=f"{where}.{key}", game=game, key=key)
     return cls(**values)
 
 
