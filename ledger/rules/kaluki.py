@@ -31,8 +31,7 @@ from ledger.rules.base import (
     in_play_order,
     index_results,
 )
-from ledger.rules.cards import Card, card_letters, cards_read, parse_cards, spot_total
-from ledger.rules.deck import check_deck
+from ledger.rules.cards import Card, card_letters, cards_read, check_deck, parse_cards, spot_total
 from ledger.rules.errors import Param, Phrase, Problems, RuleError
 from ledger.rules.game import Game, Option, start_state
 from ledger.rules.lengths import optional_whole

@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ledger.rules.base import HandEntry, PlayerResult, ResultEntry, State, canonical, index_results
-from ledger.rules.cards import Card, cards_read, parse_cards, spot_total
-from ledger.rules.deck import check_deck
+from ledger.rules.cards import Card, cards_read, check_deck, parse_cards, spot_total
 from ledger.rules.errors import Param, Phrase, Problems, RuleError
 
 MAX_CARDS = 8  # the leader's 9th card is always discarded before the hand ends

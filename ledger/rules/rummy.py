@@ -23,8 +23,15 @@ from ledger.rules.base import (
     index_results,
     left_of,
 )
-from ledger.rules.cards import RANKS, Card, cards_read, parse_cards, spot_total, spot_value
-from ledger.rules.deck import check_deck
+from ledger.rules.cards import (
+    RANKS,
+    Card,
+    cards_read,
+    check_deck,
+    parse_cards,
+    spot_total,
+    spot_value,
+)
 from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.game import Game, Option, Progress, start_state
 from ledger.rules.table import RummyReward

@@ -23,8 +23,7 @@ from ledger.rules.base import (
     index_results,
     left_of,
 )
-from ledger.rules.cards import Card, card_letters, cards_read, parse_cards, spot_total
-from ledger.rules.deck import check_deck
+from ledger.rules.cards import Card, card_letters, cards_read, check_deck, parse_cards, spot_total
 from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.game import Game, Option
 from ledger.rules.texts import N_

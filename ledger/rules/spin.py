@@ -18,8 +18,7 @@ from ledger.rules.base import (
     index_results,
     left_of,
 )
-from ledger.rules.cards import SUITS, Card, card_label, cards_read, parse_cards
-from ledger.rules.deck import check_deck
+from ledger.rules.cards import SUITS, Card, card_label, cards_read, check_deck, parse_cards
 from ledger.rules.errors import Param, Phrase, Problems, RuleError
 from ledger.rules.game import Game, Progress
 from ledger.rules.texts import N_

@@ -12,11 +12,11 @@ from ledger.rules.cards import (
     SUIT_SYMBOLS,
     SUITS,
     Card,
+    check_deck,
     parse_cards,
     spot_total,
     spot_value,
 )
-from ledger.rules.deck import check_deck
 from ledger.rules.errors import RuleError
 
 SPIN_RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")

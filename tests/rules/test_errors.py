@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.rules.cards import parse_cards
-from ledger.rules.deck import check_deck
+from ledger.rules.cards import check_deck, parse_cards
 from ledger.rules.errors import Phrase, RuleError
 
 # A catalog as a page's gettext would use it (the last entry has a slip in its blank).
