@@ -473,6 +473,14 @@ class Boerenbridge(Game):
         ]
         return (head, *lines)
 
+    def call_phrase(self, name: str, body: Mapping[str, Any], number: int) -> Phrase | None:
+        """ "Bids saved for round 4: Ann 1, Bob 2, Cas 0, Dee 0." (the history's words)."""
+        bids = body.get(BIDS)
+        if name != BIDS or not isinstance(bids, dict):
+            return None
+        said = ", ".join(f"{player} {bid}" for player, bid in bids.items())
+        return Phrase("Bids saved for round {number}: {bids}.", number=number, bids=said)
+
     def form_call(self, name: str, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """The bids as typed in the form's rows (a box left empty: no bid)."""
         return {BIDS: {r["player"]: entries.typed_whole(str(r.get("bid") or "")) for r in rows}}

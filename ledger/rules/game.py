@@ -168,6 +168,11 @@ class Game:
         sent (API.md: ``PUT …/<call>``): the state after it, or a RuleError."""
         raise RuleError("{game} has no {call} to make.", game=self.name, call=name)
 
+    def call_phrase(self, name: str, body: Mapping[str, Any], number: int) -> Phrase | None:
+        """A call made before hand ``number``, in the game's words (the history); None: the
+        page's plain words."""
+        return None
+
     def form_call(self, name: str, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """A call's body from a page's form: each row's boxes as typed (with its player)."""
         return {}

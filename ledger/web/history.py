@@ -16,13 +16,13 @@ from decimal import Decimal
 from typing import Any
 
 from flask import Blueprint, g, render_template, request
-from flask_babel import format_decimal, ngettext
+from flask_babel import format_decimal, get_translations, ngettext
 from flask_babel import gettext as _
 from markupsafe import Markup
 
 from ledger import services
 from ledger.models import utcnow
-from ledger.rules import amount, minor_units
+from ledger.rules import GAMES, amount, minor_units
 from ledger.services import accounts, pages, stats, tab
 from ledger.services.errors import RuleError
 from ledger.services.results import ChangeView, SessionView
@@ -458,7 +458,18 @@ def _reopened(change: ChangeView, session: SessionView) -> str:
     return _("The night was opened again.") if session.money else _("The game was opened again.")
 
 
+def _called(change: ChangeView, session: SessionView) -> str:
+    """One of the game's own calls (Boerenbridge's bids), in the game's words."""
+    made = dict(change.after)
+    name = made.pop("call")
+    said = GAMES[session.game].call_phrase(name, made, (change.hand_number or 0) + 1)
+    if said is None:
+        return _("Saved for the next hand: %(call)s.", call=name)
+    return said.render(get_translations().gettext)
+
+
 _WORDS: dict[str, Callable[[ChangeView, SessionView], str]] = {
+    "session.called": _called,
     "pot.planned": _planned,
     "session.reopened": _reopened,
     "session.created": _created,

@@ -42,6 +42,8 @@ def test_boerenbridge_bids_then_tricks_through_the_worked_example(phone):
         form = words(html(phone.client.get(f"{phone.board}/hands/new")))
         assert "Tricks –" in form and "Bid –" not in form
         post(phone, "new", {p: {"tricks": tricks.get(p, 0)} for p in SEATS})
+    history = words(html(phone.client.get(f"/g/{phone.slug}/s/{phone.session_id}/history")))
+    assert "Bids saved for round 4: Ann 1, Bob 2, Cas 0, Dee 0." in history
     seen = board(phone)
     assert "A round of one card. Ann bid 0 and took 0: +10. Bob bid 1 and took 1: +12." in seen
     assert "Winner: Cas" in seen
