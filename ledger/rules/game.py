@@ -96,8 +96,6 @@ class Game:
     # The game's own calls between hands (Boerenbridge's "bids": saved before a round is
     # played), each made by ``call`` on the state and kept to replay (services/calls.py).
     calls: ClassVar[tuple[str, ...]] = ()
-    # Players in teams: how many, partners seated opposite (Klaverjassen: 2; 0 none).
-    teams: ClassVar[int] = 0
 
     # --- Playing ------------------------------------------------------------------------
 

@@ -278,7 +278,6 @@ class Klaverjassen(Game):
     result_type = TeamEntry
     cards = False
     out_scores = False
-    teams = 2  # partners seated opposite: seats 1 and 3, 2 and 4
 
     def play_hand(self, state: State, entry: Any, options: Mapping[str, Any]) -> HandOutcome:
         return play(state, entry, options)
