@@ -34,6 +34,7 @@ class EntryForm:
     out_folds: bool  # the player out has no cards to enter
     dealer_sits_out: bool  # the dealer is not dealt in: sits every hand out
     total_unit: str = N_("spots")  # what a running total of the cards counts
+    total_unit_one: str = N_("spot")  # and of a total of 1 ("A = 1 spot")
     out_choice: bool = True  # who went out changes the score (not where it scores nothing)
     packs: int = 1  # how many of each card the deck holds (a card typed more often is refused)
     # What going rummy is called at this table (Kaluki: going kaluki).

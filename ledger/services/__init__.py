@@ -44,6 +44,7 @@ from ledger.services.payments import (
 )
 from ledger.services.plans import (
     remembered_options,
+    reopen_refusal,
     reopen_session,
     set_pot_plan,
     waiting_pots,
@@ -100,6 +101,7 @@ __all__ = [
     "record_payment",
     "remembered_options",
     "remembered_table",
+    "reopen_refusal",
     "reopen_session",
     "rename_player",
     "score_history",

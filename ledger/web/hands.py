@@ -294,28 +294,22 @@ def edit(slug: str, session_id: int, number: int):
 
 @bp.post("/call/<name>")
 def call(slug: str, session_id: int, name: str):
-    """One of the game's own calls made from the hand form (Boerenbridge's bids, saved before
-    the round is played), then the form again for the rest of the hand."""
+    """A game's own call from the hand form (Boerenbridge's bids), then the form again."""
     group, view = _session(slug, session_id)
-    game = GAMES[view.game]
-    players = _seated(view)
-    form = HandForm()
+    game, players, form = GAMES[view.game], _seated(view), HandForm()
     entry.set_out_choices(form, players)
-    rows, _top = entry.posted(form)
-    form.more_rows = rows
-    typed = [{"player": r.player.data, **rows[i]} for i, r in enumerate(form.results)]
+    form.more_rows = entry.posted(form)[0]
+    typed = [{"player": r.player.data, **form.more_rows[i]} for i, r in enumerate(form.results)]
     errors = entry.RowErrors()
-    if form.validate():
-        try:
-            services.game_call(
-                group, session_id, name, game.form_call(name, typed), _whole(form.version.data)
-            )
-        except services.RuleError as e:
-            errors = entry.place(e, [r.player.data for r in form.results], game)
-        except (services.Conflict, services.NotFound) as e:
-            errors = entry.RowErrors(general=[error_text(e)])
-        else:
+    try:
+        if form.validate():
+            body, version = game.form_call(name, typed), _whole(form.version.data)
+            services.game_call(group, session_id, name, body, version)
             return redirect(url_for("hands.new", slug=slug, session_id=session_id))
+    except services.RuleError as e:
+        errors = entry.place(e, [r.player.data for r in form.results], game)
+    except (services.Conflict, services.NotFound) as e:
+        errors = entry.RowErrors(general=[error_text(e)])
     return _render_form(group, view, form, players, view.dealer, view.leader, errors)
 
 

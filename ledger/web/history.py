@@ -459,13 +459,9 @@ def _reopened(change: ChangeView, session: SessionView) -> str:
 
 
 def _called(change: ChangeView, session: SessionView) -> str:
-    """One of the game's own calls (Boerenbridge's bids), in the game's words."""
-    made = dict(change.after)
-    name = made.pop("call")
-    said = GAMES[session.game].call_phrase(name, made, (change.hand_number or 0) + 1)
-    if said is None:
-        return _("Saved for the next hand: %(call)s.", call=name)
-    return said.render(get_translations().gettext)
+    made = dict(change.after)  # a game's own call, in its words (Boerenbridge's bids)
+    said = GAMES[session.game].call_phrase(made.pop("call"), made, (change.hand_number or 0) + 1)
+    return said.render(get_translations().gettext)  # type: ignore[union-attr]  # None: plain
 
 
 _WORDS: dict[str, Callable[[ChangeView, SessionView], str]] = {

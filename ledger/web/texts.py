@@ -13,6 +13,7 @@ from typing import Any
 from flask_babel import gettext
 
 from ledger.rules import GAMES, N_, labels
+from ledger.rules.labels import CHOICE_LABELS, OPTION_LABELS  # noqa: F401 (the tests')
 
 # A game whose table calls its hands rounds (``Game.rounds``: Spin Rummy deals one hand per
 # contract round) has pages that say "round" wherever the others' say "hand".
@@ -151,3 +152,9 @@ def option_label(name: str) -> str:
 def choice_label(name: str, value: Any) -> str:
     label = labels.choice_label(name, value)
     return gettext(label) if label else str(value)
+
+
+def typed_choice(name: str, typed: str) -> str:
+    """What the engine takes for a word typed in the page's language ("twee keer": twice)."""
+    words = {gettext(label).lower(): v for (o, v), label in CHOICE_LABELS.items() if o == name}
+    return words.get(typed.strip().lower(), typed)
