@@ -400,8 +400,8 @@ class Boerenbridge(Game):
             OVER_THREE,
             choices=(OVER_THREE, ALWAYS, NEVER),
             help=N_(
-                "The dealer may not make the bids add up to the round's cards: in rounds of "
-                "more than three cards, always, or never."
+                "The dealer may not make the bids add up to the cards dealt (in rounds of more "
+                "than three cards, always, or never)."
             ),
             label=N_("The dealer may not make the bids add up"),
             choice_labels={
