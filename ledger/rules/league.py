@@ -13,9 +13,10 @@ corrected night changes it at once; a closed season keeps the table it closed wi
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from datetime import datetime
+from dataclasses import asdict, dataclass, field, replace
+from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 
 PLACES, WINNINGS, POINTS = "places", "winnings", "points"
 SCORINGS = (PLACES, WINNINGS, POINTS)
@@ -260,3 +261,55 @@ def _shared(units: int, players: Sequence[str]) -> dict[str, int]:
     each, odd = divmod(units, len(players))
     named = sorted(players, key=lambda p: (p.casefold(), p))
     return {p: each + (1 if i < odd else 0) for i, p in enumerate(named)}
+
+
+def nights_left(first: date, last: date, today: date, nights: int) -> int | None:
+    """How many nights the season has left at the pace so far: its nights per day gone by
+    (today included) times the days after today. None before a night or outside the period."""
+    if nights == 0 or today < first or today > last:
+        return None
+    gone = (today - first).days + 1
+    pace = Decimal(nights * (last - today).days) / gone
+    return int(pace.quantize(Decimal(1), ROUND_HALF_UP))
+
+
+# --- A closed season's table, kept as JSON ---------------------------------------------------
+
+
+def table_to_dict(table: SeasonTable) -> dict[str, Any]:
+    """The table as plain JSON, to keep a closed season as it closed."""
+    return {
+        "nights": [
+            {
+                "session": n.session,
+                "number": n.number,
+                "started_at": n.started_at.isoformat(),
+                "points": dict(n.points),
+                "places": dict(n.places),
+                "dropped": list(n.dropped),
+            }
+            for n in table.nights
+        ],
+        "standings": [{**asdict(s), "average": str(s.average)} for s in table.standings],
+        "pot": table.pot,
+        "prizes": [asdict(p) for p in table.prizes],
+        "entry_fee": table.entry_fee,
+    }
+
+
+def table_from_dict(data: Mapping[str, Any]) -> SeasonTable:
+    """A table kept by ``table_to_dict``."""
+    nights = tuple(
+        SeasonNight(
+            int(n["session"]),
+            int(n["number"]),
+            datetime.fromisoformat(n["started_at"]),
+            {str(p): int(v) for p, v in n["points"].items()},
+            {str(p): int(v) for p, v in n["places"].items()},
+            tuple(n["dropped"]),
+        )
+        for n in data["nights"]
+    )
+    lines = tuple(Standing(**{**s, "average": Decimal(s["average"])}) for s in data["standings"])
+    prizes = tuple(Prize(**p) for p in data["prizes"])
+    return SeasonTable(nights, lines, int(data["pot"]), prizes, int(data["entry_fee"]))

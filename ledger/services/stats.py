@@ -493,6 +493,12 @@ def _payout(
     return game_payout(game, State.from_dict(state), settings, State.from_dict(start))
 
 
+def session_facts(group: GroupRef, period: Period = ALL_TIME) -> list[SessionFacts]:
+    """The facts of the group's sessions started in the period, oldest first: two queries
+    (what seasons, ratings and rivals read a night's result from)."""
+    return _facts(group, period)
+
+
 def group_stats(group: GroupRef, period: Period = ALL_TIME) -> StatsView:
     """Every player's totals over the sessions started in the period: two queries."""
     return board((n for f in _facts(group, period) for n in night_facts(f)), period)
