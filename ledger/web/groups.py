@@ -12,7 +12,7 @@ from ledger import network, services
 from ledger.backup import dumps
 from ledger.downloads import download, group_filename
 from ledger.export import XLSX_MIMETYPE, group_export_workbook
-from ledger.services import auth, exports, stats, tab
+from ledger.services import auth, exports, seasons, stats, tab
 from ledger.services.results import GroupRef
 from ledger.web import access, history
 from ledger.web.forms import ConfirmForm, PassphraseForm, PlayerForm, add_error
@@ -43,6 +43,7 @@ def _group_page(slug: str, player_form: PlayerForm | None = None, status: int = 
         confirm_form=ConfirmForm(),
         just_made=request.args.get("new") == "1",
         tabs=tab.group_tabs(group),  # RULES.md §6a
+        seasons=seasons.seasons_under_way(group),  # RULES.md §13
     )
     return html if status == 200 else (html, status)
 

@@ -23,7 +23,7 @@ from markupsafe import Markup
 from ledger import services
 from ledger.models import utcnow
 from ledger.rules import amount, minor_units
-from ledger.services import accounts, pages, stats, tab
+from ledger.services import accounts, pages, seasons, stats, tab
 from ledger.services.errors import RuleError
 from ledger.services.results import ChangeView, SessionView
 from ledger.web import access
@@ -118,6 +118,7 @@ def player(slug: str, name: str) -> str:
         numbers=services.session_numbers(group),
         charts=player_charts(history),
         game_rows=game_rows(history.totals),
+        seasons=seasons.player_seasons(group, history.name),  # RULES.md §13
     )
 
 
