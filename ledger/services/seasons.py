@@ -44,7 +44,9 @@ from ledger.services.stats import Period, SessionFacts, session_facts
 from ledger.services.tab import season_paid
 from ledger.services.unit_of_work import write
 
-CLOSED = "The season is closed: its standings no longer change."
+
+def _closed() -> Conflict:
+    return Conflict("The season is closed: its standings no longer change.")
 
 
 def create_season(
@@ -86,7 +88,7 @@ def update_season(group: GroupRef, season_id: int, body: Mapping[str, Any]) -> S
     def work() -> SeasonView:
         row = _load(group, season_id, lock=True)
         if row.status != "open":
-            raise Conflict(CLOSED)
+            raise _closed()
         fields = season_fields(body, GAMES, _fields(row))
         row.name, row.first_day, row.last_day = fields.name, fields.first_day, fields.last_day
         row.options = fields.options()
@@ -106,7 +108,7 @@ def close_season(group: GroupRef, season_id: int, settle: Any = None) -> SeasonV
     def work() -> SeasonView:
         row = _load(group, season_id, lock=True)
         if row.status != "open":
-            raise Conflict(CLOSED)
+            raise _closed()
         table = _table(group, row)
         row.closed = table_to_dict(table)
         row.status = "closed"

@@ -7,8 +7,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+import yaml
 
-from tests.api.helpers import error
+from tests.api.helpers import Table, error
+from tests.api.test_openapi import SPEC_PATH, Checked
 
 TODAY = datetime.now(UTC).date()
 PERIOD = {
@@ -244,3 +246,19 @@ def test_any_game_seasons_count_one_game_name(table):
     season = table.ok("POST", f"/groups/{table.slug}/seasons", body, 201)
     assert len(season["nights"]) == 1
     assert [(s["player"], s["total"]) for s in season["standings"]] == [("Bob", 20), ("Ann", 10)]
+
+
+def test_the_seasons_answers_validate_against_the_spec(app, client):
+    Checked(app, client, yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8")))
+    table = Table(client)
+    sid = worked_season(table)
+    table.ok("PUT", f"/groups/{table.slug}/players/Ann/account", {
+        "iban": "NL91ABNA0417164300", "name": "A. Murphy"
+    })  # fmt: skip
+    assert table.post(f"/groups/{table.slug}/seasons", {"name": ""}).status_code == 422
+    table.ok("GET", f"/groups/{table.slug}/seasons")
+    table.ok("PUT", f"/groups/{table.slug}/seasons/{sid}", {"min_nights": 5})
+    closed = table.ok("POST", f"/groups/{table.slug}/seasons/{sid}/close", {"settle": "now"})
+    assert any("epc" in t for t in closed["settlement"]["transfers"])
+    assert table.post(f"/groups/{table.slug}/seasons/{sid}/close", {}).status_code == 409
+    assert table.delete(f"/groups/{table.slug}/seasons/{sid}").status_code == 204
