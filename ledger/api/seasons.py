@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from flask import jsonify, url_for
+from flask import jsonify, request, url_for
 
 from ledger.api import bp
 from ledger.api.auth import own_group, with_group
 from ledger.api.parse import json_object, request_id
-from ledger.services import seasons
+from ledger.services import league, seasons
 from ledger.services.results import GroupRef
 
 
@@ -57,3 +57,39 @@ def delete_season(group: GroupRef, slug: str, season_id: int):
     json_object()
     seasons.delete_season(own_group(group, slug), season_id)
     return "", 204
+
+
+@bp.get("/groups/<slug>/ratings")
+@with_group
+def ratings(group: GroupRef, slug: str):
+    """Every player's rating at one game (Any game: one name), best first (RULES.md §14)."""
+    found = league.group_ratings(
+        own_group(group, slug), request.args.get("game"), request.args.get("name")
+    )
+    return jsonify(found.to_json())
+
+
+@bp.get("/groups/<slug>/players/<name>/rivals")
+@with_group
+def rivals(group: GroupRef, slug: str, name: str):
+    """Each opponent's record against the player, their nemesis and favourite opponent."""
+    found = league.player_rivals(
+        own_group(group, slug), name, request.args.get("game"), request.args.get("name")
+    )
+    return jsonify(
+        {
+            "player": found.player,
+            "rivals": [
+                {
+                    "opponent": r.opponent,
+                    "nights": r.nights,
+                    "above": r.above,
+                    "below": r.below,
+                    "tied": r.tied,
+                }
+                for r in found.rivals
+            ],
+            "nemesis": found.nemesis,
+            "favourite": found.favourite,
+        }
+    )

@@ -24,7 +24,6 @@ from ledger.models import Season, utcnow
 from ledger.rules.epc import remittance
 from ledger.rules.errors import RuleError
 from ledger.rules.league import (
-    NightResult,
     SeasonTable,
     nights_left,
     standings,
@@ -37,10 +36,11 @@ from ledger.rules.season_options import SeasonFields, season_fields
 from ledger.services.accounts import with_epc
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import name_key
+from ledger.services.league import night_result, same_game
 from ledger.services.results import BalanceView, GroupRef, TransferView
 from ledger.services.season_views import AddedSeason, PlayerSeason, SeasonSettlement, SeasonView
 from ledger.services.sessions import session_numbers
-from ledger.services.stats import Period, SessionFacts, session_facts
+from ledger.services.stats import Period, session_facts
 from ledger.services.tab import season_paid
 from ledger.services.unit_of_work import write
 
@@ -213,45 +213,17 @@ def _table(group: GroupRef, row: Season) -> SeasonTable:
     """The table from the season's nights as they stand."""
     fields = _fields(row)
     period = Period.of_dates(row.first_day, row.last_day)
-    facts = [f for f in session_facts(group, period) if _counts(row, f)]
+    facts = [
+        f
+        for f in session_facts(group, period)
+        if f.status == "finished" and same_game(f, row.game, row.game_name)
+    ]
     numbers = session_numbers(group) if facts else {}
-    results = [_result(f, numbers.get(f.id, 0)) for f in facts]
+    results = [night_result(f, numbers.get(f.id, 0)) for f in facts]
     game = GAMES.get(row.game)
     latest = facts[-1].options if facts else {}
     lower = game is not None and game.table.penalty_points({**game.defaults(), **latest})
     return standings(results, fields.rules(lower_better=lower))
-
-
-def _counts(row: Season, facts: SessionFacts) -> bool:
-    """A finished night of the season's game (Any game: of its name) counts."""
-    if facts.game != row.game or facts.status != "finished":
-        return False
-    if "name" not in GAMES[row.game].options:
-        return True
-    named = " ".join(str(facts.options.get("name") or "").split())
-    return named.casefold() == (row.game_name or "").casefold()
-
-
-def _result(facts: SessionFacts, number: int) -> NightResult:
-    """A night's result as the season reads it: who played a hand, their winnings, scores."""
-    game = GAMES[facts.game]
-    played = tuple(p for p in facts.scores if facts.hands.get(p, 0) > 0)
-    options = {**game.defaults(), **facts.options}
-    if game.money or facts.payout is not None:
-        winnings = {p: facts.money_of(p) or 0 for p in played}
-    else:
-        winnings = {p: 0 for p in played}
-    return NightResult(
-        session=facts.id,
-        number=number,
-        started_at=facts.started_at,
-        played=played,
-        winnings=winnings,
-        scores={p: int(facts.scores.get(p, 0)) for p in played},
-        winners=tuple(facts.winners),
-        money=game.money,
-        lowest_wins=game.table.penalty_points(options),
-    )
 
 
 def _settlement(

@@ -6,7 +6,6 @@ from __future__ import annotations
 import uuid
 
 from flask import Blueprint, redirect, render_template, request, url_for
-from werkzeug import Response
 
 from ledger.rules import RuleError
 from ledger.rules.registry import GAMES
@@ -18,35 +17,40 @@ from ledger.web.tab import transfer_rows
 bp = Blueprint("seasons", __name__, url_prefix="/g/<slug>/seasons")
 
 
-@bp.get("")
-def index(slug: str, error: RuleError | None = None) -> tuple[str, int]:
+@bp.route("", methods=["GET", "POST"])
+def index(slug: str):
     group = access.group_for_page(slug)
-    return render_template(
+    error, form = None, {"request_id": uuid.uuid4().hex}
+    if request.method == "POST":
+        # An empty box keeps the option's default; an empty "best of" counts every night.
+        form = {k: v for k, v in request.form.items() if v.strip() or k in ("name", "best_of")}
+        try:
+            added = seasons.create_season(group, form, form.get("request_id") or None)
+            return redirect(url_for(".show", slug=slug, season_id=added.season.id), 303)
+        except RuleError as e:
+            error = e
+    page = render_template(
         "seasons/index.html",
         group=group,
         seasons=seasons.group_seasons(group),
         games=list(GAMES),
-        form=request.form if error else {"request_id": uuid.uuid4().hex},
+        form=form,
         error=i18n.error_text(error) if error else None,
         field=error.field if error else None,
-    ), (422 if error else 200)
+    )
+    return page, 422 if error else 200
 
 
-@bp.post("")
-def create(slug: str) -> Response | tuple[str, int]:
+@bp.route("/<int:season_id>", methods=["GET", "POST"])
+def show(slug: str, season_id: int):
     group = access.group_for_page(slug)
-    # An empty box leaves the option as it is by default; an empty "best of" counts every night.
-    body = {k: v for k, v in request.form.items() if v.strip() or k in ("name", "best_of")}
-    try:
-        added = seasons.create_season(group, body, body.get("request_id") or None)
-    except RuleError as e:
-        return index(slug, e)
-    return redirect(url_for("seasons.show", slug=slug, season_id=added.season.id), 303)
-
-
-@bp.get("/<int:season_id>")
-def show(slug: str, season_id: int, problem: str | None = None) -> str:
-    group = access.group_for_page(slug)
+    problem = None
+    if request.method == "POST":  # the close, settled now or onto the tab
+        try:
+            seasons.close_season(group, season_id, request.form.get("settle", "now"))
+            return redirect(url_for(".show", slug=slug, season_id=season_id), 303)
+        except Conflict as e:
+            problem = i18n.error_text(e)
     season = seasons.season_view(group, season_id)
     settled = season.settlement
     return render_template(
@@ -56,13 +60,3 @@ def show(slug: str, season_id: int, problem: str | None = None) -> str:
         transfers=transfer_rows(settled.transfers, settled.currency) if settled else [],
         problem=problem,
     )
-
-
-@bp.post("/<int:season_id>/close")
-def close(slug: str, season_id: int) -> Response | str:
-    group = access.group_for_page(slug)
-    try:
-        seasons.close_season(group, season_id, request.form.get("settle", "now"))
-    except Conflict as e:
-        return show(slug, season_id, i18n.error_text(e))
-    return redirect(url_for("seasons.show", slug=slug, season_id=season_id), 303)

@@ -53,7 +53,7 @@ def test_the_worked_example_on_the_pages(phone):
     assert "Winter: Ann leads by 1" in group
     player = text(html(phone.client.get(f"/g/{phone.slug}/p/Bob")))
     assert "Winter" in player and "2 of 4 · 10 points" in player
-    closed = phone.client.post(f"{where}/close", data={"settle": "now"})
+    closed = phone.client.post(where, data={"settle": "now"})
     assert closed.status_code == 303
     page = text(html(phone.client.get(where)))
     assert "Who pays whom" in page and "closed" in page
@@ -92,4 +92,4 @@ def test_another_groups_season_is_not_found(phone, client):
     other.create_group("Other table", "another passphrase")
     season_id = where.rsplit("/", 1)[1]
     assert client.get(f"/g/{other.slug}/seasons/{season_id}").status_code == 404
-    assert client.post(f"/g/{other.slug}/seasons/{season_id}/close").status_code == 404
+    assert client.post(f"/g/{other.slug}/seasons/{season_id}").status_code == 404
