@@ -113,6 +113,17 @@ def group_ratings(group: GroupRef, game: str | None, name: str | None = None) ->
     return GameRatings(key, named, rate(nights))
 
 
+def all_ratings(group: GroupRef) -> list[GameRatings]:
+    """The ratings at every game the group has finished nights of (Any game: per name)."""
+    by_game: dict[tuple[str, str | None], list[RatedNight]] = {}
+    for facts in finished(group):
+        by_game.setdefault((facts.game, game_name_of(facts)), []).append(_rated(facts))
+    found = [GameRatings(g, n, rate(nights)) for (g, n), nights in by_game.items()]
+    return sorted(
+        (r for r in found if r.ratings.ratings), key=lambda r: _game_order(r.game, r.game_name)
+    )
+
+
 def player_ratings(group: GroupRef, player: str) -> list[RatingLine]:
     """The player's rating after each night, at each game they played (Any game: per name),
     in the registry's order of games."""

@@ -7,11 +7,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.rules.league import SeasonTable, Standing
 from ledger.rules.money import amount
+from ledger.rules.rivals import Rivals
 from ledger.services.results import BalanceView, TransferView, timestamp
+
+if TYPE_CHECKING:
+    from ledger.services.league import RatingLine
 
 
 @dataclass(frozen=True)
@@ -148,3 +152,12 @@ class PlayerSeason:
 
     season: SeasonView
     standing: Standing
+
+
+@dataclass(frozen=True)
+class PlayerLeague:
+    """The league on a player's page: their seasons, rating lines and rivals."""
+
+    seasons: tuple[PlayerSeason, ...]
+    ratings: tuple[RatingLine, ...]
+    rivals: Rivals

@@ -33,12 +33,19 @@ from ledger.rules.league import (
 from ledger.rules.money import amount, settle_amounts
 from ledger.rules.registry import GAMES
 from ledger.rules.season_options import SeasonFields, season_fields
+from ledger.services import league
 from ledger.services.accounts import with_epc
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import name_key
 from ledger.services.league import night_result, same_game
 from ledger.services.results import BalanceView, GroupRef, TransferView
-from ledger.services.season_views import AddedSeason, PlayerSeason, SeasonSettlement, SeasonView
+from ledger.services.season_views import (
+    AddedSeason,
+    PlayerLeague,
+    PlayerSeason,
+    SeasonSettlement,
+    SeasonView,
+)
 from ledger.services.sessions import session_numbers
 from ledger.services.stats import Period, session_facts
 from ledger.services.tab import season_paid
@@ -175,6 +182,16 @@ def player_seasons(group: GroupRef, name: str) -> list[PlayerSeason]:
         if line is not None:
             found.append(PlayerSeason(season, line))
     return found
+
+
+def player_league(group: GroupRef, name: str) -> PlayerLeague:
+    """A player's page's league: their place in each season, their rating over time at each
+    game, and their rivals (RULES.md §13, §14)."""
+    return PlayerLeague(
+        tuple(player_seasons(group, name)),
+        tuple(league.player_ratings(group, name)),
+        league.player_rivals(group, name),
+    )
 
 
 # --- Reading a season -----------------------------------------------------------------------

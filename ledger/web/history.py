@@ -118,7 +118,7 @@ def player(slug: str, name: str) -> str:
         numbers=services.session_numbers(group),
         charts=player_charts(history),
         game_rows=game_rows(history.totals),
-        seasons=seasons.player_seasons(group, history.name),  # RULES.md §13
+        league=seasons.player_league(group, history.name),  # RULES.md §13, §14
     )
 
 

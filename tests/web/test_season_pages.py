@@ -53,6 +53,14 @@ def test_the_worked_example_on_the_pages(phone):
     assert "Winter: Ann leads by 1" in group
     player = text(html(phone.client.get(f"/g/{phone.slug}/p/Bob")))
     assert "Winter" in player and "2 of 4 · 10 points" in player
+    ann = phone.client.get(f"/g/{phone.slug}/p/Ann")
+    page = text(html(ann))
+    assert "Nemesis: Cas, who placed above Ann most often." in page
+    assert "Favourite opponent: Dee, whom Ann placed above most often." in page
+    assert "Bob 4 2 1 1" in page and "Dee 5 4 1 0" in page
+    assert "Ann's rating at Spot, night by night" in html(ann)
+    board = text(html(phone.client.get(f"/g/{phone.slug}/seasons")))
+    assert "Ratings Skill" in board and "# Player Rating Nights 1 Ann" in board
     closed = phone.client.post(where, data={"settle": "now"})
     assert closed.status_code == 303
     page = text(html(phone.client.get(where)))
