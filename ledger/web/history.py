@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 from flask import Blueprint, g, render_template, request
@@ -22,8 +23,8 @@ from markupsafe import Markup
 
 from ledger import services
 from ledger.models import utcnow
-from ledger.rules import amount, minor_units
-from ledger.services import accounts, pages, seasons, stats, tab
+from ledger.rules import amount
+from ledger.services import accounts, lines, pages, seasons, stats, tab
 from ledger.services.errors import RuleError
 from ledger.services.results import ChangeView, SessionView
 from ledger.web import access
@@ -99,6 +100,7 @@ def points_label(key: str) -> str:
 def player(slug: str, name: str) -> str:
     group = access.group_for_page(slug)
     history = stats.player_history(group, name)
+    league = seasons.player_league(group, history.name)
     on_tab = [
         (t.currency, b)
         for t in tab.group_tabs(group)
@@ -116,9 +118,9 @@ def player(slug: str, name: str) -> str:
         confirm_form=ConfirmForm(),
         nights=list(reversed(history.nights)),
         numbers=services.session_numbers(group),
-        charts=player_charts(history),
+        charts=player_charts(history, league.ratings),
         game_rows=game_rows(history.totals),
-        league=seasons.player_league(group, history.name),  # RULES.md §13, §14
+        league=league,  # RULES.md §13, §14
     )
 
 
@@ -135,44 +137,27 @@ def game_rows(totals: stats.Totals) -> list[tuple[str, int | None, int]]:
     return rows
 
 
-def player_charts(history: stats.PlayerHistory) -> list[tuple[str, Markup]]:
-    """A chart per currency (the running total of money) and per points column (the running
-    total of points), over the player's nights in order."""
+def player_charts(
+    history: stats.PlayerHistory, ratings: Sequence[Any]
+) -> list[tuple[str, str, Markup]]:
+    """A chart per line of the player's (ledger/services/lines.py): money per currency,
+    points per points column, the rating at each game; each ``(kind, label, chart)``."""
     charts = []
-    for currency in history.totals.money:
-        scale = 10 ** minor_units(currency)
-        running: list[tuple[int, dict[str, int]]] = []
-        total = Decimal(0)
-        for n in (n for n in history.nights if n.currency == currency and n.money is not None):
-            total += n.money or 0
-            running.append((len(running) + 1, {history.name: int(total * scale)}))
-        label = _(
-            "%(name)s's money in %(currency)s, night by night", name=history.name, currency=currency
-        )
-        charts.append((label, _chart(history.name, running, label, _money_tick(currency, scale))))
-    for key in history.totals.points:
-        points: list[tuple[int, dict[str, int]]] = []
-        score = 0
-        for n in (n for n in history.nights if n.points_key == key):
-            score += n.score
-            points.append((len(points) + 1, {history.name: score}))
-        label = _(
-            "%(name)s's points in %(game)s, game by game", name=history.name, game=points_label(key)
-        )
-        charts.append((label, _chart(history.name, points, label, str)))
-    return [(label, chart) for label, chart in charts if chart]
-
-
-def _money_tick(currency: str, scale: int) -> Callable[[int], str]:
-    """The chart's axis in the currency's units without its sign ("-0.25"; the chart's
-    label names the currency): a symbol would not fit beside the chart."""
-    return lambda v: format_decimal(Decimal(v) / scale)
-
-
-def _chart(
-    name: str, history: Sequence[tuple[int, Mapping[str, int]]], label: str, tick: Any
-) -> Markup:
-    return score_chart([name], history, label=label, tick=tick)
+    for line in lines.player_lines(history, ratings):
+        name, key = history.name, line.key
+        if line.kind == "money":
+            label = _("%(name)s's money in %(currency)s, night by night", name=name, currency=key)
+        elif line.kind == "points":
+            label = _(
+                "%(name)s's points in %(game)s, game by game", name=name, game=points_label(key)
+            )
+        else:
+            game = line.name or game_name(key)
+            label = _("%(name)s's rating at %(game)s, night by night", name=name, game=game)
+        # The axis in the currency's units (or the rating) without a sign: it would not fit.
+        tick = partial(lambda v, scale: format_decimal(Decimal(v) / scale), scale=line.scale)
+        charts.append((line.kind, label, score_chart([name], line.points, label=label, tick=tick)))
+    return charts
 
 
 # --- A session's history ------------------------------------------------------------------

@@ -4,18 +4,14 @@ it would hang on the wall, and its close with the settle-up (QR codes, or onto t
 from __future__ import annotations
 
 import uuid
-from decimal import Decimal
 
 from flask import Blueprint, redirect, render_template, request, url_for
-from markupsafe import Markup
 
 from ledger.rules import RuleError
 from ledger.rules.registry import GAMES
 from ledger.services import league, seasons
 from ledger.services.errors import Conflict
-from ledger.services.league import RatingLine
 from ledger.web import access, i18n
-from ledger.web.chart import score_chart
 from ledger.web.tab import transfer_rows
 
 bp = Blueprint("seasons", __name__, url_prefix="/g/<slug>/seasons")
@@ -65,10 +61,3 @@ def show(slug: str, season_id: int):
         transfers=transfer_rows(settled.transfers, settled.currency) if settled else [],
         problem=problem,
     )
-
-
-@bp.app_template_global("rating_chart")
-def rating_chart(player: str, line: RatingLine, label: str) -> Markup:
-    """A player's rating after each night of a game, drawn as the score charts are."""
-    points = [(i, {player: int(r.scaleb(1))}) for i, (_, r) in enumerate(line.points, 1)]
-    return score_chart([player], points, label=label, tick=lambda v: str(Decimal(v).scaleb(-1)))

@@ -58,7 +58,7 @@ def test_the_worked_example_on_the_pages(phone):
     assert "Nemesis: Cas, who placed above Ann most often." in page
     assert "Favourite opponent: Dee, whom Ann placed above most often." in page
     assert "Bob 4 2 1 1" in page and "Dee 5 4 1 0" in page
-    assert "Ann's rating at Spot, night by night" in html(ann)
+    assert "Ann&#39;s rating at Spot, night by night" in html(ann)
     board = text(html(phone.client.get(f"/g/{phone.slug}/seasons")))
     assert "Ratings Skill" in board and "# Player Rating Nights 1 Ann" in board
     closed = phone.client.post(where, data={"settle": "now"})
