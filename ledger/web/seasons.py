@@ -5,19 +5,20 @@ from __future__ import annotations
 
 import uuid
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
+from ledger import paper
+from ledger.downloads import download
 from ledger.rules import RuleError
 from ledger.rules.registry import GAMES
 from ledger.services import league, seasons
-from ledger.services.errors import Conflict
 from ledger.web import access, i18n
 from ledger.web.tab import transfer_rows
 
-bp = Blueprint("seasons", __name__, url_prefix="/g/<slug>/seasons")
+bp = Blueprint("seasons", __name__, url_prefix="/g/<slug>")
 
 
-@bp.route("", methods=["GET", "POST"])
+@bp.route("/seasons", methods=["GET", "POST"])
 def index(slug: str):
     group = access.group_for_page(slug)
     error, form = None, {"request_id": uuid.uuid4().hex}
@@ -42,16 +43,12 @@ def index(slug: str):
     return page, 422 if error else 200
 
 
-@bp.route("/<int:season_id>", methods=["GET", "POST"])
+@bp.route("/seasons/<int:season_id>", methods=["GET", "POST"])
 def show(slug: str, season_id: int):
     group = access.group_for_page(slug)
-    problem = None
-    if request.method == "POST":  # the close, settled now or onto the tab
-        try:
-            seasons.close_season(group, season_id, request.form.get("settle", "now"))
-            return redirect(url_for(".show", slug=slug, season_id=season_id), 303)
-        except Conflict as e:
-            problem = i18n.error_text(e)
+    if request.method == "POST":  # the close, settled now or onto the tab (closed: 409)
+        seasons.close_season(group, season_id, request.form.get("settle", "now"))
+        return redirect(url_for(".show", slug=slug, season_id=season_id), 303)
     season = seasons.season_view(group, season_id)
     settled = season.settlement
     return render_template(
@@ -59,5 +56,15 @@ def show(slug: str, season_id: int):
         group=group,
         season=season,
         transfers=transfer_rows(settled.transfers, settled.currency) if settled else [],
-        problem=problem,
     )
+
+
+@bp.get("/<any(s, seasons):kind>/<int:item>/<any(sheet, blank, table):what>.pdf")
+def paper_file(slug: str, kind: str, item: int, what: str) -> Response:
+    """Paper in the page's language: a night's sheet or blank score sheet, a season's table."""
+    group = access.group_for_page(slug)
+    made = {"sheet": paper.night_file, "blank": paper.blank_file, "table": paper.season_file}
+    if (kind == "seasons") != (what == "table"):
+        abort(404)
+    data, name = made[what](group, item)
+    return download(data, "application/pdf", name)

@@ -3,9 +3,11 @@ the wall, the group page's line for the season under way, a player's place, the 
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
+from pypdf import PdfReader
 
 from tests.api.helpers import Table, basic
 from tests.api.test_seasons import ORDERS, WORKED, spot_night
@@ -101,3 +103,18 @@ def test_another_groups_season_is_not_found(phone, client):
     season_id = where.rsplit("/", 1)[1]
     assert client.get(f"/g/{other.slug}/seasons/{season_id}").status_code == 404
     assert client.post(f"/g/{other.slug}/seasons/{season_id}").status_code == 404
+
+
+def test_paper_from_the_pages_in_the_pages_language(phone):
+    api_night(phone, ["Ann", "Bob"])
+    _, where = new_season(phone)
+    season_id = where.rsplit("/", 1)[1]
+    phone.client.set_cookie("lang", "nl")
+    table = phone.client.get(f"/g/{phone.slug}/seasons/{season_id}/table.pdf")
+    assert table.status_code == 200 and table.mimetype == "application/pdf"
+    text = " ".join(PdfReader(io.BytesIO(table.get_data())).pages[0].extract_text().split())
+    assert "De stand" in text and "Ann" in text
+    night = phone.client.get(f"/g/{phone.slug}/s/1/sheet.pdf")
+    assert night.status_code == 200 and b"%PDF" in night.get_data()[:8]
+    assert phone.client.get(f"/g/{phone.slug}/s/1/table.pdf").status_code == 404
+    assert phone.client.get(f"/g/{phone.slug}/seasons/{season_id}/sheet.pdf").status_code == 404
