@@ -60,6 +60,11 @@ def tab_view(group: GroupRef, currency: str) -> TabView | None:
     return next((t for t in group_tabs(group) if t.currency == currency), None)
 
 
+def player_on_tab(group: GroupRef, player: str) -> list[tuple[str, TabBalanceView]]:
+    """What each currency's tab says for ``player`` (their page), by currency."""
+    return [(t.currency, b) for t in group_tabs(group) for b in t.balances if b.player == player]
+
+
 def record_tab_payment(
     group: GroupRef, payer: Any, payee: Any, paid: Any, currency: Any
 ) -> TabPaymentView:

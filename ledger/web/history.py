@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import datetime
 from decimal import Decimal
 from functools import partial
 from typing import Any
@@ -19,11 +19,10 @@ from typing import Any
 from flask import Blueprint, g, render_template, request
 from flask_babel import format_decimal, ngettext
 from flask_babel import gettext as _
-from markupsafe import Markup
 
 from ledger import services
 from ledger.models import utcnow
-from ledger.rules import amount
+from ledger.rules import N_, amount
 from ledger.services import accounts, lines, pages, seasons, stats, tab
 from ledger.services.errors import RuleError
 from ledger.services.results import ChangeView, SessionView
@@ -40,17 +39,13 @@ bp = Blueprint("history", __name__, url_prefix="/g/<slug>")
 
 # --- The leaderboard's periods ----------------------------------------------------------------
 
-# A night at the pub runs past midnight: "tonight" is the sessions started in the last hours.
-TONIGHT = timedelta(hours=12)
-PERIODS = ("tonight", "month", "year", "all")
-
 
 @dataclass(frozen=True)
 class ChosenPeriod:
     """The period the group page shows, as chosen by its address (``?period=`` or
     ``?from=…&to=…``), and a sentence if the dates typed were refused."""
 
-    key: str  # one of PERIODS, or "range"
+    key: str  # tonight, month, year, all (stats.named_period), or "range"
     period: stats.Period
     first: str = ""
     last: str = ""
@@ -67,13 +62,8 @@ def chosen_period(args: Mapping[str, str], now: datetime | None = None) -> Chose
         except RuleError as e:
             return ChosenPeriod("all", stats.ALL_TIME, first, last, error_text(e))
     key = args.get("period", "all")
-    if key == "tonight":
-        return ChosenPeriod(key, stats.Period(now - TONIGHT, None))
-    if key == "month":
-        return ChosenPeriod(key, stats.Period.of_dates(now.date().replace(day=1), None))
-    if key == "year":
-        return ChosenPeriod(key, stats.Period.of_dates(date(now.year, 1, 1), None))
-    return ChosenPeriod("all", stats.ALL_TIME)
+    period = stats.named_period(key, now)
+    return ChosenPeriod(key, period) if period else ChosenPeriod("all", stats.ALL_TIME)
 
 
 def period_labels() -> list[tuple[str, str]]:
@@ -101,12 +91,6 @@ def player(slug: str, name: str) -> str:
     group = access.group_for_page(slug)
     history = stats.player_history(group, name)
     league = seasons.player_league(group, history.name)
-    on_tab = [
-        (t.currency, b)
-        for t in tab.group_tabs(group)
-        for b in t.balances
-        if b.player == history.name
-    ]
     return render_template(
         "groups/player.html",
         group=group,
@@ -114,7 +98,7 @@ def player(slug: str, name: str) -> str:
         # RULES.md §6b: whether an account is kept; its number only when asked for.
         account=accounts.account_of(group, history.name),
         reveal=request.args.get("account") == "show",
-        on_tab=on_tab,
+        on_tab=tab.player_on_tab(group, history.name),
         confirm_form=ConfirmForm(),
         nights=list(reversed(history.nights)),
         numbers=services.session_numbers(group),
@@ -137,26 +121,24 @@ def game_rows(totals: stats.Totals) -> list[tuple[str, int | None, int]]:
     return rows
 
 
-def player_charts(
-    history: stats.PlayerHistory, ratings: Sequence[Any]
-) -> list[tuple[str, str, Markup]]:
-    """A chart per line of the player's (ledger/services/lines.py): money per currency,
-    points per points column, the rating at each game; each ``(kind, label, chart)``."""
+# The label of each kind of line on a player's page (ledger/services/lines.py).
+LINE_LABELS = {
+    "money": N_("%(name)s's money in %(what)s, night by night"),
+    "points": N_("%(name)s's points in %(what)s, game by game"),
+    "rating": N_("%(name)s's rating at %(what)s, night by night"),
+}
+
+
+def player_charts(history: stats.PlayerHistory, ratings: Sequence[Any]) -> list[Any]:
+    """A chart per line of the player's: ``(kind, label, chart)``, the axis without a sign."""
     charts = []
     for line in lines.player_lines(history, ratings):
-        name, key = history.name, line.key
-        if line.kind == "money":
-            label = _("%(name)s's money in %(currency)s, night by night", name=name, currency=key)
-        elif line.kind == "points":
-            label = _(
-                "%(name)s's points in %(game)s, game by game", name=name, game=points_label(key)
-            )
-        else:
-            game = line.name or game_name(key)
-            label = _("%(name)s's rating at %(game)s, night by night", name=name, game=game)
-        # The axis in the currency's units (or the rating) without a sign: it would not fit.
+        what = {"money": line.key, "points": points_label(line.key)}.get(line.kind)
+        what = what or line.name or game_name(line.key)
+        label = _(LINE_LABELS[line.kind], name=history.name, what=what)
         tick = partial(lambda v, scale: format_decimal(Decimal(v) / scale), scale=line.scale)
-        charts.append((line.kind, label, score_chart([name], line.points, label=label, tick=tick)))
+        chart = score_chart([history.name], line.points, label=label, tick=tick)
+        charts.append((line.kind, label, chart))
     return charts
 
 
