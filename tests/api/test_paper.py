@@ -30,7 +30,9 @@ def night(table) -> int:
     sid = table.session()["id"]
     table.hand(sid, SEED_HAND_1)
     table.hand(sid, SEED_HAND_2)
-    table.ok("PUT", f"/groups/{table.slug}/players/Enda/account", {"iban": IBAN, "name": "E. Byrne"})
+    table.ok(
+        "PUT", f"/groups/{table.slug}/players/Enda/account", {"iban": IBAN, "name": "E. Byrne"}
+    )
     table.ok("POST", f"/sessions/{sid}/finish", {"leftover_pot": "carry", "pot_keeper": "Enda"})
     return sid
 

@@ -7,6 +7,7 @@ import io
 import re
 
 import pytest
+from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from tests.api.helpers import Table, basic
@@ -118,3 +119,21 @@ def test_paper_from_the_pages_in_the_pages_language(phone):
     assert night.status_code == 200 and b"%PDF" in night.get_data()[:8]
     assert phone.client.get(f"/g/{phone.slug}/s/1/table.pdf").status_code == 404
     assert phone.client.get(f"/g/{phone.slug}/seasons/{season_id}/sheet.pdf").status_code == 404
+
+
+def test_the_group_workbook_has_a_seasons_sheet(phone):
+    for order in ORDERS:
+        api_night(phone, order)
+    _, where = new_season(phone)
+    phone.client.post(where, data={"settle": "tab"})
+    book = load_workbook(io.BytesIO(phone.client.get(f"/g/{phone.slug}/export.xlsx").data))
+    rows = list(book["Seasons"].iter_rows(values_only=True))
+    assert rows[0][:8] == ("Season", "Game", "From", "To", "Status", "Rank", "Player", "Points")
+    assert [(r[0], r[4], r[5], r[6], r[7], r[12]) for r in rows[1:]] == [
+        ("Winter", "closed", 1, "Ann", 11, 11.4),
+        ("Winter", "closed", 2, "Bob", 10, 5.7),
+        ("Winter", "closed", 3, "Cas", 9, 1.9),
+        ("Winter", "closed", 4, "Dee", 7, 1.0),
+    ]
+    tab = list(book["Tab"].iter_rows(values_only=True))
+    assert tab[1][1:5] == ("night", tab[1][2], None, "Winter")
