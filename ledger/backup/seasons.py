@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.backup.values import _shown
-from ledger.rules.errors import RuleError
+from ledger.rules.errors import Phrase, RuleError
 from ledger.rules.league import table_from_dict
 from ledger.rules.registry import GAMES
 from ledger.rules.season_options import OPTION_NAMES, season_fields
@@ -43,14 +43,14 @@ def _check_season(season: Mapping[str, Any], sessions: set[int]) -> None:
     try:
         fields = season_fields(body, GAMES)
     except RuleError as e:
-        raise _refused(season, e.message) from None
+        raise _refused(season, e.phrase.continued()) from None
     if fields.name != season["name"] or fields.options() != season["options"]:
-        raise _refused(season, "its options are not as the app keeps them")
+        raise _refused(season, Phrase("its options are not as the app keeps them."))
     closed = season["status"] == "closed"
     if season["status"] not in ("open", "closed") or closed != (season["closed"] is not None):
-        raise _refused(season, "it is neither open nor closed as the app leaves a season")
+        raise _refused(season, Phrase("it is neither open nor closed as the app leaves a season."))
     if closed != (season["closed_at"] is not None) or (season["on_tab"] and not closed):
-        raise _refused(season, "its close is incomplete")
+        raise _refused(season, Phrase("its close is incomplete."))
     if closed:
         _check_table(season, sessions)
 
@@ -60,14 +60,14 @@ def _check_table(season: Mapping[str, Any], sessions: set[int]) -> None:
         table = table_from_dict(season["closed"])
         balances = table.balances()
     except (KeyError, TypeError, ValueError, AttributeError):
-        raise _refused(season, "its table is damaged") from None
+        raise _refused(season, Phrase("its table is damaged.")) from None
     if sum(balances.values()) != 0 or any(p.units < 0 for p in table.prizes):
-        raise _refused(season, "its prizes do not add up")
+        raise _refused(season, Phrase("its prizes do not add up."))
     if any(n.session not in sessions for n in table.nights):
-        raise _refused(season, "its table counts a night the backup does not hold")
+        raise _refused(season, Phrase("its table counts a night the backup does not hold."))
 
 
-def _refused(season: Mapping[str, Any], reason: str) -> BackupError:
+def _refused(season: Mapping[str, Any], reason: Phrase) -> BackupError:
     return BackupError(
-        "Season {id} of the backup is refused: {reason}.", id=season["id"], reason=reason
+        "Season {id} of the backup is refused: {reason}", id=season["id"], reason=reason
     )
