@@ -53,7 +53,7 @@ def show(slug: str, season_id: int):
 
 
 @bp.get("/s/<int:session_id>/<any(sheet, blank):what>.pdf")
-@bp.get("/seasons/<int:season_id>/<any(table):what>.pdf")
+@bp.get("/seasons/<int:season_id>/table.pdf", defaults={"what": "table"})
 def paper_file(slug: str, what: str, session_id: int = 0, season_id: int = 0) -> Response:
     """Paper in the page's language: a night's sheet or blank score sheet, a season's table."""
     made = {"sheet": paper.night_file, "blank": paper.blank_file, "table": paper.season_file}
