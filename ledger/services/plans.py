@@ -35,6 +35,9 @@ from ledger.services.results import GroupRef, SessionView
 from ledger.services.unit_of_work import record, write
 
 CHOICE_FIELD = "leftover_pot"
+# The words a finish may use for the pot (API.md): a game whose pot has no choice (Kaluki
+# shares it among the players still in) or that has no pot takes them too, and ignores them.
+POT_WORDS = ("carry", "refund")
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,20 @@ def pot_plan(row: GameSession, game: Game) -> Plan:
     keeper_id = row.pot_keeper_id if choice == "carry" else None
     keeper = player_name(keeper_id) if keeper_id is not None else None
     return Plan(choice, keeper, keeper_id, chosen=row.leftover_pot is not None)
+
+
+def checked_choice(game: Game, choice: Any) -> str | None:
+    """A finish's choice for the pot (None or "" when none is given): one the game allows,
+    else RuleError naming ``leftover_pot``, so nothing else is ever stored or replayed."""
+    if choice is None or choice == "":
+        return None
+    if choice not in (game.pot_choices() or POT_WORDS):
+        raise RuleError(
+            "The pot left at the end can be carried or refunded, not '{choice}'.",
+            field=CHOICE_FIELD,
+            choice=str(choice)[:40],
+        )
+    return str(choice)
 
 
 def set_pot_plan(
@@ -133,27 +150,9 @@ def reopen_session(group: GroupRef, session_id: int) -> SessionView:
 
     def work() -> SessionView:
         row = load_session(group, session_id, lock=True)
-        if row.status == "open":
-            raise Conflict("Session {id} is open already.", id=row.id)
-        if row.finish is None:
-            raise Conflict(
-                "Session {id} ended by its own rules: undo its last hand to play on.", id=row.id
-            )
-        if row.on_tab:
-            raise Conflict(
-                "Session {id} is on the tab: take it off the tab before reopening it.", id=row.id
-            )
-        if row.carried_into_id is not None:
-            raise Conflict(
-                "The pot of session {id} opened session {into}: it can no longer be reopened.",
-                id=row.id,
-                into=row.carried_into_id,
-            )
-        if db.session.scalar(select(Payment.id).where(Payment.session_id == row.id).limit(1)):
-            raise Conflict(
-                "Payments were ticked for session {id}: take them back before reopening it.",
-                id=row.id,
-            )
+        refused = _reopen_refusal(row)
+        if refused is not None:
+            raise refused
         finished = db.session.scalar(
             select(Change)
             .where(Change.session_id == row.id, Change.kind == "session.finished")
@@ -180,6 +179,37 @@ def reopen_session(group: GroupRef, session_id: int) -> SessionView:
     return write(work)
 
 
+def reopen_refusal(group: GroupRef, session_id: int) -> Conflict | None:
+    """Why the night cannot be opened again now (``reopen_session`` would refuse with it), or
+    None when it can: a page offers the button only then."""
+    return _reopen_refusal(load_session(group, session_id))
+
+
+def _reopen_refusal(row: GameSession) -> Conflict | None:
+    if row.status == "open":
+        return Conflict("Session {id} is open already.", id=row.id)
+    if row.finish is None:
+        return Conflict(
+            "Session {id} ended by its own rules: undo its last hand to play on.", id=row.id
+        )
+    if row.on_tab:
+        return Conflict(
+            "Session {id} is on the tab: take it off the tab before reopening it.", id=row.id
+        )
+    if row.carried_into_id is not None:
+        return Conflict(
+            "The pot of session {id} opened session {into}: it can no longer be reopened.",
+            id=row.id,
+            into=row.carried_into_id,
+        )
+    if db.session.scalar(select(Payment.id).where(Payment.session_id == row.id).limit(1)):
+        return Conflict(
+            "Payments were ticked for session {id}: take them back before reopening it.",
+            id=row.id,
+        )
+    return None
+
+
 def _checked(
     row: GameSession, game: Game, leftover_pot: str | None, pot_keeper: str | None
 ) -> tuple[str, int | None]:
@@ -196,7 +226,7 @@ def _checked(
         raise RuleError(
             "The pot left at the end can be carried or refunded, not '{choice}'.",
             field=CHOICE_FIELD,
-            choice=str(leftover_pot),
+            choice=str(leftover_pot)[:40],
         )
     keeper = checked_keeper(row, game, State.from_dict(row.state), leftover_pot, pot_keeper)
     return leftover_pot, keeper.id if keeper is not None else None

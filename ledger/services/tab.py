@@ -42,9 +42,10 @@ from ledger.services.results import (
     TabView,
     TransferView,
 )
+from ledger.services.room import check_room
 from ledger.services.unit_of_work import record, write
 
-_Info = tuple[str, datetime]  # a night's game and its start
+_Info = tuple[str, datetime, bool]  # a night's game, its start, and its hands correctable
 
 
 def group_tabs(group: GroupRef) -> list[TabView]:
@@ -84,6 +85,7 @@ def record_tab_payment(
         if source == target:
             raise RuleError("{player} cannot pay themselves.", field="to", player=source)
         check_payment(tab, source, target, cents)
+        check_room(group.id, adding=1)  # each payment is a row kept: it counts as a hand
         ids = _player_ids(group, (source, target))
         row = TabPayment(
             group_id=group.id,
@@ -123,16 +125,9 @@ def take_off_tab(group: GroupRef, session_id: int) -> SessionView:
     def work() -> SessionView:
         _lock_group(group)
         row = load_session(group, session_id, lock=True)
-        if not row.on_tab:
-            raise Conflict("Session {id} is not on the tab.", id=row.id)
-        code = str(row.options["currency"])
-        nights, _ = _nights(group)
-        tab = work_out(code, nights.get(code, []), _payments(group).get(code, []))
-        if tab is None or tab.payments or row.id not in {n.session for n in tab.nights}:
-            raise Conflict(
-                "The tab has been paid since session {id} went on it: it stays on the tab.",
-                id=row.id,
-            )
+        refused = _off_tab_refusal(group, row)
+        if refused is not None:
+            raise refused
         row.on_tab = False
         row.version += 1
         record(row, "tab.removed", before={"on_tab": True}, after={"on_tab": False})
@@ -140,6 +135,26 @@ def take_off_tab(group: GroupRef, session_id: int) -> SessionView:
         return build_session_view(group, row)
 
     return write(work)
+
+
+def off_tab_refusal(group: GroupRef, session_id: int) -> Conflict | None:
+    """Why the night cannot come off the tab now (``take_off_tab`` would refuse with it), or
+    None when it can: a page offers the button only then."""
+    return _off_tab_refusal(group, load_session(group, session_id))
+
+
+def _off_tab_refusal(group: GroupRef, row: GameSession) -> Conflict | None:
+    if not row.on_tab:
+        return Conflict("Session {id} is not on the tab.", id=row.id)
+    code = str(row.options["currency"])
+    nights, _ = _nights(group)
+    tab = work_out(code, nights.get(code, []), _payments(group).get(code, []))
+    if tab is None or tab.payments or row.id not in {n.session for n in tab.nights}:
+        return Conflict(
+            "The tab has been paid since session {id} went on it: it stays on the tab.",
+            id=row.id,
+        )
+    return None
 
 
 def night_balances(row: GameSession) -> dict[str, int] | None:
@@ -174,13 +189,14 @@ def _nights(group: GroupRef) -> tuple[dict[str, list[TabNight]], dict[int, _Info
         parts = {p: night_part(u, value) for p, u in balances.items()}
         at = added.get(row.id) or row.finished_at or row.started_at
         nights.setdefault(str(row.options["currency"]), []).append(TabNight(row.id, at, parts))
-        info[row.id] = (row.game, row.started_at)
+        # A game that ended by itself keeps its hands correctable (a finished night does not).
+        info[row.id] = (row.game, row.started_at, row.finish is None)
     for season in _seasons(group):
         balances, value, currency = season_balances(season)
         parts = {p: night_part(u, value) for p, u in balances.items()}
         at = season.closed_at or season.created_at
         nights.setdefault(currency, []).append(TabNight(0, at, parts, season=season.id))
-        info[-season.id] = (season.name, at)  # a season's, apart from the sessions' ids
+        info[-season.id] = (season.name, at, False)  # a season's, apart from the sessions' ids
     return nights, info
 
 
@@ -262,10 +278,12 @@ def _view(group: GroupRef, tab: Tab, info: dict[int, _Info]) -> TabView:
 def _night_view(night: TabNight, info: dict[int, _Info]) -> TabNightView:
     parts = {p: Decimal(v).scaleb(-6) for p, v in night.parts.items()}
     if night.season is not None:
-        name, at = info[-night.season]
+        name, at, _ = info[-night.season]
         return TabNightView(0, "season", name, at, parts, season=night.season)
-    game, started = info[night.session]
-    return TabNightView(night.session, game, get_game(game).name, started, parts)
+    game, started, correctable = info[night.session]
+    return TabNightView(
+        night.session, game, get_game(game).name, started, parts, correctable=correctable
+    )
 
 
 def _money(cents: int, currency: str) -> Decimal:
