@@ -37,7 +37,6 @@ def _group_page(slug: str, player_form: PlayerForm | None = None, status: int = 
         points_kinds=board.points_keys,
         points_label=history.points_label,
         chosen=chosen,
-        periods=history.period_labels(),
         player_form=player_form or PlayerForm(formdata=None),
         rename_form=PlayerForm(formdata=None, prefix="rename"),
         confirm_form=ConfirmForm(),

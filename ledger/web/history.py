@@ -66,15 +66,6 @@ def chosen_period(args: Mapping[str, str], now: datetime | None = None) -> Chose
     return ChosenPeriod(key, period) if period else ChosenPeriod("all", stats.ALL_TIME)
 
 
-def period_labels() -> list[tuple[str, str]]:
-    return [
-        ("tonight", _("Tonight")),
-        ("month", _("This month")),
-        ("year", _("This year")),
-        ("all", _("All time")),
-    ]
-
-
 def points_label(key: str) -> str:
     """A points column's heading: the game, and "(penalty)" where points count against."""
     game, _sep, scoring = key.partition(":")
