@@ -111,7 +111,11 @@ def night_sheet(export: SessionExport, title: str, names: Mapping[str, str] | No
     view = export.session
     players = [p.name for p in view.players]
     subtitle = " · ".join(
-        [export.group_name or view.group, _day(view), _("finished") if view.closed else ""]
+        [
+            export.group_name or view.group,
+            _day(view),
+            _("finished") if view.status == "finished" else "",
+        ]
     ).strip(" ·")
     sheet = Sheet(title, subtitle)
     sheet.heading(_("Players"))
