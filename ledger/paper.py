@@ -265,21 +265,23 @@ def _day(view: SessionView) -> str:
 
 
 def _columns(view: SessionView, seated: int) -> list[str]:
-    """What a player's cell of a hand holds in this game, from the game's own facts."""
+    """What a player's cell of a hand holds in this game, from the game's own facts: the
+    points melded and those left in hand where both are entered, else its running total."""
     game = GAMES.get(view.game)
     if game is None:
         return [_("Points")]
-    form = game.entry_form(view.options, seated)
-    if form.melded:
+    results = game.entry_fields().get("results")
+    if isinstance(results, dict) and "melded" in results:
         return [_("Melded"), _("In hand")]
-    if form.points_only or not form.show_total:
+    form = game.entry_form(view.options, seated)
+    if not form.cards or not form.show_total:
         return [_("Points")]
     return [_(form.total_unit).capitalize()]
 
 
 def _rounds(view: SessionView) -> bool:
     game = GAMES.get(view.game)
-    return game is not None and game.table.rounds
+    return game is not None and game.rounds
 
 
 # --- The files, as the pages and the API serve them ---------------------------------------------

@@ -12,8 +12,9 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from ledger.rules.base import Game, tidy_name, whole_number
+from ledger.rules.base import tidy_name
 from ledger.rules.errors import Phrase, RuleError
+from ledger.rules.game import Game, whole_number
 from ledger.rules.league import DEFAULT_PRIZES, POINTS, SCORINGS, Rules
 from ledger.rules.money import parse_unit_value
 

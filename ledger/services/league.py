@@ -79,7 +79,7 @@ def night_result(facts: SessionFacts, number: int = 0) -> NightResult:
         scores={p: int(facts.scores.get(p, 0)) for p in played},
         winners=tuple(facts.winners),
         money=game.money,
-        lowest_wins=game.table.penalty_points(options),
+        lowest_wins=game.penalty_points(options),
     )
 
 

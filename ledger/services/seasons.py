@@ -239,7 +239,7 @@ def _table(group: GroupRef, row: Season) -> SeasonTable:
     results = [night_result(f, numbers.get(f.id, 0)) for f in facts]
     game = GAMES.get(row.game)
     latest = facts[-1].options if facts else {}
-    lower = game is not None and game.table.penalty_points({**game.defaults(), **latest})
+    lower = game is not None and game.penalty_points({**game.defaults(), **latest})
     return standings(results, fields.rules(lower_better=lower))
 
 
