@@ -313,3 +313,23 @@ def table_from_dict(data: Mapping[str, Any]) -> SeasonTable:
     lines = tuple(Standing(**{**s, "average": Decimal(s["average"])}) for s in data["standings"])
     prizes = tuple(Prize(**p) for p in data["prizes"])
     return SeasonTable(nights, lines, int(data["pot"]), prizes, int(data["entry_fee"]))
+
+
+def renamed_table(data: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
+    """A kept table (``table_to_dict``) with the player ``old`` named ``new`` everywhere."""
+
+    def name(player: Any) -> Any:
+        return new if player == old else player
+
+    nights = [
+        {
+            **n,
+            "points": {name(p): v for p, v in n["points"].items()},
+            "places": {name(p): v for p, v in n["places"].items()},
+            "dropped": [name(p) for p in n["dropped"]],
+        }
+        for n in data["nights"]
+    ]
+    standings = [{**s, "player": name(s["player"])} for s in data["standings"]]
+    prizes = [{**p, "player": name(p["player"])} for p in data["prizes"]]
+    return {**data, "nights": nights, "standings": standings, "prizes": prizes}

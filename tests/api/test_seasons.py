@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import yaml
 
-from tests.api.helpers import Table, error
+from tests.api.helpers import PASSPHRASE, Table, error
 from tests.api.test_openapi import SPEC_PATH, Checked
 
 TODAY = datetime.now(UTC).date()
@@ -262,3 +262,24 @@ def test_the_seasons_answers_validate_against_the_spec(app, client):
     assert any("epc" in t for t in closed["settlement"]["transfers"])
     assert table.post(f"/groups/{table.slug}/seasons/{sid}/close", {}).status_code == 409
     assert table.delete(f"/groups/{table.slug}/seasons/{sid}").status_code == 204
+
+
+def test_a_player_renamed_after_the_close_keeps_their_prize_and_their_part_of_the_tab(table):
+    sid = worked_season(table)
+    table.ok("POST", f"/groups/{table.slug}/seasons/{sid}/close", {"settle": "tab"})
+    ann = next(p["id"] for p in table.ok("GET", f"/groups/{table.slug}")["players"]
+               if p["name"] == "Ann")  # fmt: skip
+    opened = table.client.post(
+        "/open", data={"open-group": table.slug, "open-passphrase": PASSPHRASE}
+    )
+    assert opened.status_code == 302
+    renamed = table.client.post(f"/g/{table.slug}/players/{ann}", data={"rename-name": "Anna"})
+    assert renamed.status_code == 302
+    season = table.ok("GET", f"/groups/{table.slug}/seasons/{sid}")
+    assert season["standings"][0]["player"] == "Anna"
+    assert {p["player"] for p in season["prizes"]} == {"Anna", "Bob", "Cas", "Dee"}
+    assert season["nights"][0]["points"]["Anna"] == 4
+    (tab,) = table.ok("GET", f"/groups/{table.slug}/tab")["tabs"]
+    assert {b["player"]: b["amount"] for b in tab["balances"]}["Anna"] == "6.40"
+    paid = {"from": "Dee", "to": "Anna", "amount": "4.00", "currency": "EUR"}
+    table.ok("POST", f"/groups/{table.slug}/tab/payments", paid, 201)
