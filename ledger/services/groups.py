@@ -7,24 +7,35 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import select
 
 from ledger.extensions import db
-from ledger.models import NAME_LENGTH, GameSession, Group, Hand, Player, SessionPlayer, utcnow
+from ledger.models import (
+    NAME_LENGTH,
+    GameSession,
+    Group,
+    Hand,
+    Player,
+    Season,
+    SessionPlayer,
+    utcnow,
+)
 from ledger.rules.codecs import (
-    renamed_deep,
     renamed_entry,
-    renamed_movements,
+    renamed_finish,
     renamed_outcome,
+    renamed_seating,
     renamed_state,
     same_name,
 )
 from ledger.rules.errors import RuleError
+from ledger.rules.league import renamed_table
 from ledger.rules.names import breaks_lines
 from ledger.rules.registry import GAMES
+from ledger.services import charts
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.results import (
     GameInfo,
@@ -140,9 +151,9 @@ def rename_player(group: GroupRef, player_id: int, new_name: str) -> PlayerView:
         for s in sessions:
             s.state = renamed_state(s.state, old, new_name)
             s.start_state = renamed_state(s.start_state, old, new_name)
-            s.seating = _rename_seating(s.seating, old, new_name)
+            s.seating = renamed_seating(s.seating, old, new_name)
             if s.finish:
-                s.finish = _rename_finish(s.finish, old, new_name)
+                s.finish = renamed_finish(s.finish, old, new_name)
             s.version += 1
             record(s, "player.renamed", before={"player": old}, after={"player": new_name})
         hands = db.session.scalars(
@@ -152,7 +163,11 @@ def rename_player(group: GroupRef, player_id: int, new_name: str) -> PlayerView:
             h.state_after = renamed_state(h.state_after, old, new_name)
             h.outcome = renamed_outcome(h.outcome, old, new_name)
             h.entry = renamed_entry(h.entry, old, new_name)
-            h.seating = _rename_seating(h.seating, old, new_name)
+            h.seating = renamed_seating(h.seating, old, new_name)
+        charts.forgotten([s.id for s in sessions])  # their points name the player as was
+        for season in db.session.scalars(select(Season).where(Season.group_id == group.id)):
+            if season.closed is not None:  # a closed season's table, as it was kept
+                season.closed = renamed_table(season.closed, old, new_name)
         db.session.flush()
         return PlayerView(player.id, player.name)
 
@@ -258,17 +273,3 @@ def _holding_carried_antes(group_id: int, name: str, known: set[int]) -> list[Ga
         for s in candidates
         if s.id not in known and any(same_name(p, name) for p in s.start_state.get("pot_antes", {}))
     ]
-
-
-def _rename_seating(ops: Sequence[Mapping[str, Any]], old: str, new: str) -> list[Any]:
-    """The seat changes with ``old`` as ``new``: a buy-in's player, a game's call's body."""
-    return [
-        {**op, "body": renamed_deep(op.get("body"), old, new)}
-        if "call" in op
-        else renamed_deep(op, old, new)
-        for op in ops
-    ]
-
-
-def _rename_finish(finish: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
-    return {**finish, "movements": renamed_movements(finish.get("movements", []), old, new)}

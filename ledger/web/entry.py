@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from flask_babel import gettext as _
@@ -28,6 +27,7 @@ from ledger.rules import (
     entries,
     get_game,
 )
+from ledger.rules.entries import RowErrors
 from ledger.rules.errors import Problems
 from ledger.web.forms import HandForm
 from ledger.web.i18n import error_text, page_cards_language
@@ -42,42 +42,6 @@ _CORE_TOP |= {"csrf_token"}
 def layout(game_key: str, options: Mapping[str, Any], seated: int) -> EntryForm:
     """What the hand form's rows of cards offer (the engine's answer: ``Game.entry_form``)."""
     return get_game(game_key).entry_form(options, seated)
-
-
-@dataclass
-class RowErrors:
-    """The engine's refusal laid out on the form: beside players, the 'out' choice, or on top,
-    every problem placed (RULES.md §1); ``boxes``: which of a row's boxes the row's first
-    problem was about (as the form names its boxes), where the page puts the focus."""
-
-    rows: dict[int, list[str]] = field(default_factory=dict)
-    out: list[str] = field(default_factory=list)
-    general: list[str] = field(default_factory=list)
-    boxes: dict[int, str] = field(default_factory=dict)
-
-    def __bool__(self) -> bool:
-        return bool(self.rows or self.out or self.general)
-
-    def add_row(self, index: int, message: str, box: str | None = None) -> None:
-        messages = self.rows.setdefault(index, [])
-        if message not in messages:
-            messages.append(message)
-        if box is not None:
-            self.boxes.setdefault(index, box)
-
-    @property
-    def count(self) -> int:
-        """How many mistakes are marked on the form, beside rows and the 'out' choice."""
-        return len({m for messages in self.rows.values() for m in messages} | set(self.out))
-
-    @property
-    def first_row(self) -> int | None:
-        """The first row with a mistake, where the focus goes: it is first on the page."""
-        return min(self.rows) if self.rows else None
-
-    def focus_box(self, index: int) -> str:
-        """Which of row ``index``'s boxes its problem is about ("" for none in particular)."""
-        return self.boxes.get(index, "")
 
 
 def fill(
