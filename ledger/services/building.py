@@ -143,7 +143,14 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         number=session_number(row),
         on_tab=bool(row.on_tab),
         **_parts(game.session_parts(state, row.status, options, names)),
+        may_take_back=_bought_in_since(row) if row.status == "open" else (),
     )
+
+
+def _bought_in_since(row: GameSession | Row[Any]) -> tuple[str, ...]:
+    """The players who bought back in since the last hand (Kaluki): the seat changes the next
+    hand takes over keep them (services/buy_ins.py)."""
+    return tuple(op["buy_in"]["player"] for op in row.seating or () if "buy_in" in op)
 
 
 def _parts(parts: Mapping[str, Any]) -> dict[str, Any]:

@@ -455,6 +455,22 @@ def buy_in(slug: str, session_id: int) -> Response:
     return redirect(url_for(".show", slug=slug, session_id=session_id))
 
 
+@bp.post("/<int:session_id>/buy_in/take_back")
+def take_back_buy_in(slug: str, session_id: int) -> Response:
+    """A buy-in made by mistake is taken back before the next hand (Kaluki)."""
+    group = access.group_for_page(slug)
+    name = request.form.get("player", "")
+    if ConfirmForm().validate_on_submit():
+        version = form_number(request.form.get("version"))
+        try:
+            services.take_back_buy_in(group, session_id, name, version)
+        except (services.RuleError, services.Conflict) as e:
+            flash(i18n.error_text(e), "error")
+        else:
+            flash(_("%(name)s's buy-in is taken back: out again.", name=name), "success")
+    return redirect(url_for(".show", slug=slug, session_id=session_id))
+
+
 @bp.post("/<int:session_id>/leave")
 def leave(slug: str, session_id: int) -> Response:
     group = access.group_for_page(slug)
