@@ -3,18 +3,6 @@
   "use strict";
   document.documentElement.classList.add("js");
 
-  /* The first tap, key or focus on the page lets the Save bar float (static/style.css). */
-  function started() {
-    document.documentElement.classList.add("started");
-    ["pointerdown", "keydown", "focusin"].forEach(function (kind) {
-      document.removeEventListener(kind, started, true);
-    });
-  }
-  ["pointerdown", "keydown", "focusin"].forEach(function (kind) {
-    document.addEventListener(kind, started, true);
-  });
-  if (document.activeElement && document.activeElement !== document.body) started();
-
   /* A button that changes the history asks first: <button data-confirm="Undo hand 5?"> */
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-confirm]");
