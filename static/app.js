@@ -69,7 +69,9 @@
       (marked.tagName === "INPUT" ? marked : form.querySelector("input:not([type=hidden])"));
     if (field) field.focus();  /* within the tap: the keyboard stays */
     var queue = form.inplaceQueue || (form.inplaceQueue = []);
-    queue.push({ marked: marked, button: button, text: field ? field.value : "" });
+    var text = field ? field.value : "";
+    if (!text.trim() && queue.length) return;  /* a second tap on Add: its name is on its way */
+    queue.push({ marked: marked, button: button, text: text });
     if (field) field.value = "";
     if (queue.length === 1) sendNext(form, field);
     else say(form, field);
