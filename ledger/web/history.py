@@ -96,11 +96,7 @@ def points_label(key: str) -> str:
 
 
 @bp.get("/p/<path:name>")
-def player(slug: str, name: str) -> str:
-    return player_page(slug, name, AccountForm(formdata=None))
-
-
-def player_page(slug: str, name: str, account_form: AccountForm) -> str:
+def player(slug: str, name: str, account_form: AccountForm | None = None) -> str:
     """The player's page; ``account_form`` as typed, with its errors, when it was refused."""
     group = access.group_for_page(slug)
     history = stats.player_history(group, name)
@@ -117,7 +113,7 @@ def player_page(slug: str, name: str, account_form: AccountForm) -> str:
         # RULES.md §6b: whether an account is kept; its number only when asked for.
         account=accounts.account_of(group, history.name),
         reveal=request.args.get("account") == "show",
-        account_form=account_form,
+        account_form=account_form or AccountForm(formdata=None),
         on_tab=on_tab,
         confirm_form=ConfirmForm(),
         nights=list(reversed(history.nights)),

@@ -19,7 +19,7 @@ from ledger.services import tab as tabs_service
 from ledger.services.results import TabView, TransferView
 from ledger.web import access, i18n
 from ledger.web.forms import AccountForm, ConfirmForm, add_error
-from ledger.web.history import player_page
+from ledger.web.history import player
 from ledger.web.qr import qr_svg
 from ledger.web.summary import paid_text, transfer_text
 
@@ -140,5 +140,5 @@ def account(slug: str, name: str) -> Response | tuple[str, int]:
         except services.RuleError as e:
             # Refused: the page again as typed, the message beside its box (which has the focus).
             add_error(form, "account_name" if e.field == "name" else e.field, i18n.error_text(e))
-            return player_page(slug, name, form), 422
+            return player(slug, name, form), 422
     return redirect(url_for("history.player", slug=slug, name=name, _anchor="account"))
