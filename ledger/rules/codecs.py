@@ -1,80 +1,16 @@
-"""The stored format of a hand, in one place: the engine's values as JSON for the database
-and back (what a hand's entry and outcome are stored as; ``State`` has its own ``to_dict`` and
-``from_dict`` beside it in base.py), the shape of all a hand's row holds (``ENTRY``,
-``OUTCOME``, ``STATE``, ``SEATING_OP``: a backup is checked against them), and a player
-renamed in what is stored."""
+"""The stored format of a hand, in one place: the engine's outcome as JSON for the database
+(a hand's entry is stored as its game declares it, ledger/rules/entries.py, through
+``Game.entry_to_dict``; ``State`` has its own ``to_dict`` and ``from_dict`` beside it in
+base.py), the shape of all a hand's row holds (``ENTRY``, ``OUTCOME``, ``STATE``,
+``SEATING_OP``: a backup is checked against them; a game's own fields are JSON there, which
+the replay checks against the game's declaration), and a player renamed in what is stored."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ledger.rules.base import HandEntry, HandOutcome, PlayerResult, ResultEntry
-from ledger.rules.cards import english_cards
-
-
-def entry_to_dict(entry: HandEntry) -> dict[str, Any]:
-    """A hand entry as typed, for the database: only what was given.
-
-    Cards typed with the Dutch letters are kept in the English codes ("Vh" as "QH"), the one
-    notation stored (RULES.md §1), so the entry reads the same whichever page shows it.
-    """
-    language = entry.cards_language
-    results = []
-    for r in entry.results:
-        item: dict[str, Any] = {"player": r.player}
-        if r.cards is not None:
-            item["cards"] = english_cards(r.cards, language)
-        if r.spots is not None:
-            item["spots"] = r.spots
-        if r.melds is not None:
-            item["melds"] = [english_cards(meld, language) for meld in r.melds]
-        if r.sitting_out:
-            item["sitting_out"] = True
-        item.update(_newer_fields(r, language))
-        results.append(item)
-    stored: dict[str, Any] = {"results": results, "out": entry.out, "rummy": entry.rummy}
-    if entry.ending is not None:
-        stored["ending"] = entry.ending
-    return stored
-
-
-def _newer_fields(r: ResultEntry, language: str) -> dict[str, Any]:
-    """The fields of the games after the first four (RULES.md §8–§12), only where given, so
-    an entry of the first four is stored as before."""
-    item: dict[str, Any] = {}
-    if r.melded is not None:
-        item["melded"] = english_cards(r.melded, language)
-    if r.low_aces is not None:
-        item["low_aces"] = r.low_aces
-    if r.melded_points is not None:
-        item["melded_points"] = r.melded_points
-    if r.points is not None:
-        item["points"] = r.points
-    return item
-
-
-def entry_from_dict(data: Mapping[str, Any]) -> HandEntry:
-    """A stored hand entry as the engine takes it."""
-    return HandEntry(
-        results=tuple(
-            ResultEntry(
-                player=r["player"],
-                cards=r.get("cards"),
-                spots=r.get("spots"),
-                melds=tuple(r["melds"]) if r.get("melds") is not None else None,
-                sitting_out=bool(r.get("sitting_out", False)),
-                melded=r.get("melded"),
-                low_aces=r.get("low_aces"),
-                melded_points=r.get("melded_points"),
-                points=r.get("points"),
-            )
-            for r in data.get("results", ())
-        ),
-        out=data.get("out"),
-        rummy=bool(data.get("rummy", False)),
-        ending=data.get("ending"),
-    )
+from ledger.rules.base import HandOutcome, PlayerResult
 
 
 def outcome_to_dict(outcome: HandOutcome) -> dict[str, Any]:
@@ -98,6 +34,7 @@ def outcome_to_dict(outcome: HandOutcome) -> dict[str, Any]:
     }
     if outcome.ending is not None:
         stored["ending"] = outcome.ending
+    stored.update(outcome.more)
     return stored
 
 
@@ -113,6 +50,7 @@ def _result_to_dict(r: PlayerResult) -> dict[str, Any]:
     if r.melded is not None:
         item["melded"] = r.melded
         item["melded_cards"] = [c.code for c in r.melded_cards]
+    item.update(r.more)
     return item
 
 
@@ -120,9 +58,10 @@ def _result_to_dict(r: PlayerResult) -> dict[str, Any]:
 # What the functions above and State.to_dict write into a hand's row (``entry``, ``outcome``,
 # ``state_after``, ``seating``) and a session's (``state``, ``start_state``), described once:
 # ledger/backup/ checks a backup file against these. A dict names its keys ("?" marks one that
-# may be left out, "*" any name), a list its items' shape, a tuple the shapes a value may have;
-# "name", "text", "int", "bool", "true" and "id" (a session of the file) are values, None is
-# null.
+# may be left out, "*" any name, "+" the shape of any other key: a game's own fields), a list
+# its items' shape, a tuple the shapes a value may have; "name", "text", "int", "bool", "true",
+# "id" (a session of the file) and "json" (any JSON value: a game's own, which its replay
+# checks) are values, None is null.
 Shape = Any
 NAMED = "name"
 MOVE = {"from": (NAMED, None), "to": (NAMED, None), "units": "int"}
@@ -141,8 +80,16 @@ RESULT = {
     "low_aces?": "int",
     "melded_points?": "int",
     "points?": "int",
+    "+": "json",  # a game's own (ledger/rules/entries.py: the replay reads them as it declares)
 }
-ENTRY = {"results": [RESULT], "out": ("text", None), "rummy": "bool", "ending?": "text"}
+# A card game's entry; a game's own fields beside (a team game's instead of the results).
+ENTRY = {
+    "results?": [RESULT],
+    "out?": ("text", None),
+    "rummy?": "bool",
+    "ending?": "text",
+    "+": "json",
+}
 OUTCOME = {
     "number": "int",
     "dealer": NAMED,
@@ -157,6 +104,7 @@ OUTCOME = {
             "melds": [["text"]],
             "melded?": "int",
             "melded_cards?": ["text"],
+            "+": "json",  # what a game says of a result beside these (a bid, the tricks)
         }
     ],
     "out": (NAMED, None),
@@ -165,6 +113,7 @@ OUTCOME = {
     "pot_before": ("int", None),
     "pot_after": ("int", None),
     "ending?": "text",
+    "+": "json",  # what a game says of the hand beside these (the teams' roem)
 }
 SCORES = {"*": "int"}
 STATE = {
@@ -181,6 +130,7 @@ STATE = {
     "wins?": SCORES,
     "eliminated?": SCORES,
     "buy_ins?": {"*": ["int"]},
+    "more?": "json",  # what a game keeps between hands beside these (the bids saved)
 }
 
 
@@ -231,8 +181,13 @@ def renamed_outcome(outcome: Mapping[str, Any], old: str, new: str) -> dict[str,
 
 
 def renamed_entry(entry: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
-    return {
-        **entry,
-        "results": [{**r, "player": renamed(r["player"], old, new)} for r in entry["results"]],
-        "out": renamed(entry.get("out"), old, new),
-    }
+    """A stored entry with the name ``old`` as ``new`` in its results and who went out (an
+    entry without them, a team game's, is as it is)."""
+    found = {**entry}
+    if "results" in entry:
+        found["results"] = [
+            {**r, "player": renamed(r["player"], old, new)} for r in entry["results"]
+        ]
+    if "out" in entry:
+        found["out"] = renamed(entry["out"], old, new)
+    return found

@@ -49,6 +49,7 @@ def list_games() -> list[GameInfo]:
             money=g.money,
             options=g.defaults(),
             open_seating=g.open_seating,
+            entry=g.entry_fields(),
         )
         for g in GAMES.values()
     ]
