@@ -56,21 +56,30 @@ def _result_to_dict(r: PlayerResult) -> dict[str, Any]:
 
 # --- The stored format of a hand -----------------------------------------------------------
 # What the functions above and State.to_dict write into a hand's row (``entry``, ``outcome``,
-# ``state_after``, ``seating``) and a session's (``state``, ``start_state``), described once:
-# ledger/backup/ checks a backup file against these. A dict names its keys ("?" marks one that
-# may be left out, "*" any name, "+" the shape of any other key: a game's own fields), a list
-# its items' shape, a tuple the shapes a value may have; "name", "text", "int", "bool", "true",
-# "id" (a session of the file) and "json" (any JSON value: a game's own, which its replay
-# checks) are values, None is null.
+# ``state_after``, ``seating``) and a session's (``state``, ``start_state``, ``finish``),
+# described once: ledger/backup/ checks a backup file against these, and a rename (below)
+# finds the players' names by them. A dict names its keys ("?" marks one that may be left
+# out, "*" any name, "+" the shape of any other key: a game's own fields), a list its items'
+# shape, a tuple the shapes a value may have; "name", TYPED_NAME, "text", "int", "bool",
+# "true", "id" (a session of the file) and "json" (any JSON value: a game's own, which its
+# replay checks) are values, None is null.
 Shape = Any
 NAMED = "name"
+
+
+class TypedName(str):
+    """A player's name as typed in an entry: any text to a backup's check (the engine finds
+    the player it names, case and spaces aside), a name to a rename."""
+
+
+TYPED_NAME = TypedName("text")
 MOVE = {"from": (NAMED, None), "to": (NAMED, None), "units": "int"}
 SEATING = {"seats": [NAMED], "dealer": NAMED}
 # A buy-in (Kaluki, services/buy_ins.py): the replay makes it again and compares it.
 BUY_IN = {"player": NAMED, "after_hand": "int", "units": "int", "total": "int"}
 SEATING_OP = ({"join": NAMED, "after": NAMED}, {"leave": NAMED}, {"buy_in": BUY_IN})
 RESULT = {
-    "player": "text",
+    "player": TYPED_NAME,
     "cards?": "text",
     "spots?": "int",
     "melds?": ["text"],
@@ -85,7 +94,7 @@ RESULT = {
 # A card game's entry; a game's own fields beside (a team game's instead of the results).
 ENTRY = {
     "results?": [RESULT],
-    "out?": ("text", None),
+    "out?": (TYPED_NAME, None),
     "rummy?": "bool",
     "ending?": "text",
     "+": "json",
@@ -115,6 +124,8 @@ OUTCOME = {
     "ending?": "text",
     "+": "json",  # what a game says of the hand beside these (the teams' roem)
 }
+# A finished session's ``finish``: what its leftover pot did and the refunds it made.
+FINISH = {"leftover_pot": ("text", None), "movements": [MOVE]}
 SCORES = {"*": "int"}
 STATE = {
     "seats": [NAMED],
@@ -135,6 +146,9 @@ STATE = {
 
 
 # --- A player renamed in what is stored (ledger/services/groups.py renames a player) ------
+# Driven by the shapes above: every value they mark NAMED (or TYPED_NAME) and every key of a
+# "*" mapping is a player's name, whatever game wrote it, so a field a game adds to its state
+# (and to STATE, or a backup would refuse it) is renamed with the rest.
 
 
 def same_name(value: Any, old: str) -> bool:
@@ -147,47 +161,59 @@ def renamed(value: Any, old: str, new: str) -> Any:
     return new if same_name(value, old) else value
 
 
-def _keys(mapping: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
-    return {renamed(k, old, new): v for k, v in mapping.items()}
+def renamed_as(value: Any, shape: Shape, old: str, new: str) -> Any:
+    """``value``, of ``shape``, with every name in it that is ``old`` made ``new``."""
+    if isinstance(shape, TypedName) or shape == NAMED:
+        return renamed(value, old, new)
+    if isinstance(shape, tuple):
+        fitting = next((s for s in shape if _fits(value, s)), None)
+        return value if fitting is None else renamed_as(value, fitting, old, new)
+    if isinstance(shape, list) and isinstance(value, list):
+        return [renamed_as(item, shape[0], old, new) for item in value]
+    if isinstance(shape, dict) and isinstance(value, dict):
+        if "*" in shape:
+            return {
+                renamed(k, old, new): renamed_as(v, shape["*"], old, new) for k, v in value.items()
+            }
+        keys = {k.rstrip("?"): s for k, s in shape.items()}
+        return {k: renamed_as(v, keys[k], old, new) if k in keys else v for k, v in value.items()}
+    return value
+
+
+def _fits(value: Any, shape: Shape) -> bool:
+    """Which of a tuple's shapes a value has, as far as a rename needs to tell them apart:
+    a mapping by its keys (a seating op's "join", "leave" or "buy_in")."""
+    if shape is None:
+        return value is None
+    if isinstance(shape, tuple):
+        return any(_fits(value, s) for s in shape)
+    if isinstance(shape, list):
+        return isinstance(value, list)
+    if isinstance(shape, dict):
+        keys = {k.rstrip("?") for k in shape}
+        return isinstance(value, dict) and ("*" in shape or set(value) <= keys)
+    if isinstance(shape, TypedName) or shape in (NAMED, "text"):
+        return isinstance(value, str)
+    return False  # a number or a flag: nothing to rename
 
 
 def renamed_state(state: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
-    return {
-        **state,
-        "seats": [renamed(p, old, new) for p in state["seats"]],
-        "dealer": renamed(state["dealer"], old, new),
-        "scores": _keys(state["scores"], old, new),
-        "pot_antes": _keys(state.get("pot_antes", {}), old, new),
-        "winners": [renamed(p, old, new) for p in state.get("winners", [])],
-    }
-
-
-def renamed_movements(moves: Sequence[Mapping[str, Any]], old: str, new: str) -> list[Any]:
-    return [
-        {**m, "from": renamed(m["from"], old, new), "to": renamed(m["to"], old, new)} for m in moves
-    ]
+    return dict(renamed_as(state, STATE, old, new))
 
 
 def renamed_outcome(outcome: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
-    return {
-        **outcome,
-        "dealer": renamed(outcome["dealer"], old, new),
-        "leader": renamed(outcome["leader"], old, new),
-        "results": [{**r, "player": renamed(r["player"], old, new)} for r in outcome["results"]],
-        "out": renamed(outcome["out"], old, new),
-        "winners": [renamed(p, old, new) for p in outcome["winners"]],
-        "movements": renamed_movements(outcome["movements"], old, new),
-    }
+    return dict(renamed_as(outcome, OUTCOME, old, new))
 
 
 def renamed_entry(entry: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
-    """A stored entry with the name ``old`` as ``new`` in its results and who went out (an
-    entry without them, a team game's, is as it is)."""
-    found = {**entry}
-    if "results" in entry:
-        found["results"] = [
-            {**r, "player": renamed(r["player"], old, new)} for r in entry["results"]
-        ]
-    if "out" in entry:
-        found["out"] = renamed(entry["out"], old, new)
-    return found
+    return dict(renamed_as(entry, ENTRY, old, new))
+
+
+def renamed_seating(ops: Sequence[Mapping[str, Any]], old: str, new: str) -> list[Any]:
+    """A session's or a hand's seating ops (joins, leaves, Kaluki's buy-ins)."""
+    return list(renamed_as(list(ops), [SEATING_OP], old, new))
+
+
+def renamed_finish(finish: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
+    """A finished session's ``finish``: the pot's refunds (RULES.md §2)."""
+    return dict(renamed_as(finish, FINISH, old, new))
