@@ -28,7 +28,6 @@ from openpyxl.utils import get_column_letter
 from ledger.rules.labels import CHOICE_LABELS, OPTION_LABELS
 from ledger.rules.money import CURRENCY_SYMBOLS, amount, minor_units
 from ledger.rules.registry import GAMES
-from ledger.services.results import number_sessions
 from ledger.services.stats import (
     HandTally,
     Night,
@@ -635,8 +634,8 @@ def _numbers(group: Mapping[str, Any] | None) -> dict[Any, int]:
     """Each session's number among the group's sessions of its game, as the pages name it
     ("Spot #2"), from the group's listing: the workbooks' and the group CSV's Session
     column (the id stays the session's address). Empty without the listing."""
-    listed = [s for s in (group or {}).get("sessions") or [] if "id" in s and "game" in s]
-    return number_sessions((int(s["id"]), str(s["game"])) for s in listed)
+    listed = (group or {}).get("sessions") or []
+    return {s["id"]: int(s["number"]) for s in listed if "id" in s and "number" in s}
 
 
 def _pot_info(session: Mapping[str, Any], numbers: Mapping[Any, int]) -> tuple[Row, Row]:

@@ -14,6 +14,7 @@ from sqlalchemy import select
 
 from ledger.extensions import db
 from ledger.models import NAME_LENGTH, GameSession, Group, Hand, Player, SessionPlayer, utcnow
+from ledger.rules import nights
 from ledger.rules.errors import RuleError
 from ledger.rules.registry import GAMES
 from ledger.services.errors import Conflict, NotFound
@@ -23,7 +24,6 @@ from ledger.services.results import (
     GroupView,
     PlayerView,
     SessionSummary,
-    number_sessions,
 )
 from ledger.services.room import check_room
 from ledger.services.unit_of_work import record, write
@@ -59,11 +59,12 @@ def group_view(group: GroupRef) -> GroupView:
             GameSession.started_at,
             GameSession.finished_at,
             GameSession.hands_played,
+            GameSession.number,
+            GameSession.options,
         )
         .where(GameSession.group_id == group.id)
         .order_by(GameSession.id)
     ).all()
-    numbers = number_sessions((s.id, s.game) for s in sessions)
     return GroupView(
         slug=row.slug,
         name=row.name,
@@ -71,7 +72,9 @@ def group_view(group: GroupRef) -> GroupView:
             PlayerView(p.id, p.name)
             for p in sorted(players, key=lambda p: (p.name_key, p.name, p.id))
         ),
-        sessions=tuple(SessionSummary(*s, number=numbers[s.id]) for s in sessions),
+        sessions=tuple(
+            SessionSummary(*s[:7], own_name=nights.own_name(s.options or {})) for s in sessions
+        ),
     )
 
 

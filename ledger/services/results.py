@@ -6,12 +6,13 @@ is an amount, a Decimal written as a string, never a float.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
+
+from ledger.rules import nights
 
 
 def timestamp(moment: datetime | None) -> str | None:
@@ -64,18 +65,6 @@ class PlayerView:
         return {"id": self.id, "name": self.name}
 
 
-def number_sessions(sessions: Iterable[tuple[int, str]]) -> dict[int, int]:
-    """Each session's number among its group's sessions of the same game, in the order they
-    were started (``(id, game)`` pairs, any order): the second Spot night is "Spot #2" however
-    many other games came between. The id stays the session's address."""
-    counted: Counter[str] = Counter()
-    numbers: dict[int, int] = {}
-    for session_id, game in sorted(sessions):
-        counted[game] += 1
-        numbers[session_id] = counted[game]
-    return numbers
-
-
 @dataclass(frozen=True)
 class SessionSummary:
     id: int
@@ -84,11 +73,13 @@ class SessionSummary:
     started_at: datetime
     finished_at: datetime | None
     hands_played: int
-    number: int = 0  # among the group's sessions of its game (number_sessions)
+    number: int  # among the group's nights of its game (ledger/rules/nights.py)
+    own_name: str = ""  # the table's name for its game (Any game's "Hearts"), or ""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
+            "number": self.number,
             "game": self.game,
             "status": self.status,
             "started_at": timestamp(self.started_at),
@@ -175,10 +166,16 @@ class SessionView:
     pot_keeper: str | None = None
     carried_in_keeper: str | None = None
     carried_from: int | None = None  # the session whose pot it opened with
-    carried_from_number: int | None = None  # and its number (number_sessions)
+    carried_from_number: int | None = None  # and its number
     # RULES.md §7: a finished points game played for a stake, each player's money in units.
     payout: Mapping[str, int] | None = None
-    number: int = 0  # among the group's sessions of its game ("Spot #2"; number_sessions)
+    number: int = 0  # among the group's nights of its game ("Spot #2"; rules/nights.py)
+    own_name: str = ""  # the table's name for its game (Any game's "Hearts"), or ""
+
+    @property
+    def title(self) -> str:
+        """The night for people, in English (messages, the bank QR, the files): "Spot #2"."""
+        return nights.night_name(self.game_name, self.own_name, self.number)
 
     def brought_back(self, name: str) -> int:
         """The pot ``name`` brought back at the night's start (RULES.md §2): their score here
@@ -204,6 +201,7 @@ class SessionView:
         return {
             **self._game_json(),
             "id": self.id,
+            "number": self.number,
             "group": self.group,
             "game": self.game,
             "game_name": self.game_name,

@@ -15,11 +15,11 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession, Hand, Player, SessionPlayer, utcnow
-from ledger.rules import base
+from ledger.rules import base, nights
 from ledger.rules.base import State
 from ledger.rules.epc import remittance
 from ledger.rules.errors import RuleError
@@ -359,9 +359,8 @@ def _night_transfers(
     if row.on_tab:
         return ()
     views = tuple(TransferView(t.source, t.target, t.units, money) for t, money in transfers)
-    return with_epc(
-        group, views, row.options["currency"], remittance(group.name, f"{game} #{row.id}")
-    )
+    night = nights.night_name(game, nights.own_name(row.options), row.number)
+    return with_epc(group, views, row.options["currency"], remittance(group.name, night))
 
 
 def _settled_state(
@@ -491,10 +490,13 @@ def _open_session(
 ) -> GameSession:
     """The new session's row, and its players seated in the engine's order."""
     rows = players_for(group.id, list(state.seats))
+    series = nights.series(game, options)
     row = GameSession(
         group_id=group.id,
         request_id=request_id,
         game=game,
+        series=series,
+        number=_next_number(group, series),
         status="open",
         options=options,
         start_state=state.to_dict(),
@@ -512,6 +514,19 @@ def _open_session(
             SessionPlayer(session_id=row.id, player_id=rows[name_key(p)].id, seat=seat, active=True)
         )
     return row
+
+
+def _next_number(group: GroupRef, series: str) -> int:
+    """The number a night of ``series`` starting now gets: one more than the group's highest
+    (ledger/rules/nights.py). Numbers are kept for life: a night deleted before its first
+    hand leaves its number to the next night only when no later one took a number after it.
+    Two nights started at once: the unique key makes the second start over and count again."""
+    highest = db.session.scalar(
+        select(func.max(GameSession.number)).where(
+            GameSession.group_id == group.id, GameSession.series == series
+        )
+    )
+    return int(highest or 0) + 1
 
 
 def _carry_pot(source: GameSession, *, into: GameSession) -> None:

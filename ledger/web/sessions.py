@@ -262,10 +262,12 @@ def show(slug: str, session_id: int) -> str:
     # the address (with ?saved=N, the hand just saved), the language and the group's name in
     # the header. Not the browser: every phone signed in to the group sees the same page, but
     # for each form's token, which goes in per response. So one build of a version serves
-    # the whole table. Session ids are never used twice (ledger/models.py), so a deleted
-    # session's page cannot be served for a new one.
+    # the whole table. Session ids are never used twice (ledger/models.py), and the night's
+    # start is in the key besides: a page kept for a deleted night is never served for a new
+    # one, even on a database that gave the new one the deleted one's id.
     key = (
         session_id,
+        stamp.started_at,
         stamp.version,
         request.root_path,
         request.full_path,

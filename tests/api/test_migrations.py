@@ -155,3 +155,63 @@ def test_an_upgrade_keeps_every_group_session_hand_and_change(empty_app, how):
     carried = table.ok("GET", f"/sessions/{sessions[1]}")["carried_in"]
     assert carried > 0
     assert table.hand(sessions[1], SEED_HAND_1)["pot_before"] == carried + 4 * 5
+
+
+# --- Ids never reused, on a database made any way (issue 36) ----------------------------------
+
+
+def earlier_revisions() -> list[str]:
+    """Every revision before the head, oldest first."""
+    script = ScriptDirectory(str(MIGRATIONS))
+    return [r.revision for r in reversed(list(script.walk_revisions()))][:-1]
+
+
+def tables_without_autoincrement(app) -> list[str]:
+    """The tables whose model keeps ids once (sqlite_autoincrement) but whose SQLite table
+    does not say AUTOINCREMENT."""
+    wanted = [
+        t.name for t in db.metadata.sorted_tables if t.dialect_options["sqlite"]["autoincrement"]
+    ]
+    assert {"groups", "sessions", "payments", "tab_payments"} <= set(wanted)
+    with app.app_context(), db.engine.connect() as connection:
+        made = dict(connection.execute(text("SELECT name, sql FROM sqlite_master")).all())
+    return [t for t in wanted if "AUTOINCREMENT" not in (made.get(t) or "").upper()]
+
+
+def a_deleted_nights_id_comes_back(app) -> bool:
+    """A night started, deleted and started again: does the new one get the deleted one's id
+    (its address, and the page kept for it)?"""
+    app.config["LEDGER_PASSPHRASE_HASH"] = "pbkdf2:sha256:1000"
+    table = Table(app.test_client())
+    first = table.session()["id"]
+    table.ok("DELETE", f"/sessions/{first}", status=204)
+    again = table.session()
+    return again["id"] == first
+
+
+def test_ledger_serve_on_an_empty_folder_never_reuses_an_id(empty_app):
+    ensure_database(empty_app)  # what `ledger serve` does first
+
+    assert tables_without_autoincrement(empty_app) == []
+    assert not a_deleted_nights_id_comes_back(empty_app)
+
+
+def test_ledger_init_db_never_reuses_an_id(empty_app):
+    result = empty_app.test_cli_runner().invoke(args=["init-db"])
+    assert result.exit_code == 0, result.output
+
+    assert tables_without_autoincrement(empty_app) == []
+    assert not a_deleted_nights_id_comes_back(empty_app)
+
+
+@pytest.mark.parametrize("revision", earlier_revisions())
+def test_an_upgrade_from_every_earlier_revision_never_reuses_an_id(empty_app, revision):
+    with empty_app.app_context():
+        upgrade(directory=str(MIGRATIONS), revision=revision)
+    assert stored_revision(empty_app) == revision
+
+    ensure_database(empty_app)
+
+    assert stored_revision(empty_app) == head()
+    assert tables_without_autoincrement(empty_app) == []
+    assert not a_deleted_nights_id_comes_back(empty_app)
