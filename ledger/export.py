@@ -115,8 +115,9 @@ class SessionData(NamedTuple):
 def session_data(export: SessionExport) -> SessionData:
     """The export service's session as the tables are laid out from: the API's JSON shapes,
     with the refunds and the winners as the service worked them out."""
+    shown = export.night.to_json() if export.night is not None else export.session.to_json()
     session = {
-        **export.session.to_json(),
+        **shown,
         "closing": [m.to_json() for m in export.refunds],
         "winners": list(export.winners),
         "group_name": export.group_name,

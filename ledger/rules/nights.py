@@ -10,19 +10,26 @@ messages, the bank QR's remittance, the workbooks, the CSV files, the file names
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ledger.rules.base import tidy_name
+from ledger.rules.errors import Phrase, as_written
+
+Translate = Callable[[str], str]
 
 # The longest series key: a game's key (20), a colon and a name of 40 characters casefolded
 # (which can make it three times as long).
 SERIES_LENGTH = 150
 
 
+# The option a game the table names itself keeps its name in (Any game's: RULES.md §12).
+NAME_OPTION = "name"
+
+
 def own_name(options: Mapping[str, Any]) -> str:
     """The name the table gave its game ("Hearts"), tidied; "" when it gave none."""
-    name = options.get("name")
+    name = options.get(NAME_OPTION)
     return tidy_name(name) if isinstance(name, str) else ""
 
 
@@ -35,12 +42,24 @@ def series(game: str, options: Mapping[str, Any]) -> str:
 
 def game_key(game: str, options: Mapping[str, Any]) -> str:
     """The game as the stats and the workbooks count it (shared/API.md, fourth edition): the
-    game's key, or ``tally:Hearts`` for a game named by the table."""
+    game's key, or ``tally:Hearts`` for a game named by the table. Hearts and Whist are two
+    games, never added together."""
     name = own_name(options)
     return f"{game}:{name}" if name else game
 
 
-def night_name(game_name: str, own: str, number: int) -> str:
-    """A night for people: the table's name for its game (``own_name``), else the game's
-    name, and the night's number: "Spot #2", "Hearts #1"."""
-    return f"{own or game_name} #{number}"
+# How a night is named: the game and the number ("Spot #2"). The same in every language; the
+# game's name is translated where the night is named on a page (``night_phrase``).
+NIGHT = "{game} #{number}"
+
+
+def night_phrase(game_name: str, own: str, number: int) -> Phrase:
+    """A night for people, as a phrase for a message: the table's name for its game
+    (``own_name``) as it is, else the game's name (translated on a page), and the number."""
+    return Phrase(NIGHT, game=own or Phrase(game_name), number=number)
+
+
+def night_name(game_name: str, own: str, number: int, translate: Translate = as_written) -> str:
+    """A night for people: "Spot #2", "Hearts #1" (in English unless ``translate`` is a
+    page's gettext). Everything that names a night calls this."""
+    return night_phrase(game_name, own, number).render(translate)

@@ -34,6 +34,7 @@ from ledger.services.hands import (
     scoreboard,
     undo_hand,
 )
+from ledger.services.night import night_settlement, night_under, night_view
 from ledger.services.payments import (
     delete_payment,
     list_payments,
@@ -91,6 +92,9 @@ __all__ = [
     "list_games",
     "list_hands",
     "list_payments",
+    "night_settlement",
+    "night_under",
+    "night_view",
     "only_open_session",
     "recent_hands",
     "record_payment",

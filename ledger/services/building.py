@@ -166,7 +166,9 @@ def session_numbers(group_id: int) -> dict[int, int]:
     return {s.id: s.number for s in found}
 
 
-def payment_views(row: GameSession, unit_value: Decimal, currency: str) -> tuple[PaymentView, ...]:
+def payment_views(
+    row: GameSession | Row[Any], unit_value: Decimal, currency: str
+) -> tuple[PaymentView, ...]:
     """The payments made at the table in the session, oldest first, by the players' names now
     (a player renamed since keeps their payments): one query."""
     payer, payee = aliased(Player), aliased(Player)
@@ -191,9 +193,7 @@ def _keepers(row: GameSession | Row[Any], state: State) -> dict[str, Any]:
         found["pot_keeper"] = player_name(row.pot_keeper_id)
     if state.carried_in:
         source = db.session.execute(
-            select(GameSession.id, GameSession.number).where(
-                GameSession.carried_into_id == row.id
-            )
+            select(GameSession.id, GameSession.number).where(GameSession.carried_into_id == row.id)
         ).first()
         if source is not None:
             found["carried_from"] = source.id

@@ -73,7 +73,17 @@ def group_view(group: GroupRef) -> GroupView:
             for p in sorted(players, key=lambda p: (p.name_key, p.name, p.id))
         ),
         sessions=tuple(
-            SessionSummary(*s[:7], own_name=nights.own_name(s.options or {})) for s in sessions
+            SessionSummary(
+                id=s.id,
+                game=s.game,
+                status=s.status,
+                started_at=s.started_at,
+                finished_at=s.finished_at,
+                hands_played=s.hands_played,
+                number=s.number,
+                own_name=nights.own_name(s.options or {}),
+            )
+            for s in sessions
         ),
     )
 

@@ -35,12 +35,12 @@ from ledger.services.loading import (
     read_session,
     session_game,
 )
+from ledger.services.night import ScoreboardView, night_of
 from ledger.services.results import (
     AddedHand,
     ChangeView,
     GroupRef,
     HandView,
-    ScoreboardView,
     SessionView,
 )
 from ledger.services.unit_of_work import record, write
@@ -135,11 +135,12 @@ def scoreboard(
     just_saved = next((h for h in hands if h.number == saved), None)
     if saved and just_saved is None:
         just_saved = _hand_at(row, saved)
+    night = night_of(group, row)
     return ScoreboardView(
-        session=build_session_view(group, row),
+        night=night,
         recent=tuple(hands),
         saved=just_saved,
-        history=tuple(_history(row, points)),
+        history=tuple((n, night.running(scores)) for n, scores in _history(row, points)),
     )
 
 

@@ -121,9 +121,7 @@ def session_page_access(
     if row is None:
         return None
     group_id, group_slug, name, epoch, version, hands_played, status, started_at, grant = row
-    stamp = (
-        SessionStamp(version, hands_played, status, started_at) if version is not None else None
-    )
+    stamp = SessionStamp(version, hands_played, status, started_at) if version is not None else None
     return GroupAccess(GroupRef(group_id, group_slug, name), epoch, grant is not None), stamp
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Row, func, select
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession, Payment, Player
@@ -48,7 +48,7 @@ class Plan:
     chosen: bool = False
 
 
-def pot_plan(row: GameSession, game: Game) -> Plan:
+def pot_plan(row: GameSession | Row[Any], game: Game) -> Plan:
     """The open night's plan for its pot (see the module's docstring)."""
     if not game.money or not game.pot_choices():
         return Plan(None)

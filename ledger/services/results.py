@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from ledger.rules import nights
+from ledger.rules.keeper import winnings
 
 
 def timestamp(moment: datetime | None) -> str | None:
@@ -177,16 +178,6 @@ class SessionView:
         """The night for people, in English (messages, the bank QR, the files): "Spot #2"."""
         return nights.night_name(self.game_name, self.own_name, self.number)
 
-    def brought_back(self, name: str) -> int:
-        """The pot ``name`` brought back at the night's start (RULES.md §2): their score here
-        started at minus it, which is not a loss of the night."""
-        return (self.carried_in or 0) if name == self.carried_in_keeper else 0
-
-    def night(self, name: str) -> int:
-        """What ``name`` won or lost on the night so far, in units: the score without the pot
-        brought back (a money game's scoreboard)."""
-        return self.scores.get(name, 0) + self.brought_back(name)
-
     on_tab: bool = False  # RULES.md §6a
     # RULES.md §8: a finished game's bonuses by player (Gin Rummy), None in other games.
     bonuses: Mapping[str, Mapping[str, int]] | None = None
@@ -336,17 +327,6 @@ class HandView:
 
 
 @dataclass(frozen=True)
-class ScoreboardView:
-    """The scoreboard page's reads: the session, its last hands (oldest first), the hand just
-    saved if asked for, and the chart's ``(hand number, running scores)`` points."""
-
-    session: SessionView
-    recent: tuple[HandView, ...]
-    saved: HandView | None
-    history: tuple[tuple[int, dict[str, int]], ...]
-
-
-@dataclass(frozen=True)
 class AddedSession:
     """``create_session``'s answer: the session, and whether it is new (False: a repeated
     request_id answered the session that request started)."""
@@ -376,8 +356,16 @@ class BalanceView:
     settled: Decimal | None = None  # None: the same as amount
     outstanding: int | None = None  # None: the same as units (nothing paid)
     outstanding_amount: Decimal | None = None
-    # RULES.md §2: the units of the pot this player keeps (counted in ``units``, not won).
+    # RULES.md §2: the units of the pot this player keeps (counted in ``units``, not won),
+    # and of the pot they brought back at the night's start (their score started at minus it).
     pot_kept: int = 0
+    brought_back: int = 0
+
+    @property
+    def winnings(self) -> int:
+        """What the player won or lost on the night, in units: ``units`` without the pot kept
+        or brought back (RULES.md §2)."""
+        return winnings(self.units - self.pot_kept, self.brought_back)
 
     def to_json(self) -> dict[str, Any]:
         settled = self.amount if self.settled is None else self.settled
@@ -391,6 +379,8 @@ class BalanceView:
             "outstanding": outstanding,
             "outstanding_amount": str(left),
             "pot_kept": self.pot_kept,
+            "brought_back": self.brought_back,
+            "winnings": self.winnings,
         }
 
 
@@ -523,6 +513,13 @@ class TabNightView:
     game_name: str
     at: datetime
     parts: Mapping[str, Decimal]
+    number: int = 0  # the night's number ("Spot #2": ledger/rules/nights.py)
+    own_name: str = ""  # the table's name for its game (Any game's), or ""
+
+    @property
+    def title(self) -> str:
+        """The night for people, in English: "Spot #2"."""
+        return nights.night_name(self.game_name, self.own_name, self.number)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import Row, delete, func, select
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession, Hand, Player, SessionPlayer, utcnow
@@ -26,7 +26,6 @@ from ledger.rules.errors import RuleError
 from ledger.rules.money import amount, settle_amounts
 from ledger.rules.payout import check_stake_seats
 from ledger.rules.registry import get_game
-from ledger.rules.settle import Transfer
 from ledger.services.accounts import with_epc
 from ledger.services.building import (
     build_session_view,
@@ -94,20 +93,21 @@ def create_session(
             return AddedSession(build_session_view(group, earlier), created=False)
         known = find_players(group.id, names)
         seats = [known[name_key(n)].name if name_key(n) in known else n for n in names]
+        options = _named_as_before(group, rules.key, chosen)
         first = next((p for p in seats if name_key(p) == name_key(dealer.strip())), dealer)
         here = {p.id for p in known.values()}
-        source = _pot_to_take_up(group, rules.key, chosen, here) if rules.money else None
+        source = _pot_to_take_up(group, rules.key, options, here) if rules.money else None
         carried = source.carried_pot if source is not None else 0
         # The antes in the pot travel with it, so a refund on a later night gives them back
         # to the players who paid them (RULES.md §2), not to whoever antes tonight.
         antes = State.from_dict(source.state).pot_antes if source is not None else None
         # new_state checks the seats and the dealer.
-        state = rules.new_state(seats, first, chosen, carried, carried_antes=antes)
+        state = rules.new_state(seats, first, options, carried, carried_antes=antes)
         keeper_id = None
         if source is not None:
             # The keeper brings the pot back: their balance here starts at minus it.
             state, keeper_id = keep_pot(state, source.pot_keeper_id)
-        row = _open_session(group, rules.key, chosen, state, request_id)
+        row = _open_session(group, rules.key, options, state, request_id)
         row.carried_in_keeper_id = keeper_id
         if source is not None:
             _carry_pot(source, into=row)
@@ -301,7 +301,20 @@ def settlement(
     The payments made at the table (ledger/services/payments.py) are counted last: each
     balance's ``outstanding`` is what is left, and the transfers settle only that.
     """
-    row = load_session(group, session_id)
+    return settle_row(group, load_session(group, session_id), leftover_pot, pot_keeper)
+
+
+def settle_row(
+    group: GroupRef,
+    row: GameSession | Row[Any],
+    leftover_pot: str | None = None,
+    pot_keeper: str | None = None,
+    *,
+    epc: bool = True,
+) -> SettlementView:
+    """``settlement`` of the session ``row`` (its ORM object or its columns), the QR codes'
+    texts on its transfers unless ``epc`` is False (ledger/services/night.py adds them when
+    it answers: a bank account is the player's, not the night's)."""
     game = session_game(row)
     state, keeper = _settled_state(row, game, leftover_pot, pot_keeper)
     players, balances = settlement_balances(row, game, state, keeper)
@@ -312,6 +325,10 @@ def settlement(
     left = _after_payments(balances, paid)
     settled, _ = settle_amounts(balances, unit_value, currency)
     owed, transfers = settle_amounts(left, unit_value, currency)
+    brought = _brought_back(row, state) if game.money else {}
+    kept = {keeper: state.pot} if keeper is not None and game.money else {}
+    views = tuple(TransferView(t.source, t.target, t.units, m) for t, m in transfers)
+    title = nights.night_name(game.name, nights.own_name(row.options), row.number)
     return SettlementView(
         session=row.id,
         status=row.status,
@@ -325,17 +342,27 @@ def settlement(
                 settled=settled[p],
                 outstanding=left[p],
                 outstanding_amount=owed[p],
-                pot_kept=state.pot if p == keeper and game.money else 0,
+                pot_kept=kept.get(p, 0),
+                brought_back=brought.get(p, 0),
             )
             for p in players
         ),
         pot=state.pot if game.money else 0,
         pot_amount=amount(state.pot if game.money else 0, unit_value, currency),
-        transfers=_night_transfers(group, row, game.name, transfers),
+        # A night on the tab has no transfers of its own (RULES.md §6a): the tab pays it.
+        transfers=() if row.on_tab else night_epc(group, title, currency, views) if epc else views,
         payments=paid,
         pot_keeper=keeper if keeper in balances else None,
         on_tab=row.on_tab,
     )
+
+
+def _brought_back(row: GameSession | Row[Any], state: State) -> dict[str, int]:
+    """The pot the night opened with, by the player who brought it back (RULES.md §2)."""
+    if not state.carried_in or row.carried_in_keeper_id is None:
+        return {}
+    keeper = player_name(row.carried_in_keeper_id)
+    return {keeper: state.carried_in} if keeper is not None else {}
 
 
 def _finished_already(group: GroupRef, row: GameSession, settle: Any) -> SessionView:
@@ -351,20 +378,16 @@ def _finished_already(group: GroupRef, row: GameSession, settle: Any) -> Session
     return build_session_view(group, row)
 
 
-def _night_transfers(
-    group: GroupRef, row: GameSession, game: str, transfers: Sequence[tuple[Transfer, Decimal]]
+def night_epc(
+    group: GroupRef, night: str, currency: str, transfers: Sequence[TransferView]
 ) -> tuple[TransferView, ...]:
     """A night's transfers, a QR code's text on each in euros to a player with a bank account
-    (RULES.md §6b); none for a night on the tab (§6a): the tab's settle-up pays it."""
-    if row.on_tab:
-        return ()
-    views = tuple(TransferView(t.source, t.target, t.units, money) for t, money in transfers)
-    night = nights.night_name(game, nights.own_name(row.options), row.number)
-    return with_epc(group, views, row.options["currency"], remittance(group.name, night))
+    (RULES.md §6b), the remittance naming the ``night`` as its pages do ("Spot #2")."""
+    return with_epc(group, transfers, currency, remittance(group.name, night))
 
 
 def _settled_state(
-    row: GameSession, game: base.Game, leftover_pot: str | None, pot_keeper: str | None
+    row: GameSession | Row[Any], game: base.Game, leftover_pot: str | None, pot_keeper: str | None
 ) -> tuple[State, str | None]:
     """The state a settlement pays and who keeps its pot: an open night as it will end under
     ``leftover_pot`` (else the table's plan, services/plans.py: the same on every phone), a
@@ -514,6 +537,26 @@ def _open_session(
             SessionPlayer(session_id=row.id, player_id=rows[name_key(p)].id, seat=seat, active=True)
         )
     return row
+
+
+def _named_as_before(group: GroupRef, game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The options of a night of a game the table names itself (Any game), its name spelled
+    as the group's first night of that name had it, whatever the case typed now ("hearts"
+    is the group's "Hearts"): one game, one name on every page and in every count."""
+    name = nights.own_name(options)
+    if not name:
+        return options
+    first = db.session.scalar(
+        select(GameSession.options)
+        .where(
+            GameSession.group_id == group.id,
+            GameSession.series == nights.series(game, options),
+        )
+        .order_by(GameSession.number)
+        .limit(1)
+    )
+    spelled = nights.own_name(first or {})
+    return {**options, nights.NAME_OPTION: spelled} if spelled else options
 
 
 def _next_number(group: GroupRef, series: str) -> int:

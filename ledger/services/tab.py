@@ -24,6 +24,7 @@ from ledger.rules.base import State
 from ledger.rules.epc import remittance
 from ledger.rules.errors import RuleError
 from ledger.rules.money import minor_units
+from ledger.rules.nights import own_name
 from ledger.rules.registry import get_game
 from ledger.rules.tab import Tab, TabNight, TabPaid, check_payment, night_part, tab_cents, work_out
 from ledger.services.accounts import with_epc
@@ -43,7 +44,7 @@ from ledger.services.results import (
 )
 from ledger.services.unit_of_work import record, write
 
-_Info = tuple[str, datetime]  # a night's game and its start
+_Info = tuple[str, datetime, int, str]  # a night's game, start, number and the table's name
 
 
 def group_tabs(group: GroupRef) -> list[TabView]:
@@ -168,7 +169,7 @@ def _nights(group: GroupRef) -> tuple[dict[str, list[TabNight]], dict[int, _Info
         parts = {p: night_part(u, value) for p, u in balances.items()}
         at = added.get(row.id) or row.finished_at or row.started_at
         nights.setdefault(str(row.options["currency"]), []).append(TabNight(row.id, at, parts))
-        info[row.id] = (row.game, row.started_at)
+        info[row.id] = (row.game, row.started_at, row.number, own_name(row.options))
     return nights, info
 
 
@@ -220,6 +221,8 @@ def _view(group: GroupRef, tab: Tab, info: dict[int, _Info]) -> TabView:
                 get_game(info[n.session][0]).name,
                 info[n.session][1],
                 {p: Decimal(v).scaleb(-6) for p, v in n.parts.items()},
+                number=info[n.session][2],
+                own_name=info[n.session][3],
             )
             for n in tab.nights
         ),

@@ -12,7 +12,7 @@ from typing import Any
 
 from babel import Locale
 from flask import Blueprint
-from flask_babel import format_datetime, get_locale
+from flask_babel import format_datetime, get_locale, get_translations
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
@@ -24,6 +24,7 @@ from ledger.rules import (
     cards_as_typed,
     coin,
     minor_units,
+    nights,
     rank_letter,
 )
 from ledger.rules.cards import parse_cards
@@ -169,6 +170,27 @@ def csrf_field() -> Markup:
 def game_name(key: str) -> str:
     game = GAMES.get(key)
     return texts.text(game.name) if game is not None else key
+
+
+@bp.app_template_global("night_game")
+def night_game(night: Any) -> str:
+    """A night's game for people on this page: the table's own name for it (Any game's
+    "Hearts"), else the game's name in the page's language. ``night`` is anything with the
+    night's ``game`` and ``own_name`` (a session, a listing's line, a player's night)."""
+    return getattr(night, "own_name", "") or game_name(night.game)
+
+
+@bp.app_template_global("night_name")
+def night_name(night: Any) -> str:
+    """A night as its pages name it, "Spot #2", "Hearts #1" (ledger/rules/nights.py):
+    ``night`` has its ``game``, ``own_name`` and ``number``."""
+    game = GAMES.get(night.game)
+    return nights.night_name(
+        game.name if game is not None else night.game,
+        getattr(night, "own_name", ""),
+        night.number,
+        get_translations().gettext,
+    )
 
 
 @bp.app_template_global("series_class")

@@ -85,8 +85,11 @@ def period_labels() -> list[tuple[str, str]]:
 
 
 def points_label(key: str) -> str:
-    """A points column's heading: the game, and "(penalty)" where points count against."""
+    """A points column's heading: the game, and "(penalty)" where points count against; a
+    game the table names itself by its name ("Hearts")."""
     game, _sep, scoring = key.partition(":")
+    if scoring and stats.named_by_table(game):
+        return scoring
     if scoring == "penalty":
         return game_name(game) + " " + _("(penalty)")
     return game_name(game)
@@ -115,7 +118,6 @@ def player(slug: str, name: str) -> str:
         on_tab=on_tab,
         confirm_form=ConfirmForm(),
         nights=list(reversed(history.nights)),
-        numbers=services.session_numbers(group),
         charts=player_charts(history),
         game_rows=game_rows(history.totals),
     )
@@ -127,7 +129,7 @@ def game_rows(totals: stats.Totals) -> list[tuple[str, int | None, int]]:
     rows: list[tuple[str, int | None, int]] = []
     seen: set[str] = set()
     for key, points in totals.points.items():
-        game = key.split(":")[0]
+        game = stats.won_key(key)
         won = None if game in seen else totals.games_won.get(game, 0)
         rows.append((points_label(key), won, points))
         seen.add(game)

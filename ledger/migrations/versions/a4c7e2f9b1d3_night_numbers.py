@@ -52,11 +52,11 @@ def upgrade():
         batch_op.add_column(sa.Column("number", sa.Integer(), nullable=True))
     bind = op.get_bind()
     rows = bind.execute(
-        sa.select(
-            sessions.c.id, sessions.c.group_id, sessions.c.game, sessions.c.options
-        ).order_by(sessions.c.started_at, sessions.c.id)
+        sa.select(sessions.c.id, sessions.c.group_id, sessions.c.game, sessions.c.options).order_by(
+            sessions.c.started_at, sessions.c.id
+        )
     ).all()
-    counted = defaultdict(int)
+    counted: defaultdict[tuple[int, str], int] = defaultdict(int)
     for row in rows:
         key = series(row.game, row.options)
         counted[(row.group_id, key)] += 1

@@ -28,9 +28,13 @@ TABLES = ("groups", "sessions", "payments", "tab_payments")
 
 
 def has_autoincrement(table: str) -> bool:
-    sql = op.get_bind().exec_driver_sql(
-        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
-    ).scalar()
+    sql = (
+        op.get_bind()
+        .exec_driver_sql(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+        )
+        .scalar()
+    )
     return sql is not None and "AUTOINCREMENT" in sql.upper()
 
 
