@@ -13,6 +13,7 @@ from ledger.extensions import db
 from ledger.models import GameSession, Hand, Payment, Player
 from ledger.rules import nights
 from ledger.rules.base import Game, State
+from ledger.rules.errors import Phrase
 from ledger.rules.money import amount
 from ledger.rules.payout import for_money, game_payout
 from ledger.services.loading import session_game
@@ -201,6 +202,21 @@ def _keepers(row: GameSession | Row[Any], state: State) -> dict[str, Any]:
         if row.carried_in_keeper_id is not None:
             found["carried_in_keeper"] = player_name(row.carried_in_keeper_id)
     return found
+
+
+def night_named(row: GameSession | Row[Any]) -> Phrase:
+    """The night of the session ``row`` for a message: "Spot #2" (ledger/rules/nights.py)."""
+    return nights.night_phrase(session_game(row).name, nights.own_name(row.options), row.number)
+
+
+def night_named_by_id(session_id: int) -> Phrase | str:
+    """The night of the session ``session_id`` for a message ("?" if it is gone)."""
+    row = db.session.execute(
+        select(GameSession.game, GameSession.options, GameSession.number).where(
+            GameSession.id == session_id
+        )
+    ).first()
+    return night_named(row) if row is not None else "?"
 
 
 def player_name(player_id: int) -> str | None:

@@ -27,7 +27,12 @@ from ledger.models import Change, GameSession, Payment, Player
 from ledger.rules.base import Game, State
 from ledger.rules.errors import RuleError
 from ledger.rules.money import amount, format_amount
-from ledger.services.building import build_session_view, player_name
+from ledger.services.building import (
+    build_session_view,
+    night_named,
+    night_named_by_id,
+    player_name,
+)
 from ledger.services.errors import Conflict
 from ledger.services.keepers import checked_keeper
 from ledger.services.loading import load_session, session_game
@@ -70,8 +75,8 @@ def set_pot_plan(
         choice, keeper_id = _checked(row, game, leftover_pot, pot_keeper)
         if row.status != "open":
             raise Conflict(
-                "Session {id} is finished: what happened to its pot can no longer change.",
-                id=row.id,
+                "{night} is finished: what happened to its pot can no longer change.",
+                night=night_named(row),
             )
         _store(row, game, choice, keeper_id)
         db.session.flush()
@@ -134,25 +139,27 @@ def reopen_session(group: GroupRef, session_id: int) -> SessionView:
     def work() -> SessionView:
         row = load_session(group, session_id, lock=True)
         if row.status == "open":
-            raise Conflict("Session {id} is open already.", id=row.id)
+            raise Conflict("{night} is open already.", night=night_named(row))
         if row.finish is None:
             raise Conflict(
-                "Session {id} ended by its own rules: undo its last hand to play on.", id=row.id
+                "{night} ended by its own rules: undo its last hand to play on.",
+                night=night_named(row),
             )
         if row.on_tab:
             raise Conflict(
-                "Session {id} is on the tab: take it off the tab before reopening it.", id=row.id
+                "{night} is on the tab: take it off the tab before reopening it.",
+                night=night_named(row),
             )
         if row.carried_into_id is not None:
             raise Conflict(
-                "The pot of session {id} opened session {into}: it can no longer be reopened.",
-                id=row.id,
-                into=row.carried_into_id,
+                "The pot of {night} opened {into}: it can no longer be reopened.",
+                night=night_named(row),
+                into=night_named_by_id(row.carried_into_id),
             )
         if db.session.scalar(select(Payment.id).where(Payment.session_id == row.id).limit(1)):
             raise Conflict(
-                "Payments were ticked for session {id}: take them back before reopening it.",
-                id=row.id,
+                "Payments were ticked for {night}: take them back before reopening it.",
+                night=night_named(row),
             )
         finished = db.session.scalar(
             select(Change)

@@ -29,6 +29,7 @@ from ledger.rules.registry import get_game
 from ledger.services.accounts import with_epc
 from ledger.services.building import (
     build_session_view,
+    night_named,
     payment_views,
     player_name,
 )
@@ -439,12 +440,13 @@ def delete_session(group: GroupRef, session_id: int) -> None:
         row = load_session(group, session_id, lock=True)
         if row.hands_played:
             raise Conflict(
-                "Session {id} has hands: only a session with no hands can be deleted.",
-                id=row.id,
+                "{night} has hands: only a session with no hands can be deleted.",
+                night=night_named(row),
             )
         if row.carried_into_id is not None or (row.finish or {}).get("movements"):
             raise Conflict(
-                "Session {id} has passed its pot on: it can no longer be deleted.", id=row.id
+                "{night} has passed its pot on: it can no longer be deleted.",
+                night=night_named(row),
             )
         source = db.session.scalar(select(GameSession).where(GameSession.carried_into_id == row.id))
         if source is not None:

@@ -28,7 +28,7 @@ from ledger.rules.nights import own_name
 from ledger.rules.registry import get_game
 from ledger.rules.tab import Tab, TabNight, TabPaid, check_payment, night_part, tab_cents, work_out
 from ledger.services.accounts import with_epc
-from ledger.services.building import build_session_view
+from ledger.services.building import build_session_view, night_named
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import name_key
 from ledger.services.keepers import keeper_names, settlement_balances
@@ -119,14 +119,14 @@ def take_off_tab(group: GroupRef, session_id: int) -> SessionView:
         _lock_group(group)
         row = load_session(group, session_id, lock=True)
         if not row.on_tab:
-            raise Conflict("Session {id} is not on the tab.", id=row.id)
+            raise Conflict("{night} is not on the tab.", night=night_named(row))
         code = str(row.options["currency"])
         nights, _ = _nights(group)
         tab = work_out(code, nights.get(code, []), _payments(group).get(code, []))
         if tab is None or tab.payments or row.id not in {n.session for n in tab.nights}:
             raise Conflict(
-                "The tab has been paid since session {id} went on it: it stays on the tab.",
-                id=row.id,
+                "The tab has been paid since {night} went on it: it stays on the tab.",
+                night=night_named(row),
             )
         row.on_tab = False
         row.version += 1

@@ -160,9 +160,7 @@ def test_a_night_whose_pot_went_on_is_not_reopened_and_says_why(phone):
 
     told = phone.client.post(f"{first}/reopen", follow_redirects=True)
 
-    assert re.search(
-        r"The pot of session \d+ opened session \d+: it can no longer be reopened.", html(told)
-    )
+    assert "The pot of Spot #1 opened Spot #2: it can no longer be reopened." in html(told)
     assert 'id="enter-hand"' not in html(told)
 
 
