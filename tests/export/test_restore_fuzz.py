@@ -151,7 +151,12 @@ def answers(table: Table) -> list[tuple[int, Any]]:
             response = table.call("GET", f"/sessions/{s['id']}{what}")
             assert response.status_code < 500, (what, response.get_data(as_text=True))
             if what != "/history":
-                out.append((response.status_code, derived(response.get_json())))
+                body = derived(response.get_json())
+                if what == "" and isinstance(body, dict):
+                    # A night's number is restored as the backup gives it (any the app
+                    # could have given: numbers deleted nights left free are not reused).
+                    body.pop("number", None)
+                out.append((response.status_code, body))
     return out
 
 
@@ -163,11 +168,22 @@ def options_of(path: Path) -> str | None:
 
 
 def without_options(found: list[tuple[int, Any]], option: str | None) -> list[tuple[int, Any]]:
-    """The answers with one option left out of every session's ``options``."""
+    """The answers with one option left out of every session's ``options`` (and, for the
+    target, what the session answers of it: the ``target`` and what each still needs)."""
     if option is None:
         return found
+
+    def left_out(body: dict[str, Any]) -> dict[str, Any]:
+        body = {**body, "options": {k: v for k, v in body["options"].items() if k != option}}
+        if option == "target":
+            body.pop("target", None)
+            body["standings"] = [
+                {k: v for k, v in s.items() if k != "to_go"} for s in body.get("standings", [])
+            ]
+        return body
+
     return [
-        (status, {**body, "options": {k: v for k, v in body["options"].items() if k != option}})
+        (status, left_out(body))
         if isinstance(body, dict) and isinstance(body.get("options"), dict)
         else (status, body)
         for status, body in found
