@@ -25,7 +25,7 @@ from ledger.rules.base import HandEntry, State
 from ledger.rules.codecs import entry_from_dict, entry_to_dict, outcome_to_dict
 from ledger.rules.errors import RuleError
 from ledger.services import charts
-from ledger.services.building import build_session_view, hand_view
+from ledger.services.building import build_session_view, hand_view, night_named
 from ledger.services.charts import CHART_POINTS
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.loading import (
@@ -96,7 +96,7 @@ def get_hand(group: GroupRef, session_id: int, number: int) -> HandView:
     row = load_session(group, session_id)
     hand = _hand_at(row, number)
     if hand is None:
-        raise NotFound("Session {id} has no hand {number}.", id=row.id, number=number)
+        raise NotFound("{night} has no hand {number}.", night=night_named(row), number=number)
     return hand
 
 
@@ -239,7 +239,7 @@ def correct_hand(
         if plan is None:
             plan = _Replay.of(row, number, entry)
         if plan.corrected is None:
-            raise NotFound("Session {id} has no hand {number}.", id=row.id, number=number)
+            raise NotFound("{night} has no hand {number}.", night=night_named(row), number=number)
         _check_editable(row)
         if plan.error is not None:
             raise plan.error
@@ -373,7 +373,7 @@ def undo_hand(
         row = load_session(group, session_id, lock=True)
         check_version(row, version)
         if not 1 <= number <= row.hands_played:
-            raise NotFound("Session {id} has no hand {number}.", id=row.id, number=number)
+            raise NotFound("{night} has no hand {number}.", night=night_named(row), number=number)
         if number != row.hands_played:
             raise Conflict(
                 "Only the last hand can be undone, and that is hand {last}. "
