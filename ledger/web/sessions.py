@@ -402,8 +402,7 @@ def delete(slug: str, session_id: int) -> Response:
     except services.Conflict as e:
         flash(i18n.error_text(e), "error")
         return redirect(url_for(".show", slug=slug, session_id=session_id))
-    game = texts.text(GAMES[gone.game].name)
-    flash(_("%(game)s #%(id)d is deleted.", game=game, id=gone.number), "success")
+    flash(_("%(game)s #%(id)d is deleted.", game=night_game(gone), id=gone.number), "success")
     return redirect(url_for("groups.show", slug=slug))
 
 

@@ -215,3 +215,29 @@ def test_an_upgrade_from_every_earlier_revision_never_reuses_an_id(empty_app, re
     assert stored_revision(empty_app) == head()
     assert tables_without_autoincrement(empty_app) == []
     assert not a_deleted_nights_id_comes_back(empty_app)
+
+
+def test_the_nights_there_are_get_their_numbers_in_start_order_per_game_and_name(empty_app):
+    """Migration a4c7e2f9b1d3: a database from before nights had numbers gets them, each
+    game counted apart and an Any game per name (Hearts and Whist are two games)."""
+    empty_app.config["LEDGER_PASSPHRASE_HASH"] = "pbkdf2:sha256:1000"
+    with empty_app.app_context():
+        upgrade(directory=str(MIGRATIONS))
+    table = Table(empty_app.test_client())
+    made = [
+        table.session(["Enda", "John"], dealer="Enda", game="tally", name=name)["id"]
+        for name in ("Hearts", "Whist", "Hearts")
+    ]
+    made += [
+        table.session()["id"],
+        table.session(["Enda", "John"], dealer="Enda", game="tally")["id"],
+    ]
+    with empty_app.app_context():
+        downgrade(directory=str(MIGRATIONS), revision="f3b8e1c2a7d9")
+        assert "number" not in {c["name"] for c in inspect(db.engine).get_columns("sessions")}
+
+    ensure_database(empty_app)
+
+    numbers = [table.ok("GET", f"/sessions/{sid}")["number"] for sid in made]
+    assert numbers == [1, 1, 2, 1, 1]  # Hearts 1, Whist 1, Hearts 2, Spot 1, unnamed 1
+    assert table.session()["number"] == 2  # and the next Spot night goes on from them
