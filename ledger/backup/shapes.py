@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -117,23 +118,7 @@ def _shape(value: Any, shape: Shape, where: str, sessions: Mapping[int, Any] | N
             _shape(item, shape[0], f"{where}[{i}]", sessions)
         return
     elif isinstance(shape, dict):
-        if not isinstance(value, dict):
-            raise _bad(where, value)
-        if "*" in shape:
-            for key, item in value.items():
-                if not _clean_name(key, NAME_LENGTH):
-                    raise _not_a_name(where, key)
-                _shape(item, shape["*"], f"{where}.{key}", sessions)
-            return
-        keys = {k.rstrip("?"): k for k in shape}
-        for key in value:
-            if key not in keys:
-                raise _unknown(f"{where}.{key}")
-        for key, spelled in keys.items():
-            if key in value:
-                _shape(value[key], shape[spelled], f"{where}.{key}", sessions)
-            elif not spelled.endswith("?"):
-                raise _missing(where, key)
+        _fields(value, shape, where, sessions)
         return
     elif shape == NAMED:
         if not _clean_name(value, NAME_LENGTH):
@@ -147,6 +132,8 @@ def _shape(value: Any, shape: Shape, where: str, sessions: Mapping[int, Any] | N
         ok = isinstance(value, bool)
     elif shape == "true":
         ok = value is True
+    elif shape == "json":
+        ok = _json(value)
     elif shape == "id":
         ok = _is_int(value) and (sessions is None or value in sessions)
     elif shape == "gone":
@@ -155,6 +142,44 @@ def _shape(value: Any, shape: Shape, where: str, sessions: Mapping[int, Any] | N
         raise AssertionError(shape)
     if not ok:
         raise _bad(where, value)
+
+
+def _fields(value: Any, shape: dict[str, Any], where: str, sessions: Any) -> None:
+    """Refuse the object ``value`` unless its keys and their values have ``shape``."""
+    if not isinstance(value, dict):
+        raise _bad(where, value)
+    if "*" in shape:
+        for key, item in value.items():
+            if not _clean_name(key, NAME_LENGTH):
+                raise _not_a_name(where, key)
+            _shape(item, shape["*"], f"{where}.{key}", sessions)
+        return
+    keys = {k.rstrip("?"): k for k in shape if k != "+"}
+    for key in value:
+        if key in keys:
+            continue
+        if "+" not in shape or not isinstance(key, str):
+            raise _unknown(f"{where}.{key}")
+        _shape(value[key], shape["+"], f"{where}.{key}", sessions)
+    for key, spelled in keys.items():
+        if key in value:
+            _shape(value[key], shape[spelled], f"{where}.{key}", sessions)
+        elif not spelled.endswith("?"):
+            raise _missing(where, key)
+
+
+def _json(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` is JSON as the app writes it: text, whole numbers, true or false,
+    null, and lists and objects of those, a few levels deep."""
+    if value is None or isinstance(value, str | bool) or _is_int(value):
+        return True
+    if depth > 8:
+        return False
+    if isinstance(value, list):
+        return all(_json(item, depth + 1) for item in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _json(v, depth + 1) for k, v in value.items())
+    return False
 
 
 def _check_change(c: Mapping[str, Any], sessions: Mapping[int, Any]) -> None:
@@ -206,6 +231,17 @@ def _check_history(
         )
     if changes[0]["kind"] != "session.created":
         raise _bad("changes.kind", changes[0]["kind"])
+    # A session's game and options are chosen when it starts and never change after (as JSON:
+    # 1 is not true, "5" is not 5).
+    started = changes[0]["after"]
+    if started["game"] != s["game"] or json.dumps(started["options"], sort_keys=True) != (
+        json.dumps(s["options"], sort_keys=True)
+    ):
+        raise BackupError(
+            "The backup does not add up: session {id} holds another game or other options "
+            "than its history says it was started with.",
+            id=sid,
+        )
     revision: dict[int, int] = {}
     request: dict[int, Any] = {}
     for c in changes:

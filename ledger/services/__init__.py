@@ -34,6 +34,7 @@ from ledger.services.hands import (
     scoreboard,
     undo_hand,
 )
+from ledger.services.loading import game_of
 from ledger.services.night import night_settlement, night_under, night_view
 from ledger.services.payments import (
     delete_payment,
@@ -43,6 +44,7 @@ from ledger.services.payments import (
 )
 from ledger.services.plans import (
     remembered_options,
+    reopen_refusal,
     reopen_session,
     set_pot_plan,
     waiting_pots,
@@ -63,6 +65,7 @@ from ledger.services.sessions import (
 
 __all__ = [
     "Busy",
+    "game_of",
     "Conflict",
     "GroupFull",
     "NotFound",
@@ -100,6 +103,7 @@ __all__ = [
     "record_payment",
     "remembered_options",
     "remembered_table",
+    "reopen_refusal",
     "reopen_session",
     "rename_player",
     "score_history",

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import select
@@ -16,15 +16,17 @@ from ledger.extensions import db
 from ledger.models import NAME_LENGTH, GameSession, Group, Hand, Player, SessionPlayer, utcnow
 from ledger.rules import nights
 from ledger.rules.codecs import (
-    renamed,
     renamed_entry,
-    renamed_movements,
+    renamed_finish,
     renamed_outcome,
+    renamed_seating,
     renamed_state,
     same_name,
 )
 from ledger.rules.errors import RuleError
+from ledger.rules.names import breaks_lines
 from ledger.rules.registry import GAMES
+from ledger.services import charts
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.results import (
     GameInfo,
@@ -48,6 +50,7 @@ def list_games() -> list[GameInfo]:
             money=g.money,
             options=g.defaults(),
             open_seating=g.open_seating,
+            entry=g.entry_fields(),
         )
         for g in GAMES.values()
     ]
@@ -97,7 +100,7 @@ def group_view(group: GroupRef) -> GroupView:
 
 
 def add_player(group: GroupRef, name: str) -> PlayerView:
-    name = check_player_name(name)
+    name = check_new_name(check_player_name(name))
 
     def work() -> PlayerView:
         existing = find_players(group.id, [name]).get(name_key(name))
@@ -133,6 +136,8 @@ def rename_player(group: GroupRef, player_id: int, new_name: str) -> PlayerView:
         if player is None:
             raise NotFound("There is no player {id} in this group.", id=player_id)
         clash = find_players(group.id, [new_name]).get(name_key(new_name))
+        if clash is None:
+            check_new_name(new_name)
         if clash is not None and clash.id != player.id:
             raise Conflict(
                 "There is already a player called {player} in this group.",
@@ -149,9 +154,9 @@ def rename_player(group: GroupRef, player_id: int, new_name: str) -> PlayerView:
         for s in sessions:
             s.state = renamed_state(s.state, old, new_name)
             s.start_state = renamed_state(s.start_state, old, new_name)
-            s.seating = _rename_seating(s.seating, old, new_name)
+            s.seating = renamed_seating(s.seating, old, new_name)
             if s.finish:
-                s.finish = _rename_finish(s.finish, old, new_name)
+                s.finish = renamed_finish(s.finish, old, new_name)
             s.version += 1
             record(s, "player.renamed", before={"player": old}, after={"player": new_name})
         hands = db.session.scalars(
@@ -161,7 +166,8 @@ def rename_player(group: GroupRef, player_id: int, new_name: str) -> PlayerView:
             h.state_after = renamed_state(h.state_after, old, new_name)
             h.outcome = renamed_outcome(h.outcome, old, new_name)
             h.entry = renamed_entry(h.entry, old, new_name)
-            h.seating = _rename_seating(h.seating, old, new_name)
+            h.seating = renamed_seating(h.seating, old, new_name)
+        charts.forgotten([s.id for s in sessions])  # their points name the player as was
         db.session.flush()
         return PlayerView(player.id, player.name)
 
@@ -176,12 +182,16 @@ def name_key(name: str) -> str:
 
 
 def check_name_characters(name: str, field: str = "name") -> str:
-    """Refuse a name (a player's, a group's) holding a control character or half a surrogate.
+    """Refuse a name (a player's, a group's) holding a line break, a control character or half
+    a surrogate.
 
     Such a character is invisible or breaks the page it is shown on; NUL cannot be stored in
-    PostgreSQL, and a lone surrogate in neither database (API.md "Bounds"). Tabs and line
-    breaks pass: a name's spaces are tidied into single spaces before it is kept.
+    PostgreSQL, and a lone surrogate in neither database (API.md "Bounds"); a line break of
+    any kind (U+2028 too) would split the name wherever text is read line by line. Tabs
+    pass: a name's spaces are tidied into single spaces before it is kept.
     """
+    if breaks_lines(name):
+        raise RuleError("A name is one line: it cannot hold a line break.", field=field)
     for ch in name:
         if unicodedata.category(ch) in ("Cc", "Cs") and not ch.isspace():
             raise RuleError(
@@ -195,15 +205,29 @@ def check_player_name(name: Any, field: str = "name") -> str:
     """A player's name as it will be kept: spaces tidied, 1 to 40 characters, nothing hidden."""
     if not isinstance(name, str):
         raise RuleError("A player's name is text.", field=field)
+    check_name_characters(name, field)
     clean = " ".join(name.split())
     if not clean:
         raise RuleError("Give the player a name.", field=field)
-    check_name_characters(clean, field)
     if len(clean) > NAME_LENGTH:
         raise RuleError(
             "A player's name has at most {most} characters.", field=field, most=NAME_LENGTH
         )
     return clean
+
+
+def check_new_name(name: str, field: str = "name") -> str:
+    """A name for a new player, as an address can carry it: a player's page and bank account
+    are at ``…/p/<name>``, slashes and all ("AC/DC"), but a browser drops a slash at the
+    start and resolves "." and ".." between slashes away. Players named so before keep
+    their names (and every route takes them as far as an address can)."""
+    if name.startswith("/") or any(part in (".", "..") for part in name.split("/")):
+        raise RuleError(
+            'A player\'s name cannot start with a slash, nor be "." or ".." between slashes: '
+            "it is part of the player's web address.",
+            field=field,
+        )
+    return name
 
 
 def find_players(group_id: int, names: Sequence[str]) -> dict[str, Player]:
@@ -249,11 +273,3 @@ def _holding_carried_antes(group_id: int, name: str, known: set[int]) -> list[Ga
         for s in candidates
         if s.id not in known and any(same_name(p, name) for p in s.start_state.get("pot_antes", {}))
     ]
-
-
-def _rename_seating(ops: Sequence[Mapping[str, Any]], old: str, new: str) -> list[Any]:
-    return [{k: renamed(v, old, new) for k, v in op.items()} for op in ops]
-
-
-def _rename_finish(finish: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
-    return {**finish, "movements": renamed_movements(finish.get("movements", []), old, new)}

@@ -26,12 +26,13 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import Row
 
+from ledger.rules.base import State
 from ledger.rules.keeper import winnings
 from ledger.rules.money import amount
 from ledger.rules.registry import get_game
 from ledger.services.building import build_session_view
 from ledger.services.errors import RuleError
-from ledger.services.loading import read_session
+from ledger.services.loading import read_session, session_game
 from ledger.services.plans import pot_plan
 from ledger.services.results import GroupRef, HandView, SessionView, SettlementView
 from ledger.services.sessions import night_epc, settle_row, settlement
@@ -104,6 +105,7 @@ class NightView:
     target: int | None  # the score that ends the game (Rummy's 100), or None
     brought: PotLine | None  # the pot brought back at the start, and by whom
     kept: PotLine | None  # the pot kept at the end (under the plan), and by whom
+    ahead: tuple[str, ...] = ()  # an open points game's leaders (equal best), none in money
 
     @property
     def title(self) -> str:
@@ -138,6 +140,7 @@ class NightView:
             "winnings": self.winnings,
             "standings": [s.to_json() for s in self.standings],
             "target": self.target,
+            "ahead": list(self.ahead),
         }
 
 
@@ -202,7 +205,7 @@ def build_night(
     view = build_session_view(group, row)
     settled = _settled(group, row, view, leftover_pot, pot_keeper)
     game = get_game(view.game)
-    target = game.table.target({**game.defaults(), **view.options})
+    target = game.target(view.options)
     balances = {b.player: b for b in settled.balances} if settled is not None else {}
     brought = _brought(view)
     back = {brought.keeper: brought.units} if brought is not None else {}
@@ -240,6 +243,7 @@ def build_night(
         target=target,
         brought=brought,
         kept=PotLine(kept.player, kept.kept, _amount(view, kept.kept)) if kept else None,
+        ahead=_ahead(row, view),
     )
 
 
@@ -258,6 +262,15 @@ def _settled(
         return settle_row(group, row, leftover_pot, pot_keeper, epc=False)
     except RuleError:
         return None
+
+
+def _ahead(row: Row[Any], view: SessionView) -> tuple[str, ...]:
+    """Who is ahead in an open points game, by the game's own measure (Spots and penalty
+    points: the fewest); nobody in a money game, before a score differs, or once it is over."""
+    if view.money or view.status != "open":
+        return ()
+    ahead = session_game(row).standing_winners(State.from_dict(row.state), row.options)
+    return () if set(ahead) >= set(view.scores) else tuple(ahead)
 
 
 def _brought(view: SessionView) -> PotLine | None:

@@ -24,8 +24,9 @@ from sqlalchemy import Row, func, select
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession, Payment, Player
-from ledger.rules.base import Game, State
+from ledger.rules.base import State
 from ledger.rules.errors import RuleError
+from ledger.rules.game import Game
 from ledger.rules.money import amount, format_amount
 from ledger.services.building import (
     build_session_view,
@@ -40,6 +41,9 @@ from ledger.services.results import GroupRef, SessionView
 from ledger.services.unit_of_work import record, write
 
 CHOICE_FIELD = "leftover_pot"
+# The words a finish may use for the pot (API.md): a game whose pot has no choice (Kaluki
+# shares it among the players still in) or that has no pot takes them too, and ignores them.
+POT_WORDS = ("carry", "refund")
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,20 @@ def pot_plan(row: GameSession | Row[Any], game: Game) -> Plan:
     keeper_id = row.pot_keeper_id if choice == "carry" else None
     keeper = player_name(keeper_id) if keeper_id is not None else None
     return Plan(choice, keeper, keeper_id, chosen=row.leftover_pot is not None)
+
+
+def checked_choice(game: Game, choice: Any) -> str | None:
+    """A finish's choice for the pot (None or "" when none is given): one the game allows,
+    else RuleError naming ``leftover_pot``, so nothing else is ever stored or replayed."""
+    if choice is None or choice == "":
+        return None
+    if choice not in (game.pot_choices() or POT_WORDS):
+        raise RuleError(
+            "The pot left at the end can be carried or refunded, not '{choice}'.",
+            field=CHOICE_FIELD,
+            choice=str(choice)[:40],
+        )
+    return str(choice)
 
 
 def set_pot_plan(
@@ -138,29 +156,9 @@ def reopen_session(group: GroupRef, session_id: int) -> SessionView:
 
     def work() -> SessionView:
         row = load_session(group, session_id, lock=True)
-        if row.status == "open":
-            raise Conflict("{night} is open already.", night=night_named(row))
-        if row.finish is None:
-            raise Conflict(
-                "{night} ended by its own rules: undo its last hand to play on.",
-                night=night_named(row),
-            )
-        if row.on_tab:
-            raise Conflict(
-                "{night} is on the tab: take it off the tab before reopening it.",
-                night=night_named(row),
-            )
-        if row.carried_into_id is not None:
-            raise Conflict(
-                "The pot of {night} opened {into}: it can no longer be reopened.",
-                night=night_named(row),
-                into=night_named_by_id(row.carried_into_id),
-            )
-        if db.session.scalar(select(Payment.id).where(Payment.session_id == row.id).limit(1)):
-            raise Conflict(
-                "Payments were ticked for {night}: take them back before reopening it.",
-                night=night_named(row),
-            )
+        refused = _reopen_refusal(row)
+        if refused is not None:
+            raise refused
         finished = db.session.scalar(
             select(Change)
             .where(Change.session_id == row.id, Change.kind == "session.finished")
@@ -187,6 +185,38 @@ def reopen_session(group: GroupRef, session_id: int) -> SessionView:
     return write(work)
 
 
+def reopen_refusal(group: GroupRef, session_id: int) -> Conflict | None:
+    """Why the night cannot be opened again now (``reopen_session`` would refuse with it), or
+    None when it can: a page offers the button only then."""
+    return _reopen_refusal(load_session(group, session_id))
+
+
+def _reopen_refusal(row: GameSession) -> Conflict | None:
+    # The night by its name, as its pages name it ("Spot #2"), never by its id.
+    night = night_named(row)
+    if row.status == "open":
+        return Conflict("{night} is open already.", night=night)
+    if row.finish is None:
+        return Conflict(
+            "{night} ended by its own rules: undo its last hand to play on.", night=night
+        )
+    if row.on_tab:
+        return Conflict(
+            "{night} is on the tab: take it off the tab before reopening it.", night=night
+        )
+    if row.carried_into_id is not None:
+        return Conflict(
+            "The pot of {night} opened {into}: it can no longer be reopened.",
+            night=night,
+            into=night_named_by_id(row.carried_into_id),
+        )
+    if db.session.scalar(select(Payment.id).where(Payment.session_id == row.id).limit(1)):
+        return Conflict(
+            "Payments were ticked for {night}: take them back before reopening it.", night=night
+        )
+    return None
+
+
 def _checked(
     row: GameSession, game: Game, leftover_pot: str | None, pot_keeper: str | None
 ) -> tuple[str, int | None]:
@@ -203,7 +233,7 @@ def _checked(
         raise RuleError(
             "The pot left at the end can be carried or refunded, not '{choice}'.",
             field=CHOICE_FIELD,
-            choice=str(leftover_pot),
+            choice=str(leftover_pot)[:40],
         )
     keeper = checked_keeper(row, game, State.from_dict(row.state), leftover_pot, pot_keeper)
     return leftover_pot, keeper.id if keeper is not None else None

@@ -7,7 +7,7 @@ is an amount, a Decimal written as a string, never a float.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -43,6 +43,9 @@ class GameInfo:
     money: bool
     options: Mapping[str, Any]  # each option's default
     open_seating: bool
+    # What a hand entry of the game holds beside ``request_id`` and ``version`` (API.md "Hand
+    # entry"): each field's kind, and each result's (the game's own declaration).
+    entry: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -54,6 +57,7 @@ class GameInfo:
             "money": self.money,
             "options": dict(self.options),
             "open_seating": self.open_seating,
+            "entry": dict(self.entry),
         }
 
 
@@ -515,6 +519,7 @@ class TabNightView:
     parts: Mapping[str, Decimal]
     number: int = 0  # the night's number ("Spot #2": ledger/rules/nights.py)
     own_name: str = ""  # the table's name for its game (Any game's), or ""
+    correctable: bool = False  # a points game that ended by itself: its hands may change
 
     @property
     def title(self) -> str:

@@ -20,6 +20,7 @@ from sqlalchemy import Row, delete, func, select
 from ledger.extensions import db
 from ledger.models import Change, GameSession, Hand, Player, SessionPlayer, utcnow
 from ledger.rules import base, nights
+from ledger.rules import game as game_rules
 from ledger.rules.base import State
 from ledger.rules.epc import remittance
 from ledger.rules.errors import RuleError
@@ -35,7 +36,13 @@ from ledger.services.building import (
 )
 from ledger.services.building import session_numbers as numbers_in
 from ledger.services.errors import Conflict, NotFound
-from ledger.services.groups import check_player_name, find_players, name_key, players_for
+from ledger.services.groups import (
+    check_new_name,
+    check_player_name,
+    find_players,
+    name_key,
+    players_for,
+)
 from ledger.services.keepers import (
     checked_keeper,
     keep_pot,
@@ -45,7 +52,7 @@ from ledger.services.keepers import (
     tab_keeper,
 )
 from ledger.services.loading import check_version, load_session, read_session, session_game
-from ledger.services.plans import check_unpaid, pot_plan
+from ledger.services.plans import check_unpaid, checked_choice, pot_plan
 from ledger.services.results import (
     AddedSession,
     BalanceView,
@@ -93,6 +100,9 @@ def create_session(
         if earlier is not None:
             return AddedSession(build_session_view(group, earlier), created=False)
         known = find_players(group.id, names)
+        for i, n in enumerate(names):
+            if name_key(n) not in known:
+                check_new_name(n, field=f"players[{i}]")
         seats = [known[name_key(n)].name if name_key(n) in known else n for n in names]
         options = _named_as_before(group, rules.key, chosen)
         first = next((p for p in seats if name_key(p) == name_key(dealer.strip())), dealer)
@@ -141,10 +151,12 @@ def join_session(group: GroupRef, session_id: int, name: str, after: str) -> Ses
             raise Conflict("The game is over: nobody can join it.")
         game = session_game(row)
         state = State.from_dict(row.state)
+        if name_key(name) not in find_players(group.id, [name]):
+            check_new_name(name)
         player = players_for(group.id, [name])[name_key(name)]
         seated_after = base.canonical(state, after) or after.strip()
         seating_before = _seating(state)
-        state = base.join(game, state, player.name, seated_after, row.options)
+        state = game_rules.join(game, state, player.name, seated_after, row.options)
         if not db.session.scalar(
             select(SessionPlayer.id).where(
                 SessionPlayer.session_id == row.id, SessionPlayer.player_id == player.id
@@ -184,7 +196,7 @@ def leave_session(group: GroupRef, session_id: int, name: str) -> SessionView:
             raise Conflict("{player} has already left this session.", player=who)
         game = session_game(row)
         seating_before = _seating(state)
-        state = base.leave(game, state, who, row.options)
+        state = game_rules.leave(game, state, who, row.options)
         row.state = state.to_dict()
         row.seating = [*row.seating, {"leave": who}]
         row.version += 1
@@ -225,11 +237,12 @@ def finish_session(
             return _finished_already(group, row, settle)
         check_version(row, version)
         game = session_game(row)
+        choice = checked_choice(game, leftover_pot)
         state = State.from_dict(row.state)
-        keeper = _plan_keeper(row, game, leftover_pot, pot_keeper)
-        keeper, on_tab = tab_keeper(group, row, game, leftover_pot, keeper, settle)
-        if game.money and game.finish is not None:
-            state, finish = _money_finish(row, game, state, leftover_pot, keeper)
+        keeper = _plan_keeper(row, game, choice, pot_keeper)
+        keeper, on_tab = tab_keeper(group, row, game, choice, keeper, settle)
+        if game.money:
+            state, finish = _money_finish(row, game, state, choice, keeper)
         else:
             checked_keeper(row, game, state, None, pot_keeper)
             # The players end a points game where it stands; the mark keeps it from being
@@ -254,7 +267,7 @@ def finish_session(
 
 
 def _plan_keeper(
-    row: GameSession, game: base.Game, choice: str | None, keeper: str | None
+    row: GameSession, game: game_rules.Game, choice: str | None, keeper: str | None
 ) -> str | None:
     """The keeper a finish names, else the table's plan's when the finish keeps its choice."""
     plan = pot_plan(row, game)
@@ -264,12 +277,11 @@ def _plan_keeper(
 
 
 def _money_finish(
-    row: GameSession, game: base.Game, state: State, choice: str | None, keeper: str | None
+    row: GameSession, game: game_rules.Game, state: State, choice: str | None, keeper: str | None
 ) -> tuple[State, dict[str, Any]]:
     """A money night's end: the pot carried on (to its keeper) or refunded, as asked or else
     as the table's plan says (services/plans.py); the state after it and the finish stored.
     A plan other than the one the payments ticked were made under is refused."""
-    assert game.finish is not None  # a money game with a pot to end
     plan = pot_plan(row, game)
     asked = choice or plan.choice or row.options.get("leftover_pot") or "carry"
     if keeper is None and asked == plan.choice:
@@ -388,7 +400,10 @@ def night_epc(
 
 
 def _settled_state(
-    row: GameSession | Row[Any], game: base.Game, leftover_pot: str | None, pot_keeper: str | None
+    row: GameSession | Row[Any],
+    game: game_rules.Game,
+    leftover_pot: str | None,
+    pot_keeper: str | None,
 ) -> tuple[State, str | None]:
     """The state a settlement pays and who keeps its pot: an open night as it will end under
     ``leftover_pot`` (else the table's plan, services/plans.py: the same on every phone), a
@@ -400,7 +415,7 @@ def _settled_state(
     if leftover_pot is None:
         plan = pot_plan(row, game)
         leftover_pot, pot_keeper = plan.choice, plan.keeper
-    if leftover_pot is not None and game.finish is not None:
+    if leftover_pot is not None and game.money:
         state = game.finish(state, row.options, leftover_pot).state
     return state, pot_keeper if leftover_pot == "carry" and state.pot else None
 

@@ -42,9 +42,12 @@ from ledger.services.results import (
     TabView,
     TransferView,
 )
+from ledger.services.room import check_room
 from ledger.services.unit_of_work import record, write
 
-_Info = tuple[str, datetime, int, str]  # a night's game, start, number and the table's name
+# A night's game, its start, its number, the table's name for its game, and whether its
+# hands are correctable.
+_Info = tuple[str, datetime, int, str, bool]
 
 
 def group_tabs(group: GroupRef) -> list[TabView]:
@@ -79,6 +82,7 @@ def record_tab_payment(
         if source == target:
             raise RuleError("{player} cannot pay themselves.", field="to", player=source)
         check_payment(tab, source, target, cents)
+        check_room(group.id, adding=1)  # each payment is a row kept: it counts as a hand
         ids = _player_ids(group, (source, target))
         row = TabPayment(
             group_id=group.id,
@@ -118,16 +122,9 @@ def take_off_tab(group: GroupRef, session_id: int) -> SessionView:
     def work() -> SessionView:
         _lock_group(group)
         row = load_session(group, session_id, lock=True)
-        if not row.on_tab:
-            raise Conflict("{night} is not on the tab.", night=night_named(row))
-        code = str(row.options["currency"])
-        nights, _ = _nights(group)
-        tab = work_out(code, nights.get(code, []), _payments(group).get(code, []))
-        if tab is None or tab.payments or row.id not in {n.session for n in tab.nights}:
-            raise Conflict(
-                "The tab has been paid since {night} went on it: it stays on the tab.",
-                night=night_named(row),
-            )
+        refused = _off_tab_refusal(group, row)
+        if refused is not None:
+            raise refused
         row.on_tab = False
         row.version += 1
         record(row, "tab.removed", before={"on_tab": True}, after={"on_tab": False})
@@ -135,6 +132,26 @@ def take_off_tab(group: GroupRef, session_id: int) -> SessionView:
         return build_session_view(group, row)
 
     return write(work)
+
+
+def off_tab_refusal(group: GroupRef, session_id: int) -> Conflict | None:
+    """Why the night cannot come off the tab now (``take_off_tab`` would refuse with it), or
+    None when it can: a page offers the button only then."""
+    return _off_tab_refusal(group, load_session(group, session_id))
+
+
+def _off_tab_refusal(group: GroupRef, row: GameSession) -> Conflict | None:
+    if not row.on_tab:
+        return Conflict("{night} is not on the tab.", night=night_named(row))
+    code = str(row.options["currency"])
+    nights, _ = _nights(group)
+    tab = work_out(code, nights.get(code, []), _payments(group).get(code, []))
+    if tab is None or tab.payments or row.id not in {n.session for n in tab.nights}:
+        return Conflict(
+            "The tab has been paid since {night} went on it: it stays on the tab.",
+            night=night_named(row),
+        )
+    return None
 
 
 def night_balances(row: GameSession) -> dict[str, int] | None:
@@ -169,7 +186,14 @@ def _nights(group: GroupRef) -> tuple[dict[str, list[TabNight]], dict[int, _Info
         parts = {p: night_part(u, value) for p, u in balances.items()}
         at = added.get(row.id) or row.finished_at or row.started_at
         nights.setdefault(str(row.options["currency"]), []).append(TabNight(row.id, at, parts))
-        info[row.id] = (row.game, row.started_at, row.number, own_name(row.options))
+        # A game that ended by itself keeps its hands correctable (a finished night does not).
+        info[row.id] = (
+            row.game,
+            row.started_at,
+            row.number,
+            own_name(row.options),
+            row.finish is None,
+        )
     return nights, info
 
 
@@ -223,6 +247,7 @@ def _view(group: GroupRef, tab: Tab, info: dict[int, _Info]) -> TabView:
                 {p: Decimal(v).scaleb(-6) for p, v in n.parts.items()},
                 number=info[n.session][2],
                 own_name=info[n.session][3],
+                correctable=info[n.session][4],
             )
             for n in tab.nights
         ),

@@ -30,7 +30,7 @@ from ledger.rules import (
 from ledger.rules.cards import parse_cards
 from ledger.web import texts
 from ledger.web.chart import series_class
-from ledger.web.i18n import DEFAULT_LANGUAGE, page_cards_language
+from ledger.web.i18n import DEFAULT_LANGUAGE, error_text, page_cards_language
 
 bp = Blueprint("display", __name__)
 
@@ -119,9 +119,9 @@ def meld_points(codes: Sequence[str], game_key: str) -> int | None:
     """What a meld laid out scores in the game (Spin Rummy: a set its rank, a run its lowest
     card; the engine's answer), or None where melds do not score."""
     game = GAMES.get(game_key)
-    if game is None or game.table.meld_value is None:
+    if game is None:
         return None
-    return game.table.meld_value(parse_cards(" ".join(codes)))
+    return game.meld_value(parse_cards(" ".join(codes)))
 
 
 @bp.app_template_filter("rank_letter")
@@ -209,3 +209,4 @@ bp.add_app_template_global(texts.hand_text, "hand_text")
 bp.add_app_template_global(texts.is_round_game, "is_round_game")
 bp.add_app_template_global(texts.option_label, "option_label")
 bp.add_app_template_global(texts.choice_label, "choice_label")
+bp.add_app_template_global(error_text, "refusal_text")

@@ -30,6 +30,7 @@ from ledger.services import exports
 from ledger.services.keepers import keeper_choices, proposed_keeper
 from ledger.services.request_ids import minted_request_id, new_request_id
 from ledger.services.results import GroupRef, GroupView, SessionView
+from ledger.services.tab import off_tab_refusal as tab_refusal
 from ledger.web import access, i18n, texts
 from ledger.web.chart import score_chart
 from ledger.web.display import format_money, night_game
@@ -129,7 +130,7 @@ def _options_shown(group: GroupRef) -> dict[str, str]:
     if request.method == "POST":
         return _options_typed()
     return {
-        _option_field(game, name): str(value)
+        _option_field(game, name): "" if value is None else str(value)
         for game, options in services.remembered_options(group).items()
         for name, value in options.items()
     }
@@ -173,7 +174,8 @@ def _start(
     """Start the session the form describes: its id, or the engine's refusal by field."""
     game = form.game.data or ""
     prefix = _option_field(game, "")
-    options = {k[len(prefix) :]: v for k, v in _options_typed().items() if k.startswith(prefix)}
+    typed = {k[len(prefix) :]: v for k, v in _options_typed().items() if k.startswith(prefix)}
+    options = {k: texts.typed_choice(k, v) for k, v in typed.items()}
     # The form's request id: a resend opens the session the first send started, whichever
     # server process it reaches.
     token = minted_request_id(request.form.get(REQUEST_ID_FIELD))
@@ -315,6 +317,7 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         group=group,
         session=view,
         night=board.night,
+        ahead=board.night.ahead,
         game=GAMES[view.game],
         recent=recent,
         more_hands=max(0, view.hands_played - len(hand_json)),
@@ -376,15 +379,21 @@ def version(slug: str, session_id: int) -> Response:
 
 @bp.post("/<int:session_id>/undo")
 def undo(slug: str, session_id: int) -> Response:
-    """Take back the last hand: the one this phone showed as last, never one entered since."""
+    """Take back the last hand: the one this phone showed as last, never one entered since (the
+    page sends its version: after any change on another phone, the tap is refused)."""
     group = access.group_for_page(slug)
     form = ConfirmForm()
     number = form_number(request.form.get("number"))
+    shown = form_number(request.form.get("version"))
     if form.validate_on_submit() and number:
         try:
-            view = services.undo_hand(group, session_id, number)
+            view = services.undo_hand(group, session_id, number, shown)
         except services.Conflict as e:
-            flash(i18n.error_text(e), "error")
+            stale = _(
+                "Nothing is undone: the session changed on another phone since this page was "
+                "loaded. Look at the scoreboard, then undo again if you mean to."
+            )
+            flash(stale if e.field == "version" else i18n.error_text(e), "error")
         else:
             flash(texts.hand_text(view.game, "undone", number=number), "success")
     return redirect(url_for(".show", slug=slug, session_id=session_id))
@@ -530,7 +539,9 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
         keeper=keeper,
         kept_text=kept,
         odd_text=odd_units_text(view, odd) if odd else None,
-        reopen_form=view.status != "open" and view.closed,
+        # No button that can only refuse (issue 37): why it cannot be used, where it helps.
+        reopen=services.reopen_refusal(group, view.id) if view.closed else "",
+        off_tab=tab_refusal(group, view.id) if view.on_tab else "",
     )  # fmt: skip
     return html if status == 200 else (html, status)
 

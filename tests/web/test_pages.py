@@ -317,7 +317,7 @@ def test_the_whole_night_enter_correct_undo_settle_finish(phone):
     assert done.status_code == 302
     settle = html(phone.client.get(f"{board}/settle"))
     # Issue 14: the page finishes with the keeper it proposes, who keeps the pot.
-    assert "The session is finished." in settle
+    assert settle.count("The session is finished.") == 1  # issue 37: it was said twice
     assert re.search(r"\w+ keeps the pot of €0\.20 for the next Spot night", settle)
     page = html(phone.client.get(board))
     assert "Enter hand" not in page
@@ -551,6 +551,28 @@ def test_dutch_spots_shows_the_round_and_the_hand(phone):
     assert "Round 1 · hand 2 of 4" in page
     assert "Pot:" not in page
     assert "Settle up" not in page
+
+
+def test_a_points_game_names_who_is_ahead_and_who_plays_first_in_their_own_words(phone):
+    """Issue 37: "Leads: Enda" on a points game read as "Enda is winning"; it said who plays
+    first. Now it says so, and a points game says who is ahead by its own measure (in Spots
+    the fewest points): nobody before the first hand, nor once the game is over."""
+    board = phone.start(game="spots", dealer="Enda")
+    page = html(phone.client.get(board))
+    assert '<span>Plays first: <strong id="leader">John</strong></span>' in page
+    assert "Leads" not in page and "Ahead:" not in page
+    phone.enter(HAND_1)  # Enda 20, John 4, Rex 11, Finn 20
+    page = html(phone.client.get(board))
+    assert '<span>Ahead: <strong id="ahead">John</strong></span>' in page
+    assert phone.client.post(f"{board}/finish", data={}).status_code == 302
+    assert "Ahead:" not in html(phone.client.get(board))
+
+
+def test_a_money_night_names_nobody_ahead(phone):
+    board = phone.start()
+    phone.enter(HAND_1)
+    page = html(phone.client.get(board))
+    assert "Plays first:" in page and "Ahead:" not in page
 
 
 def test_a_points_game_can_be_ended_by_the_table(phone):
@@ -1060,3 +1082,33 @@ def test_a_points_game_is_not_ended_on_scores_the_phone_has_not_seen(phone):
     response = phone.client.post(f"{board}/finish", data={"version": shown})
     assert "the game is not ended" in html(phone.client.get(response.headers["Location"]))
     assert phone.client.get(f"{board}/version.json").get_json()["status"] == "open"
+
+
+def _undo_form(page: str) -> dict[str, str]:
+    """What the scoreboard's undo button posts: the hand it names and the version shown."""
+    form = re.search(r'<form[^>]*action="[^"]*/undo"[^>]*>(.*?)</form>', page, re.S)
+    assert form, page
+    return dict(re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', form.group(1)))
+
+
+def test_a_stale_undo_never_takes_back_a_hand_another_phone_entered(app, phone):
+    """Issue 38: the undo sent only the hand's number: after another phone took hand 2 back
+    and entered a new hand 2, a tap on a page still showing the old one removed the new one."""
+    board = phone.start()
+    phone.enter(HAND_1)
+    phone.enter(HAND_2, out="Enda")
+    other = _second_phone(app, phone)
+    stale = _undo_form(html(other.client.get(board)))
+    assert stale["number"] == "2"
+    assert phone.client.post(board + "/undo", data=_undo_form(html(phone.client.get(board))))
+    phone.enter({"Enda": "K", "John": "", "Rex": "7 7", "Finn": "Q"}, out="John")  # a new hand 2
+
+    refused = other.client.post(f"{board}/undo", data=stale, follow_redirects=True)
+
+    assert "Nothing is undone: the session changed on another phone" in html(refused)
+    assert _hands_played(phone) == 2
+    assert "John" in html(phone.client.get(f"{board}/hands/2"))  # the new hand 2 is kept
+    fresh = _undo_form(html(other.client.get(board)))
+    undone = other.client.post(f"{board}/undo", data=fresh, follow_redirects=True)
+    assert "Hand 2 is undone." in html(undone)
+    assert _hands_played(phone) == 1
