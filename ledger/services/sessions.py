@@ -99,11 +99,7 @@ def create_session(
         earlier = _started_by(group, request_id)
         if earlier is not None:
             return AddedSession(build_session_view(group, earlier), created=False)
-        known = find_players(group.id, names)
-        for i, n in enumerate(names):
-            if name_key(n) not in known:
-                check_new_name(n, field=f"players[{i}]")
-        seats = [known[name_key(n)].name if name_key(n) in known else n for n in names]
+        known, seats = _seats(group, names)
         options = _named_as_before(group, rules.key, chosen)
         first = next((p for p in seats if name_key(p) == name_key(dealer.strip())), dealer)
         here = {p.id for p in known.values()}
@@ -554,6 +550,16 @@ def _open_session(
             SessionPlayer(session_id=row.id, player_id=rows[name_key(p)].id, seat=seat, active=True)
         )
     return row
+
+
+def _seats(group: GroupRef, names: Sequence[str]) -> tuple[dict[str, Player], list[str]]:
+    """The group's players of these names, and the seats by name, each spelled as the group
+    knows it; a name the group does not know yet is checked as a new player's."""
+    known = find_players(group.id, names)
+    for i, n in enumerate(names):
+        if name_key(n) not in known:
+            check_new_name(n, field=f"players[{i}]")
+    return known, [known[name_key(n)].name if name_key(n) in known else n for n in names]
 
 
 def _named_as_before(group: GroupRef, game: str, options: dict[str, Any]) -> dict[str, Any]:
