@@ -165,7 +165,7 @@ def test_a_night_whose_pot_went_on_is_not_reopened_and_says_why(phone):
     # Issue 37: the settle-up offers no button that can only refuse; it says why instead.
     settle = html(phone.client.get(f"{first}/settle"))
     assert 'id="reopen"' not in settle
-    assert re.search(r'id="reopen-why">The pot of session \d+ opened session \d+', settle)
+    assert 'id="reopen-why">The pot of Spot #1 opened Spot #2' in settle
 
 
 def test_the_new_session_page_starts_from_the_last_stakes_and_says_which_pot_waits(phone):
