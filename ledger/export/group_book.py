@@ -43,6 +43,7 @@ from ledger.services.stats import (
 if TYPE_CHECKING:
     from ledger.services.exports import GroupExport, StreamedSession
     from ledger.services.results import TabView
+    from ledger.services.season_views import SeasonView
 
 
 def _engine_game(key: str) -> str:
@@ -137,6 +138,7 @@ def group_workbook(
     *,
     stream: IO[bytes] | None = None,
     tabs: Sequence[TabView] = (),
+    seasons: Sequence[SeasonView] = (),
 ) -> bytes:
     """The group's whole history (API.md "Workbooks"): Sessions, Players and Hands, then a
     sheet per player (their nights and totals, as their page shows them), then the Tab
@@ -180,7 +182,31 @@ def group_workbook(
     _player_sheets(wb, nights, player_names)
     if tabs:
         _tab_sheet(wb, tabs, name_width)
+    if seasons:
+        _seasons_sheet(wb, seasons, name_width)
     return _save(wb, stream)
+
+
+def _seasons_sheet(wb: Workbook, seasons: Sequence[SeasonView], name_width: float) -> None:
+    """Each season's standings (RULES.md §13), a row per player: rank (empty below the line),
+    points, nights played and counted, best night, average, and the prize (with the booby
+    prize) the pot pays, or would pay while open, in the season's currency."""
+    widths = [20, 12, 11, 11, 8, 6, name_width, 8, 8, 8, 8, 8, 12]
+    sheet = _Sheet(wb, "Seasons", widths, freeze="C2")
+    sheet.header(
+        ["Season", "Game", "From", "To", "Status", "Rank", "Player", "Points", "Nights",
+         "Counted", "Best", "Average", "Prize"]
+    )  # fmt: skip
+    for season in seasons:
+        won = {p.player: season.money(p.units) for p in season.table.prizes}
+        sheet.formats = {12: money_format(season.currency)}
+        for s in season.table.standings:
+            sheet.row(
+                [season.name, season.title, season.first_day, season.last_day, season.status,
+                 s.rank, s.player, s.total, s.nights, s.counted, s.best, s.average,
+                 won.get(s.player)]
+            )  # fmt: skip
+    sheet.filter()
 
 
 def _tab_sheet(wb: Workbook, tabs: Sequence[TabView], name_width: float) -> None:
@@ -195,8 +221,11 @@ def _tab_sheet(wb: Workbook, tabs: Sequence[TabView], name_width: float) -> None
     for t in tabs:
         for n in t.nights:
             parts = [n.parts.get(p) for p in names]
-            game = n.own_name or n.game_name
-            sheet.row([t.currency, "night", n.at, n.title, n.session, game, None, None, None]
+            if n.season is None:  # a night, by its name and its id
+                night, sid, game = n.title, n.session, n.own_name or n.game_name
+            else:  # a season closed onto the tab: its name
+                night, sid, game = None, None, n.game_name
+            sheet.row([t.currency, "night", n.at, night, sid, game, None, None, None]
                       + parts)  # fmt: skip
         for p in t.payments:
             sheet.row([t.currency, "payment", p.at, None, None, None, p.source, p.target]
@@ -258,7 +287,12 @@ def _player_sheets(wb: Workbook, nights: Sequence[tuple[str, Night]], names: Seq
 
 def group_export_workbook(export: GroupExport) -> bytes:
     """The group's workbook: its listing first, then each session as the service streams it."""
-    return group_workbook(export.group.to_json(), _each_streamed(export.streamed), tabs=export.tabs)
+    return group_workbook(
+        export.group.to_json(),
+        _each_streamed(export.streamed),
+        tabs=export.tabs,
+        seasons=export.seasons,
+    )
 
 
 def _each_streamed(

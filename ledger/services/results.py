@@ -191,6 +191,9 @@ class SessionView:
     eliminated: Mapping[str, int] | None = None
     buy_ins: Mapping[str, tuple[int, ...]] | None = None
     may_buy_in: tuple[str, ...] = ()  # who may buy back in now (the page's buttons)
+    # A game's own parts of the answer beside these (Boerenbridge's ``round``, Klaverjassen's
+    # ``teams`` and ``sheet``: ``Game.session_parts``), answered as they are.
+    parts: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -237,7 +240,7 @@ class SessionView:
             found["eliminated"] = list(self.eliminated)
         if self.buy_ins is not None:
             found["buy_ins"] = {p: len(at) for p, at in self.buy_ins.items()}
-        return found
+        return {**found, **self.parts}
 
 
 @dataclass(frozen=True)
@@ -254,9 +257,12 @@ class ResultView:
     # points left in hand are ``spots`` (answered as ``in_hand`` too).
     melded: int | None = None
     melded_cards: tuple[str, ...] = ()
+    # What a game says of the result beside these (Boerenbridge's bid and tricks).
+    more: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         found = {
+            **self.more,
             "player": self.player,
             "cards": list(self.cards),
             "spots": self.spots,
@@ -303,6 +309,8 @@ class HandView:
     created_at: datetime
     updated_at: datetime
     ending: str | None = None  # Gin Rummy: knock, gin, big_gin or draw
+    # What a game says of the hand beside these (Klaverjassen's teams: points, roem, nat).
+    more: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def payments(self) -> tuple[MovementView, ...]:
@@ -327,6 +335,7 @@ class HandView:
             "created_at": timestamp(self.created_at),
             "updated_at": timestamp(self.updated_at),
             **({"ending": self.ending} if self.ending is not None else {}),
+            **self.more,
         }
 
 
@@ -520,6 +529,7 @@ class TabNightView:
     number: int = 0  # the night's number ("Spot #2": ledger/rules/nights.py)
     own_name: str = ""  # the table's name for its game (Any game's), or ""
     correctable: bool = False  # a points game that ended by itself: its hands may change
+    season: int | None = None  # a season closed onto the tab: its id; game_name its name
 
     @property
     def title(self) -> str:
@@ -565,7 +575,8 @@ class TabView:
             "transfers": [
                 {k: v for k, v in t.to_json().items() if k != "units"} for t in self.transfers
             ],
-            "sessions": [n.session for n in self.nights],
+            "sessions": [n.session for n in self.nights if n.season is None],
+            "seasons": [n.season for n in self.nights if n.season is not None],
             "payments": [p.to_json() for p in self.payments],
             "since": timestamp(self.since),
             "settled": not self.transfers,

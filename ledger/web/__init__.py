@@ -18,6 +18,7 @@ def register_pages(app: Flask) -> None:
     from ledger.web import access, display, groups, hands, history, home, i18n, sessions, tab
     from ledger.web.errors import service_error_page
     from ledger.web.limits import refuse_unkeepable_text
+    from ledger.web.seasons import bp as seasons_bp
 
     for blueprint in (
         home.bp,
@@ -28,6 +29,7 @@ def register_pages(app: Flask) -> None:
         hands.bp,
         history.bp,
         tab.bp,
+        seasons_bp,
     ):
         app.register_blueprint(blueprint)
     app.register_error_handler(ServiceError, service_error_page)

@@ -1,7 +1,7 @@
 """Ids never reused, again: AUTOINCREMENT back on every SQLite table that had it.
 
 Revision ID: f3b8e1c2a7d9
-Revises: e5c1a9d3b7f2
+Revises: f3a8c2d1e9b4
 Create Date: 2026-11-28 10:00:00.000000
 
 Revision d2a7f0c4e1b5 gave groups, sessions and payments AUTOINCREMENT (an id is used once,
@@ -19,12 +19,12 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "f3b8e1c2a7d9"
-down_revision = "e5c1a9d3b7f2"
+down_revision = "f3a8c2d1e9b4"
 branch_labels = None
 depends_on = None
 
 # Every table whose model says sqlite_autoincrement at this revision.
-TABLES = ("groups", "sessions", "payments", "tab_payments")
+TABLES = ("groups", "sessions", "payments", "tab_payments", "seasons")
 
 
 def has_autoincrement(table: str) -> bool:
