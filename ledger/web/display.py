@@ -174,23 +174,16 @@ def game_name(key: str) -> str:
 
 @bp.app_template_global("night_game")
 def night_game(night: Any) -> str:
-    """A night's game for people on this page: the table's own name for it (Any game's
-    "Hearts"), else the game's name in the page's language. ``night`` is anything with the
-    night's ``game`` and ``own_name`` (a session, a listing's line, a player's night)."""
+    """A night's game on this page: the table's own name for it ("Hearts"), else the game's."""
     return getattr(night, "own_name", "") or game_name(night.game)
 
 
 @bp.app_template_global("night_name")
 def night_name(night: Any) -> str:
-    """A night as its pages name it, "Spot #2", "Hearts #1" (ledger/rules/nights.py):
-    ``night`` has its ``game``, ``own_name`` and ``number``."""
-    game = GAMES.get(night.game)
-    return nights.night_name(
-        game.name if game is not None else night.game,
-        getattr(night, "own_name", ""),
-        night.number,
-        get_translations().gettext,
-    )
+    """A night as its pages name it, "Spot #2" (ledger/rules/nights.py)."""
+    name = GAMES[night.game].name if night.game in GAMES else night.game
+    own, translate = getattr(night, "own_name", ""), get_translations().gettext
+    return nights.night_name(name, own, night.number, translate)
 
 
 @bp.app_template_global("series_class")
