@@ -78,7 +78,7 @@ def test_a_night_is_finished_with_a_keeper_who_brings_the_pot_to_the_next(new_ph
     phone.shot("hand-of-a-night-with-a-pot-brought-back")
     page.goto(f"/g/{api.slug}/s/{following}/settle")
     row = page.get_by_role("row", name=re.compile(r"^Enda"))
-    expect(row.get_by_role("cell")).to_have_text(["-15", "-€0.15", "-€0.20", "-€0.35"])
-    expect(page.get_by_role("columnheader")).to_contain_text(["Pot", "To settle"])
+    expect(row.get_by_role("cell")).to_have_text(["-€0.15", "-€0.20", "-€0.35"])
+    expect(page.get_by_role("columnheader")).to_contain_text(["Pot", "Total"])
     expect(page.get_by_text("Enda brought the pot back: €0.20", exact=True)).to_be_visible()
     phone.shot("settle-up-with-the-pot-brought-back")  # and it fits the phone's width

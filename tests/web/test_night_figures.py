@@ -76,9 +76,9 @@ def test_johns_night_is_the_same_figure_on_every_page_the_api_and_the_workbook(n
     assert row_of(hand, "John").endswith("-38")
     assert "Balance" in say(hand)
 
-    # The settle-up: -38 for the night, the pot brought back beside it, and what he pays.
+    # The settle-up: -€0.38 for the night, the pot brought back beside it, what he pays.
     settle = html(night.client.get(f"{board}/settle"))
-    assert row_of(settle, "John") == "John -38 -€0.38 -€0.20 -€0.58"
+    assert row_of(settle, "John") == "John -€0.38 -€0.20 -€0.58"
     listed = say(settle).split("The payments as text")[0]  # the list, not the copy
     paid = re.findall(r"John pays \w+ €(\d+\.\d\d)", listed)
     assert sum(float(p) for p in paid) == pytest.approx(0.58)
