@@ -29,7 +29,7 @@ from ledger.services.results import ChangeView, SessionView
 from ledger.web import access
 from ledger.web.chart import score_chart
 from ledger.web.display import format_money, game_name
-from ledger.web.forms import ConfirmForm
+from ledger.web.forms import AccountForm, ConfirmForm
 from ledger.web.i18n import error_text
 from ledger.web.summary import join_names
 from ledger.web.texts import choice_label
@@ -67,8 +67,11 @@ def chosen_period(args: Mapping[str, str], now: datetime | None = None) -> Chose
 
 
 def points_label(key: str) -> str:
-    """A points column's heading: the game, and "(penalty)" where points count against."""
+    """A points column's heading: the game, and "(penalty)" where points count against; a
+    game the table names itself by its name ("Hearts")."""
     game, _sep, scoring = key.partition(":")
+    if scoring and stats.named_by_table(game):
+        return scoring
     if scoring == "penalty":
         return game_name(game) + " " + _("(penalty)")
     return game_name(game)
@@ -78,7 +81,8 @@ def points_label(key: str) -> str:
 
 
 @bp.get("/p/<path:name>")
-def player(slug: str, name: str) -> str:
+def player(slug: str, name: str, account_form: AccountForm | None = None) -> str:
+    """The player's page; ``account_form`` as typed, with its errors, when it was refused."""
     group = access.group_for_page(slug)
     history = stats.player_history(group, name)
     league = seasons.player_league(group, history.name)
@@ -89,10 +93,10 @@ def player(slug: str, name: str) -> str:
         # RULES.md §6b: whether an account is kept; its number only when asked for.
         account=accounts.account_of(group, history.name),
         reveal=request.args.get("account") == "show",
+        account_form=account_form or AccountForm(formdata=None),
         on_tab=tab.player_on_tab(group, history.name),
         confirm_form=ConfirmForm(),
         nights=list(reversed(history.nights)),
-        numbers=services.session_numbers(group),
         charts=player_charts(history, league.ratings),
         game_rows=game_rows(history.totals),
         league=league,  # RULES.md §13, §14
@@ -105,7 +109,7 @@ def game_rows(totals: stats.Totals) -> list[tuple[str, int | None, int]]:
     rows: list[tuple[str, int | None, int]] = []
     seen: set[str] = set()
     for key, points in totals.points.items():
-        game = key.split(":")[0]
+        game = stats.won_key(key)
         won = None if game in seen else totals.games_won.get(game, 0)
         rows.append((points_label(key), won, points))
         seen.add(game)
