@@ -41,7 +41,8 @@ _MICRO_PER_CENT: Mapping[int, int] = {places: 10 ** (6 - places) for places in r
 class Round:
     """A round: ``cents`` (the currency's smallest amounts on paper) paid by ``paid_by`` for
     the people in ``shares``, each with their share (at least 1), in the night's seating
-    order; ``what`` it was ("a round", "chips"), or None when nobody said."""
+    order when it was recorded (``read_round`` keeps them so; the odd cents follow it);
+    ``what`` it was ("a round", "chips"), or None when nobody said."""
 
     paid_by: str
     cents: int
@@ -75,9 +76,10 @@ def seated(names: Mapping[str, Any] | Sequence[str], order: Sequence[str]) -> li
     return sorted(names, key=lambda p: (place.get(p, len(place)), p))
 
 
-def parts(one: Round, order: Sequence[str]) -> dict[str, int]:
-    """The round's parts, by person, in seating order."""
-    return split(one.cents, one.shares, order)
+def parts(one: Round) -> dict[str, int]:
+    """The round's parts, by person, in the seating order it was recorded in (its shares'
+    order): a player who joins the table later never moves another's odd cent."""
+    return split(one.cents, one.shares, list(one.shares))
 
 
 def given(rounds: Sequence[Round], order: Sequence[str]) -> dict[str, int]:
@@ -86,7 +88,7 @@ def given(rounds: Sequence[Round], order: Sequence[str]) -> dict[str, int]:
     net = dict.fromkeys(order, 0)
     for one in rounds:
         net[one.paid_by] = net.get(one.paid_by, 0) + one.cents
-        for person, part in parts(one, order).items():
+        for person, part in parts(one).items():
             net[person] = net.get(person, 0) - part
     return net
 

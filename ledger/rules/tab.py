@@ -167,8 +167,17 @@ def check_payment(tab: Tab | None, source: str, target: str, cents: int) -> None
     (RULES.md §2, §6a), naming the amount still due; less than one coin over is allowed
     where the coin is bigger than a cent."""
     currency = tab.currency if tab is not None else ""
+    check_paid(tab.outstanding if tab else {}, currency, source, target, cents)
+
+
+def check_paid(
+    outstanding: Mapping[str, Decimal], currency: str, source: str, target: str, cents: int
+) -> None:
+    """Refuse a payment of ``cents`` from ``source`` to ``target`` that would make either
+    owe or be owed more than ``outstanding`` (coins) says, naming what is still due (RuleError
+    on ``amount``): the tab's payments and a night's with rounds (RULES.md §6a, §6c)."""
     places = minor_units(currency)
-    left = {p: int(a.scaleb(places)) for p, a in (tab.outstanding if tab else {}).items()}
+    left = {p: int(a.scaleb(places)) for p, a in outstanding.items()}
     owes, owed = -left.get(source, 0), left.get(target, 0)
     slack = int(smallest_coin(currency).scaleb(places)) - 1
     if owes > 0 and owed > 0 and cents <= owes + slack and cents <= owed + slack:

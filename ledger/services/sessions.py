@@ -23,15 +23,21 @@ from ledger.rules import base
 from ledger.rules.base import State
 from ledger.rules.epc import remittance
 from ledger.rules.errors import RuleError
-from ledger.rules.money import amount, settle_amounts
-from ledger.rules.payout import check_stake_seats
+from ledger.rules.money import amount, minor_units, settle_amounts
+from ledger.rules.payout import check_stake_seats, for_money
 from ledger.rules.registry import get_game
+from ledger.rules.rounds import settle_night
 from ledger.rules.settle import Transfer
+from ledger.rules.tab import night_part
 from ledger.services.accounts import with_epc
 from ledger.services.building import (
     build_session_view,
+    night_currency,
+    night_rounds,
+    ordered_players,
     payment_views,
     player_name,
+    round_views,
 )
 from ledger.services.building import session_numbers as numbers_in
 from ledger.services.errors import Conflict, NotFound
@@ -56,6 +62,7 @@ from ledger.services.results import (
     SettlementView,
     TransferView,
 )
+from ledger.services.rounds import with_rounds
 from ledger.services.unit_of_work import record, write
 
 
@@ -304,14 +311,67 @@ def settlement(
     row = load_session(group, session_id)
     game = session_game(row)
     state, keeper = _settled_state(row, game, leftover_pot, pot_keeper)
-    players, balances = settlement_balances(row, game, state, keeper)
-    unit_value = Decimal(row.options["unit_value"])
-    currency = row.options["currency"]
+    made = night_rounds(row)
+    players, balances = _night_balances(row, game, state, keeper, bool(made))
+    unit_value = Decimal(row.options.get("unit_value") or "0.01")
+    currency = night_currency(row.options)
     # Paying up (RULES.md §2): the payments made lower what is still outstanding.
     paid = payment_views(row, unit_value, currency)
+    if made or any(p.units is None for p in paid):
+        # RULES.md §6c: the game's money and the rounds, settled together in the currency.
+        money = settle_night(
+            currency,
+            {party: night_part(units, unit_value) for party, units in balances.items()},
+            made,
+            players,
+            [(p.source, p.target, int(p.amount.scaleb(minor_units(currency)))) for p in paid],
+        )
+        view = _settlement_view(group, row, game, state, keeper, players, balances, paid)
+        paying = _night_transfers(group, row, game.name, money.transfers, units=False)
+        return with_rounds(view, money, round_views(row), paying)
     left = _after_payments(balances, paid)
     settled, _ = settle_amounts(balances, unit_value, currency)
     owed, transfers = settle_amounts(left, unit_value, currency)
+    view = _settlement_view(group, row, game, state, keeper, players, balances, paid)
+    return replace(
+        view,
+        balances=tuple(
+            replace(b, settled=settled[b.player], outstanding=left[b.player],
+                    outstanding_amount=owed[b.player])
+            for b in view.balances
+        ),
+        transfers=_night_transfers(group, row, game.name, transfers),
+    )  # fmt: skip
+
+
+def _night_balances(
+    row: GameSession, game: base.Game, state: State, keeper: str | None, rounds: bool
+) -> tuple[list[str], dict[str | None, int]]:
+    """The players and the game's balances a settlement pays; a points game not played for
+    money that has rounds has none but its rounds (RULES.md §6c)."""
+    try:
+        return settlement_balances(row, game, state, keeper)
+    except RuleError:
+        if not rounds or for_money(game, row.options):
+            raise
+        players = ordered_players(state)
+        return players, dict.fromkeys(players, 0)
+
+
+def _settlement_view(
+    group: GroupRef,
+    row: GameSession,
+    game: base.Game,
+    state: State,
+    keeper: str | None,
+    players: Sequence[str],
+    balances: Mapping[str | None, int],
+    paid: Sequence[PaymentView],
+) -> SettlementView:
+    """The settlement's balances and pot as the game leaves them, before anything is settled."""
+    unit_value = Decimal(row.options.get("unit_value") or "0.01")
+    currency = night_currency(row.options)
+    pot = state.pot if game.money else 0
     return SettlementView(
         session=row.id,
         status=row.status,
@@ -322,17 +382,14 @@ def settlement(
                 p,
                 balances[p],
                 amount(balances[p], unit_value, currency),
-                settled=settled[p],
-                outstanding=left[p],
-                outstanding_amount=owed[p],
                 pot_kept=state.pot if p == keeper and game.money else 0,
             )
             for p in players
         ),
-        pot=state.pot if game.money else 0,
-        pot_amount=amount(state.pot if game.money else 0, unit_value, currency),
-        transfers=_night_transfers(group, row, game.name, transfers),
-        payments=paid,
+        pot=pot,
+        pot_amount=amount(pot, unit_value, currency),
+        transfers=(),
+        payments=tuple(paid),
         pot_keeper=keeper if keeper in balances else None,
         on_tab=row.on_tab,
     )
@@ -352,13 +409,22 @@ def _finished_already(group: GroupRef, row: GameSession, settle: Any) -> Session
 
 
 def _night_transfers(
-    group: GroupRef, row: GameSession, game: str, transfers: Sequence[tuple[Transfer, Decimal]]
+    group: GroupRef,
+    row: GameSession,
+    game: str,
+    transfers: Sequence[tuple[Transfer, Decimal]],
+    *,
+    units: bool = True,
 ) -> tuple[TransferView, ...]:
     """A night's transfers, a QR code's text on each in euros to a player with a bank account
-    (RULES.md §6b); none for a night on the tab (§6a): the tab's settle-up pays it."""
+    (RULES.md §6b); none for a night on the tab (§6a): the tab's settle-up pays it. Without
+    ``units`` (a night with rounds, §6c) each gives its amount alone."""
     if row.on_tab:
         return ()
-    views = tuple(TransferView(t.source, t.target, t.units, money) for t, money in transfers)
+    views = tuple(
+        TransferView(t.source, t.target, t.units if units else None, money)
+        for t, money in transfers
+    )
     return with_epc(
         group, views, row.options["currency"], remittance(group.name, f"{game} #{row.id}")
     )
@@ -390,8 +456,8 @@ def _after_payments(
     turns the other way (the payee now owes the difference back), so none is ever lost."""
     left = dict(balances)
     for p in paid:
-        left[p.source] = left.get(p.source, 0) + p.units
-        left[p.target] = left.get(p.target, 0) - p.units
+        left[p.source] = left.get(p.source, 0) + (p.units or 0)
+        left[p.target] = left.get(p.target, 0) - (p.units or 0)
     return left
 
 

@@ -26,8 +26,8 @@ def test_the_worked_example_of_rules_6c():
     crisps = read_round(
         SEATS, paid_by="Rex", people=["John", "Rex", "Finn"], amount="7.50", currency="EUR"
     )
-    assert parts(pints, SEATS) == dict.fromkeys(SEATS, 460)
-    assert parts(crisps, SEATS) == {"John": 250, "Rex": 250, "Finn": 250}
+    assert parts(pints) == dict.fromkeys(SEATS, 460)
+    assert parts(crisps) == {"John": 250, "Rex": 250, "Finn": 250}
     night = settle_night(
         "EUR",
         game_money({"Enda": 120, "John": -30, "Rex": -50, "Finn": -40}),
@@ -212,10 +212,10 @@ def games(draw):
 def test_the_parts_add_up_to_each_amount(made, cents, shares):
     assert sum(split(cents, shares, PLAYERS).values()) == cents
     for one in made:
-        assert sum(parts(one, PLAYERS).values()) == one.cents
+        assert sum(parts(one).values()) == one.cents
         # Each part is the exact share rounded down, or one cent more.
         total = sum(one.shares.values())
-        for person, part in parts(one, PLAYERS).items():
+        for person, part in parts(one).items():
             assert part - one.cents * one.shares[person] // total in (0, 1)
 
 
