@@ -25,9 +25,10 @@ from ledger.rules.epc import remittance
 from ledger.rules.errors import RuleError
 from ledger.rules.money import minor_units
 from ledger.rules.registry import get_game
+from ledger.rules.rounds import cents_in_micro, given
 from ledger.rules.tab import Tab, TabNight, TabPaid, check_payment, night_part, tab_cents, work_out
 from ledger.services.accounts import with_epc
-from ledger.services.building import build_session_view
+from ledger.services.building import build_session_view, night_rounds
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import name_key
 from ledger.services.keepers import keeper_names, settlement_balances
@@ -166,6 +167,9 @@ def _nights(group: GroupRef) -> tuple[dict[str, list[TabNight]], dict[int, _Info
             continue
         value = Decimal(row.options["unit_value"])
         parts = {p: night_part(u, value) for p, u in balances.items()}
+        # RULES.md §6c: a night on the tab carries its rounds.
+        for p, cents in given(night_rounds(row), list(parts)).items():
+            parts[p] = parts.get(p, 0) + cents_in_micro(cents, str(row.options["currency"]))
         at = added.get(row.id) or row.finished_at or row.started_at
         nights.setdefault(str(row.options["currency"]), []).append(TabNight(row.id, at, parts))
         info[row.id] = (row.game, row.started_at)

@@ -12,16 +12,20 @@ A_NAME = "Secret Snug Club"
 PUBLIC = {("GET", "api.games"), ("POST", "api.create_group")}
 # A payment group A may make after its hand (Philomena owes Zebedee 12 units).
 PAYMENT = {"from": "Philomena", "to": "Zebedee", "units": 2}
+# A round group A records (RULES.md §6c).
+ROUND = {"what": "crisps", "amount": "3.00", "paid_by": "Cornelius", "for": A_PLAYERS}
 
 
 @pytest.fixture
 def groups(client):
-    """Group A with a session, a hand and a payment, group B with nothing, and A as A sees it."""
+    """Group A with a session, a hand, a payment and a round, group B with nothing, and A as A
+    sees it."""
     a = Table(client, A_NAME)
     b = Table(client, "The Other Table", passphrase="another passphrase")
     sid = a.session(A_PLAYERS, dealer="Zebedee")["id"]
     a.hand(sid, hand_of({"Zebedee": "A 2", "Philomena": "3 4", "Cornelius": "5 6"}))
     a.ok("POST", f"/sessions/{sid}/payments", PAYMENT, 201)
+    a.ok("POST", f"/sessions/{sid}/rounds", ROUND, 201)
     return a, b, sid
 
 
@@ -32,12 +36,14 @@ def snapshot(table: Table, sid: int):
         table.ok("GET", f"/sessions/{sid}/hands"),
         table.ok("GET", f"/sessions/{sid}/history"),
         table.ok("GET", f"/sessions/{sid}/payments"),
+        table.ok("GET", f"/sessions/{sid}/rounds"),
     )
 
 
 def a_calls(app, slug: str, sid: int):
     """Every (method, path, endpoint) of the API, filled in with group A's things."""
-    values = {"slug": slug, "session_id": sid, "number": 1, "name": "Cornelius", "payment_id": 1}
+    values = {"slug": slug, "session_id": sid, "number": 1, "name": "Cornelius", "payment_id": 1,
+              "round_id": 1}  # fmt: skip
     calls = []
     for rule in app.url_map.iter_rules():
         if not rule.endpoint.startswith("api."):
@@ -70,6 +76,8 @@ def body_for(endpoint: str):
         "api.pay_tab": {"from": "Zebedee", "to": "Philomena", "amount": "0.01", "currency": "EUR"},
         "api.set_account": {"iban": "NL91ABNA0417164300", "name": "Cornelius"},
         "api.buy_in": {"player": "Zebedee"},
+        "api.add_round": ROUND,
+        "api.change_round": ROUND,
     }.get(endpoint)
 
 

@@ -202,3 +202,24 @@ def test_a_payment_in_the_currency_settles_part_of_a_total(table):
         "amount",
     )
     assert "€0.10" in message
+
+
+def test_a_night_finished_onto_the_tab_carries_its_rounds(table):
+    sid = worked_example(table)
+    table.ok("POST", f"/sessions/{sid}/rounds", PINTS, 201)
+    table.ok("POST", f"/sessions/{sid}/rounds", CRISPS, 201)
+    table.ok("POST", f"/sessions/{sid}/finish", {"leftover_pot": "refund", "settle": "tab"})
+    settlement = table.ok("GET", f"/sessions/{sid}/settlement")
+    assert (settlement["on_tab"], settlement["transfers"]) == (True, [])
+    (tab,) = table.ok("GET", f"/groups/{table.slug}/tab")["tabs"]
+    assert {b["player"]: b["amount"] for b in tab["balances"]} == {
+        "Enda": "-3.40",
+        "John": "11.00",
+        "Rex": "-0.10",
+        "Finn": "-7.50",
+    }
+    assert sorted((t["from"], t["to"], t["amount"]) for t in tab["transfers"]) == [
+        ("Enda", "John", "3.40"),
+        ("Finn", "John", "7.50"),
+        ("Rex", "John", "0.10"),
+    ]
