@@ -24,6 +24,7 @@ from ledger import services
 from ledger.models import utcnow
 from ledger.rules import amount, minor_units
 from ledger.services import accounts, pages, stats, tab
+from ledger.services.building import night_currency
 from ledger.services.errors import RuleError
 from ledger.services.results import ChangeView, SessionView
 from ledger.web import access
@@ -31,7 +32,7 @@ from ledger.web.chart import score_chart
 from ledger.web.display import format_money, game_name
 from ledger.web.forms import ConfirmForm
 from ledger.web.i18n import error_text
-from ledger.web.summary import join_names
+from ledger.web.summary import join_names, round_text
 from ledger.web.texts import choice_label
 
 bp = Blueprint("history", __name__, url_prefix="/g/<slug>")
@@ -442,6 +443,23 @@ def _unpaid(change: ChangeView, session: SessionView) -> str:
     )
 
 
+def _round(made: Mapping[str, Any], session: SessionView) -> str:
+    return round_text(made, night_currency(session.options))
+
+
+def _round_added(change: ChangeView, session: SessionView) -> str:
+    return _("A round was added: %(round)s.", round=_round(change.after, session))
+
+
+def _round_changed(change: ChangeView, session: SessionView) -> str:
+    before, after = _round(change.before, session), _round(change.after, session)
+    return _("A round was changed to: %(round)s (it was: %(was)s).", round=after, was=before)
+
+
+def _round_deleted(change: ChangeView, session: SessionView) -> str:
+    return _("A round was taken back: %(round)s.", round=_round(change.before, session))
+
+
 def _planned(change: ChangeView, session: SessionView) -> str:
     """The table's plan for the pot (RULES.md §2), chosen on one of its phones."""
     after = change.after
@@ -474,6 +492,9 @@ _WORDS: dict[str, Callable[[ChangeView, SessionView], str]] = {
     "pot.returned": _returned,
     "payment.recorded": _paid,
     "payment.deleted": _unpaid,
+    "round.added": _round_added,
+    "round.changed": _round_changed,
+    "round.deleted": _round_deleted,
     "tab.added": _tab_added,
     "tab.removed": _tab_removed,
 }

@@ -462,7 +462,7 @@ def settle(slug: str, session_id: int):
     """Who pays whom, under the table's plan for the pot while the night is open: the same
     plan and transfers on every phone (RULES.md §2)."""
     group, view = _session(slug, session_id)
-    if not view.money and view.payout is None:
+    if not view.money and view.payout is None and not view.rounds:
         abort(404)
     return _settle_page(group, view, FinishForm(formdata=None))
 
@@ -508,7 +508,7 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
         },
         transfers=[(t, words, qr) for t, words, qr, _line in rows],
         payments=paid,
-        coins_differ=any(b.settled != b.amount for b in result.balances),
+        coins_differ=any(b.settled != (b.total or b.amount) for b in result.balances if b.settled),
         smallest_coin=format_money(smallest_coin(result.currency), result.currency),
         copy_text=settle_copy_text(
             title, group.name, view.started_at, [r[3] for r in rows], kept, [w for _p, w in paid]
@@ -577,6 +577,7 @@ def pay(slug: str, session_id: int) -> Response:
                 request.form.get("from"),
                 request.form.get("to"),
                 form_number(request.form.get("units")),
+                money=request.form.get("amount"),
                 leftover_pot=_pot_shown(),
                 pot_keeper=_keeper_shown(),
             )
