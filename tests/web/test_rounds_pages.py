@@ -45,8 +45,8 @@ def test_the_worked_example_on_the_pages(phone):
     board = html(phone.client.get(response.headers["Location"]))
     assert "Saved: John paid €18.40 for a round for Enda, John, Rex and Finn." in board
     assert "Enda €4.60 · John €4.60 · Rex €4.60 · Finn €4.60" in board
-    crisps = {"for": ["John", "Rex", "Finn"]}
-    assert add_round(phone, paid_by="Rex", amount="7.50", what="crisps", **crisps).status_code == 302
+    crisps = {"for": ["John", "Rex", "Finn"], "what": "crisps"}
+    assert add_round(phone, paid_by="Rex", amount="7.50", **crisps).status_code == 302
 
     settle = html(phone.client.get(f"{phone.board}/settle"))
     rows = re.findall(r"<tr>\s*<th scope=\"row\">.*?</tr>", settle, re.S)
