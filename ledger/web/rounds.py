@@ -92,6 +92,7 @@ def form(slug: str, session_id: int, round_id: int | None):
 def delete(slug: str, session_id: int, round_id: int) -> Response:
     """A round taken back (after the page's confirm step)."""
     group = access.group_for_page(slug)
+    services.session_view(group, session_id)  # another group's night: not found
     if ConfirmForm().validate_on_submit():
         try:
             gone = rounds.delete_round(group, session_id, round_id)

@@ -43,6 +43,8 @@ def tables(app):
         f"{theirs.board}/payments", data={"from": SECRETS[0], "to": SECRETS[1], "units": "5"}
     )
     assert paid.status_code == 302
+    crisps = {"paid_by": SECRETS[0], "amount": "3", "for": list(SECRETS[:2])}
+    assert theirs.client.post(f"{theirs.board}/rounds/new", data=crisps).status_code == 302
     return ours, theirs
 
 
@@ -52,6 +54,14 @@ def their_payment_id(app, theirs: Phone) -> int:
     )
     (payment,) = payments.get_json()
     return payment["id"]
+
+
+def their_round_id(app, theirs: Phone) -> int:
+    rounds = app.test_client().get(
+        f"/api/v1/sessions/{theirs.session_id}/rounds", headers=basic(theirs.slug, PASSPHRASE)
+    )
+    (made,) = rounds.get_json()
+    return made["id"]
 
 
 def their_player_id(app, theirs: Phone) -> int:
@@ -65,7 +75,7 @@ def their_things(app, theirs: Phone) -> list:
     client, auth = app.test_client(), basic(theirs.slug, PASSPHRASE)
     paths = [f"/groups/{theirs.slug}"] + [
         f"/sessions/{theirs.session_id}{suffix}"
-        for suffix in ("", "/hands", "/history", "/payments")
+        for suffix in ("", "/hands", "/history", "/payments", "/rounds")
     ]
     return [client.get(f"/api/v1{p}", headers=auth).get_json() for p in paths]
 
@@ -103,6 +113,7 @@ def test_every_page_that_names_a_group_is_walked(app, tables):
         "player_id": 1,
         "name": "Enda",
         "payment_id": 1,
+        "round_id": 1,
     }
     endpoints = {endpoint for _, _, endpoint, _ in page_calls(app, values)}
     assert {"sessions.show", "hands.edit", "groups.backup", "groups.rename_player"} <= endpoints
@@ -120,6 +131,7 @@ def test_their_ids_under_our_group_are_not_found_and_show_nothing_of_theirs(app,
         # itself is echoed on the page, in the language switch; test_stats.py tries theirs.)
         "name": "Intruder",
         "payment_id": their_payment_id(app, theirs),
+        "round_id": their_round_id(app, theirs),
     }
     walked = 0
     for method, path, _, arguments in page_calls(app, values):
@@ -143,6 +155,7 @@ def test_their_group_address_asks_for_their_passphrase_and_shows_nothing_of_thei
         "player_id": their_player_id(app, theirs),
         "name": "Intruder",
         "payment_id": their_payment_id(app, theirs),
+        "round_id": their_round_id(app, theirs),
     }
     for method, path, _, _ in page_calls(app, values):
         response = ours.client.open(path, method=method, data=FORM)
