@@ -102,7 +102,7 @@ def register_commands(app: Flask) -> None:
 
     app.cli.add_command(cli.serve_command)
     app.cli.add_command(cli.init_db_command)
-    # A group's workbook, backup and restore (ledger/export.py, ledger/backup.py).
+    # A group's workbook, backup and restore (ledger/export/, ledger/backup/).
     app.cli.add_command(cli.export_command)
     app.cli.add_command(cli.backup_command)
     app.cli.add_command(cli.restore_command)

@@ -336,7 +336,7 @@ def main() -> None:
     cli.main(prog_name="ledger")
 
 
-# --- Export, backup and restore (ledger/export.py, ledger/backup.py) ---------------------------
+# --- Export, backup and restore (ledger/export/, ledger/backup/) ---------------------------
 # On the command line the group is named by its slug and no passphrase is asked: whoever runs
 # these can read the database file anyway.
 
@@ -395,14 +395,13 @@ def export_command(group: str, file: str) -> None:
 @with_appcontext
 def backup_command(group: str, file: str) -> None:
     """Write everything of GROUP to FILE (JSON), for `ledger restore`."""
-    from ledger.backup import dumps
-    from ledger.services import exports
+    from ledger.backup import backup_group, dumps
     from ledger.services.errors import ServiceError
 
     ensure_database(current_app._get_current_object())  # type: ignore[attr-defined]
     path = _target(file)
     try:
-        text = dumps(exports.group_backup(group))
+        text = dumps(backup_group(group))
     except ServiceError as e:
         raise click.ClickException(e.message) from e
     _write(path, text.encode("utf-8"))

@@ -262,7 +262,7 @@ class SessionChart(Model):
     ``points`` holds ``[number, scores]`` for every hand whose number is a multiple of
     ``step`` (a power of two, doubled whenever there would be more than the chart's points),
     and ``last`` the last hand's, so earlier points stay put as hands are added. Derived from
-    the hands: never backed up (ledger/backup.py NOT_BACKED_UP); a session without one (a
+    the hands: never backed up (ledger/services/backups.py NOT_BACKED_UP); a session without one (a
     restored group's, one from before it existed) is charted from its hands and gets its row
     with its next hand.
     """

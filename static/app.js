@@ -24,7 +24,7 @@
   });
 
   /* A finger (or a mouse button) held on the page: <html data-pressed>, so the live updates
-     (static/live.js, settle.js) do not swap the page from under a tap; "ledger:released" once
+     (static/live.js) do not change the page under a tap; "ledger:released" once
      it is lifted and its click is through, for them to catch up at once. */
   var letGo = null;
   function releaseIn(ms) {
@@ -157,7 +157,7 @@
   /* Times come in UTC (<time datetime="…Z" data-local>); each phone shows them on its own
      clock, in the page's language with the phone's regional habits ("22 Nov 2026, 21:05"):
      when the page loads, and again whenever a script swaps in parts of the page the server
-     sent anew (static/live.js and static/settle.js say so with "ledger:updated"). */
+     sent anew (static/live.js says so with "ledger:updated"). */
   function localTimes() {
     var stamps = document.querySelectorAll("time[data-local]");
     if (!stamps.length || !window.Intl) return;

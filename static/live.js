@@ -1,27 +1,154 @@
 /* A session's pages keep in step with the server, and say when they cannot.
 
-   Every few seconds (only while the page is visible) it asks a small JSON address for the
-   session's version. On the scoreboard, when that changed, it fetches the page again and swaps
-   in the parts marked data-live, so a screen reader hears the new totals (they sit in
-   aria-live regions). On every page of a session (scoreboard, settle-up, hand form), when the
-   server cannot be reached it says so at the top, with the time of the last update, and greys
-   the numbers that may be old; the notice goes when the server answers again. */
+   A page that follows the table (the scoreboard, a night's settle-up, the tab) has all its
+   content in one element carrying data-poll-url: a small JSON address for the version of
+   what it shows. Every few seconds (only while the page is visible) this asks it; when the
+   version changed, it fetches the page itself (the same address, as a reload would) and lays
+   the server's content over the one shown (show(), below). So the phone shows what a reload
+   would show, every line of the template, with no list of parts to keep up to date. Other
+   scripts hand it a page to show the same way ("ledger:show": static/settle.js, with the
+   answer to a tick).
+
+   On every page of a session (scoreboard, settle-up, hand form), when the server cannot be
+   reached it says so at the top, with the time of the last update, and greys the numbers
+   that may be old; the notice goes when the server answers again. */
 (function () {
   "use strict";
   var notice = document.getElementById("connection");
   var root = document.querySelector("[data-poll-url]");
   if (!window.fetch || !(root || notice)) return;
   var url = root ? root.getAttribute("data-poll-url") : notice.getAttribute("data-ping-url");
-  var version = root ? root.getAttribute("data-version") : null;
   var every = 3000;
   // An answer slower than this is no answer: the wifi that drops mostly hangs, not refuses.
   var patience = 5000;
   var busy = false;
   var timer = null;
   var failures = 0;
+  // How many pages were shown: a page fetched before another was shown is older than it.
+  var shown = 0;
   // When this phone last heard from the server about this session: kept across pages, so a
   // page shown again from the browser's cache while offline says how old it really is.
   var seenKey = "ledger-seen:" + url;
+
+  /* --- The server's page over the one shown ---------------------------------------------- */
+
+  /* Each element still there stays, so what the phone holds in it stays too: the focus, text
+     typed and not yet sent, a <details> opened, its place on the screen, and a live region a
+     screen reader knows (it announces changes inside a region, not a region put in anew).
+     Text and attributes that changed are changed, new elements put in, gone ones taken out.
+     An element marked data-keep (a line this phone writes, such as what a tap did) is left as
+     the phone has it. */
+  function sameKind(old, fresh) {
+    return old.nodeType === fresh.nodeType && old.nodeName === fresh.nodeName &&
+      (old.nodeType !== 1 || old.id === fresh.id);
+  }
+
+  function after(cursor, node) {
+    return !!cursor && (cursor === node ||
+      Boolean(cursor.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING));
+  }
+
+  function setAttributes(old, fresh) {
+    // Opened or closed by a tap on this phone: a <details> stays as it is.
+    function phones(name) { return name === "open" && old.nodeName === "DETAILS"; }
+    Array.prototype.slice.call(old.attributes).forEach(function (a) {
+      if (!fresh.hasAttribute(a.name) && !phones(a.name)) old.removeAttribute(a.name);
+    });
+    Array.prototype.forEach.call(fresh.attributes, function (a) {
+      if (old.getAttribute(a.name) !== a.value && !phones(a.name)) old.setAttribute(a.name, a.value);
+    });
+  }
+
+  function setChildren(old, fresh) {
+    var cursor = old.firstChild;
+    Array.prototype.slice.call(fresh.childNodes).forEach(function (node) {
+      var match = cursor && sameKind(cursor, node) ? cursor : null;
+      if (!match && node.id) {
+        var found = document.getElementById(node.id);
+        if (found && found.parentNode === old && sameKind(found, node) && after(cursor, found)) {
+          match = found;
+        }
+      }
+      if (!match) {
+        old.insertBefore(document.importNode(node, true), cursor);
+        return;
+      }
+      if (match === cursor) cursor = cursor.nextSibling;
+      else old.insertBefore(match, cursor);
+      update(match, node);
+    });
+    while (cursor) {
+      var next = cursor.nextSibling;
+      old.removeChild(cursor);
+      cursor = next;
+    }
+  }
+
+  function update(old, fresh) {
+    if (old.nodeType !== 1) {
+      if (old.nodeValue !== fresh.nodeValue) old.nodeValue = fresh.nodeValue;
+      return;
+    }
+    if (old.hasAttribute("data-keep")) return;
+    var control = /^(INPUT|SELECT|TEXTAREA)$/.test(old.nodeName);
+    var typed = control && old.value !== old.defaultValue;
+    setAttributes(old, fresh);
+    setChildren(old, fresh);
+    // A control in use, or holding what was typed and not sent, is the phone's; the others
+    // show the server's choice (a plan for the pot chosen on another phone).
+    if (!control || old === document.activeElement) return;
+    if (old.type === "checkbox" || old.type === "radio") old.checked = fresh.checked;
+    else if (old.nodeName === "SELECT") old.selectedIndex = fresh.selectedIndex;
+    else if (!typed) old.value = fresh.value;
+  }
+
+  // A finger on the page: nothing changes until it is lifted (static/app.js says when), so a
+  // tap lands on what it started on. The page shown keeps its version, so the next look
+  // (at once, when the finger lifts) fetches anew.
+  function pressed() { return document.documentElement.hasAttribute("data-pressed"); }
+
+  // What the eye is on: the box in use if it is on the screen, else what is a third (or two
+  // thirds) of the way down it. Lines that come in above it do not push it away. At the top
+  // of the page, the page stays at its top.
+  function marks() {
+    if (window.scrollY <= 0) return [];
+    var x = window.innerWidth / 2;
+    var seen = [document.activeElement, document.elementFromPoint(x, window.innerHeight / 3),
+      document.elementFromPoint(x, window.innerHeight * 2 / 3)];
+    return seen.filter(function (e) { return e && e !== root && root.contains(e); })
+      .map(function (e) { return { element: e, top: e.getBoundingClientRect().top }; })
+      .filter(function (m) { return m.top >= 0 && m.top < window.innerHeight; });
+  }
+
+  function keepInView(seen) {
+    var mark = seen.filter(function (m) { return m.element.isConnected; })[0];
+    if (mark) window.scrollBy(0, mark.element.getBoundingClientRect().top - mark.top);
+  }
+
+  /* The page ``page`` (a parsed document) shown: false if it is no page that follows. */
+  function show(page) {
+    var fresh = page.querySelector("[data-poll-url]");
+    if (!root || !fresh || fresh.getAttribute("data-poll-url") !== url) return false;
+    if (pressed()) return true;
+    var focused = document.activeElement;
+    var seen = marks();
+    update(root, fresh);
+    keepInView(seen);
+    shown += 1;
+    if (focused && focused !== document.activeElement) {
+      var again = focused.isConnected ? focused : document.getElementById(focused.id || "");
+      if (again && root.contains(again)) again.focus({ preventScroll: true });
+    }
+    // Parts of the page are new: static/app.js writes their times on this phone's clock.
+    document.dispatchEvent(new CustomEvent("ledger:updated"));
+    return true;
+  }
+
+  document.addEventListener("ledger:show", function (event) {
+    event.detail.shown = show(event.detail.page);
+  });
+
+  /* --- Asking the server ------------------------------------------------------------------- */
 
   function texts() {
     var block = document.getElementById("phone-texts");
@@ -86,44 +213,22 @@
   }
 
   function refresh() {
+    var before = shown;
     return fetch(plainAddress(), { credentials: "same-origin", cache: "no-store" })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
       .then(function (html) {
-        // A finger on the page: the swap waits until it is lifted (static/app.js), so a tap
-        // lands on what it started on. The version stays, so the next look fetches anew.
-        if (document.documentElement.hasAttribute("data-pressed")) return;
-        var page = new DOMParser().parseFromString(html, "text/html");
-        var fresh = page.querySelector("[data-poll-url]");
-        if (!fresh) return;
-        document.querySelectorAll("[data-live]").forEach(function (old) {
-          var replacement = page.getElementById(old.id);
-          if (!replacement) return;
-          // The element stays and only what is inside it changes: a screen reader announces
-          // changes inside a live region it knows, not a region that has just been put in.
-          old.replaceChildren.apply(old, Array.prototype.map.call(replacement.childNodes, function (node) {
-            return document.importNode(node, true);
-          }));
-          Array.prototype.forEach.call(replacement.attributes, function (attribute) {
-            old.setAttribute(attribute.name, attribute.value);
-          });
-        });
-        // "Hand 5 saved." goes once anything changed since (another hand, an undo, a
-        // correction): it spoke of the page as it was. A reload then shows the plain page.
-        // So do the one-off messages ("Hand 1 is corrected.", a kept hand sent).
+        // A page shown meanwhile (the answer to a tick) is newer than this one.
+        if (shown !== before || pressed()) return;
+        if (!show(new DOMParser().parseFromString(html, "text/html"))) return;
+        // The one-off messages ("Hand 1 is corrected.", a kept hand sent) spoke of the page
+        // as it was: they go once anything changed since. So does "Hand 5 saved." (the page
+        // fetched has none), and a reload then shows the plain page.
         document.querySelectorAll("#outbox-saved, #main > .flash[role=status]").forEach(function (p) {
           p.remove();
         });
-        var saved = document.getElementById("saved");
-        if (saved) {
-          saved.remove();
-          if (window.history && window.history.replaceState) {
-            window.history.replaceState(window.history.state, "", plainAddress());
-          }
+        if (window.location.search.indexOf("saved=") >= 0 && window.history.replaceState) {
+          window.history.replaceState(window.history.state, "", plainAddress());
         }
-        version = fresh.getAttribute("data-version");
-        root.setAttribute("data-version", version);
-        // Parts of the page are new: static/app.js writes their times on this phone's clock.
-        document.dispatchEvent(new CustomEvent("ledger:updated"));
       });
   }
 
@@ -153,7 +258,9 @@
         return r.json();
       }, function (error) { lost(); throw error; })
       .then(function (data) {
-        if (root && String(data.version) !== String(version)) return refresh().then(heard);
+        if (root && String(data.version) !== root.getAttribute("data-version")) {
+          return refresh().then(heard);
+        }
         heard();
       })
       .catch(function (error) {

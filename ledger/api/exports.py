@@ -1,7 +1,7 @@
 """The downloads: workbooks, a session's hands and payments as CSV, the group's backup.
 
 The workbooks are API.md's "Workbooks". What goes in them is read by the export service
-(ledger/services/exports.py); ledger/export.py and ledger/backup.py lay out the files.
+(ledger/services/exports.py); ledger/export/ and ledger/backup/ lay out the files.
 """
 
 from __future__ import annotations
@@ -58,6 +58,6 @@ def group_export(group: GroupRef, slug: str):
 @with_group
 def group_backup(group: GroupRef, slug: str):
     group = own_group(group, slug)
-    text = backup.dumps(exports.group_backup(group.slug))
+    text = backup.dumps(backup.backup_group(group.slug))
     filename = group_filename(group.slug, "json", f"backup-{today()}")
     return download(text, "application/json", filename)

@@ -19,7 +19,7 @@ from ledger.rules.errors import Phrase, RuleError
 from ledger.rules.gin import Story as EndingStory
 from ledger.rules.gin import story as ending_story
 from ledger.rules.money import amount, coin, minor_units
-from ledger.rules.registry import GAMES, NEW_GAMES, find_game, get_game
+from ledger.rules.registry import GAMES, get_game
 from ledger.rules.table import EntryForm, PotStory, RummyReward, pot_story
 from ledger.rules.texts import N_
 
@@ -27,7 +27,6 @@ __all__ = [
     "CARD_LANGUAGES",
     "DUTCH_SUITS",
     "GAMES",
-    "NEW_GAMES",
     "SUIT_SYMBOLS",
     "EndingStory",
     "EntryForm",
@@ -46,7 +45,6 @@ __all__ = [
     "cards_as_typed",
     "coin",
     "ending_story",
-    "find_game",
     "get_game",
     "has_name",
     "minor_units",

@@ -24,7 +24,6 @@ from ledger.rules.base import (
     canonical,
     index_results,
     left_of,
-    start_state,
 )
 from ledger.rules.cards import Card, card_letters, cards_read, check_deck, parse_cards, spot_total
 from ledger.rules.errors import Problems, RuleError
@@ -463,11 +462,6 @@ def leaders(state: State, options: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(p for p in seated if totals[p] == best)
 
 
-def start(players: Sequence[str], dealer: str, options: Mapping[str, Any], pot: int = 0) -> State:
-    # A points game has no pot, so a pot carried from a Spot session cannot open it.
-    return start_state(GAME, players, dealer)
-
-
 # --- A hand in words -----------------------------------------------------------------------------
 
 
@@ -566,7 +560,6 @@ GAME = Game(
     },
     play=play,
     open_seating=False,
-    start=start,
     leaders=leaders,
     final_scores=final_scores,
     bonuses=bonus_points,

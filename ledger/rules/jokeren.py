@@ -8,12 +8,12 @@ preset and names the options a table may still change.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from ledger.rules import payout, rummy
-from ledger.rules.base import Game, HandEntry, HandOutcome, Option, Progress, State, start_state
+from ledger.rules.base import Game, HandEntry, HandOutcome, Option, Progress, State
 from ledger.rules.lengths import optional_whole
 from ledger.rules.table import RummyReward, TableRules
 from ledger.rules.texts import N_
@@ -41,11 +41,6 @@ def progress(state: State, options: Mapping[str, Any]) -> Progress | None:
 def leaders(state: State, options: Mapping[str, Any]) -> tuple[str, ...]:
     """The lowest total leads; equal lowest share the lead (RULES.md §11, as §3)."""
     return rummy.leaders(state, with_preset(options))
-
-
-def start(players: Sequence[str], dealer: str, options: Mapping[str, Any], pot: int = 0) -> State:
-    # A points game has no pot, so a pot carried from a Spot session cannot open it.
-    return start_state(GAME, players, dealer)
 
 
 def reward(options: Mapping[str, Any]) -> RummyReward:
@@ -87,7 +82,6 @@ GAME = Game(
     },
     play=play,
     open_seating=True,
-    start=start,
     progress=progress,
     leaders=leaders,
     table=TableRules(

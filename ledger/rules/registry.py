@@ -3,8 +3,7 @@
 Each game's description (``Game``) says all a page needs of it, its table's facts included
 (``Game.table``, ledger/rules/table.py): pages read those, never a game's key.
 
-``GAMES`` are the games the app offers: the first four, then those of RULES.md §8–§12
-(``NEW_GAMES``, named apart for their own tests).
+``GAMES`` are the games the app offers: the first four, then those of RULES.md §8–§12.
 """
 
 from __future__ import annotations
@@ -27,9 +26,6 @@ GAMES: dict[str, Game] = {
         tally.GAME,
     )
 }
-NEW_GAMES: dict[str, Game] = {
-    g.key: g for g in (gin.GAME, rummy500.GAME, kaluki.GAME, jokeren.GAME, tally.GAME)
-}
 
 
 def get_game(key: str) -> Game:
@@ -43,8 +39,3 @@ def get_game(key: str) -> Game:
             key=str(key),
             games=", ".join(GAMES),
         ) from None
-
-
-def find_game(key: str) -> Game:
-    """The game with this key (``get_game``; kept for the engine's own callers and tests)."""
-    return get_game(key)

@@ -24,7 +24,6 @@ from ledger.rules.base import (
     canonical,
     index_results,
     left_of,
-    start_state,
 )
 from ledger.rules.cards import Card, card_letters, cards_read, check_deck, parse_cards, spot_total
 from ledger.rules.errors import Phrase, Problems, RuleError
@@ -121,11 +120,6 @@ def melded_value(cards: Sequence[Card], low_aces: int) -> int:
 def in_hand_value(cards: Sequence[Card]) -> int:
     """What the cards left in hand cost: aces and jokers 15, J Q K 10, 2–10 face value."""
     return spot_total(cards, ace=ACE, joker=JOKER)
-
-
-def start(players: Sequence[str], dealer: str, options: Mapping[str, Any], pot: int = 0) -> State:
-    # A points game has no pot, so a pot carried from a Spot session cannot open it.
-    return start_state(GAME, players, dealer)
 
 
 # --- Checking a hand -----------------------------------------------------------------------------
@@ -459,7 +453,6 @@ GAME = Game(
     },
     play=play,
     open_seating=True,
-    start=start,
     leaders=leaders,
     # Aces left in hand count 15; the stock may run out with nobody out; nobody goes rummy.
     table=TableRules(

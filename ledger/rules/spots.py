@@ -17,7 +17,6 @@ from ledger.rules.base import (
     State,
     canonical,
     left_of,
-    start_state,
 )
 from ledger.rules.errors import RuleError
 from ledger.rules.leftovers import read_leftovers
@@ -83,13 +82,6 @@ def progress(state: State, options: Mapping[str, Any]) -> Progress | None:
         hands_in_round=per_round,
         rounds=rounds,
     )
-
-
-def start(
-    players: Sequence[str], dealer: str, options: Mapping[str, Any], carried_pot: int = 0
-) -> State:
-    # A points game has no pot, so a pot carried from a Spot session cannot open it.
-    return start_state(GAME, players, dealer)
 
 
 def _seat_the_dealer_out(state: State, entry: HandEntry) -> HandEntry:
@@ -171,7 +163,6 @@ GAME = Game(
     },
     play=play,
     open_seating=False,
-    start=start,
     progress=progress,
     leaders=lambda state, options: _lowest(state.scores, state.seats),
     # With five players the dealer sits each hand out (LENGTH above, RULES.md §3).

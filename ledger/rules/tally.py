@@ -26,7 +26,6 @@ from ledger.rules.base import (
     canonical,
     index_results,
     left_of,
-    start_state,
     tidy_name,
 )
 from ledger.rules.errors import Problems, RuleError
@@ -110,11 +109,6 @@ def progress(state: State, options: Mapping[str, Any]) -> Progress | None:
     if hands is None or state.finished or state.hands_played >= hands:
         return None
     return Progress(round=1, hand=state.hands_played + 1, hands_in_round=hands, rounds=1)
-
-
-def start(players: Sequence[str], dealer: str, options: Mapping[str, Any], pot: int = 0) -> State:
-    # A points game has no pot, so a pot carried from a Spot session cannot open it.
-    return start_state(GAME, players, dealer)
 
 
 # --- Checking a hand -----------------------------------------------------------------------------
@@ -274,7 +268,6 @@ GAME = Game(
     },
     play=play,
     open_seating=False,  # the players are fixed when the game starts
-    start=start,
     progress=progress,
     leaders=leaders,
     # A player may sit a hand out; nobody goes out; the points are typed, no cards.

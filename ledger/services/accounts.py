@@ -5,7 +5,7 @@ transfer in euros to such a player.
 - ``with_epc``: a settle-up's transfers, each in euros to a player with an account carrying
   the EPC QR code's text.
 
-An account never goes into a workbook or a CSV; a backup carries it (ledger/backup.py).
+An account never goes into a workbook or a CSV; a backup carries it (ledger/backup/).
 """
 
 from __future__ import annotations

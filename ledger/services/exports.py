@@ -1,15 +1,14 @@
-"""Exports: what the workbooks, the CSV files and the backup are made of, read for them.
+"""Exports: what the workbooks and the CSV files are made of, read for them.
 
 - ``session_export``: a session, its hands and its settlement, all of one version of it,
   with the refunds paid from the pot at the finish and the game's winners.
 - ``group_export``: the group's listing and each of its sessions in turn, read only when
   it is written; for the group workbook each session streams, its hands read a chunk at a
   time, all of one snapshot of the database.
-- ``group_backup``: everything of the group, for ``ledger restore``.
 
-The files are laid out by ledger/export.py (workbooks, CSV) and ledger/backup.py; the JSON
-API, the web downloads and the command line all read through these, so a download never
-disagrees with what the API and the pages show.
+The files are laid out by ledger/export/ (workbooks, CSV); a backup's rows are read by
+ledger/services/backups.py. The JSON API, the web downloads and the command line all read
+through these, so a download never disagrees with what the API and the pages show.
 """
 
 from __future__ import annotations
@@ -17,9 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
 
-from ledger import backup
 from ledger.extensions import db
 from ledger.services.groups import group_view
 from ledger.services.hands import iter_hands
@@ -103,11 +100,6 @@ def group_export(group: GroupRef) -> GroupExport:
     return GroupExport(listing, _each_session(group, ids), _each_streamed(group, ids), tabs)
 
 
-def group_backup(slug: str) -> dict[str, Any]:
-    """Everything of the group ``slug`` for ``ledger restore`` (ledger/backup.py's format)."""
-    return backup.backup_group(slug)
-
-
 def _each_session(group: GroupRef, ids: list[int]) -> Iterator[SessionExport]:
     # The rows read for one session are let go before the next is read, so a long history
     # is never all in memory at once (the workbook streams its rows to disk).
@@ -142,7 +134,7 @@ def _hands_in_chunks(group: GroupRef, session_id: int) -> Iterator[HandView]:
 @contextmanager
 def _snapshot() -> Iterator[None]:
     """The reads of ``db.session`` inside see the database as it was at the first of them,
-    whatever is committed meanwhile (as ledger/backup.py's snapshot, on the app's session,
+    whatever is committed meanwhile (as ledger/services/backups.py's snapshot, on the app's session,
     since the services read through it).
 
     The transaction the request may have begun with is ended first (an export writes

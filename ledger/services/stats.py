@@ -512,19 +512,6 @@ def player_history(group: GroupRef, name: str, period: Period = ALL_TIME) -> Pla
     return PlayerHistory(player.name, nights, add_up(player.name, nights))
 
 
-def all_player_histories(group: GroupRef) -> list[PlayerHistory]:
-    """Every player of the group with their nights, by name: three queries (the workbook)."""
-    names = db.session.scalars(select(Player.name).where(Player.group_id == group.id)).all()
-    nights: dict[str, list[Night]] = {n: [] for n in names}
-    for facts in _facts(group, ALL_TIME):
-        for name, night in night_facts(facts):
-            nights.setdefault(name, []).append(night)
-    return [
-        PlayerHistory(name, tuple(ns), add_up(name, ns))
-        for name, ns in sorted(nights.items(), key=lambda item: item[0].casefold())
-    ]
-
-
 class HandTally:
     """Each player's hands dealt in and won, counted a hand at a time: all a session's facts
     need of its hands, so a night of any length can be counted as it streams by."""

@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ledger import network, services
-from ledger.backup import dumps
+from ledger.backup import backup_group, dumps
 from ledger.downloads import download, group_filename
 from ledger.export import XLSX_MIMETYPE, group_export_workbook
 from ledger.services import auth, exports, stats, tab
@@ -213,7 +213,7 @@ def export(slug: str) -> Response:
 def backup(slug: str) -> Response:
     group = access.group_for_page(slug)
     return download(
-        dumps(exports.group_backup(group.slug)),
+        dumps(backup_group(group.slug)),
         "application/json",
         group_filename(group.slug, "json"),
     )

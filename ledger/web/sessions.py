@@ -17,7 +17,6 @@ from flask import (
 )
 from flask import session as browser_session
 from flask_babel import gettext as _
-from flask_babel import ngettext
 from werkzeug.wrappers import Response
 from wtforms import SelectChoice
 
@@ -36,7 +35,13 @@ from ledger.web.chart import score_chart
 from ledger.web.display import format_money
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
 from ledger.web.pagecache import scoreboards, with_form_token, without_form_token
-from ledger.web.summary import hand_summary, paid_text, settle_copy_text
+from ledger.web.summary import (
+    hand_summary,
+    kept_text,
+    odd_units_text,
+    paid_text,
+    settle_copy_text,
+)
 from ledger.web.tab import transfer_rows
 
 bp = Blueprint("sessions", __name__, url_prefix="/g/<slug>/s")
@@ -491,7 +496,7 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
     rows = transfer_rows(result.transfers, result.currency)
     # A refund that cannot share the pot evenly leaves the odd units in it: say where they go.
     odd = result.pot if choice == "refund" and view.money else 0
-    kept = _kept_text(view, result.pot_keeper, result.pot, result.currency, result.pot_amount)
+    kept = kept_text(view, result.pot_keeper, result.pot, result.currency, result.pot_amount)
     title = _(
         "%(game)s #%(id)d: settling up", game=texts.text(GAMES[view.game].name), id=view.number
     )
@@ -523,7 +528,7 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
         keepers=keepers if view.status == "open" and choice == "carry" and view.pot else [],
         keeper=keeper,
         kept_text=kept,
-        odd_text=_odd_units_text(view, odd) if odd else None,
+        odd_text=odd_units_text(view, odd) if odd else None,
         reopen_form=view.status != "open" and view.closed,
     )  # fmt: skip
     return html if status == 200 else (html, status)
@@ -617,32 +622,6 @@ def reopen(slug: str, session_id: int) -> Response:
         else:
             flash(_("The night is open again."), "success")
     return redirect(url_for(".show", slug=slug, session_id=session_id))
-
-
-def _kept_text(
-    view: SessionView, keeper: str | None, pot: int, currency: str, money: Any
-) -> str | None:
-    """ "Enda keeps the pot of €0.81 for the next Spot night" (RULES.md §2), or None."""
-    if keeper is None or not pot:
-        return None
-    return _(
-        "%(name)s keeps the pot of %(amount)s for the next %(game)s night",
-        name=keeper,
-        amount=format_money(money, currency),
-        game=texts.text(GAMES[view.game].name),
-    )
-
-
-def _odd_units_text(view: SessionView, units: int) -> str:
-    """Where the units a refund could not share evenly go: into the pot, carried on."""
-    return ngettext(
-        "The %(num)d unit that could not be shared evenly stays in the pot for the next "
-        "%(game)s night.",
-        "The %(num)d units that could not be shared evenly stay in the pot for the next "
-        "%(game)s night.",
-        units,
-        game=texts.text(GAMES[view.game].name),
-    )
 
 
 @bp.post("/<int:session_id>/finish")

@@ -19,6 +19,7 @@ from typing import Any
 from flask_babel import format_date, gettext, ngettext
 
 from ledger.rules import (
+    GAMES,
     EndingStory,
     Movement,
     PlayerResult,
@@ -29,7 +30,9 @@ from ledger.rules import (
 )
 from ledger.rules.codecs import entry_from_dict
 from ledger.rules.labels import ENDING_WORDS
+from ledger.services.results import SessionView
 from ledger.web.display import format_money
+from ledger.web.texts import text
 
 
 def join_names(names: Sequence[str]) -> str:
@@ -368,3 +371,29 @@ def settle_copy_text(
     if paid:
         lines += ["", gettext("Paid already:"), *(f"✓ {words}" for words in paid)]
     return "\n".join(lines)
+
+
+def kept_text(
+    view: SessionView, keeper: str | None, pot: int, currency: str, money: Any
+) -> str | None:
+    """ "Enda keeps the pot of €0.81 for the next Spot night" (RULES.md §2), or None."""
+    if keeper is None or not pot:
+        return None
+    return gettext(
+        "%(name)s keeps the pot of %(amount)s for the next %(game)s night",
+        name=keeper,
+        amount=format_money(money, currency),
+        game=text(GAMES[view.game].name),
+    )
+
+
+def odd_units_text(view: SessionView, units: int) -> str:
+    """Where the units a refund could not share evenly go: into the pot, carried on."""
+    return ngettext(
+        "The %(num)d unit that could not be shared evenly stays in the pot for the next "
+        "%(game)s night.",
+        "The %(num)d units that could not be shared evenly stay in the pot for the next "
+        "%(game)s night.",
+        units,
+        game=text(GAMES[view.game].name),
+    )

@@ -20,6 +20,7 @@ from sqlalchemy import select, text, update
 from ledger.extensions import db
 from ledger.models import AccessGrant, Group, utcnow
 from ledger.services import auth
+from ledger.services.auth import grants
 from tests.api.helpers import PASSPHRASE, Table, basic
 
 GUESSER = "203.0.113.7"
@@ -389,7 +390,7 @@ def test_pages_that_show_an_invite_link_are_not_cached(app, table):
 def test_browsers_unused_for_longer_than_a_cookie_lives_lose_their_grant(app, table):
     web_phone(app, table)
     with app.app_context():
-        db.session.execute(update(AccessGrant).values(seen_at=utcnow() - auth._idle_limit()))
+        db.session.execute(update(AccessGrant).values(seen_at=utcnow() - grants._idle_limit()))
         db.session.commit()
     web_phone(app, table)  # a new sign-in prunes the unused one
     with app.app_context():

@@ -11,6 +11,7 @@ from ledger import services
 from ledger.extensions import db
 from ledger.models import AddressFailure, Credential, Group, utcnow
 from ledger.services import auth
+from ledger.services.auth import passphrases
 from tests.api.helpers import PASSPHRASE, basic, error
 
 
@@ -32,7 +33,7 @@ def test_after_one_check_the_credentials_are_remembered_by_a_digest_not_the_pass
     assert len(digest) == 64 and PASSPHRASE not in digest
 
     # The slow check is not made again: the remembered digest is enough.
-    monkeypatch.setattr(auth, "check_password_hash", lambda *a: False)
+    monkeypatch.setattr(passphrases, "check_password_hash", lambda *a: False)
     table.ok("GET", f"/groups/{table.slug}")
     error(table.get(f"/groups/{table.slug}", headers=basic(table.slug, "not it at all")), 401)
 
@@ -88,8 +89,10 @@ def test_the_limit_lifts_when_the_window_has_passed(table, app):
 def test_an_unknown_group_costs_the_same_slow_check_as_a_wrong_passphrase(app, monkeypatch):
     # Otherwise a quick 401 would tell a stranger which group addresses exist.
     checked = []
-    real = auth.check_password_hash
-    monkeypatch.setattr(auth, "check_password_hash", lambda h, p: checked.append(p) or real(h, p))
+    real = passphrases.check_password_hash
+    monkeypatch.setattr(
+        passphrases, "check_password_hash", lambda h, p: checked.append(p) or real(h, p)
+    )
     with app.app_context(), pytest.raises(services.Unauthorized):
         services.authenticate("no-such-group", "a guess at it")
     assert checked == ["a guess at it"]

@@ -337,9 +337,9 @@ def test_a_bound_that_is_not_a_whole_number_stops_the_start_with_a_sentence(
 
 
 def test_a_group_holds_so_many_access_tokens_then_says_how_to_make_room(app, table, monkeypatch):
-    from ledger.services import auth
+    from ledger.services.auth import grants
 
-    monkeypatch.setattr(auth, "MOST_TOKENS", 3)
+    monkeypatch.setattr(grants, "MOST_TOKENS", 3)
     tokens = [
         table.ok("POST", f"/groups/{table.slug}/tokens", {}, status=201)["token"] for _ in range(3)
     ]
@@ -357,10 +357,10 @@ def test_a_group_holds_so_many_access_tokens_then_says_how_to_make_room(app, tab
 
 
 def test_past_so_many_sign_ins_the_browser_unused_longest_is_signed_out(app, monkeypatch):
-    from ledger.services import auth
+    from ledger.services.auth import grants
     from tests.web.pages import PASSPHRASE, Phone
 
-    monkeypatch.setattr(auth, "MOST_SIGN_INS", 3)
+    monkeypatch.setattr(grants, "MOST_SIGN_INS", 3)
     first = Phone(app.test_client())
     slug = first.create_group()
     phones = [first]

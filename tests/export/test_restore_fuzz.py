@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ledger.backup import TABLES, BackupError, backup_group, restore_group
-from ledger.backup_check import SESSION_IDS_IN_CHANGES
 from ledger.extensions import db
+from ledger.services.backups import SESSION_IDS_IN_CHANGES
 from tests.export.history import PASSPHRASE, Table, play_a_history
 from tests.export.test_restore_refusals import REFERENCES, every_row
 

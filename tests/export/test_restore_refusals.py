@@ -10,10 +10,18 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from ledger.backup import TABLES, BackupError, backup_group, dumps, loads, restore_group
-from ledger.backup_check import SESSION_IDS_IN_CHANGES, passphrase_hash_is_sound
+from ledger.backup import (
+    TABLES,
+    BackupError,
+    backup_group,
+    dumps,
+    loads,
+    passphrase_hash_is_sound,
+    restore_group,
+)
 from ledger.extensions import db
 from ledger.models import Group
+from ledger.services.backups import SESSION_IDS_IN_CHANGES
 from tests.export.history import Table, play_a_history
 
 REFERENCES = (

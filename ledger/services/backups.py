@@ -1,49 +1,20 @@
-"""A group's backup as one JSON document, and the restore that gives the whole group back.
-
-The backup holds every row of the group: the group (its passphrase as the stored hash), its
-players, sessions, seats, hands, the change history, the payments made at the table, the
-payments against the tab and the bank accounts players keep (RULES.md §6a, §6b),
-column by column as the models have them, all read at one moment.
-
-A restore trusts nothing in the file (anyone may craft one, and the restore form needs no
-sign-in). It accepts only what this app could itself have made, and refuses anything else
-with one sentence saying what is wrong, storing nothing (ledger/backup_check.py): every key
-and type as the app writes it, names, times and the passphrase hash as the app makes them,
-every number within the database's range, each session's game and options as starting a
-session checks them, every hand played again through the engine and each stored result
-compared with the replay, pots carried between sessions that match, the history's versions,
-and no name, hand number or request id twice.
-
-Every restored row gets a new id, whatever ids the file holds, and every link follows: the
-rows' references, a session's ``carried_into_id``, and the session ids inside the history.
-The file's ids only keep the rows' order. So a restored group answers every API call as
-before, but for its ids, which on a server with other groups differ (on an empty server
-they come out the same). One transaction: all of the group or, on any refusal, nothing.
+"""A group's every row, read for its backup and written back by a restore: the tables a backup
+holds (``TABLES``) and those it leaves out, the rows read in one snapshot, and a checked
+backup's rows inserted under new ids in one transaction (ledger/backup/ lays out the file
+and checks it).
 """
 
 from __future__ import annotations
 
-import json
-import logging
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, insert, null, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Session
 
-from ledger.backup_check import (
-    FORMAT,
-    GROUP_COLUMNS_LEFT_OUT,
-    SESSION_IDS_IN_CHANGES,
-    TABLES,
-    VERSION,
-    BackupError,
-    check_backup,
-    references,
-)
 from ledger.extensions import db
 from ledger.models import (
     AccessGrant,
@@ -60,29 +31,48 @@ from ledger.models import (
     SessionPlayer,
     TabPayment,
 )
-from ledger.rules.errors import RuleError
 from ledger.services import room
-from ledger.services.auth import client_of
 from ledger.services.errors import Conflict, NotFound, ServiceError
 from ledger.services.results import GroupRef
 from ledger.services.tab import group_tabs
-from ledger.services.throttle import claim_new_group
 
-__all__ = [
-    "FORMAT",
-    "NOT_BACKED_UP",
-    "TABLES",
-    "VERSION",
-    "BackupError",
-    "backup_group",
-    "dumps",
-    "find_group",
-    "loads",
-    "restore_group",
-    "restore_sent",
-]
+# The group's tables in the order they are restored, with the key each has in the backup.
+TABLES: tuple[tuple[str, type[Any]], ...] = (
+    ("players", Player),
+    ("sessions", GameSession),
+    ("session_players", SessionPlayer),
+    ("hands", Hand),
+    ("changes", Change),
+    ("payments", Payment),
+    ("tab_payments", TabPayment),
+    ("bank_accounts", BankAccount),
+)
 
-log = logging.getLogger(__name__)
+
+# Counts of wrong passphrases and the epoch of this server's invite links are this server's
+# business: never in a backup.
+GROUP_COLUMNS_LEFT_OUT = frozenset({"failed_logins", "failed_since", "invite_epoch"})
+
+
+# Keys of a change record's ``before`` and ``after`` that hold a session's id (the restore
+# renames them with the sessions). Only the top level: deeper are scores keyed by names.
+SESSION_IDS_IN_CHANGES = frozenset({"session", "session_id", "carried_from", "carried_into"})
+
+
+class BackupError(ServiceError):
+    """A file that is not a backup this app can restore: 422 with a sentence saying why."""
+
+    status = 422
+
+
+def references(model: Any) -> list[tuple[str, str]]:
+    """Each column of ``model`` that refers to another row, with the table it refers to."""
+    return [
+        (column.key, fk.column.table.name)
+        for column in model.__table__.columns
+        for fk in column.foreign_keys
+    ]
+
 
 # Rows that are not the group's history and are left out on purpose: remembered logins are
 # keyed with this server's secret; browsers' sign-ins and API tokens open this server only
@@ -99,49 +89,12 @@ NOT_BACKED_UP = frozenset(
 )
 
 
-# --- Backing up -------------------------------------------------------------------------------
-
-
 def find_group(slug: str) -> GroupRef:
     """The group with this slug, for the command line (which needs no passphrase)."""
     row = db.session.scalar(select(Group).where(Group.slug == slug))
     if row is None:
         raise NotFound("There is no group {slug}.", slug=slug)
     return GroupRef(row.id, row.slug, row.name)
-
-
-def backup_group(slug: str) -> dict[str, Any]:
-    """The group's every row as a JSON-ready dict (see the module's docstring), all of one
-    moment: a hand saved while the backup is read is in it entirely or not at all."""
-    with _snapshot() as session:
-        group = session.scalar(select(Group).where(Group.slug == slug))
-        if group is None:
-            raise NotFound("There is no group {slug}.", slug=slug)
-        session_ids = select(GameSession.id).where(GameSession.group_id == group.id)
-        queries = {
-            "players": select(Player).where(Player.group_id == group.id),
-            "sessions": select(GameSession).where(GameSession.group_id == group.id),
-            "session_players": select(SessionPlayer).where(
-                SessionPlayer.session_id.in_(session_ids)
-            ),
-            "hands": select(Hand).where(Hand.session_id.in_(session_ids)),
-            "changes": select(Change).where(Change.session_id.in_(session_ids)),
-            "payments": select(Payment).where(Payment.session_id.in_(session_ids)),
-            "tab_payments": select(TabPayment).where(TabPayment.group_id == group.id),
-            "bank_accounts": select(BankAccount).where(
-                BankAccount.player_id.in_(select(Player.id).where(Player.group_id == group.id))
-            ),
-        }
-        data: dict[str, Any] = {
-            "format": FORMAT,
-            "version": VERSION,
-            "made_at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "group": {k: v for k, v in _row_dict(group).items() if k not in GROUP_COLUMNS_LEFT_OUT},
-        }
-        for key, model in TABLES:
-            rows = session.scalars(queries[key].order_by(model.id)).all()
-            data[key] = [_row_dict(row) for row in rows]
-    return data
 
 
 @contextmanager
@@ -182,102 +135,16 @@ def _snapshot() -> Iterator[Session]:
                 session.rollback()  # a read: nothing to keep; ends SQLite's read transaction
 
 
-def dumps(data: Mapping[str, Any]) -> str:
-    """The backup as JSON text, names in UTF-8 as they were typed."""
-    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
-
-
 def _row_dict(row: DeclarativeBase) -> dict[str, Any]:
     out = {}
     for column in row.__table__.columns:
         value = getattr(row, column.key)
-        out[column.key] = _stamp(value) if isinstance(value, datetime) else value
+        out[column.key] = _iso(value) if isinstance(value, datetime) else value
     return out
 
 
-def _stamp(moment: datetime) -> str:
+def _iso(moment: datetime) -> str:
     return moment.isoformat()
-
-
-# --- Restoring --------------------------------------------------------------------------------
-
-
-def loads(raw: str | bytes) -> dict[str, Any]:
-    """A backup file's text as a dict, or a BackupError that says what is wrong with it."""
-    try:
-        data = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise BackupError("This file is not a Pub Ledger backup: it is not JSON.") from e
-    except RecursionError as e:
-        raise BackupError("The backup is damaged: it is nested too deep.") from e
-    except ValueError as e:  # an integer of more digits than Python reads (4,300)
-        raise BackupError("The backup is damaged: it holds a number too long to read.") from e
-    if not isinstance(data, dict):
-        raise BackupError("This file is not a Pub Ledger backup.")
-    return data
-
-
-def restore_sent(raw: bytes, address: str | None) -> GroupRef:
-    """A backup file sent to the restore page by anyone, from ``address``: counted like a new
-    group first (LEDGER_GROUP_LIMIT an hour per address, TooManyNewGroups), refused too when
-    larger than a group may grow here (LEDGER_GROUP_HANDS). A file refused after it was read
-    keeps its place in the count: it cost the server the same work."""
-    claim_new_group(client_of(address))
-    return restore_group(loads(raw), most_hands=room.most_hands())
-
-
-def restore_group(
-    data: Mapping[str, Any], *, slug: str | None = None, most_hands: int = 0
-) -> GroupRef:
-    """Put a backed-up group back, in one transaction: all of it or, on any error, nothing.
-
-    ``slug`` gives the restored group another slug (when the backup's own is taken, say);
-    ``most_hands`` (when above 0) refuses a group larger than that, counted in hands as
-    ledger/services/room.py counts them (`ledger restore` on the command line takes any).
-    Raises Conflict (409) when the slug is taken, BackupError (422) for a file that is not a
-    backup Pub Ledger could have made (ledger/backup_check.py says what is checked).
-    """
-    try:
-        checked = check_backup(data, slug)
-    except (BackupError, Conflict):
-        raise
-    except RuleError as e:
-        raise BackupError("The backup is refused: {reason}", reason=e.phrase) from None
-    except Exception as e:  # a check that tripped over what it was given: still a refusal
-        log.exception("a backup file could not be checked")
-        raise BackupError("The backup is damaged: it cannot be read.") from e
-    group = checked.group
-    size = room.backup_size(checked.rows)
-    if 0 < most_hands < size:
-        raise BackupError(
-            "The backup holds {size} hands, more than the {most} this server keeps for a group.",
-            size=size,
-            most=most_hands,
-        )
-    if db.session.scalar(select(Group.id).where(Group.slug == group["slug"])) is not None:
-        raise Conflict(
-            "There is a group {slug} already: restore the backup under another slug.",
-            field="slug",
-            slug=str(group["slug"]),
-        )
-    try:
-        group_id = _insert_all(group, checked.rows)
-        restored = GroupRef(group_id, group["slug"], group["name"])
-        _check_readable(restored)
-        db.session.commit()
-    except IntegrityError as e:
-        # Only a race can get here (every unique key is checked first): another restore or
-        # a new group took the slug a moment ago.
-        db.session.rollback()
-        raise Conflict(
-            "There is a group {slug} already: restore the backup under another slug.",
-            field="slug",
-            slug=str(group["slug"]),
-        ) from e
-    except BaseException:
-        db.session.rollback()
-        raise
-    return restored
 
 
 def _insert_all(group: dict[str, Any], rows: Mapping[str, list[dict[str, Any]]]) -> int:
@@ -376,3 +243,73 @@ def _check_readable(group: GroupRef) -> None:
         group_tabs(group)
     except Exception as e:
         raise BackupError("The tab of the backup cannot be worked out: it is damaged.") from e
+
+
+def group_rows(slug: str) -> dict[str, Any]:
+    """The group ``slug`` (``group``, less the columns left out) and its rows of every table
+    of ``TABLES``, each a JSON-ready dict, oldest first, all read in one snapshot."""
+    with _snapshot() as session:
+        group = session.scalar(select(Group).where(Group.slug == slug))
+        if group is None:
+            raise NotFound("There is no group {slug}.", slug=slug)
+        session_ids = select(GameSession.id).where(GameSession.group_id == group.id)
+        queries = {
+            "players": select(Player).where(Player.group_id == group.id),
+            "sessions": select(GameSession).where(GameSession.group_id == group.id),
+            "session_players": select(SessionPlayer).where(
+                SessionPlayer.session_id.in_(session_ids)
+            ),
+            "hands": select(Hand).where(Hand.session_id.in_(session_ids)),
+            "changes": select(Change).where(Change.session_id.in_(session_ids)),
+            "payments": select(Payment).where(Payment.session_id.in_(session_ids)),
+            "tab_payments": select(TabPayment).where(TabPayment.group_id == group.id),
+            "bank_accounts": select(BankAccount).where(
+                BankAccount.player_id.in_(select(Player.id).where(Player.group_id == group.id))
+            ),
+        }
+        data: dict[str, Any] = {
+            "group": {k: v for k, v in _row_dict(group).items() if k not in GROUP_COLUMNS_LEFT_OUT}
+        }
+        for key, model in TABLES:
+            rows = session.scalars(queries[key].order_by(model.id)).all()
+            data[key] = [_row_dict(row) for row in rows]
+    return data
+
+
+def insert_group(
+    group: dict[str, Any], rows: Mapping[str, list[dict[str, Any]]], *, most_hands: int = 0
+) -> GroupRef:
+    """A checked backup's group and rows (ledger/backup/check.py) put back in one transaction,
+    every row under a new id: all of it or, on any error, nothing. ``most_hands`` (when
+    above 0) refuses a group larger than that, counted as ledger/services/room.py counts."""
+    size = room.backup_size(rows)
+    if 0 < most_hands < size:
+        raise BackupError(
+            "The backup holds {size} hands, more than the {most} this server keeps for a group.",
+            size=size,
+            most=most_hands,
+        )
+    if db.session.scalar(select(Group.id).where(Group.slug == group["slug"])) is not None:
+        raise Conflict(
+            "There is a group {slug} already: restore the backup under another slug.",
+            field="slug",
+            slug=str(group["slug"]),
+        )
+    try:
+        group_id = _insert_all(group, rows)
+        restored = GroupRef(group_id, group["slug"], group["name"])
+        _check_readable(restored)
+        db.session.commit()
+    except IntegrityError as e:
+        # Only a race can get here (every unique key is checked first): another restore or
+        # a new group took the slug a moment ago.
+        db.session.rollback()
+        raise Conflict(
+            "There is a group {slug} already: restore the backup under another slug.",
+            field="slug",
+            slug=str(group["slug"]),
+        ) from e
+    except BaseException:
+        db.session.rollback()
+        raise
+    return restored

@@ -1,0 +1,163 @@
+"""The links between a backup's rows, as the database would keep them: references, unique
+keys, hand numbers, payments and the tab.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Mapping
+from typing import Any
+
+from ledger.backup.replay import _money
+from ledger.backup.values import _shown
+from ledger.models import (
+    Group,
+)
+from ledger.rules.errors import RuleError
+from ledger.rules.iban import check_account_name, check_iban
+from ledger.services.backups import TABLES, BackupError, references
+
+
+def _check_references(group: Mapping[str, Any], rows: Mapping[str, list[dict[str, Any]]]) -> None:
+    """Every row belongs to the backup's group and refers only to rows of the backup, so a
+    restore can never attach anything to another group's rows."""
+    known: dict[str, set[int]] = {Group.__tablename__: {group["id"]}}
+    for key, model in TABLES:
+        ids = [r["id"] for r in rows[key]]
+        if len(set(ids)) != len(ids):
+            raise BackupError("The backup is damaged: two rows of {rows} have one id.", rows=key)
+        known[model.__tablename__] = set(ids)
+    for key, model in TABLES:
+        for column, target in references(model):
+            for row in rows[key]:
+                if row.get(column) is not None and row[column] not in known[target]:
+                    raise BackupError(
+                        "The backup is damaged: a row of {rows} refers to {target} {id}, "
+                        "which it does not hold.",
+                        rows=key,
+                        target=target,
+                        id=str(row[column]),
+                    )
+
+
+def _check_uniques(rows: Mapping[str, list[dict[str, Any]]]) -> None:
+    """What the database's unique keys would refuse with an error, refused with a sentence."""
+    requests = Counter(s["request_id"] for s in rows["sessions"] if s["request_id"] is not None)
+    for request_id, count in requests.items():
+        if count > 1:
+            raise BackupError(
+                "The backup is refused: two sessions have the request_id {request_id}.",
+                request_id=_shown(request_id),
+            )
+    hand_requests = Counter(
+        (h["session_id"], h["request_id"]) for h in rows["hands"] if h["request_id"] is not None
+    )
+    for (session, request_id), count in hand_requests.items():
+        if count > 1:
+            raise BackupError(
+                "The backup is refused: two hands of session {id} have the request_id "
+                "{request_id}.",
+                id=session,
+                request_id=_shown(request_id),
+            )
+    seated = Counter((sp["session_id"], sp["player_id"]) for sp in rows["session_players"])
+    for (session, player), count in seated.items():
+        if count > 1:
+            raise BackupError(
+                "The backup is refused: player {player} is listed twice in session {id}.",
+                player=player,
+                id=session,
+            )
+    taken = Counter(s["carried_into_id"] for s in rows["sessions"] if s["carried_into_id"])
+    for into, count in taken.items():
+        if count > 1:
+            raise BackupError(
+                "The backup does not add up: session {id} takes up the pots of {count} "
+                "sessions; a pot is taken up by one session, and a session takes up one pot.",
+                id=into,
+                count=count,
+            )
+
+
+def _check_hand_numbers(rows: Mapping[str, list[dict[str, Any]]]) -> None:
+    """Each session holds exactly its hands 1 to ``hands_played``: the number the next hand
+    gets is ``hands_played + 1``, so a hand row beyond the count (a backup read while a hand
+    was saved, by a version before backups were one snapshot) would make the restored
+    session refuse every next hand."""
+    numbers: dict[int, list[int]] = {s["id"]: [] for s in rows["sessions"]}
+    for hand in rows["hands"]:
+        numbers[hand["session_id"]].append(hand["number"])
+    for session in rows["sessions"]:
+        played = session["hands_played"]
+        held = sorted(numbers[session["id"]])
+        if len(held) != played:
+            raise BackupError(
+                "The backup is damaged: the count of hands played in session {id} ({played}) "
+                "does not match the hands it holds ({held}).",
+                id=session["id"],
+                played=played,
+                held=len(held),
+            )
+        if held != list(range(1, played + 1)):
+            raise BackupError(
+                "The backup is damaged: the hands of session {id} are not numbered 1 to {played}.",
+                id=session["id"],
+                played=played,
+            )
+
+
+def _check_payments(rows: Mapping[str, list[dict[str, Any]]]) -> None:
+    """Each payment as recording one checks it: in a session played for money, from one of
+    its players to another, of a whole number of units above 0."""
+    sessions = {s["id"]: s for s in rows["sessions"]}
+    seated: dict[int, set[int]] = defaultdict(set)
+    for sp in rows["session_players"]:
+        seated[sp["session_id"]].add(sp["player_id"])
+    for p in rows["payments"]:
+        players = seated[p["session_id"]]
+        money = _money(sessions[p["session_id"]]["options"])[1] is not None
+        if not money or p["payer_id"] not in players or p["payee_id"] not in players:
+            raise BackupError(
+                "The backup is refused: payment {id} is not between two players of a session "
+                "played for money.",
+                id=str(p["id"]),
+            )
+        if p["payer_id"] == p["payee_id"] or p["units"] < 1:
+            raise BackupError(
+                "The backup is refused: payment {id} pays nobody anything.", id=str(p["id"])
+            )
+
+
+def _check_tab(rows: Mapping[str, list[dict[str, Any]]]) -> None:
+    """The tab (RULES.md §6a) and bank accounts (§6b) as the app keeps them: a night on the
+    tab is a finished night played for money, a payment against it is between two players
+    and of a whole number of cents above 0, and an account's IBAN and name pass the checks
+    keeping one makes, as kept (no spaces, upper case), one per player."""
+    for s in rows["sessions"]:
+        if s["on_tab"] and (s["status"] != "finished" or _money(s["options"])[1] is None):
+            raise BackupError(
+                "The backup is refused: session {id} is on the tab but is not a finished "
+                "night played for money.",
+                id=s["id"],
+            )
+    for p in rows["tab_payments"]:
+        code = p["currency"]
+        if p["payer_id"] == p["payee_id"] or p["cents"] < 1 or code != code.strip().upper():
+            raise BackupError(
+                "The backup is refused: payment {id} on the tab pays nobody anything.",
+                id=str(p["id"]),
+            )
+    owners = Counter(a["player_id"] for a in rows["bank_accounts"])
+    for a in rows["bank_accounts"]:
+        if owners[a["player_id"]] > 1:
+            raise BackupError("The backup is refused: a player has two bank accounts.")
+        try:
+            sound = check_iban(a["iban"]) == a["iban"]
+            sound = sound and check_account_name(a["name"]) == a["name"]
+        except RuleError:
+            sound = False
+        if not sound:
+            raise BackupError(
+                "The backup is refused: bank account {id} is not a sound IBAN and name.",
+                id=str(a["id"]),
+            )

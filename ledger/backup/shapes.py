@@ -1,0 +1,300 @@
+"""The history's changes checked against their shapes, as the services write them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ledger.backup.values import _bad, _clean_name, _is_int, _missing, _not_a_name, _unknown
+from ledger.models import (
+    NAME_LENGTH,
+)
+from ledger.services.backups import BackupError
+
+# Shapes, as the services write them: a dict names its keys ("?" marks one that may be left
+# out, "*" any name), a list its items' shape, a tuple the shapes a value may have; "name",
+# "text", "int", "bool", "true" and "id" (a session of the file) are values, None is null.
+Shape = Any
+
+
+NAMED = "name"
+
+
+MOVE = {"from": (NAMED, None), "to": (NAMED, None), "units": "int"}
+
+
+# The table's plan for a night's pot (services/plans.py).
+PLAN = {"leftover_pot": ("text", None), "pot_keeper": (NAMED, None)}
+
+
+SEATING = {"seats": [NAMED], "dealer": NAMED}
+
+
+# A buy-in (Kaluki, services/buy_ins.py): the replay makes it again and compares it.
+BUY_IN = {"player": NAMED, "after_hand": "int", "units": "int", "total": "int"}
+
+
+SEATING_OP = ({"join": NAMED, "after": NAMED}, {"leave": NAMED}, {"buy_in": BUY_IN})
+
+
+RESULT = {
+    "player": "text",
+    "cards?": "text",
+    "spots?": "int",
+    "melds?": ["text"],
+    "sitting_out?": "true",
+    # The games of RULES.md §8–§12, where given.
+    "melded?": "text",
+    "low_aces?": "int",
+    "melded_points?": "int",
+    "points?": "int",
+}
+
+
+ENTRY = {"results": [RESULT], "out": ("text", None), "rummy": "bool", "ending?": "text"}
+
+
+OUTCOME = {
+    "number": "int",
+    "dealer": NAMED,
+    "leader": NAMED,
+    "results": [
+        {
+            "player": NAMED,
+            "cards": ["text"],
+            "spots": ("int", None),
+            "points": ("int", None),
+            "sitting_out": "bool",
+            "melds": [["text"]],
+            "melded?": "int",
+            "melded_cards?": ["text"],
+        }
+    ],
+    "out": (NAMED, None),
+    "winners": [NAMED],
+    "movements": [MOVE],
+    "pot_before": ("int", None),
+    "pot_after": ("int", None),
+    "ending?": "text",
+}
+
+
+SCORES = {"*": "int"}
+
+
+STATE = {
+    "seats": [NAMED],
+    "dealer": NAMED,
+    "scores": SCORES,
+    "hands_played": "int",
+    "pot": "int",
+    "carried_in": "int",
+    "pot_antes": SCORES,
+    "finished": "bool",
+    "winners": [NAMED],
+    "totals?": SCORES,
+    "wins?": SCORES,
+    "eliminated?": SCORES,
+    "buy_ins?": {"*": ["int"]},
+}
+
+
+OPTIONS = {"*": ("text", "int", "bool", None)}  # null: an option left off (a tally's target)
+
+
+# A session deleted since (an id not of the file, null after a restore).
+GONE = ("gone", None)
+
+
+# Each kind of change: (hand_number, before, after). hand_number: "hand" a hand's number,
+# "count" the hands played then, None none.
+CHANGES: dict[str, tuple[str | None, Shape, Shape]] = {
+    "session.created": (
+        None,
+        None,
+        {
+            "game": "text",
+            "players": [NAMED],
+            "dealer": NAMED,
+            "options": OPTIONS,
+            "carried_in": "int",
+            "carried_from": ("id", None),
+            "carried_in_keeper?": NAMED,  # who brought the pot (RULES.md §2)
+        },
+    ),
+    # A pot carried into a session deleted before its first hand names a session no longer
+    # there ("gone", null once restored): _check_history wants its pot.returned after it.
+    "pot.carried": (None, {"carried_into": ("id", None)}, {"session": ("id", GONE), "pot": "int"}),
+    "pot.returned": (None, {"carried_into": GONE}, {"carried_into": None, "pot": "int"}),
+    "hand.created": ("hand", None, {"entry": ENTRY, "request_id": ("text", None)}),
+    "hand.corrected": (
+        "hand",
+        {"entry": ENTRY, "outcome": OUTCOME, "scores_after": SCORES, "revision": "int"},
+        {"entry": ENTRY, "recomputed": ["int"], "request_id?": "text"},
+    ),
+    "hand.deleted": (
+        "hand",
+        {
+            "entry": ENTRY,
+            "outcome": OUTCOME,
+            "scores_after": SCORES,
+            "request_id": ("text", None),
+            "revision": "int",
+        },
+        None,
+    ),
+    "player.joined": ("count", SEATING, {"player": NAMED, "after": NAMED}),
+    "player.left": ("count", SEATING, {"player": NAMED}),
+    "player.bought_in": ("count", None, {**BUY_IN, "request_id?": "text"}),
+    "player.renamed": (None, {"player": NAMED}, {"player": NAMED}),
+    "session.finished": (
+        None,
+        {"state": STATE},
+        {
+            "leftover_pot": ("text", None),
+            "movements": [MOVE],
+            "pot_keeper?": NAMED,
+            "settle?": "text",  # "tab": finished onto the tab (RULES.md §6a)
+        },
+    ),
+    "pot.planned": (None, PLAN, PLAN),
+    "session.reopened": (
+        None,
+        {"finish": {"leftover_pot": ("text", None), "movements": [MOVE]}},
+        PLAN,
+    ),
+    # A points game for money that ended by itself, put on the tab; a night taken off it.
+    "tab.added": (None, None, {"settle": "text"}),
+    "tab.removed": (None, {"on_tab": "bool"}, {"on_tab": "bool"}),
+    "payment.recorded": (None, None, {"from": NAMED, "to": NAMED, "units": "int"}),
+    "payment.deleted": (None, {"from": NAMED, "to": NAMED, "units": "int", "at": "text"}, None),
+}
+
+
+def _shape(value: Any, shape: Shape, where: str, sessions: Mapping[int, Any] | None = None) -> None:
+    """Refuse ``value`` unless it has ``shape`` (see the shapes above)."""
+    if isinstance(shape, tuple):
+        for option in shape:
+            try:
+                _shape(value, option, where, sessions)
+                return
+            except BackupError:
+                continue
+        raise _bad(where, value)
+    if shape is None:
+        ok = value is None
+    elif isinstance(shape, list):
+        if not isinstance(value, list):
+            raise _bad(where, value)
+        for i, item in enumerate(value):
+            _shape(item, shape[0], f"{where}[{i}]", sessions)
+        return
+    elif isinstance(shape, dict):
+        if not isinstance(value, dict):
+            raise _bad(where, value)
+        if "*" in shape:
+            for key, item in value.items():
+                if not _clean_name(key, NAME_LENGTH):
+                    raise _not_a_name(where, key)
+                _shape(item, shape["*"], f"{where}.{key}", sessions)
+            return
+        keys = {k.rstrip("?"): k for k in shape}
+        for key in value:
+            if key not in keys:
+                raise _unknown(f"{where}.{key}")
+        for key, spelled in keys.items():
+            if key in value:
+                _shape(value[key], shape[spelled], f"{where}.{key}", sessions)
+            elif not spelled.endswith("?"):
+                raise _missing(where, key)
+        return
+    elif shape == NAMED:
+        if not _clean_name(value, NAME_LENGTH):
+            raise _not_a_name(where, value)
+        return
+    elif shape == "text":
+        ok = isinstance(value, str)
+    elif shape == "int":
+        ok = _is_int(value)
+    elif shape == "bool":
+        ok = isinstance(value, bool)
+    elif shape == "true":
+        ok = value is True
+    elif shape == "id":
+        ok = _is_int(value) and (sessions is None or value in sessions)
+    elif shape == "gone":
+        ok = _is_int(value) and (sessions is None or value not in sessions)
+    else:  # pragma: no cover - a shape above misspelled
+        raise AssertionError(shape)
+    if not ok:
+        raise _bad(where, value)
+
+
+def _check_change(c: Mapping[str, Any], sessions: Mapping[int, Any]) -> None:
+    kind = c["kind"]
+    if kind not in CHANGES:
+        raise _bad("changes.kind", kind)
+    number, before, after = CHANGES[kind]
+    hand_number = c["hand_number"]
+    if (number is None) != (hand_number is None) or (number == "hand" and hand_number == 0):
+        raise _bad("changes.hand_number", hand_number)
+    if c["version"] < 1:
+        raise _bad("changes.version", c["version"])
+    _shape(c["before"], before, f"changes.before ({kind})", sessions)
+    _shape(c["after"], after, f"changes.after ({kind})", sessions)
+
+
+def _check_returned(changes: Sequence[Mapping[str, Any]], sessions: Mapping[int, Any]) -> None:
+    """A pot carried into a session that is gone came back: a pot.returned naming that session
+    follows its pot.carried, and a pot comes back only from where it went."""
+    gone: Any = ()  # the deleted session the pot went into, while it is away
+    for c in changes:
+        if c["kind"] == "pot.carried" and c["after"]["session"] not in sessions:
+            gone = c["after"]["session"]
+        elif c["kind"] == "pot.carried":
+            gone = ()
+        elif c["kind"] == "pot.returned":
+            if c["before"]["carried_into"] != gone:
+                raise _bad(
+                    "changes.before (pot.returned).carried_into", c["before"]["carried_into"]
+                )
+            gone = ()
+    if gone != ():
+        raise _bad("changes.after (pot.carried).session", gone)
+
+
+def _check_history(
+    s: Mapping[str, Any], changes: Sequence[Mapping[str, Any]], hands: Sequence[Mapping[str, Any]]
+) -> None:
+    """The session's changes count its versions 1, 2, 3… up to its version (each change made
+    one), and each hand's revision and request id are as its history says."""
+    sid = s["id"]
+    versions = [c["version"] for c in changes]
+    if versions != list(range(1, s["version"] + 1)) or not changes:
+        raise BackupError(
+            "The backup does not add up: the history of session {id} does not count its "
+            "versions 1 to {version}.",
+            id=sid,
+            version=s["version"],
+        )
+    if changes[0]["kind"] != "session.created":
+        raise _bad("changes.kind", changes[0]["kind"])
+    revision: dict[int, int] = {}
+    request: dict[int, Any] = {}
+    for c in changes:
+        n = c["hand_number"]
+        if c["kind"] == "hand.created":
+            revision[n], request[n] = 1, c["after"]["request_id"]
+        elif c["kind"] == "hand.corrected" and n in revision:
+            revision[n] += 1
+        elif c["kind"] == "hand.deleted":
+            revision.pop(n, None)
+    for h in hands:
+        n = h["number"]
+        if revision.get(n) != h["revision"] or request.get(n) != h["request_id"]:
+            raise BackupError(
+                "The backup does not add up: hand {number} of session {id} is not as its "
+                "history says (its revision or request_id).",
+                number=n,
+                id=sid,
+            )

@@ -1,0 +1,260 @@
+"""A group's workbook: its players, each player's sheet, the sessions' hands streamed, the
+tab."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from decimal import Decimal
+from typing import IO, TYPE_CHECKING, Any
+
+from openpyxl import Workbook
+
+from ledger.export.cells import _joined, _when, money_format
+from ledger.export.sheets import _new_workbook, _save, _Sheet, _width
+from ledger.export.tables import (
+    FINISHED,
+    STARTED,
+    SessionData,
+    _add_hand_names,
+    _game_name,
+    _group_hand_row,
+    _numbers,
+    group_hands_header,
+    seated_names,
+    session_winners,
+)
+from ledger.rules.registry import GAMES
+from ledger.services.stats import (
+    HandTally,
+    Night,
+    PlayerHistory,
+    SessionFacts,
+    StatsView,
+    Totals,
+    add_up,
+    board,
+    facts_from_json,
+    night_facts,
+)
+
+if TYPE_CHECKING:
+    from ledger.services.exports import GroupExport, StreamedSession
+    from ledger.services.results import TabView
+
+
+def _points_header(key: str) -> str:
+    """A points column's heading: "Points (Rummy)", "Points (Rummy, penalty)"."""
+    game, _sep, scoring = key.partition(":")
+    name = GAMES[game].name if game in GAMES else game
+    return f"Points ({name}, {scoring})" if scoring else f"Points ({name})"
+
+
+def _players_sheet(sheet: _Sheet, board: StatsView, names: Sequence[str]) -> None:
+    """One row per player: sessions, hands, wins, money per currency, points per game."""
+    currencies, keys = board.currencies, board.points_keys
+    sheet.formats = {5 + i: money_format(c) for i, c in enumerate(currencies)}
+    sheet.header(
+        ["Player", "Sessions", "Hands played", "Hands won", "Games won"]
+        + [f"Net money ({c})" if c else "Net money" for c in currencies]
+        + [_points_header(k) for k in keys]
+    )
+    rows = {t.name: t for t in board.players}
+    for name in [*names, *(n for n in rows if n not in names)]:
+        t = rows.get(name) or Totals(name)
+        sheet.row(
+            [name, t.sessions, t.hands, t.hands_won, t.all_games_won]
+            + [t.money.get(c, Decimal(0)) for c in currencies]
+            + [t.points.get(k) if k in t.points else None for k in keys]
+        )
+    sheet.filter()
+
+
+def _sheet_title(name: str, taken: set[str]) -> str:
+    """A sheet's title for a player: at most 31 characters, none of ``[]:*?/\\``, and not
+    one already taken (whatever the case: "Hands" the player is not the Hands sheet)."""
+    base = re.sub(r"[\[\]:*?/\\]", "_", name).strip("'")[:31] or "Player"
+    title, n = base, 1
+    while title.casefold() in taken:
+        n += 1
+        suffix = f" ({n})"
+        title = base[: 31 - len(suffix)] + suffix
+    taken.add(title.casefold())
+    return title
+
+
+def _player_sheet(
+    wb: Workbook, title: str, history: PlayerHistory, numbers: Mapping[Any, int]
+) -> None:
+    """A player's nights (as the player's page lists them), then their totals."""
+    sheet = _Sheet(wb, title, [9, 12, 17, 9, 9, 12, 9, 6, 7, 7, 9], freeze="A2")
+    sheet.formats = {}
+    sheet.header(
+        ["Session", "Game", STARTED, "Status", "Score", "Money", "Currency", "Won", "Place"]
+        + ["Hands", "Hands won"]
+    )
+    for n in history.nights:
+        sheet.row(
+            [numbers.get(n.session, n.session)]
+            + [GAMES[n.game].name if n.game in GAMES else n.game, n.started_at]
+            + [n.status, n.score, n.money, n.currency, "yes" if n.won else None]
+            + [n.place, n.hands, n.hands_won]
+        )
+    sheet.filter()
+    t = history.totals
+    sheet.blank()
+    sheet.row(["Sessions", t.sessions])
+    sheet.row(["Hands played", t.hands])
+    sheet.row(["Hands won", t.hands_won])
+    for game, won in t.games_won.items():
+        sheet.row([f"Games won ({GAMES[game].name if game in GAMES else game})", won])
+    for key, points in t.points.items():
+        sheet.row([_points_header(key), points])
+    for currency, value in t.money.items():
+        sheet.formats = {1: money_format(currency)}
+        sheet.row([f"Net money ({currency})", value])
+
+
+def group_workbook(
+    group: Mapping[str, Any],
+    sessions: Iterable[SessionData | tuple[Any, ...]],
+    *,
+    stream: IO[bytes] | None = None,
+    tabs: Sequence[TabView] = (),
+) -> bytes:
+    """The group's whole history (API.md "Workbooks"): Sessions, Players and Hands, then a
+    sheet per player (their nights and totals, as their page shows them), then the Tab
+    (RULES.md §6a) when the group keeps one.
+
+    ``group`` is the group's answer; ``sessions`` yields, oldest first, each session's answer
+    with its hands and settlement. It is read once, so it may be a generator that loads one
+    session at a time, and a session's hands are read once too, each written as it comes: a
+    night of any length may stream in. Only the players' totals are kept.
+    """
+    player_names = [str(p["name"]) for p in group.get("players") or []]
+    listed = {s.get("id"): s for s in group.get("sessions") or []}
+    numbers = _numbers(group)
+    name_width = _width("Player", *player_names)
+    wb = _new_workbook()
+
+    sessions_sheet = _Sheet(wb, "Sessions", [9, 12, 17, 17, 30, name_width + 4, 9, 7], freeze="B2")
+    sessions_sheet.header(
+        ["Session", "Game", STARTED, FINISHED, "Players", "Winners", "Status", "Hands"]
+    )
+    # Players is the second sheet but is written last, once the totals are known. It has a
+    # net money column per currency, unknown until then: its widths are set generously now.
+    players_sheet = _Sheet(wb, "Players", [max(12.0, name_width)] + [14] * 10)
+    widths = [9, 12, 6, name_width, name_width, name_width + 4]
+    widths += [14, 10] * len(player_names) + [11, 10, 30]
+    hands_sheet = _Sheet(wb, "Hands", widths, freeze="D2")
+    hands_sheet.header(group_hands_header(player_names))
+
+    facts: list[SessionFacts] = []
+    for item in sessions:
+        session, hands, _settlement = SessionData(*item)
+        started = session.get("started_at") or listed.get(session.get("id"), {}).get("started_at")
+        sheets = (sessions_sheet, hands_sheet)
+        facts.append(_group_session(sheets, session, hands, started, player_names))
+
+    sessions_sheet.filter()
+    hands_sheet.filter()
+    nights = [night for f in facts for night in night_facts(f)]
+    _players_sheet(players_sheet, board(nights), player_names)
+    _player_sheets(wb, nights, player_names, numbers)
+    if tabs:
+        _tab_sheet(wb, tabs, name_width)
+    return _save(wb, stream)
+
+
+def _tab_sheet(wb: Workbook, tabs: Sequence[TabView], name_width: float) -> None:
+    """The tab, per currency: each night with each player's part, each payment, then what is
+    still outstanding per player. Amounts in the currency (never an account: RULES.md §6b)."""
+    names = sorted({b.player for t in tabs for b in t.balances}, key=str.casefold)
+    widths = [9, 12, 17, 9, 12, name_width, name_width, 12] + [name_width] * len(names)
+    sheet = _Sheet(wb, "Tab", widths, freeze="C2")
+    sheet.header(
+        ["Currency", "Line", "Date (UTC)", "Session", "Game", "From", "To", "Amount", *names]
+    )
+    for t in tabs:
+        for n in t.nights:
+            parts = [n.parts.get(p) for p in names]
+            sheet.row([t.currency, "night", n.at, n.session, n.game_name, None, None, None, *parts])
+        for p in t.payments:
+            sheet.row([t.currency, "payment", p.at, None, None, p.source, p.target, p.amount])
+        left = {b.player: b.outstanding_amount for b in t.balances}
+        sheet.row([t.currency, "outstanding", None, None, None, None, None, None]
+                  + [left.get(p) for p in names])  # fmt: skip
+    sheet.filter()
+
+
+def _group_session(
+    sheets: tuple[_Sheet, _Sheet],
+    session: Mapping[str, Any],
+    hands: Iterable[Mapping[str, Any]],
+    started: Any,
+    player_names: Sequence[str],
+) -> SessionFacts:
+    """A session on the group's Sessions and Hands sheets; its facts for the totals.
+
+    Each hand is written to Hands as it is taken and let go; what the session's row and its
+    facts need of the hands (who played, how many hands, who was dealt in and won) is counted
+    on the way, and the row is written after them (each sheet streams to a file of its own).
+    """
+    sessions_sheet, hands_sheet = sheets
+    names = seated_names(session)
+    tally = HandTally()
+    count = 0
+    for hand in hands:
+        hands_sheet.row(_group_hand_row(session, hand, player_names))
+        _add_hand_names(names, hand)
+        tally.add(hand)
+        count += 1
+    sessions_sheet.row(
+        [
+            session.get("id"),  # the address; API.md: one row per session, by id
+            _game_name(session),
+            _when(started),
+            _when(session.get("finished_at")),
+            _joined(names),
+            _joined(session_winners(session)),
+            session.get("status"),
+            session.get("hands_played", count),
+        ]
+    )
+    return facts_from_json(session, tally, started)
+
+
+def _player_sheets(
+    wb: Workbook,
+    nights: Sequence[tuple[str, Night]],
+    names: Sequence[str],
+    numbers: Mapping[Any, int],
+) -> None:
+    """A sheet per player, the group's players first, then any other who played."""
+    taken = {title.casefold() for title in wb.sheetnames}
+    known = [*names, *(n for n, _night in nights if n not in names)]
+    for name in dict.fromkeys(known):
+        mine = tuple(night for n, night in nights if n == name)
+        history = PlayerHistory(name, mine, add_up(name, mine))
+        _player_sheet(wb, _sheet_title(name, taken), history, numbers)
+
+
+def group_export_workbook(export: GroupExport) -> bytes:
+    """The group's workbook: its listing first, then each session as the service streams it."""
+    return group_workbook(export.group.to_json(), _each_streamed(export.streamed), tabs=export.tabs)
+
+
+def _each_streamed(
+    sessions: Iterator[StreamedSession],
+) -> Iterator[tuple[dict[str, Any], Iterator[dict[str, Any]]]]:
+    """Each session as the tables are laid out from (session_data()'s shapes), its hands
+    turned into the API's answers one at a time, as the Hands sheet takes them: a long
+    night's hands are never all held, as views or as dicts."""
+    for streamed in sessions:
+        view = streamed.session
+        session = {
+            **view.to_json(),
+            "winners": list(view.winners),
+            "group_name": streamed.group_name,
+        }
+        yield session, (hand.to_json() for hand in streamed.hands)

@@ -1,0 +1,396 @@
+"""A session's tables, as the API answers it: its hands, its payments and its settlement,
+row by row, for the workbooks and the CSV files alike.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from openpyxl import Workbook
+from openpyxl.chart import LineChart, Reference
+from openpyxl.utils import get_column_letter
+
+from ledger.export.cells import POT, REFUND_NOTE, Movement, Row, _joined, _when, exact_amount
+from ledger.export.sheets import _Sheet, _width
+from ledger.rules.money import amount
+from ledger.rules.registry import GAMES
+from ledger.services.results import number_sessions
+
+if TYPE_CHECKING:
+    from ledger.services.exports import SessionExport
+
+
+STARTED, FINISHED = "Started (UTC)", "Finished (UTC)"  # the times are UTC: see _when
+
+
+class SessionData(NamedTuple):
+    """One session of a group's history: the session, its hands and its settlement (or None)."""
+
+    session: Mapping[str, Any]
+    hands: Sequence[Mapping[str, Any]]
+    settlement: Mapping[str, Any] | None = None
+
+
+def session_data(export: SessionExport) -> SessionData:
+    """The export service's session as the tables are laid out from: the API's JSON shapes,
+    with the refunds and the winners as the service worked them out."""
+    session = {
+        **export.session.to_json(),
+        "closing": [m.to_json() for m in export.refunds],
+        "winners": list(export.winners),
+        "group_name": export.group_name,
+        # Its number among its game's sessions in the group, and its pot's source's: the
+        # pages' names for them ("Spot #2"); the API answers the ids.
+        "number": export.session.number,
+        "carried_from_number": export.session.carried_from_number,
+    }
+    settlement = export.settlement.to_json() if export.settlement is not None else None
+    return SessionData(session, [h.to_json() for h in export.hands], settlement)
+
+
+def _game_name(session: Mapping[str, Any]) -> str:
+    """The game's name as people say it: the session's ``game_name``, or the registry's."""
+    if session.get("game_name"):
+        return str(session["game_name"])
+    key = str(session.get("game", ""))
+    game = GAMES.get(key)
+    return game.name if game is not None else key
+
+
+def is_money(session: Mapping[str, Any]) -> bool:
+    game = GAMES.get(session.get("game", ""))
+    if game is not None:
+        return game.money
+    return "currency" in (session.get("options") or {})
+
+
+def _currency(session: Mapping[str, Any], settlement: Mapping[str, Any] | None) -> str:
+    if settlement and settlement.get("currency"):
+        return str(settlement["currency"])
+    if not is_money(session) and not session.get("currency"):
+        return ""  # a points game not played for money (RULES.md §7) has no currency
+    return str((session.get("options") or {}).get("currency") or "")
+
+
+def _unit_value(session: Mapping[str, Any]) -> Decimal:
+    return Decimal(str((session.get("options") or {}).get("unit_value", "1")))
+
+
+def seated_names(session: Mapping[str, Any], hands: Iterable[Mapping[str, Any]] = ()) -> list[str]:
+    """Every player of the session: seated ones in seat order, then those who left, then any
+    name found only in the hands."""
+    players = list(session.get("players") or [])
+    players.sort(key=lambda p: (not p.get("active", True), p.get("seat") or 0))
+    names = [str(p["name"]) for p in players]
+    for name in session.get("scores") or {}:
+        if name not in names:
+            names.append(str(name))
+    for hand in hands:
+        _add_hand_names(names, hand)
+    return names
+
+
+def _add_hand_names(names: list[str], hand: Mapping[str, Any]) -> None:
+    """Any player of ``hand`` not in ``names`` yet, added at the end."""
+    for result in hand.get("results") or []:
+        if result.get("player") not in names:
+            names.append(str(result["player"]))
+
+
+def cards_text(result: Mapping[str, Any]) -> str:
+    """A result's cards as one line: "J 10", melds "3♠ 3♥ 3♦ | 7♣ 8♣ 9♣", or "sitting out"."""
+    if result.get("sitting_out"):
+        return "sitting out"
+    cards = result.get("cards")
+    if isinstance(cards, str):
+        return cards
+    if cards:
+        return " ".join(str(c) for c in cards)
+    melds = result.get("melds")
+    if melds:
+        return " | ".join(m if isinstance(m, str) else " ".join(str(c) for c in m) for m in melds)
+    return ""
+
+
+def _score_of(result: Mapping[str, Any], money: bool) -> int | None:
+    if result.get("sitting_out"):
+        return None
+    return result.get("spots") if money else result.get("points")
+
+
+def _player_cells(result: Mapping[str, Any] | None, money: bool) -> Row:
+    """A player's two cells in a hand's row: the cards, and the spots or the points."""
+    if result is None:
+        return [None, None]
+    return [cards_text(result) or None, _score_of(result, money)]
+
+
+def hand_movements(hand: Mapping[str, Any]) -> list[Movement]:
+    """Every movement of money in a hand, antes and the pot included: ``{from, to, units}``,
+    ``None`` for the pot, as the API's hand answers them (every stored hand has them: the
+    engine's outcome holds them from the first version of the schema on)."""
+    return [
+        {"from": m.get("from"), "to": m.get("to"), "units": int(m["units"])}
+        for m in hand["movements"]
+    ]
+
+
+def closing_movements(session: Mapping[str, Any]) -> list[Movement]:
+    """Money paid back from the pot when a money session was finished with ``refund``, as
+    the export service gives it (``closing``)."""
+    return [
+        {"from": m.get("from"), "to": m.get("to"), "units": int(m["units"])}
+        for m in session.get("closing") or []
+    ]
+
+
+def session_winners(session: Mapping[str, Any]) -> list[str]:
+    """Who won, as the export service worked it out (the game's winners, or in a finished
+    money session whoever is up the most)."""
+    return [str(w) for w in session.get("winners") or []]
+
+
+def _balances(
+    session: Mapping[str, Any], settlement: Mapping[str, Any] | None
+) -> dict[str, Decimal]:
+    """What each player won or lost on the night: the settlement's balances, or the scores,
+    without the pot kept at its end or brought back at its start (RULES.md §2)."""
+    currency, unit_value = _currency(session, settlement), _unit_value(session)
+    brought = {session.get("carried_in_keeper"): int(session.get("carried_in") or 0)}
+    if settlement and settlement.get("balances"):
+        units = {
+            str(b["player"]): int(b["units"]) - int(b.get("pot_kept") or 0)
+            for b in settlement["balances"]
+        }
+    else:
+        units = {str(p): int(u) for p, u in (session.get("scores") or {}).items()}
+    return {p: amount(u + brought.get(p, 0), unit_value, currency) for p, u in units.items()}
+
+
+def hands_table(
+    session: Mapping[str, Any], hands: Sequence[Mapping[str, Any]]
+) -> tuple[Row, Iterator[Row]]:
+    """The header and rows of the Hands sheet (and hands.csv)."""
+    money = is_money(session)
+    names = seated_names(session, hands)
+    extra = _hand_extras(hands, money)
+    header: Row = ["Hand", "Dealer", "Out", "Winners"]
+    if "ending" in extra:
+        header.append("Ending")
+    for name in names:
+        header += [f"{name} cards", f"{name} {'spots' if money else 'points'}"]
+        header += [f"{name} {what}" for what in extra if what != "ending"]
+    if money:
+        header += ["Pot before", "Pot after"]
+
+    def rows() -> Iterator[Row]:
+        for hand in hands:
+            by_player = {r.get("player"): r for r in hand.get("results") or []}
+            row: Row = [
+                hand.get("number"),
+                hand.get("dealer"),
+                hand.get("out"),
+                _joined(hand.get("winners") or []),
+            ]
+            if "ending" in extra:
+                row.append(hand.get("ending"))
+            for name in names:
+                result = by_player.get(name)
+                row += _player_cells(result, money)
+                row += [(result or {}).get(extra[w]) for w in extra if w != "ending"]
+            if money:
+                row += [hand.get("pot_before"), hand.get("pot_after")]
+            yield row
+
+    return header, rows()
+
+
+def _hand_extras(hands: Sequence[Mapping[str, Any]], money: bool) -> dict[str, str]:
+    """The columns a game of RULES.md §8–§12 adds to the Hands sheet, by heading, each with
+    the field it reads: Gin Rummy's ending, Rummy 500's melded and in-hand points, the
+    penalty points of a money game that counts them too (Kaluki)."""
+    results = [r for h in hands for r in h.get("results") or []]
+    extra: dict[str, str] = {}
+    if any(h.get("ending") for h in hands):
+        extra["ending"] = "ending"
+    if any(r.get("melded") is not None for r in results):
+        extra |= {"melded": "melded", "in hand": "in_hand"}
+    if money and any(r.get("points") is not None for r in results):
+        extra["points"] = "points"
+    return extra
+
+
+def payments_table(
+    session: Mapping[str, Any],
+    hands: Sequence[Mapping[str, Any]],
+    settlement: Mapping[str, Any] | None = None,
+) -> tuple[Row, Iterator[Row]]:
+    """The header and rows of the Payments sheet (and payments.csv): every movement of money,
+    antes into the pot, pot wins and refunds out of it.
+
+    A row's amount is exactly its units times the unit's value, not rounded to the coin: at
+    €0.005 a unit an ante of 5 is €0.025, and rows each rounded would not add up to the
+    balances (the number format rounds only what is shown). A refund at the end of the night
+    belongs to no hand: its Hand cell is empty, so the column holds only numbers, and its
+    Note says what it is.
+    """
+    currency, unit_value = _currency(session, settlement), _unit_value(session)
+    header: Row = [
+        "Hand",
+        "From",
+        "To",
+        "Units",
+        f"Amount ({currency})" if currency else "Amount",
+        "Note",
+    ]
+    # A night has a handful of different payments (the ante, a few spot counts) and thousands
+    # of rows: each amount is worked out once.
+    amounts: dict[int, Decimal] = {}
+
+    def row(number: int | None, m: Movement, note: str | None = None) -> Row:
+        units = int(m["units"])
+        money = amounts.get(units)
+        if money is None:
+            money = amounts[units] = exact_amount(units, unit_value)
+        return [
+            number,
+            POT if m.get("from") is None else m["from"],
+            POT if m.get("to") is None else m["to"],
+            units,
+            money,
+            note,
+        ]
+
+    def rows() -> Iterator[Row]:
+        if not is_money(session):
+            return
+        for hand in hands:
+            for m in hand_movements(hand):
+                yield row(hand.get("number"), m)
+        for m in closing_movements(session):
+            yield row(None, m, REFUND_NOTE)
+
+    return header, rows()
+
+
+SETTLE_STATUS = ("to pay", "paid")
+
+
+def settlement_table(settlement: Mapping[str, Any] | None) -> tuple[Row, Iterator[Row]]:
+    """What is still to pay (the transfers, as the settle-up shows them), then what was paid at
+    the table and when (the payments, oldest first)."""
+    currency = (settlement or {}).get("currency") or ""
+    header: Row = [
+        "From",
+        "To",
+        f"Amount ({currency})" if currency else "Amount",
+        "Units",
+        "Status",
+        "Paid (UTC)",
+    ]
+    transfers = (settlement or {}).get("transfers") or []
+    payments = (settlement or {}).get("payments") or []
+
+    def row(t: Mapping[str, Any], status: str, at: Any) -> Row:
+        return [
+            POT if t.get("from") is None else t["from"],
+            POT if t.get("to") is None else t["to"],
+            Decimal(str(t["amount"])),
+            t.get("units"),
+            status,
+            _when(at),
+        ]
+
+    to_pay, paid = SETTLE_STATUS
+    rows = (
+        *(row(t, to_pay, None) for t in transfers),
+        *(row(p, paid, p.get("at")) for p in payments),
+    )
+    return header, iter(rows)
+
+
+def _numbers(group: Mapping[str, Any] | None) -> dict[Any, int]:
+    """Each session's number among the group's sessions of its game, as the pages name it
+    ("Spot #2"), from the group's listing: the workbooks' and the group CSV's Session
+    column (the id stays the session's address). Empty without the listing."""
+    listed = [s for s in (group or {}).get("sessions") or [] if "id" in s and "game" in s]
+    return number_sessions((int(s["id"]), str(s["game"])) for s in listed)
+
+
+def _hands_played_and_won(
+    hands: Iterable[Mapping[str, Any]],
+) -> tuple[dict[str, int], dict[str, int]]:
+    """How many hands each player was dealt in, and how many they won or shared."""
+    played: dict[str, int] = defaultdict(int)
+    won: dict[str, int] = defaultdict(int)
+    for hand in hands:
+        for result in hand.get("results") or []:
+            if not result.get("sitting_out"):
+                played[result["player"]] += 1
+        for winner in hand.get("winners") or []:
+            won[winner] += 1
+    return played, won
+
+
+def _scores(
+    wb: Workbook, hands: Sequence[Mapping[str, Any]], names: Sequence[str], money: bool
+) -> None:
+    """Scores: each player's running score after every hand, and a line chart of it."""
+    widths = [6] + [max(8.0, _width(n)) for n in names]
+    sheet = _Sheet(wb, "Scores", widths, freeze="B2")
+    sheet.header(["Hand", *names])
+    seen: set[str] = set()
+    for hand in hands:
+        after = hand.get("scores_after") or {}
+        seen |= set(after)
+        sheet.row([hand.get("number"), *(after.get(n) for n in names)])
+    sheet.filter()
+    if not hands or not names:
+        return
+    chart = LineChart()
+    chart.title = "Running score"
+    chart.y_axis.title = "Units" if money else "Points"
+    chart.x_axis.title = "Hand"
+    # openpyxl 3.1 hides both axes unless told otherwise.
+    chart.x_axis.delete = False
+    chart.y_axis.delete = False
+    chart.height, chart.width = 10, 20
+    last = len(hands) + 1
+    data = Reference(sheet.ws, min_col=2, max_col=len(names) + 1, min_row=1, max_row=last)
+    chart.add_data(data, titles_from_data=True)
+    chart.set_categories(Reference(sheet.ws, min_col=1, min_row=2, max_row=last))
+    sheet.ws.add_chart(chart, f"{get_column_letter(len(names) + 3)}2")
+
+
+def group_hands_header(player_names: Sequence[str]) -> Row:
+    """The group's Hands sheet (and the group's CSV): a column pair per player of the group."""
+    header: Row = ["Session", "Game", "Hand", "Dealer", "Out", "Winners"]
+    for name in player_names:
+        header += [f"{name} cards", f"{name} spots or points"]
+    return [*header, "Pot before", "Pot after", "Other players"]
+
+
+def _group_hand_row(
+    session: Mapping[str, Any], hand: Mapping[str, Any], player_names: Sequence[str]
+) -> Row:
+    """A hand on the group's Hands sheet: a player the group's answer did not list (there
+    should be none) is written in "Other players" rather than lost."""
+    money = is_money(session)
+    by_player = {r.get("player"): r for r in hand.get("results") or []}
+    row: Row = [
+        session.get("id"),  # API.md: every hand of every session, with the session's id
+        _game_name(session),
+        hand.get("number"),
+        hand.get("dealer"),
+        hand.get("out"),
+        _joined(hand.get("winners") or []),
+    ]
+    for name in player_names:
+        row += _player_cells(by_player.pop(name, None), money)
+    others = "; ".join(
+        f"{name}: {cards_text(r)} ({_score_of(r, money)})" for name, r in by_player.items()
+    )
+    return [*row, hand.get("pot_before"), hand.get("pot_after"), others or None]
