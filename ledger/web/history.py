@@ -22,7 +22,7 @@ from markupsafe import Markup
 
 from ledger import services
 from ledger.models import utcnow
-from ledger.rules import amount, minor_units
+from ledger.rules import N_, amount, minor_units
 from ledger.services import accounts, pages, stats, tab
 from ledger.services.building import night_currency
 from ledger.services.errors import RuleError
@@ -443,21 +443,18 @@ def _unpaid(change: ChangeView, session: SessionView) -> str:
     )
 
 
-def _round(made: Mapping[str, Any], session: SessionView) -> str:
-    return round_text(made, night_currency(session.options))
+# A round added, changed or taken back (RULES.md §6c), in words.
+_ROUND_WORDS = {
+    "round.added": N_("A round was added: %(round)s."),
+    "round.changed": N_("A round was changed to: %(round)s (it was: %(was)s)."),
+    "round.deleted": N_("A round was taken back: %(round)s."),
+}
 
 
-def _round_added(change: ChangeView, session: SessionView) -> str:
-    return _("A round was added: %(round)s.", round=_round(change.after, session))
-
-
-def _round_changed(change: ChangeView, session: SessionView) -> str:
-    before, after = _round(change.before, session), _round(change.after, session)
-    return _("A round was changed to: %(round)s (it was: %(was)s).", round=after, was=before)
-
-
-def _round_deleted(change: ChangeView, session: SessionView) -> str:
-    return _("A round was taken back: %(round)s.", round=_round(change.before, session))
+def _round(change: ChangeView, session: SessionView) -> str:
+    said = {"round": change.after or change.before, "was": change.before}
+    words = {k: round_text(v, night_currency(session.options)) for k, v in said.items() if v}
+    return _(_ROUND_WORDS[change.kind], **words)
 
 
 def _planned(change: ChangeView, session: SessionView) -> str:
@@ -492,9 +489,7 @@ _WORDS: dict[str, Callable[[ChangeView, SessionView], str]] = {
     "pot.returned": _returned,
     "payment.recorded": _paid,
     "payment.deleted": _unpaid,
-    "round.added": _round_added,
-    "round.changed": _round_changed,
-    "round.deleted": _round_deleted,
+    **dict.fromkeys(_ROUND_WORDS, _round),
     "tab.added": _tab_added,
     "tab.removed": _tab_removed,
 }

@@ -12,19 +12,12 @@ from ledger import services
 from ledger.ids import form_number
 from ledger.services import rounds
 from ledger.services.request_ids import minted_request_id, new_request_id
-from ledger.services.results import RoundView, SessionView
+from ledger.services.results import RoundView
 from ledger.web import access, i18n
 from ledger.web.forms import ConfirmForm
 from ledger.web.summary import round_text
 
 bp = Blueprint("rounds", __name__, url_prefix="/g/<slug>/s/<int:session_id>/rounds")
-
-
-def _payers(view: SessionView) -> list[str]:
-    """Who may have paid: the last round's payer first, then the table in seating order."""
-    names = [p.name for p in view.players]
-    last = [view.rounds[-1].paid_by] if view.rounds else []
-    return list(dict.fromkeys(last + names))
 
 
 @bp.app_template_filter("round_words")
@@ -80,7 +73,6 @@ def form(slug: str, session_id: int, round_id: int | None):
         group=group,
         session=view,
         shown=shown,
-        payers=_payers(view),
         typed=_typed() if request.method == "POST" else None,
         errors=errors,
         once=request.form.get("once") or new_request_id(),
