@@ -81,7 +81,10 @@ def session_export(group: GroupRef, session_id: int) -> SessionExport:
         view = session_view(group, session_id)
         hands = tuple(iter_hands(group, session_id))
         # A points game played for a stake settles its payout once it has ended (RULES.md §7).
-        priced = view.money or view.payout is not None
+        # A points game not played for money has a settlement of its rounds (RULES.md §6c);
+        # one for a stake is settled, its rounds with it, once it has ended.
+        rounds_only = bool(view.rounds) and view.currency is None
+        priced = view.money or view.payout is not None or rounds_only
         settled = settlement(group, session_id) if priced else None
         if session_view(group, session_id).version == view.version:
             break
