@@ -43,6 +43,7 @@ from ledger.backup.links import (
     _check_hand_numbers,
     _check_payments,
     _check_references,
+    _check_rounds,
     _check_tab,
     _check_uniques,
 )
@@ -73,7 +74,13 @@ SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 # Tables and columns a backup made before they existed leaves out, read as they were then.
 ADDED_LATER: Mapping[str, Any] = MappingProxyType(
-    {"tab_payments": [], "bank_accounts": [], "sessions.on_tab": False}
+    {
+        "tab_payments": [],
+        "bank_accounts": [],
+        "sessions.on_tab": False,
+        "rounds": [],
+        "payments.cents": None,
+    }
 )
 
 
@@ -143,6 +150,7 @@ def check_backup(data: Any, slug: str | None = None) -> Checked:
     _check_sessions(rows, players)
     _check_pots(rows["sessions"])
     _check_payments(rows)
+    _check_rounds(rows)
     _check_tab(rows)
     return checked
 

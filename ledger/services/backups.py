@@ -27,6 +27,7 @@ from ledger.models import (
     Hand,
     Payment,
     Player,
+    Round,
     SessionChart,
     SessionPlayer,
     TabPayment,
@@ -44,6 +45,7 @@ TABLES: tuple[tuple[str, type[Any]], ...] = (
     ("hands", Hand),
     ("changes", Change),
     ("payments", Payment),
+    ("rounds", Round),
     ("tab_payments", TabPayment),
     ("bank_accounts", BankAccount),
 )
@@ -167,6 +169,8 @@ def _insert_all(group: dict[str, Any], rows: Mapping[str, list[dict[str, Any]]])
             if model is Change:
                 for column in ("before", "after"):
                     values[column] = _renamed_sessions(values[column], ids["sessions"])
+            if model is Round:  # its shares name players by id (RULES.md §6c)
+                values["shares"] = [[ids["players"][p], n] for p, n in values["shares"]]
             renamed.append(values)
         new_ids = _insert_many(model, renamed, need_ids=key in ("players", "sessions"))
         ids[model.__tablename__] = dict(zip((r["id"] for r in rows[key]), new_ids, strict=False))
@@ -231,7 +235,7 @@ def _check_readable(group: GroupRef) -> None:
         try:
             view = services.session_view(group, summary.id)
             services.list_hands(group, summary.id)
-            if view.money or view.payout is not None:
+            if view.money or view.payout is not None or view.rounds:
                 services.settlement(group, summary.id)
         except ServiceError:
             raise
@@ -262,6 +266,7 @@ def group_rows(slug: str) -> dict[str, Any]:
             "hands": select(Hand).where(Hand.session_id.in_(session_ids)),
             "changes": select(Change).where(Change.session_id.in_(session_ids)),
             "payments": select(Payment).where(Payment.session_id.in_(session_ids)),
+            "rounds": select(Round).where(Round.session_id.in_(session_ids)),
             "tab_payments": select(TabPayment).where(TabPayment.group_id == group.id),
             "bank_accounts": select(BankAccount).where(
                 BankAccount.player_id.in_(select(Player.id).where(Player.group_id == group.id))

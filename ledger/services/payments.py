@@ -125,17 +125,9 @@ def delete_payment(group: GroupRef, session_id: int, payment_id: int) -> Payment
         (view,) = (p for p in payment_views(row, *money) if p.id == payment.id)
         db.session.delete(payment)
         row.version += 1
-        record(
-            row,
-            "payment.deleted",
-            before={
-                "from": view.source,
-                "to": view.target,
-                "units": view.units,
-                "at": timestamp(view.at),
-            },
-            after=None,
-        )
+        paid = {"units": view.units} if view.units is not None else {"amount": str(view.amount)}
+        before = {"from": view.source, "to": view.target, **paid, "at": timestamp(view.at)}
+        record(row, "payment.deleted", before=before, after=None)
         db.session.flush()
         return view
 

@@ -102,7 +102,7 @@ def change_round(
         after = _said(made, row, kept.request_id)
         if after != before:
             row.version += 1
-            record(row, "round.changed", before={"id": kept.id, **before}, after=after)
+            record(row, "round.changed", before=before, after=after)
         db.session.flush()
         return _one_view(row, kept)
 
@@ -120,7 +120,7 @@ def delete_round(group: GroupRef, session_id: int, round_id: int) -> RoundView:
         before = _said(round_as_rule(kept, round_player_names(row.id)), row, kept.request_id)
         db.session.delete(kept)
         row.version += 1
-        record(row, "round.deleted", before={"id": kept.id, **before}, after=None)
+        record(row, "round.deleted", before=before, after=None)
         db.session.flush()
         return view
 

@@ -429,6 +429,9 @@ def _number(session_id: Any) -> Any:
 
 def _payment(paid: Mapping[str, Any], session: SessionView) -> dict[str, str]:
     """A payment's blanks: who paid whom how much."""
+    if "units" not in paid:  # given in the currency (a night with rounds, RULES.md §6c)
+        money = format_money(Decimal(paid["amount"]), night_currency(session.options))
+        return {"payer": paid["from"], "payee": paid["to"], "amount": money}
     return {"payer": paid["from"], "payee": paid["to"], "amount": _pot(paid["units"], session)}
 
 

@@ -117,9 +117,9 @@ def test_a_group_restored_into_another_database_answers_every_call_as_before(
 
     assert every_answer(app, table) == before
     players = len(made.get(f"/groups/{made.slug}")["players"])
-    # /games, the group's 5 (its stats and its tab among them), 8 per session, a page per
+    # /games, the group's 5 (its stats and its tab among them), 9 per session, a page per
     # player.
-    assert len(before) == 6 + 8 * len(ids) + players
+    assert len(before) == 6 + 9 * len(ids) + players
 
     # The table plays on: new ids do not clash with the restored ones.
     table.hand(ids["spots"], {"Nora": "", "Enda": "K", "John": "2", "Finn": "3"}, out="Nora")

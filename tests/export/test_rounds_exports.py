@@ -4,8 +4,13 @@ the one the API answers."""
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
+import pytest
+
+from ledger.backup import BackupError, backup_group, restore_group
+from ledger.extensions import db
 from tests.export.history import Table
 from tests.export.sheets import csv_rows, load, money, rows, table
 
@@ -88,3 +93,89 @@ def test_the_group_workbook_has_every_nights_rounds(client):
     assert [(r[0], money(r[2])) for r in rows(wb["Settlement"])[1:] if r] == [
         ("Ann", Decimal("3.00"))
     ]
+
+
+# --- Backups ----------------------------------------------------------------------------------
+
+
+def backed_up(app, t: Table) -> dict:
+    with app.app_context():
+        data = backup_group(t.slug)
+        db.session.rollback()
+    data["group"]["slug"] = "the-copy"
+    return json.loads(json.dumps(data))
+
+
+def without_ids(answer):
+    if isinstance(answer, list):
+        return [without_ids(a) for a in answer]
+    if isinstance(answer, dict):
+        return {k: without_ids(v) for k, v in answer.items() if k not in ("id", "session", "group")}
+    return answer
+
+
+def test_a_backup_carries_the_rounds_and_the_restore_answers_as_before(app, client):
+    t = Table.new_group(client)
+    sid = worked_example(t)
+    extra = t.ok("POST", f"/sessions/{sid}/rounds", {**CRISPS, "request_id": "tap"}, 201)
+    t.ok("PUT", f"/sessions/{sid}/rounds/{extra['id']}", {**CRISPS, "shares": {"Rex": 2}})
+    t.ok("DELETE", f"/sessions/{sid}/rounds/{extra['id']}", status=204)
+    paid = {"from": "Finn", "to": "John", "amount": "7.50"}
+    payment = t.ok("POST", f"/sessions/{sid}/payments", paid, 201)
+    t.ok("DELETE", f"/sessions/{sid}/payments/{payment['id']}", status=204)
+    t.ok("POST", f"/sessions/{sid}/payments", {**paid, "amount": "1.00"}, 201)
+    data = backed_up(app, t)
+    assert [r["shares"] for r in data["rounds"]][1] == [
+        [p["id"], 1]
+        for name in ["John", "Rex", "Finn"]
+        for p in data["players"]
+        if p["name"] == name
+    ]
+
+    with app.app_context():
+        copy = restore_group(data)
+    c = Table(client, copy.slug)
+    new = c.get(f"/groups/{copy.slug}")["sessions"][0]["id"]
+    for path in ("", "/rounds", "/settlement", "/history", "/payments"):
+        assert without_ids(c.get(f"/sessions/{new}{path}")) == without_ids(
+            t.get(f"/sessions/{sid}{path}")
+        ), path
+    # The restored night goes on: a resend of the round taken back still records nothing.
+    assert (
+        c.call("POST", f"/sessions/{new}/rounds", {**CRISPS, "request_id": "tap"}).status_code
+        == 409
+    )
+    c.ok("POST", f"/sessions/{new}/rounds", CRISPS, 201)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda d: d["rounds"][0].update(cents=0),
+        lambda d: d["rounds"][0].update(shares=[]),
+        lambda d: d["rounds"][0].update(shares=[[d["players"][0]["id"], 0]]),
+        lambda d: d["rounds"][0]["shares"].append(d["rounds"][0]["shares"][0]),
+        lambda d: d["rounds"][0].update(
+            payer_id=next(p["id"] for p in d["players"] if p["name"] == "Dara")
+        ),
+        lambda d: d["rounds"][0].update(what="  spaced  "),
+        lambda d: [r.update(request_id="same") for r in d["rounds"]],
+    ],
+    ids=[
+        "no cents",
+        "for nobody",
+        "a share of 0",
+        "a person twice",
+        "a payer not at the night",
+        "untidy words",
+        "one request id twice",
+    ],
+)
+def test_a_crafted_round_is_refused(app, client, damage):
+    t = Table.new_group(client)
+    t.ok("POST", f"/groups/{t.slug}/players", {"name": "Dara"}, 201)  # never played
+    worked_example(t)
+    data = backed_up(app, t)
+    damage(data)
+    with app.app_context(), pytest.raises(BackupError, match="round .* is not one the app"):
+        restore_group(data)
