@@ -15,17 +15,20 @@ added, changed or took back what.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import replace
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import select
 
 from ledger.extensions import db
-from ledger.models import Change, GameSession, utcnow
+from ledger.models import Change, GameSession, Player, utcnow
 from ledger.models import Round as RoundRow
 from ledger.rules import rounds as rules
 from ledger.rules.base import State
+from ledger.rules.money import minor_units
 from ledger.services.building import (
     cents_amount,
     night_currency,
@@ -228,3 +231,44 @@ def _check_not_taken_back(row: GameSession, request_id: str) -> None:
             field="request_id",
             at=str(timestamp(taken)),
         )
+
+
+# ---- the stats' figures (RULES.md §6c: rounds paid and owed, never winnings) ----------------
+
+
+def rounds_by_session(group: GroupRef, where: list[Any]) -> dict[int, dict[str, tuple[int, int]]]:
+    """Each session's rounds (of the sessions ``where`` picks) as each player's (paid, owed)
+    in cents, for the stats and the player pages: two queries."""
+    names = dict(
+        db.session.execute(select(Player.id, Player.name).where(Player.group_id == group.id)).all()
+    )
+    found = db.session.execute(
+        select(RoundRow.session_id, RoundRow.payer_id, RoundRow.cents, RoundRow.shares)
+        .join(GameSession, GameSession.id == RoundRow.session_id)
+        .where(*where)
+    )
+    counted: dict[int, dict[str, tuple[int, int]]] = defaultdict(dict)
+    for session_id, payer_id, cents, shares in found:
+        made = rules.Round(names[payer_id], cents, {names[p]: n for p, n in shares})
+        count_round(counted[session_id], made)
+    return counted
+
+
+def count_round(counted: dict[str, tuple[int, int]], made: rules.Round) -> None:
+    """A round added to each player's (paid, owed), in cents."""
+    paid, owed = counted.get(made.paid_by, (0, 0))
+    counted[made.paid_by] = (paid + made.cents, owed)
+    for person, part in rules.parts(made).items():
+        paid, owed = counted.get(person, (0, 0))
+        counted[person] = (paid, owed + part)
+
+
+def rounds_from_json(session: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
+    """Each player's (paid, owed) in cents from the session's answer's ``rounds``."""
+    counted: dict[str, tuple[int, int]] = {}
+    for made in session.get("rounds") or ():
+        shares = {str(p): int(n) for p, n in (made.get("shares") or {}).items()}
+        currency = night_currency(session.get("options") or {})
+        cents = int(Decimal(str(made["amount"])).scaleb(minor_units(currency)))
+        count_round(counted, rules.Round(str(made["paid_by"]), cents, shares))
+    return counted

@@ -223,3 +223,23 @@ def test_a_night_finished_onto_the_tab_carries_its_rounds(table):
         ("Finn", "John", "7.50"),
         ("Rex", "John", "0.10"),
     ]
+
+
+def test_stats_and_player_pages_keep_rounds_apart_from_winnings(table):
+    sid = worked_example(table)
+    table.ok("POST", f"/sessions/{sid}/rounds", PINTS, 201)
+    table.ok("POST", f"/sessions/{sid}/rounds", CRISPS, 201)
+    stats = {p["name"]: p for p in table.ok("GET", f"/groups/{table.slug}/stats")["players"]}
+    # Money is what the cards won; the rounds stand beside it.
+    assert stats["John"]["amounts"] == {"EUR": "-0.30"}
+    assert stats["John"]["rounds"] == {"EUR": {"paid": "18.40", "owed": "7.10"}}
+    assert stats["Rex"]["rounds"] == {"EUR": {"paid": "7.50", "owed": "7.10"}}
+    assert stats["Enda"]["rounds"] == {"EUR": {"paid": "0.00", "owed": "4.60"}}
+    john = table.ok("GET", f"/groups/{table.slug}/players/John")
+    assert john["totals"]["rounds"] == stats["John"]["rounds"]
+    (night,) = john["sessions"]
+    assert (night["money"], night["rounds_paid"], night["rounds_owed"]) == (
+        "-0.30",
+        "18.40",
+        "7.10",
+    )
