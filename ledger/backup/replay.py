@@ -10,11 +10,11 @@ from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from ledger.backup.shapes import ENTRY, SEATING_OP, _shape
+from ledger.backup.shapes import _shape
 from ledger.backup.values import _bad, _is_int, _refused, _unlike_replay
 from ledger.rules import payout
 from ledger.rules.base import Game, State
-from ledger.rules.codecs import entry_from_dict, outcome_to_dict
+from ledger.rules.codecs import ENTRY, SEATING_OP, entry_from_dict, outcome_to_dict
 from ledger.rules.errors import RuleError
 from ledger.rules.keeper import brought_by
 from ledger.rules.registry import get_game

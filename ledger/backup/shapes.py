@@ -9,95 +9,22 @@ from ledger.backup.values import _bad, _clean_name, _is_int, _missing, _not_a_na
 from ledger.models import (
     NAME_LENGTH,
 )
+from ledger.rules.codecs import (
+    BUY_IN,
+    ENTRY,
+    MOVE,
+    NAMED,
+    OUTCOME,
+    SCORES,
+    SEATING,
+    STATE,
+    Shape,
+)
 from ledger.services.backups import BackupError
 
-# Shapes, as the services write them: a dict names its keys ("?" marks one that may be left
-# out, "*" any name), a list its items' shape, a tuple the shapes a value may have; "name",
-# "text", "int", "bool", "true" and "id" (a session of the file) are values, None is null.
-Shape = Any
-
-
-NAMED = "name"
-
-
-MOVE = {"from": (NAMED, None), "to": (NAMED, None), "units": "int"}
-
-
+# Shapes, as the services write them (the syntax and a hand's own: ledger/rules/codecs.py).
 # The table's plan for a night's pot (services/plans.py).
 PLAN = {"leftover_pot": ("text", None), "pot_keeper": (NAMED, None)}
-
-
-SEATING = {"seats": [NAMED], "dealer": NAMED}
-
-
-# A buy-in (Kaluki, services/buy_ins.py): the replay makes it again and compares it.
-BUY_IN = {"player": NAMED, "after_hand": "int", "units": "int", "total": "int"}
-
-
-SEATING_OP = ({"join": NAMED, "after": NAMED}, {"leave": NAMED}, {"buy_in": BUY_IN})
-
-
-RESULT = {
-    "player": "text",
-    "cards?": "text",
-    "spots?": "int",
-    "melds?": ["text"],
-    "sitting_out?": "true",
-    # The games of RULES.md §8–§12, where given.
-    "melded?": "text",
-    "low_aces?": "int",
-    "melded_points?": "int",
-    "points?": "int",
-}
-
-
-ENTRY = {"results": [RESULT], "out": ("text", None), "rummy": "bool", "ending?": "text"}
-
-
-OUTCOME = {
-    "number": "int",
-    "dealer": NAMED,
-    "leader": NAMED,
-    "results": [
-        {
-            "player": NAMED,
-            "cards": ["text"],
-            "spots": ("int", None),
-            "points": ("int", None),
-            "sitting_out": "bool",
-            "melds": [["text"]],
-            "melded?": "int",
-            "melded_cards?": ["text"],
-        }
-    ],
-    "out": (NAMED, None),
-    "winners": [NAMED],
-    "movements": [MOVE],
-    "pot_before": ("int", None),
-    "pot_after": ("int", None),
-    "ending?": "text",
-}
-
-
-SCORES = {"*": "int"}
-
-
-STATE = {
-    "seats": [NAMED],
-    "dealer": NAMED,
-    "scores": SCORES,
-    "hands_played": "int",
-    "pot": "int",
-    "carried_in": "int",
-    "pot_antes": SCORES,
-    "finished": "bool",
-    "winners": [NAMED],
-    "totals?": SCORES,
-    "wins?": SCORES,
-    "eliminated?": SCORES,
-    "buy_ins?": {"*": ["int"]},
-}
-
 
 OPTIONS = {"*": ("text", "int", "bool", None)}  # null: an option left off (a tally's target)
 

@@ -14,6 +14,14 @@ from sqlalchemy import select
 
 from ledger.extensions import db
 from ledger.models import NAME_LENGTH, GameSession, Group, Hand, Player, SessionPlayer, utcnow
+from ledger.rules.codecs import (
+    renamed,
+    renamed_entry,
+    renamed_movements,
+    renamed_outcome,
+    renamed_state,
+    same_name,
+)
 from ledger.rules.errors import RuleError
 from ledger.rules.registry import GAMES
 from ledger.services.errors import Conflict, NotFound
@@ -126,8 +134,8 @@ def rename_player(group: GroupRef, player_id: int, new_name: str) -> PlayerView:
         ).all()
         sessions = [*sessions, *_holding_carried_antes(group.id, old, {s.id for s in sessions})]
         for s in sessions:
-            s.state = _rename_state(s.state, old, new_name)
-            s.start_state = _rename_state(s.start_state, old, new_name)
+            s.state = renamed_state(s.state, old, new_name)
+            s.start_state = renamed_state(s.start_state, old, new_name)
             s.seating = _rename_seating(s.seating, old, new_name)
             if s.finish:
                 s.finish = _rename_finish(s.finish, old, new_name)
@@ -137,9 +145,9 @@ def rename_player(group: GroupRef, player_id: int, new_name: str) -> PlayerView:
             select(Hand).where(Hand.session_id.in_([s.id for s in sessions]))
         ).all()
         for h in hands:
-            h.state_after = _rename_state(h.state_after, old, new_name)
-            h.outcome = _rename_outcome(h.outcome, old, new_name)
-            h.entry = _rename_entry(h.entry, old, new_name)
+            h.state_after = renamed_state(h.state_after, old, new_name)
+            h.outcome = renamed_outcome(h.outcome, old, new_name)
+            h.entry = renamed_entry(h.entry, old, new_name)
             h.seating = _rename_seating(h.seating, old, new_name)
         db.session.flush()
         return PlayerView(player.id, player.name)
@@ -226,60 +234,13 @@ def _holding_carried_antes(group_id: int, name: str, known: set[int]) -> list[Ga
     return [
         s
         for s in candidates
-        if s.id not in known and any(_same(p, name) for p in s.start_state.get("pot_antes", {}))
+        if s.id not in known and any(same_name(p, name) for p in s.start_state.get("pot_antes", {}))
     ]
 
 
-def _same(value: Any, old: str) -> bool:
-    return isinstance(value, str) and value.strip().casefold() == old.casefold()
-
-
-def _n(value: Any, old: str, new: str) -> Any:
-    return new if _same(value, old) else value
-
-
-def _keys(mapping: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
-    return {_n(k, old, new): v for k, v in mapping.items()}
-
-
-def _rename_state(state: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
-    return {
-        **state,
-        "seats": [_n(p, old, new) for p in state["seats"]],
-        "dealer": _n(state["dealer"], old, new),
-        "scores": _keys(state["scores"], old, new),
-        "pot_antes": _keys(state.get("pot_antes", {}), old, new),
-        "winners": [_n(p, old, new) for p in state.get("winners", [])],
-    }
-
-
-def _rename_movements(moves: Sequence[Mapping[str, Any]], old: str, new: str) -> list[Any]:
-    return [{**m, "from": _n(m["from"], old, new), "to": _n(m["to"], old, new)} for m in moves]
-
-
-def _rename_outcome(outcome: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
-    return {
-        **outcome,
-        "dealer": _n(outcome["dealer"], old, new),
-        "leader": _n(outcome["leader"], old, new),
-        "results": [{**r, "player": _n(r["player"], old, new)} for r in outcome["results"]],
-        "out": _n(outcome["out"], old, new),
-        "winners": [_n(p, old, new) for p in outcome["winners"]],
-        "movements": _rename_movements(outcome["movements"], old, new),
-    }
-
-
-def _rename_entry(entry: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
-    return {
-        **entry,
-        "results": [{**r, "player": _n(r["player"], old, new)} for r in entry["results"]],
-        "out": _n(entry.get("out"), old, new),
-    }
-
-
 def _rename_seating(ops: Sequence[Mapping[str, Any]], old: str, new: str) -> list[Any]:
-    return [{k: _n(v, old, new) for k, v in op.items()} for op in ops]
+    return [{k: renamed(v, old, new) for k, v in op.items()} for op in ops]
 
 
 def _rename_finish(finish: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
-    return {**finish, "movements": _rename_movements(finish.get("movements", []), old, new)}
+    return {**finish, "movements": renamed_movements(finish.get("movements", []), old, new)}
