@@ -513,7 +513,9 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
         },
         transfers=[(t, words, qr) for t, words, qr, _line in rows],
         payments=paid,
-        coins_differ=any(b.settled != (b.total or b.amount) for b in result.balances if b.settled),
+        # RULES.md §6c: with rounds, the totals are what is settled in coins.
+        coins_differ=any(b.settled != (b.amount if b.total is None else b.total)
+                         for b in result.balances),
         smallest_coin=format_money(smallest_coin(result.currency), result.currency),
         copy_text=settle_copy_text(
             title, group.name, view.started_at, [r[3] for r in rows], kept, [w for _p, w in paid]
