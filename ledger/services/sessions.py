@@ -490,6 +490,8 @@ def delete_session(group: GroupRef, session_id: int) -> None:
             raise Conflict(
                 "Session {id} has passed its pot on: it can no longer be deleted.", id=row.id
             )
+        if night_rounds(row):  # RULES.md §6c: money paid at the table never goes unseen
+            raise Conflict("Session {id} has rounds: take them back before deleting it.", id=row.id)
         source = db.session.scalar(select(GameSession).where(GameSession.carried_into_id == row.id))
         if source is not None:
             _return_pot(source, row)
