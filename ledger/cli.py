@@ -22,6 +22,7 @@ from sqlalchemy.engine import make_url
 
 from ledger import MIGRATIONS, create_app
 from ledger.extensions import db
+from ledger.hosting import quiet_queue
 from ledger.network import WILDCARD_HOSTS, is_loopback, lan_address
 from ledger.workers import can_fork, listening_socket, run_workers
 
@@ -81,6 +82,10 @@ def open_message(host: str, port: int, behind_proxy: bool = False) -> str:
 
 # Connections one server process keeps open at once: phones, each on a scoreboard's page.
 CONNECTION_LIMIT = 1000
+# Requests one process handles at once. A phone opening a page asks for it and its scripts
+# together (six at a time), then polls every three seconds; two phones at once overflowed 4.
+# Each thread keeps a PostgreSQL connection of the pool (config.POSTGRES_POOL_SIZE, 10).
+DEFAULT_THREADS = 8
 
 
 def _allow_open_files(wanted: int) -> None:
@@ -103,7 +108,7 @@ def _allow_open_files(wanted: int) -> None:
 )
 @click.option(
     "--threads",
-    default=4,
+    default=DEFAULT_THREADS,
     show_default=True,
     type=click.IntRange(1, 256),
     help="Requests handled at once.",
@@ -160,6 +165,7 @@ def serve_command(
         "asyncore_use_poll": True,
     }
     _allow_open_files(CONNECTION_LIMIT + 100)
+    quiet_queue(threads)
     try:
         if workers > 1:
             _serve_workers(app, host, port, workers, settings, behind_proxy)
@@ -318,8 +324,8 @@ def show_migrations(verbose: bool) -> None:
 def cli(ctx: click.Context, verbose: bool) -> None:
     """Pub Ledger: the score and the money for card games at a pub table.
 
-    Settings come from instance/config.py and LEDGER_* environment variables (README,
-    "Configuration"); LEDGER_INSTANCE_PATH names the folder of the database and the key.
+    Settings come from instance/config.py and LEDGER_* environment variables
+    (docs/configuration.md); LEDGER_INSTANCE_PATH names the folder of the database and the key.
     """
     show_migrations(verbose)
 

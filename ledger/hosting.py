@@ -1,4 +1,5 @@
-"""Serving for a host: a trusted reverse proxy, Secure cookies over https, the access log.
+"""Serving for a host: a trusted reverse proxy, Secure cookies over https, the access log,
+and a console that stays quiet while all is well.
 
 Both switches are settings read on each request (LEDGER_TRUSTED_PROXY, LEDGER_ACCESS_LOG),
 so `ledger serve --trusted-proxy --access-log` can turn them on for an app already made.
@@ -22,6 +23,13 @@ if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 ACCESS_LOGGER = "ledger.access"
+# waitress says "Task queue depth is N" (a WARNING of this logger) whenever a request waits
+# for a thread: at a table of phones that is every burst of page loads, a few milliseconds
+# each, and it read like an error (issue 37: 46 of them on one night). Only a queue this many
+# times the threads deep is worth a word, and that word at most once a minute.
+QUEUE_LOGGER = "waitress.queue"
+WAITING_PER_THREAD = 4
+BUSY_EVERY = 60.0  # seconds
 
 
 def init_app(app: Flask) -> None:
@@ -135,3 +143,35 @@ class StderrHandler(logging.StreamHandler):
     @stream.setter
     def stream(self, value: Any) -> None:
         pass
+
+
+class QueueDepth(logging.Filter):
+    """waitress's queue warnings, kept to a server really short of threads, in words."""
+
+    def __init__(self, threads: int) -> None:
+        super().__init__()
+        self.threads = threads
+        self.said = -BUSY_EVERY
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if not (isinstance(args, tuple) and len(args) == 1 and isinstance(args[0], int)):
+            return True  # another message of waitress's: as it is
+        depth, now = args[0], time.monotonic()
+        if depth <= self.threads * WAITING_PER_THREAD or now - self.said < BUSY_EVERY:
+            return False
+        self.said = now
+        record.msg = (
+            "The server is busy: %d requests wait for one of its %d threads. A club's server "
+            "may want more (ledger serve --threads, --workers; docs/hosting.md)."
+        )
+        record.args = (depth, self.threads)
+        return True
+
+
+def quiet_queue(threads: int) -> None:
+    """Keep waitress's queue warnings for a server ``threads`` threads cannot keep up with."""
+    logger = logging.getLogger(QUEUE_LOGGER)
+    for earlier in [f for f in logger.filters if isinstance(f, QueueDepth)]:
+        logger.removeFilter(earlier)
+    logger.addFilter(QueueDepth(threads))

@@ -54,7 +54,8 @@
     if (showTotal && cards.length) {
       var unknown = cards.some(function (c) { return c.value === null; });
       var total = cards.reduce(function (sum, c) { return sum + (c.value || 0); }, 0);
-      text = labels + " = " + (unknown ? "?" : total) + " " + output.getAttribute("data-spots-word");
+      var word = output.getAttribute(total === 1 && !unknown ? "data-spot-word" : "data-spots-word");
+      text = labels + " = " + (unknown ? "?" : total) + " " + word;
     }
     output.textContent = text;
   }

@@ -2,7 +2,7 @@
 
 A pytest plugin, registered by tests/conftest.py. With LEDGER_TEST_DATABASE_URL unset, the
 ``empty_database`` fixture is a SQLite file in the test's own folder and nothing here touches a
-server. With it set (a PostgreSQL URL, see README), every test gets an empty schema of that
+server. With it set (a PostgreSQL URL, see docs/tests.md), every test gets an empty schema of that
 database (SchemaPool): making one per test would cost more than most tests do, so a schema a
 test left in its shape is emptied and handed to the next. tests/test_conftest.py holds the
 pool to its promise that no test can tell.

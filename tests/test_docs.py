@@ -42,3 +42,30 @@ def test_the_rules_cover_every_section_of_the_rule_book():
     headings = re.findall(r"^## (\d+[a-z]?)\.", (ROOT / "docs/rules.md").read_text(), re.M)
     expected = ["1", "2", "3", "4", "5", "6", "6a", "6b", "6c", "7", "8", "9", "10", "11", "12"]
     assert headings == expected
+
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+SERVE = "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/ledger serve"
+TEST = "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest"
+FIRST_SCREEN = 60  # lines: what a laptop's browser shows of a README before scrolling, roughly
+
+
+def test_the_readme_starts_with_the_two_commands_and_the_first_night():
+    """Issue 37: a newcomer finds how to start it, what to do next, and how to test it, on
+    the first screen; the rest is in docs/."""
+    lines = README.splitlines()
+    assert len(lines) <= 150
+    first = "\n".join(lines[:FIRST_SCREEN])
+    assert SERVE in first and TEST in first
+    night = first[first.index("## Your first night") :]
+    steps = re.findall(r"^(\d)\. \*\*([^*]+)\*\*", night, re.M)
+    assert [n for n, _ in steps] == ["1", "2", "3", "4", "5"]
+    words = " ".join(step for _, step in steps).lower()
+    for deed in ("group", "players", "invite", "start a night", "hand", "settle up"):
+        assert deed in words, deed
+
+
+def test_the_readme_links_where_the_rest_went():
+    linked = set(local_links(ROOT / "README.md"))
+    moved = ["hosting", "configuration", "api", "benchmarks", "tests", "layout"]
+    assert {f"docs/{name}.md" for name in moved} <= linked

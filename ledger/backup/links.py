@@ -5,7 +5,7 @@ keys, hand numbers, payments and the tab.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ledger.backup.replay import _money
@@ -173,11 +173,19 @@ def _check_tab(rows: Mapping[str, list[dict[str, Any]]]) -> None:
     tab is a finished night played for money, a payment against it is between two players
     and of a whole number of cents above 0, and an account's IBAN and name pass the checks
     keeping one makes, as kept (no spaces, upper case), one per player."""
+    paid = {p["session_id"] for p in rows["payments"]}
+    on_tab = _on_tab_by_history(rows["changes"])
     for s in rows["sessions"]:
         if s["on_tab"] and (s["status"] != "finished" or _money(s["options"])[1] is None):
             raise BackupError(
                 "The backup is refused: session {id} is on the tab but is not a finished "
                 "night played for money.",
+                id=s["id"],
+            )
+        if s["on_tab"] != (s["id"] in on_tab) or (s["on_tab"] and s["id"] in paid):
+            raise BackupError(
+                "The backup does not add up: whether session {id} is on the tab is not as its "
+                "history and its payments say.",
                 id=s["id"],
             )
     for p in rows["tab_payments"]:
@@ -201,3 +209,19 @@ def _check_tab(rows: Mapping[str, list[dict[str, Any]]]) -> None:
                 "The backup is refused: bank account {id} is not a sound IBAN and name.",
                 id=str(a["id"]),
             )
+
+
+def _on_tab_by_history(changes: Sequence[Mapping[str, Any]]) -> set[int]:
+    """The sessions the history leaves on the tab (RULES.md §6a): finished onto it or put on
+    it later, and not taken off since. A night goes on the tab only that way, and no payment
+    is made for a night while it is on it."""
+    on: set[int] = set()
+    for c in sorted(changes, key=lambda c: (c["session_id"], c["version"])):
+        sid = c["session_id"]
+        if c["kind"] == "session.finished" and c["after"].get("settle") == "tab":
+            on.add(sid)
+        elif c["kind"] == "tab.added":
+            on.add(sid)
+        elif c["kind"] in ("session.finished", "tab.removed", "session.reopened"):
+            on.discard(sid)
+    return on

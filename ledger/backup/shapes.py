@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -224,6 +225,17 @@ def _check_history(
         )
     if changes[0]["kind"] != "session.created":
         raise _bad("changes.kind", changes[0]["kind"])
+    # A session's game and options are chosen when it starts and never change after (as JSON:
+    # 1 is not true, "5" is not 5).
+    started = changes[0]["after"]
+    if started["game"] != s["game"] or json.dumps(started["options"], sort_keys=True) != (
+        json.dumps(s["options"], sort_keys=True)
+    ):
+        raise BackupError(
+            "The backup does not add up: session {id} holds another game or other options "
+            "than its history says it was started with.",
+            id=sid,
+        )
     revision: dict[int, int] = {}
     request: dict[int, Any] = {}
     for c in changes:

@@ -68,6 +68,9 @@ CHOICE_LABELS = {
     ("kaluki_bonus", "none"): N_("changes nothing"),
     ("lowest_wins", "false"): N_("no: the highest wins"),
     ("lowest_wins", "true"): N_("yes (as in Hearts)"),
+    # A word typed for a number of hands (Jokeren: each player deals twice), in the page's
+    # language on the page.
+    ("hands", "twice"): N_("twice"),
     # How a hand of Gin Rummy ended (the hand form's first question).
     ("ending", "knock"): N_("Knock"),
     ("ending", "gin"): N_("Gin"),

@@ -35,6 +35,7 @@ class EntryForm:
     out_folds: bool  # the player out has no cards to enter
     dealer_sits_out: bool  # the dealer is not dealt in: sits every hand out
     total_unit: str = N_("spots")  # what a running total of the cards counts
+    total_unit_one: str = N_("spot")  # and of a total of 1 ("A = 1 spot")
     melds: int = 0  # boxes for the melds laid out, one meld each, beside the cards (0: none)
     out_choice: bool = True  # who went out changes the score (not where it scores nothing)
     # How a hand may end, to choose one of (Gin Rummy: knock, gin, big gin where played, draw);

@@ -42,6 +42,7 @@ from ledger.services.payments import (
 )
 from ledger.services.plans import (
     remembered_options,
+    reopen_refusal,
     reopen_session,
     set_pot_plan,
     waiting_pots,
@@ -96,6 +97,7 @@ __all__ = [
     "record_payment",
     "remembered_options",
     "remembered_table",
+    "reopen_refusal",
     "reopen_session",
     "rename_player",
     "score_history",

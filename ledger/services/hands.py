@@ -135,12 +135,23 @@ def scoreboard(
     just_saved = next((h for h in hands if h.number == saved), None)
     if saved and just_saved is None:
         just_saved = _hand_at(row, saved)
+    view = build_session_view(group, row)
     return ScoreboardView(
-        session=build_session_view(group, row),
+        session=view,
         recent=tuple(hands),
         saved=just_saved,
         history=tuple(_history(row, points)),
+        ahead=_ahead(row, view),
     )
+
+
+def _ahead(row: GameSession | Row[Any], view: SessionView) -> tuple[str, ...]:
+    """Who is ahead in an open points game, by the game's own measure (Spots and penalty
+    points: the fewest); nobody in a money game, before a score differs, or once it is over."""
+    if view.money or view.status != "open":
+        return ()
+    ahead = session_game(row).standing_winners(State.from_dict(row.state), row.options)
+    return () if set(ahead) >= set(view.scores) else ahead
 
 
 def add_hand(
@@ -242,6 +253,12 @@ def correct_hand(
         _check_editable(row)
         if plan.error is not None:
             raise plan.error
+        if row.on_tab and plan.state is not None and not plan.state.finished:
+            raise Conflict(
+                "Session {id} is on the tab, and this correction would open it again: take "
+                "it off the tab first.",
+                id=row.id,
+            )
         return _store_correction(row, plan, request_id)
 
     return write(work)
@@ -381,6 +398,11 @@ def undo_hand(
                 number=number,
             )
         _check_editable(row)
+        if row.on_tab:
+            raise Conflict(
+                "Session {id} is on the tab: take it off the tab before undoing its last hand.",
+                id=row.id,
+            )
         hands = db.session.scalars(
             select(Hand).where(Hand.session_id == row.id, Hand.number.in_((number - 1, number)))
         ).all()

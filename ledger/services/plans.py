@@ -133,27 +133,9 @@ def reopen_session(group: GroupRef, session_id: int) -> SessionView:
 
     def work() -> SessionView:
         row = load_session(group, session_id, lock=True)
-        if row.status == "open":
-            raise Conflict("Session {id} is open already.", id=row.id)
-        if row.finish is None:
-            raise Conflict(
-                "Session {id} ended by its own rules: undo its last hand to play on.", id=row.id
-            )
-        if row.on_tab:
-            raise Conflict(
-                "Session {id} is on the tab: take it off the tab before reopening it.", id=row.id
-            )
-        if row.carried_into_id is not None:
-            raise Conflict(
-                "The pot of session {id} opened session {into}: it can no longer be reopened.",
-                id=row.id,
-                into=row.carried_into_id,
-            )
-        if db.session.scalar(select(Payment.id).where(Payment.session_id == row.id).limit(1)):
-            raise Conflict(
-                "Payments were ticked for session {id}: take them back before reopening it.",
-                id=row.id,
-            )
+        refused = _reopen_refusal(row)
+        if refused is not None:
+            raise refused
         finished = db.session.scalar(
             select(Change)
             .where(Change.session_id == row.id, Change.kind == "session.finished")
@@ -178,6 +160,37 @@ def reopen_session(group: GroupRef, session_id: int) -> SessionView:
         return build_session_view(group, row)
 
     return write(work)
+
+
+def reopen_refusal(group: GroupRef, session_id: int) -> Conflict | None:
+    """Why the night cannot be opened again now (``reopen_session`` would refuse with it), or
+    None when it can: a page offers the button only then."""
+    return _reopen_refusal(load_session(group, session_id))
+
+
+def _reopen_refusal(row: GameSession) -> Conflict | None:
+    if row.status == "open":
+        return Conflict("Session {id} is open already.", id=row.id)
+    if row.finish is None:
+        return Conflict(
+            "Session {id} ended by its own rules: undo its last hand to play on.", id=row.id
+        )
+    if row.on_tab:
+        return Conflict(
+            "Session {id} is on the tab: take it off the tab before reopening it.", id=row.id
+        )
+    if row.carried_into_id is not None:
+        return Conflict(
+            "The pot of session {id} opened session {into}: it can no longer be reopened.",
+            id=row.id,
+            into=row.carried_into_id,
+        )
+    if db.session.scalar(select(Payment.id).where(Payment.session_id == row.id).limit(1)):
+        return Conflict(
+            "Payments were ticked for session {id}: take them back before reopening it.",
+            id=row.id,
+        )
+    return None
 
 
 def _checked(

@@ -348,6 +348,7 @@ class ScoreboardView:
     recent: tuple[HandView, ...]
     saved: HandView | None
     history: tuple[tuple[int, dict[str, int]], ...]
+    ahead: tuple[str, ...] = ()  # an open points game's leaders (equal best), none in money
 
 
 @dataclass(frozen=True)
@@ -584,6 +585,7 @@ class TabNightView:
     game_name: str
     at: datetime
     parts: Mapping[str, Decimal]
+    correctable: bool = False  # a points game that ended by itself: its hands may change
 
 
 @dataclass(frozen=True)

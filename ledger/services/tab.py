@@ -44,7 +44,7 @@ from ledger.services.results import (
 )
 from ledger.services.unit_of_work import record, write
 
-_Info = tuple[str, datetime]  # a night's game and its start
+_Info = tuple[str, datetime, bool]  # a night's game, its start, and its hands correctable
 
 
 def group_tabs(group: GroupRef) -> list[TabView]:
@@ -118,16 +118,9 @@ def take_off_tab(group: GroupRef, session_id: int) -> SessionView:
     def work() -> SessionView:
         _lock_group(group)
         row = load_session(group, session_id, lock=True)
-        if not row.on_tab:
-            raise Conflict("Session {id} is not on the tab.", id=row.id)
-        code = str(row.options["currency"])
-        nights, _ = _nights(group)
-        tab = work_out(code, nights.get(code, []), _payments(group).get(code, []))
-        if tab is None or tab.payments or row.id not in {n.session for n in tab.nights}:
-            raise Conflict(
-                "The tab has been paid since session {id} went on it: it stays on the tab.",
-                id=row.id,
-            )
+        refused = _off_tab_refusal(group, row)
+        if refused is not None:
+            raise refused
         row.on_tab = False
         row.version += 1
         record(row, "tab.removed", before={"on_tab": True}, after={"on_tab": False})
@@ -135,6 +128,26 @@ def take_off_tab(group: GroupRef, session_id: int) -> SessionView:
         return build_session_view(group, row)
 
     return write(work)
+
+
+def off_tab_refusal(group: GroupRef, session_id: int) -> Conflict | None:
+    """Why the night cannot come off the tab now (``take_off_tab`` would refuse with it), or
+    None when it can: a page offers the button only then."""
+    return _off_tab_refusal(group, load_session(group, session_id))
+
+
+def _off_tab_refusal(group: GroupRef, row: GameSession) -> Conflict | None:
+    if not row.on_tab:
+        return Conflict("Session {id} is not on the tab.", id=row.id)
+    code = str(row.options["currency"])
+    nights, _ = _nights(group)
+    tab = work_out(code, nights.get(code, []), _payments(group).get(code, []))
+    if tab is None or tab.payments or row.id not in {n.session for n in tab.nights}:
+        return Conflict(
+            "The tab has been paid since session {id} went on it: it stays on the tab.",
+            id=row.id,
+        )
+    return None
 
 
 def night_balances(row: GameSession) -> dict[str, int] | None:
@@ -172,7 +185,8 @@ def _nights(group: GroupRef) -> tuple[dict[str, list[TabNight]], dict[int, _Info
             parts[p] = parts.get(p, 0) + cents_in_micro(cents, str(row.options["currency"]))
         at = added.get(row.id) or row.finished_at or row.started_at
         nights.setdefault(str(row.options["currency"]), []).append(TabNight(row.id, at, parts))
-        info[row.id] = (row.game, row.started_at)
+        # A game that ended by itself keeps its hands correctable (a finished night does not).
+        info[row.id] = (row.game, row.started_at, row.finish is None)
     return nights, info
 
 
@@ -224,6 +238,7 @@ def _view(group: GroupRef, tab: Tab, info: dict[int, _Info]) -> TabView:
                 get_game(info[n.session][0]).name,
                 info[n.session][1],
                 {p: Decimal(v).scaleb(-6) for p, v in n.parts.items()},
+                correctable=info[n.session][2],
             )
             for n in tab.nights
         ),

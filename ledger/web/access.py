@@ -20,6 +20,11 @@ from ledger.web.forms import renew_form_secret
 
 SESSION_KEY = "groups"
 RENEWED_KEY = "renewed"  # the day (ordinal) the cookie was last sent
+OPENED_KEY = "opened"  # the groups' ids in the order they were last opened, the latest last
+# The most groups one browser stays signed in to. A browser drops a cookie over 4 KB without
+# a word, signing the phone out of every group at once: past this many, the group opened
+# longest ago is signed out alone (about 70 bytes of cookie each).
+MOST_GROUPS = 24
 
 
 def signed_in_tokens() -> dict[str, str]:
@@ -46,12 +51,25 @@ def remember(group_id: int) -> None:
         # outlive a later sign-out.
         auth.revoke(earlier)
     groups[str(group_id)] = auth.grant(group_id, auth.WEB)
+    opened = _opened(groups, str(group_id))
+    for oldest in opened[:-MOST_GROUPS]:
+        auth.revoke(groups.pop(oldest))
     session[SESSION_KEY] = groups
+    session[OPENED_KEY] = opened[-MOST_GROUPS:]
     # The cookie outlives the browser being closed: a phone stays signed in for the night
     # and the next one (PERMANENT_SESSION_LIFETIME, 31 days by default).
     session.permanent = True
     session[RENEWED_KEY] = date.today().toordinal()
     renew_form_secret()  # a form token copied before the sign-in passes no form after it
+
+
+def _opened(groups: dict[str, str], latest: str) -> list[str]:
+    """The groups of ``groups`` in the order they were opened, ``latest`` last; those a cookie
+    from before the order names come first, by id."""
+    known = session.get(OPENED_KEY)
+    known = [g for g in known if g in groups] if isinstance(known, list) else []
+    earlier = sorted((g for g in groups if g not in known), key=lambda g: (len(g), g))
+    return [g for g in [*earlier, *known] if g != latest] + [latest]
 
 
 def renew_daily() -> None:

@@ -29,7 +29,7 @@ from ledger.rules import (
 from ledger.rules.cards import parse_cards
 from ledger.web import texts
 from ledger.web.chart import series_class
-from ledger.web.i18n import DEFAULT_LANGUAGE, page_cards_language
+from ledger.web.i18n import DEFAULT_LANGUAGE, error_text, page_cards_language
 
 bp = Blueprint("display", __name__)
 
@@ -187,3 +187,4 @@ bp.add_app_template_global(texts.hand_text, "hand_text")
 bp.add_app_template_global(texts.is_round_game, "is_round_game")
 bp.add_app_template_global(texts.option_label, "option_label")
 bp.add_app_template_global(texts.choice_label, "choice_label")
+bp.add_app_template_global(error_text, "refusal_text")

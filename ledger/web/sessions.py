@@ -30,6 +30,7 @@ from ledger.services import exports
 from ledger.services.keepers import keeper_choices, proposed_keeper
 from ledger.services.request_ids import minted_request_id, new_request_id
 from ledger.services.results import GroupRef, GroupView, SessionView
+from ledger.services.tab import off_tab_refusal as tab_refusal
 from ledger.web import access, i18n, texts
 from ledger.web.chart import score_chart
 from ledger.web.display import format_money
@@ -129,7 +130,7 @@ def _options_shown(group: GroupRef) -> dict[str, str]:
     if request.method == "POST":
         return _options_typed()
     return {
-        _option_field(game, name): str(value)
+        _option_field(game, name): "" if value is None else str(value)
         for game, options in services.remembered_options(group).items()
         for name, value in options.items()
     }
@@ -173,7 +174,8 @@ def _start(
     """Start the session the form describes: its id, or the engine's refusal by field."""
     game = form.game.data or ""
     prefix = _option_field(game, "")
-    options = {k[len(prefix) :]: v for k, v in _options_typed().items() if k.startswith(prefix)}
+    typed = {k[len(prefix) :]: v for k, v in _options_typed().items() if k.startswith(prefix)}
+    options = {k: texts.typed_choice(k, v) for k, v in typed.items()}
     # The form's request id: a resend opens the session the first send started, whichever
     # server process it reaches.
     token = minted_request_id(request.form.get(REQUEST_ID_FIELD))
@@ -312,6 +314,7 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         "sessions/show.html",
         group=group,
         session=view,
+        ahead=board.ahead,
         game=GAMES[view.game],
         recent=recent,
         more_hands=max(0, view.hands_played - len(hand_json)),
@@ -531,7 +534,9 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
         keeper=keeper,
         kept_text=kept,
         odd_text=odd_units_text(view, odd) if odd else None,
-        reopen_form=view.status != "open" and view.closed,
+        # No button that can only refuse (issue 37): why it cannot be used, where it helps.
+        reopen=services.reopen_refusal(group, view.id) if view.closed else "",
+        off_tab=tab_refusal(group, view.id) if view.on_tab else "",
     )  # fmt: skip
     return html if status == 200 else (html, status)
 

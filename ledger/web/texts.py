@@ -152,3 +152,9 @@ def option_label(name: str) -> str:
 def choice_label(name: str, value: Any) -> str:
     label = CHOICE_LABELS.get((name, str(value)))
     return gettext(label) if label else str(value)
+
+
+def typed_choice(name: str, typed: str) -> str:
+    """What the engine takes for a word typed in the page's language ("twee keer": twice)."""
+    words = {gettext(label).lower(): v for (o, v), label in CHOICE_LABELS.items() if o == name}
+    return words.get(typed.strip().lower(), typed)

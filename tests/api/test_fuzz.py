@@ -19,6 +19,7 @@ import re
 from typing import Any
 from urllib.parse import quote
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
@@ -27,6 +28,10 @@ from ledger.extensions import db
 from ledger.models import GameSession, Group
 from tests.api.dbstate import snapshot
 from tests.api.helpers import PASSPHRASE, SEED_HAND_1, SEED_HAND_2, Table
+
+# Its examples are drawn inside the test: marked so that `-m hypothesis` (CI's exploring run)
+# picks it up with the tests Hypothesis marks itself.
+pytestmark = pytest.mark.hypothesis
 
 # A few seconds in the suite; LEDGER_FUZZ_EXAMPLES=5000 for a long hunt.
 EXAMPLES = int(os.environ.get("LEDGER_FUZZ_EXAMPLES", "100"))

@@ -94,7 +94,7 @@ def test_a_guess_waits_for_a_slot_when_few_others_do(app):
 def test_the_slow_check_settings_come_from_the_environment(
     tmp_path, monkeypatch, variable, text, setting, value
 ):
-    """README: every setting can be given as LEDGER_<NAME>; these two were ignored."""
+    """docs/configuration.md: any setting can be given as LEDGER_<NAME>; these two were not."""
     from ledger import create_app
 
     monkeypatch.setenv("LEDGER_INSTANCE_PATH", str(tmp_path / "instance"))

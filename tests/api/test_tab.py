@@ -4,10 +4,12 @@ outstanding, and a euro transfer to a player with an account carries the code's 
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 import pytest
 
+from ledger.backup import backup_group, restore_group
 from tests.api.helpers import SEED_HAND_1, SEED_HAND_2, error
 from tests.api.test_concurrency import all_at_once
 from tests.api.test_points_for_money import rummy_to_104, totals
@@ -122,6 +124,29 @@ def test_a_correction_to_a_night_on_the_tab_changes_the_tab_at_once(table):
     # Ann went out holding Bob's 10 more: Ann 114, Bob 60, Cas 35.
     assert outstanding(the_tab(table)) == {"Ann": "1.33", "Bob": "-0.54", "Cas": "-0.79"}
     error(table.post(f"/sessions/{sid}/finish", {"settle": "tab"}), 409)
+
+
+def test_a_night_on_the_tab_is_not_opened_again_by_an_undo_or_a_correction(app, table):
+    """A points night that ended by itself stays finished while it is on the tab: an undo or a
+    correction that would open it again is refused with a sentence (it would drop off the tab
+    unseen, and the group's own backup would then be refused by the restore)."""
+    sid = rummy_to_104(table, stake=1)
+    table.ok("POST", f"/sessions/{sid}/finish", {"settle": "tab"})
+
+    assert "take it off the tab before undoing" in error(
+        table.delete(f"/sessions/{sid}/hands/3"), 409
+    )
+    under_target = totals("Ann", Bob=10, Cas=10)  # Ann 20: nobody at 100, the game goes on
+    assert "would open it again" in error(table.put(f"/sessions/{sid}/hands/3", under_target), 409)
+    night = table.ok("GET", f"/sessions/{sid}")
+    assert (night["status"], night["on_tab"], night["hands_played"]) == ("finished", True, 3)
+    assert outstanding(the_tab(table)) == {"Ann": "1.13", "Bob": "-0.44", "Cas": "-0.69"}
+    with app.app_context():
+        restore_group(json.loads(json.dumps(backup_group(table.slug))), slug="its-copy")
+
+    table.ok("DELETE", f"/sessions/{sid}/tab")  # off the tab, its hands are the table's again
+    table.ok("DELETE", f"/sessions/{sid}/hands/3", status=204)
+    assert table.ok("GET", f"/sessions/{sid}")["status"] == "open"
 
 
 def test_a_finished_spot_night_cannot_go_on_the_tab_afterwards(table):

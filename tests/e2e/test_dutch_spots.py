@@ -65,6 +65,7 @@ def test_a_game_of_dutch_spots_to_its_end(new_phone, live_server):
     phone.link("Enter hand").tap()
     phone.fill_hand(cards, out=out)
     expect(page.get_by_text("K Q = 20 spots")).to_be_visible()
+    expect(page.get_by_text("A = 1 spot", exact=True)).to_be_visible()  # not "1 spots"
     phone.shot("hand-8-cards")
     phone.save_hand(8)
     expect(phone.status()).to_have_text(

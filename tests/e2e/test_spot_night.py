@@ -36,7 +36,7 @@ def test_a_night_of_spot_from_a_new_group_to_the_settle_up(new_phone):
     status = phone.region("This hand")
     expect(status).to_contain_text("Hand 1")
     expect(status).to_contain_text("Deals: Finn")
-    expect(status).to_contain_text("Leads: Enda")
+    expect(status).to_contain_text("Plays first: Enda")
     expect(status).to_contain_text("Pot: 0")
     phone.expect_scores(dict.fromkeys(PLAYERS, 0))
     phone.shot("scoreboard-empty")

@@ -12,9 +12,18 @@ import pytest
 from ledger.backup import BackupError, backup_group, restore_group
 from ledger.extensions import db
 from tests.api.helpers import SEED_HAND_1, SEED_HAND_2, SEED_PLAYERS
-from tests.export.history import Table
+from tests.export.history import Table, play_a_history
+from tests.export.test_restore_refusals import refused
 
 IBAN = "NL91ABNA0417164300"
+
+
+def paid_at_the_table(data: dict) -> None:
+    """A payment at the table for the night on the tab, as recording one stores it."""
+    (night,) = data["sessions"]
+    ids = {p["name"]: p["id"] for p in data["players"]}
+    paid = {"payer_id": ids["Finn"], "payee_id": ids["Enda"], "units": 5, "id": 7}
+    data["payments"].append({**paid, "session_id": night["id"], "at": night["finished_at"]})
 
 
 @pytest.fixture
@@ -63,6 +72,9 @@ def test_a_backup_from_before_the_tab_still_restores(app, kept):
     del data["tab_payments"], data["bank_accounts"]
     for s in data["sessions"]:
         del s["on_tab"]
+    for c in data["changes"]:  # nothing went on a tab before there was one
+        if c["kind"] == "session.finished":
+            del c["after"]["settle"]
     with app.app_context():
         restore_group(data, slug="from-before")
 
@@ -82,6 +94,10 @@ def test_a_backup_from_before_the_tab_still_restores(app, kept):
         ),
         (lambda d: d["tab_payments"][0].update(payer_id=123456), "does not hold"),
         (lambda d: d["sessions"][0].update(on_tab="yes"), "damaged"),
+        # Its history says the night went on the tab: off it, the group would answer otherwise.
+        (lambda d: d["sessions"][0].update(on_tab=False), "whether session .* is on the tab"),
+        # No payment is made for a night on the tab (it is paid on the tab's settle-up).
+        (paid_at_the_table, "whether session .* is on the tab"),
     ],
 )
 def test_a_crafted_tab_or_account_is_refused(app, kept, damage, message):
@@ -89,6 +105,24 @@ def test_a_crafted_tab_or_account_is_refused(app, kept, damage, message):
     damage(data)
     with app.app_context(), pytest.raises(BackupError, match=message):
         restore_group(data, slug="crafted")
+
+
+def test_a_night_put_on_the_tab_in_the_file_alone_is_refused(app, client):
+    """The tab flag is the history's: a finished night the file alone puts on the tab (the
+    fuzz test's find, issue 37) would restore as a group whose tab and settle-ups answer
+    otherwise than the original's. Refused, whatever night it is."""
+    made = Table.new_group(client)
+    play_a_history(made)
+    with app.app_context():
+        data = json.loads(json.dumps(backup_group(made.slug)))
+        db.session.rollback()
+    finished = [s["id"] for s in data["sessions"] if s["status"] == "finished"]
+    assert len(finished) == 3
+    for sid in finished:
+        crafted = json.loads(json.dumps(data))
+        crafted["group"]["slug"] = f"crafted-{sid}"
+        next(s for s in crafted["sessions"] if s["id"] == sid)["on_tab"] = True
+        refused(app, crafted, "whether session .* is on the tab is not as its history")
 
 
 def test_an_account_is_never_in_a_workbook_or_a_csv(client, kept):

@@ -309,6 +309,15 @@ CRAFTED = {
         lambda d, i: hands(d, i["spot2"])[0]["outcome"]["winners"].append("Finn"),
         "the outcome of hand 1 is not what the rules make",
     ),
+    # Issue 37 (the fuzz test's finds): what a session was started with is its history's.
+    "a stake the history never chose": (
+        lambda d, i: session(d, i["spots"])["options"].update(stake=1),
+        r"session \d+ holds another game or other options than its history says",
+    ),
+    "an option the history never chose": (
+        lambda d, i: session(d, i["rummy"])["options"].update(packs=2),
+        r"session \d+ holds another game or other options than its history says",
+    ),
     "status reopened": (
         lambda d, i: session(d, i["rummy"]).update(status="open", finished_at=None),
         "its status is not what the rules make",

@@ -9,7 +9,8 @@ from html import unescape
 import pytest
 
 from ledger.web.display import format_money
-from tests.web.pages import HAND_1, Phone, html
+from tests.api.helpers import basic
+from tests.web.pages import HAND_1, PASSPHRASE, Phone, html
 
 NBSP = "\u00a0"
 
@@ -90,3 +91,22 @@ def test_an_option_the_engine_refuses_is_named_by_its_dutch_label(phone):
     message = unescape(found.group(1))
     assert message.startswith("De optie ") and "Spelen tot" in message, message
     assert "target" not in message
+
+
+def test_the_dutch_new_session_page_says_every_option_word_in_dutch(phone):
+    """Issue 37: the Dutch page kept "off" (Kaluki's buy-in, Any game's hands) and "twice"
+    (Jokeren's hands) in English. Now a field is left empty to switch an option off, and
+    Jokeren's length is "twee keer", shown and read back as the engine's "twice"."""
+    page = text(html(phone.client.get(f"/g/{phone.slug}/s/new")))
+    assert not re.search(r"\boff\b|\btwice\b", page), re.findall(
+        r".{40}\b(?:off|twice)\b.{20}", page
+    )
+    assert 'name="opt-jokeren-hands" value="twee keer"' in html(
+        phone.client.get(f"/g/{phone.slug}/s/new")
+    )
+
+    for typed in ("twee keer", "twice"):
+        board = phone.start(game="jokeren", dealer="Enda", hands=typed)
+        auth = basic(phone.slug, PASSPHRASE)
+        session = phone.client.get(f"/api/v1/sessions/{phone.session_id}", headers=auth)
+        assert session.get_json()["options"]["hands"] == "twice", (typed, board)

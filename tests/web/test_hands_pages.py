@@ -8,7 +8,7 @@ import pytest
 
 from ledger.web import sessions as session_pages
 from tests.api.helpers import SEED_HAND_1, basic
-from tests.web.pages import PASSPHRASE, Phone, html
+from tests.web.pages import PASSPHRASE, Phone, html, table_of_four
 
 
 @pytest.fixture
@@ -68,3 +68,15 @@ def test_a_short_night_has_one_page_and_no_links(client):
     phone.start()
     page = html(client.get(f"{phone.board}/hands"))
     assert 'class="pager"' not in page
+
+
+def test_the_card_hint_names_every_separator_the_reader_takes(client):
+    """Issue 37: the hint named spaces only; commas and hyphens separate cards too."""
+    phone = table_of_four(client)
+    board = phone.start()
+    form = html(phone.client.get(f"{board}/hands/new"))
+    assert "Separate cards with spaces, commas or hyphens." in form
+    typed = {"Enda": "J,10", "John": "A-3", "Rex": "2, 9", "Finn": "Q - K"}
+    assert phone.enter(typed).status_code == 302
+    page = html(phone.client.get(board))
+    assert "John wins 51: Enda pays 20, Rex 11, Finn 20." in page  # as HAND_1 with spaces

@@ -275,3 +275,104 @@ def test_a_form_sent_over_https_through_the_proxy_passes_the_csrf_checks(app, cl
         headers={**PROXIED, "Referer": "https://evil.example.com/"},
     )
     assert forged.status_code == 400
+
+
+@pytest.fixture
+def queue_logger():
+    """waitress's queue logger with `ledger serve`'s filter; as it was afterwards."""
+    from ledger.hosting import QUEUE_LOGGER
+
+    logger = logging.getLogger(QUEUE_LOGGER)
+    before = list(logger.filters)
+    yield logger
+    logger.filters[:] = before
+
+
+def test_a_request_waiting_for_a_thread_is_no_warning_but_a_server_short_of_them_is_said(
+    queue_logger, caplog
+):
+    """Issue 37: two phones on a night printed 46 "Task queue depth is N" warnings. A queue
+    of a few requests is every burst of page loads; one four times the threads deep is a
+    server short of threads, said in words once a minute; waitress's errors show as ever."""
+    from waitress.task import ThreadedTaskDispatcher
+
+    from ledger.hosting import quiet_queue
+
+    quiet_queue(8)
+    dispatcher = ThreadedTaskDispatcher()  # no thread started: every task waits in the queue
+    with caplog.at_level(logging.DEBUG):
+        for _ in range(32):
+            dispatcher.add_task(object())
+        assert caplog.records == []
+
+        for _ in range(10):
+            dispatcher.add_task(object())
+        (busy,) = caplog.records
+        assert busy.getMessage().startswith(
+            "The server is busy: 33 requests wait for one of its 8 threads."
+        )
+
+        logging.getLogger("waitress").error("Exception when servicing %r", "a request")
+        assert caplog.records[-1].getMessage() == "Exception when servicing 'a request'"
+
+
+def test_two_phones_opening_pages_at_the_default_threads_leave_the_console_quiet(tmp_path):
+    """A real `ledger serve` at its default --threads: two phones each opening a page with
+    its scripts at once, again and again, print nothing but the address; a real error (here
+    a database table gone) still prints its traceback."""
+    import sqlite3
+    from concurrent.futures import ThreadPoolExecutor
+
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LEDGER_", "FLASK_"))}
+    env |= {"LEDGER_INSTANCE_PATH": str(tmp_path), "PYTHONUNBUFFERED": "1"}
+    base = f"http://127.0.0.1:{port}"
+    page = ["/", "/static/style.css", "/static/app.js", "/static/live.js", "/static/outbox.js"]
+    page += ["/static/keys.js", "/static/picker.js", "/static/seats.js", "/healthz"]
+
+    def fetch(path: str) -> int:
+        with urllib.request.urlopen(base + path, timeout=10) as response:
+            response.read()
+            return response.status
+
+    log = tmp_path / "stderr.txt"
+    command = [*ledger_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    with (
+        log.open("w") as stderr,
+        subprocess.Popen(
+            command,
+            env=env,
+            cwd=tmp_path,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+        ) as server,  # fmt: skip
+        ThreadPoolExecutor(2 * len(page)) as phones,
+    ):
+        try:
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and server.poll() is None:
+                try:
+                    fetch("/healthz")
+                    break
+                except (urllib.error.URLError, ConnectionError, TimeoutError):
+                    time.sleep(0.1)
+            for _ in range(10):  # two phones, each loading a page with its scripts
+                assert set(phones.map(fetch, page * 2)) == {200}
+            quiet = log.read_text()
+            with sqlite3.connect(tmp_path / "ledger.sqlite") as database:
+                database.execute("ALTER TABLE groups RENAME TO gone")
+            body = b'{"name": "Late", "passphrase": "pints of plain"}'
+            request = urllib.request.Request(
+                f"{base}/api/v1/groups", body, {"Content-Type": "application/json"}
+            )
+            with pytest.raises(urllib.error.HTTPError) as failed:
+                urllib.request.urlopen(request, timeout=10)
+            failed.value.close()
+            assert failed.value.code == 500
+        finally:
+            server.terminate()
+            server.communicate(timeout=10)
+    assert quiet == "", quiet
+    assert "Traceback" in log.read_text()

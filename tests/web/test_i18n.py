@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
+from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
-from babel.messages.mofile import write_mo
+from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
 from ledger.rules.registry import GAMES
@@ -73,17 +76,56 @@ def test_a_dutch_error_page(client):
     assert "Op dit adres staat geen pagina." in html(response)
 
 
+def compiled_messages(catalog: Catalog) -> dict[tuple[str | None, Any], Any]:
+    """What a compiled catalogue answers: each message's translation by its context and id.
+    Not its bytes: the header a .mo carries (the Babel that wrote it, the date) differs from
+    one Babel to the next, and README's test command installs whichever pip picks."""
+
+    def plain(text: Any) -> Any:  # a plural's forms: a tuple from a .po, a list from a .mo
+        return tuple(text) if isinstance(text, (list, tuple)) else text
+
+    def answer(m: Any) -> Any:  # a plural left untranslated is written as its English
+        forms = plain(m.string)
+        return plain(m.id) if isinstance(forms, tuple) and not any(forms) else forms
+
+    return {
+        (m.context, plain(m.id)): answer(m) for m in catalog if m.id and m.string and not m.fuzzy
+    }
+
+
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_the_compiled_catalog_is_the_one_the_po_file_makes(language):
     """The .mo is committed so a fresh checkout needs no build step; it must not lag behind."""
     folder = TRANSLATIONS / language / "LC_MESSAGES"
     with open(folder / "messages.po", "rb") as f:
         catalog = read_po(f, locale=language)
-    compiled = io.BytesIO()
-    write_mo(compiled, catalog)
-    assert (folder / "messages.mo").read_bytes() == compiled.getvalue(), (
+    with open(folder / "messages.mo", "rb") as f:
+        committed = read_mo(f)
+    assert compiled_messages(committed) == compiled_messages(catalog), (
         f"Run: pybabel compile -d ledger/translations ({language} .mo is out of date)"
     )
+
+
+def test_the_comparison_sees_a_lagging_catalog_and_not_another_babels_header():
+    """A .mo another Babel writes (another header) is the same catalogue; one without a
+    translation the .po has is not."""
+    with open(TRANSLATIONS / "nl" / "LC_MESSAGES" / "messages.po", "rb") as f:
+        catalog = read_po(f, locale="nl")
+
+    def written(changed: Catalog) -> Catalog:
+        raw = io.BytesIO()
+        write_mo(raw, changed)
+        raw.seek(0)
+        return read_mo(raw)
+
+    other = copy.deepcopy(catalog)
+    other.version, other.fuzzy = "9.9", False
+    other.project, other.msgid_bugs_address = "Pub Ledger (another Babel)", "x@example.org"
+    assert compiled_messages(written(other)) == compiled_messages(catalog)
+    lagging = copy.deepcopy(catalog)
+    message = next(m for m in lagging if m.id and isinstance(m.id, str) and m.string)
+    message.string = ""
+    assert compiled_messages(written(lagging)) != compiled_messages(catalog)
 
 
 # The sentences the engine and the services refuse with (ledger/rules/errors.py): the first

@@ -317,7 +317,7 @@ def test_the_whole_night_enter_correct_undo_settle_finish(phone):
     assert done.status_code == 302
     settle = html(phone.client.get(f"{board}/settle"))
     # Issue 14: the page finishes with the keeper it proposes, who keeps the pot.
-    assert "The session is finished." in settle
+    assert settle.count("The session is finished.") == 1  # issue 37: it was said twice
     assert re.search(r"\w+ keeps the pot of €0\.20 for the next Spot night", settle)
     page = html(phone.client.get(board))
     assert "Enter hand" not in page
@@ -551,6 +551,28 @@ def test_dutch_spots_shows_the_round_and_the_hand(phone):
     assert "Round 1 · hand 2 of 4" in page
     assert "Pot:" not in page
     assert "Settle up" not in page
+
+
+def test_a_points_game_names_who_is_ahead_and_who_plays_first_in_their_own_words(phone):
+    """Issue 37: "Leads: Enda" on a points game read as "Enda is winning"; it said who plays
+    first. Now it says so, and a points game says who is ahead by its own measure (in Spots
+    the fewest points): nobody before the first hand, nor once the game is over."""
+    board = phone.start(game="spots", dealer="Enda")
+    page = html(phone.client.get(board))
+    assert '<span>Plays first: <strong id="leader">John</strong></span>' in page
+    assert "Leads" not in page and "Ahead:" not in page
+    phone.enter(HAND_1)  # Enda 20, John 4, Rex 11, Finn 20
+    page = html(phone.client.get(board))
+    assert '<span>Ahead: <strong id="ahead">John</strong></span>' in page
+    assert phone.client.post(f"{board}/finish", data={}).status_code == 302
+    assert "Ahead:" not in html(phone.client.get(board))
+
+
+def test_a_money_night_names_nobody_ahead(phone):
+    board = phone.start()
+    phone.enter(HAND_1)
+    page = html(phone.client.get(board))
+    assert "Plays first:" in page and "Ahead:" not in page
 
 
 def test_a_points_game_can_be_ended_by_the_table(phone):

@@ -61,7 +61,9 @@ def page_links(client) -> dict[str, list[str]]:
 
 def test_every_page_links_the_manifest_the_icons_and_the_theme_colour(client, page_links):
     page = client.get("/").get_data(as_text=True)
-    assert f'<meta name="theme-color" content="{THEME_COLOUR}">' in page
+    # The accent in the light; the page's own dark on a phone set to dark (issue 37).
+    light = 'media="(prefers-color-scheme: light)"'
+    assert f'<meta name="theme-color" content="{THEME_COLOUR}" {light}>' in page
     assert len(page_links["manifest"]) == 1
     assert len(page_links["apple-touch-icon"]) == 1
     assert len(page_links["icon"]) >= 1

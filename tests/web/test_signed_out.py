@@ -147,3 +147,27 @@ def test_a_hand_typed_while_signed_out_over_another_hand_is_not_saved_twice(app,
     refused = other.enter(HAND_1, **hidden_fields(html(form)))
     assert refused.status_code == 409
     assert "Hand 1 was entered on another phone" in html(refused)
+
+
+def test_a_phone_in_many_groups_keeps_a_cookie_a_browser_takes(app):
+    """A browser drops a cookie over 4 KB without a word, and with it every group the phone
+    had open (issue 37: the restore fuzz test's phone opened some 60 groups). The phone stays
+    signed in to the 24 it opened last; the one opened longest ago asks for the passphrase."""
+    phone = app.test_client()
+    slugs: list[str] = []
+
+    def open_group(slug: str) -> None:
+        opened = phone.post("/open", data={"open-group": slug, "open-passphrase": PASSPHRASE})
+        assert opened.status_code == 302
+
+    for n in range(30):
+        made = phone.post("/api/v1/groups", json={"name": f"Table {n}", "passphrase": PASSPHRASE})
+        slugs.append(made.get_json()["slug"])
+        open_group(slugs[-1])
+        if n == 20:
+            open_group(slugs[0])  # opened again: now among the latest
+    cookie = phone.get_cookie("session")
+    assert cookie is not None and len(cookie.value) < 3000
+
+    still_open = [s for s in slugs if phone.get(f"/g/{s}").status_code == 200]
+    assert still_open == [slugs[0], *slugs[7:]]

@@ -94,3 +94,12 @@ def test_player_colours_are_not_the_plus_and_minus_colours(theme):
         for sign in signs:
             apart = abs(hue - sign) % 360
             assert min(apart, 360 - apart) >= 30, (n, colours[f"series-{n}"], sign)
+
+
+def test_a_phone_set_to_dark_gets_a_dark_bar_above_the_page(client):
+    """Issue 37, "a dim pub": the phone's own bar (theme-color) was the bright accent green in
+    the dark too; it is the page's dark background there, and the accent in the light."""
+    page = client.get("/").get_data(as_text=True)
+    bar = r'<meta name="theme-color" content="(#\w{6})" media="\(prefers-color-scheme: (\w+)\)">'
+    bars = {media: colour for colour, media in re.findall(bar, page)}
+    assert bars == {"light": themes()["light"]["accent"], "dark": themes()["dark"]["bg"]}

@@ -40,6 +40,8 @@ def test_a_night_on_the_tab_says_so_and_the_tab_page_settles_it(phone):
     settle = html(phone.client.get(f"{board}/settle"))
     assert "This night is on the tab" in settle
     assert "Finn pays Enda" not in settle
+    assert 'id="off-tab"' in settle  # nothing paid on the tab yet: it may come off
+    assert 'id="reopen"' not in settle  # on the tab it cannot open again
 
     group = html(phone.client.get(f"/g/{phone.slug}"))
     assert "The tab" in group and "1 night" in group
@@ -65,6 +67,10 @@ def test_a_night_on_the_tab_says_so_and_the_tab_page_settles_it(phone):
     # With a payment made, the night stays on the tab.
     off = phone.client.post(f"/g/{phone.slug}/s/{phone.session_id}/off-tab", follow_redirects=True)
     assert "it stays on the tab" in html(off)
+    # Issue 37: and its settle-up no longer offers what would only refuse, but says why.
+    settle = html(phone.client.get(f"{board}/settle"))
+    assert 'id="off-tab"' not in settle and 'id="reopen"' not in settle
+    assert "has been paid since session" in settle and "it stays on the tab" in settle
 
 
 def test_a_euro_transfer_to_a_player_with_an_account_shows_a_qr_code(phone):
@@ -148,3 +154,33 @@ def test_the_history_says_a_correction_changed_the_tab(phone):
     assert "The game was put on the tab." in history
     assert "Hand 3 corrected" in history and "The tab changed with it at once." in history
     assert "€1.33" in html(phone.client.get(f"/g/{phone.slug}/tab"))
+
+
+def test_a_points_night_on_the_tab_offers_no_undo_that_would_refuse(phone):
+    """A points game for money that ended by itself and went on the tab keeps its hands
+    correctable, but its last hand cannot be undone while it is on the tab: no Undo button."""
+    board = phone.start(
+        game="rummy", players=("Enda", "John"), dealer="Enda", stake="2", target="30"
+    )
+    phone.enter({"John": "K Q J"}, out="Enda")  # Enda scores 30: the game is over
+    assert 'id="undo"' in html(phone.client.get(board))
+    done = phone.client.post(f"{board}/finish", data={"settle": "tab"})
+    assert done.status_code == 302
+    page = html(phone.client.get(board))
+    assert "on the tab" in page
+    assert 'id="undo"' not in page
+
+
+def test_the_tab_says_a_correction_changes_it_only_when_a_night_on_it_can_be_corrected(phone):
+    """Issue 37: a finished Spot night's hands cannot be corrected, so the tab did not tell the
+    truth in saying a correction changes it; a points game that ended by itself can be."""
+    night_on_tab(phone)
+    sentence = "A correction to a hand of a night on the tab changes the tab at once."
+    assert sentence not in html(phone.client.get(f"/g/{phone.slug}/tab"))
+
+    board = phone.start(
+        game="rummy", players=("Enda", "John"), dealer="Enda", stake="2", target="30"
+    )
+    phone.enter({"John": "K Q J"}, out="Enda")  # Enda scores 30: the game is over
+    assert phone.client.post(f"{board}/finish", data={"settle": "tab"}).status_code == 302
+    assert sentence in html(phone.client.get(f"/g/{phone.slug}/tab"))
