@@ -502,6 +502,53 @@ def club_figures(
 # --- A big server --------------------------------------------------------------------------------
 
 
+def stranger_figures(base: str, repeat: int) -> list[Figure]:
+    """What a stranger's request costs the server (issue 38): a body that the nesting check
+    once read in quadratic time, against a plain body of the same size, both refused by
+    ``POST /api/v1/groups`` (no sign-in needed); and a request announcing 200 MB, refused
+    before it is read, against /healthz."""
+    http = requests.Session()
+
+    def post(body: str) -> Callable[[], object]:
+        def go() -> object:
+            answer = http.post(
+                base + "/api/v1/groups",
+                data=body.encode(),
+                headers={"Content-Type": "application/json"},
+                timeout=600,
+            )
+            if answer.status_code not in (400, 422):
+                raise SystemExit(f"POST /api/v1/groups answered {answer.status_code}")
+            return answer
+
+        return go
+
+    figures = []
+    for size, copies in (("32 KB", 16_000), ("2 MiB", 1_000_000)):
+        crafted = '"' + '\\"' * copies
+        plain = json.dumps({"name": "x" * (len(crafted) - 12)})
+        ratio = paired(post(crafted), post(plain), repeat)
+        name = f'a crafted {size} body (`\\"` x {copies:,}) / a plain one, both refused'
+        figures.append(Figure(name, ratio, "<= 2", ratio <= 2))
+
+    def announced() -> None:
+        with socket.create_connection(("127.0.0.1", int(base.rsplit(":", 1)[1])), 10) as sock:
+            sock.sendall(
+                b"POST /restore HTTP/1.1\r\nHost: bench\r\nContent-Type: text/plain\r\n"
+                b"Content-Length: 200000000\r\n\r\n"
+            )
+            sock.settimeout(10)
+            if b" 413 " not in sock.recv(200):
+                raise SystemExit("a body announcing 200 MB was not refused with 413")
+
+    ratio = paired(announced, lambda: http.get(base + "/healthz", timeout=10), repeat)
+    figures.append(
+        Figure("a request announcing 200 MB, refused unread / /healthz", ratio, "<= 3", ratio <= 3)
+    )
+    http.close()
+    return figures
+
+
 def big_server_figures(folder: Path, groups: int, hands: int, repeat: int) -> list[Figure]:
     """A database holding ``groups`` groups and ``hands`` hands in all (bench/bigserver.py
     writes them straight into the tables) against one holding one group: a scoreboard built
@@ -995,6 +1042,9 @@ def main() -> int:
                     ratio <= 2,
                 )
             )
+
+            # A stranger's crafted bodies cost no more than plain ones.
+            figures += stranger_figures(server.url, repeat)
 
             # A club on one server: tables of six phones polling, a hand a minute each.
             figures += club_figures(server, instance, club_sizes, club_seconds, rng)

@@ -24,6 +24,7 @@ from ledger import MIGRATIONS, create_app
 from ledger.extensions import db
 from ledger.hosting import quiet_queue
 from ledger.network import WILDCARD_HOSTS, is_loopback, lan_address
+from ledger.web.limits import RESTORE_LIMIT
 from ledger.workers import can_fork, listening_socket, run_workers
 
 DISTRIBUTION = "pub-ledger"
@@ -78,6 +79,15 @@ def open_message(host: str, port: int, behind_proxy: bool = False) -> str:
     if ":" in shown:
         shown = f"[{shown}]"
     return f"Pub Ledger is running. Open http://{shown}:{port} on a phone on the same wifi."
+
+
+def body_limit(app: Flask) -> int:
+    """The size in bytes from which the app refuses a request's body: the restore's limit, or
+    the app's own (MAX_CONTENT_LENGTH) if a host set it higher. (Read from waitress, a body of
+    exactly the limit is refused too: werkzeug's stream answers 413 once it is read to the
+    limit.) `ledger serve` has waitress refuse such a body from its headers (413), before a
+    byte of it is read or spooled to disk."""
+    return max(RESTORE_LIMIT, int(app.config.get("MAX_CONTENT_LENGTH") or 0))
 
 
 # Connections one server process keeps open at once: phones, each on a scoreboard's page.
@@ -163,6 +173,11 @@ def serve_command(
         # ones wait. poll() watches any number of them (select() stops at 1,024).
         "connection_limit": CONNECTION_LIMIT,
         "asyncore_use_poll": True,
+        # Just above the largest body the app takes (a restore's file): a larger one is
+        # refused (413) from its headers, never read and spooled to a temporary file first.
+        # (waitress refuses a body of this size or more, as the app does; its default is
+        # 1 GiB.)
+        "max_request_body_size": body_limit(app),
     }
     _allow_open_files(CONNECTION_LIMIT + 100)
     quiet_queue(threads)

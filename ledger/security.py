@@ -1,7 +1,10 @@
 """Headers every response carries: a strict Content-Security-Policy and its companions, and
-no caching unless a response says otherwise."""
+no caching unless a response says otherwise; and where a redirect asked for may go."""
 
 from __future__ import annotations
+
+import unicodedata
+from urllib.parse import urlsplit
 
 from flask import Flask, Response
 
@@ -42,3 +45,18 @@ def add_security_headers(response: Response) -> Response:
     for name, value in HEADERS.items():
         response.headers.setdefault(name, value)
     return response
+
+
+def same_site_path(target: str | None) -> str | None:
+    """``target`` if it is a path on this site; never an address elsewhere (an open redirect),
+    nor one holding a control character: a line break cannot go in the Location header (it
+    answered 500), and urlsplit drops tabs and line breaks, so "/\n/elsewhere" reads as a path
+    yet is an address elsewhere once they are gone."""
+    if not target or any(unicodedata.category(c) == "Cc" for c in target):
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        return None
+    if "\\" in target:
+        return None
+    return target

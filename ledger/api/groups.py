@@ -66,7 +66,7 @@ def group_stats(group: GroupRef, slug: str):
     return jsonify(stats.group_stats(own_group(group, slug), period).to_json())
 
 
-@bp.get("/groups/<slug>/players/<name>")
+@bp.get("/groups/<slug>/players/<path:name>")
 @with_group
 def player(group: GroupRef, slug: str, name: str):
     """One player's sessions and totals (the same totals as the stats)."""

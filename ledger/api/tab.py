@@ -48,7 +48,7 @@ def off_tab(group: GroupRef, session_id: int):
     return jsonify(tab.take_off_tab(group, session_id).to_json())
 
 
-@bp.put("/groups/<slug>/players/<name>/account")
+@bp.put("/groups/<slug>/players/<path:name>/account")
 @with_group
 def set_account(group: GroupRef, slug: str, name: str):
     body = json_object()
@@ -56,7 +56,7 @@ def set_account(group: GroupRef, slug: str, name: str):
     return jsonify(kept.to_json())
 
 
-@bp.delete("/groups/<slug>/players/<name>/account")
+@bp.delete("/groups/<slug>/players/<path:name>/account")
 @with_group
 def delete_account(group: GroupRef, slug: str, name: str):
     json_object()

@@ -56,6 +56,7 @@ from ledger.models import (
     SLUG_LENGTH,
     Group,
 )
+from ledger.services.auth.passphrases import hash_checks
 from ledger.services.backups import (
     GROUP_COLUMNS_LEFT_OUT,
     SESSION_IDS_IN_CHANGES,
@@ -382,7 +383,13 @@ def _check_group(group: Mapping[str, Any]) -> None:
 
 def passphrase_hash_is_sound(hashed: str) -> bool:
     """Whether ``hashed`` is a passphrase hash as werkzeug writes one, costing no more to
-    check than werkzeug's defaults (scrypt 2^15·8·1, pbkdf2 at its default iterations)."""
+    check than werkzeug's defaults (scrypt 2^15·8·1, pbkdf2 at its default iterations), and
+    one a sign-in can check (``scrypt:2:1:1`` reads well, but OpenSSL refuses its settings:
+    every sign-in to the group answered 500)."""
+    return _within_bounds(hashed) and hash_checks(hashed)
+
+
+def _within_bounds(hashed: str) -> bool:
     scrypt = SCRYPT.fullmatch(hashed)
     if scrypt:
         n, r, p = (int(x) for x in scrypt.groups())

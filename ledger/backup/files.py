@@ -44,7 +44,16 @@ def dumps(data: Mapping[str, Any]) -> str:
 
 
 def loads(raw: str | bytes) -> dict[str, Any]:
-    """A backup file's text as a dict, or a BackupError that says what is wrong with it."""
+    """A backup file's text as a dict, or a BackupError that says what is wrong with it.
+
+    The text is UTF-8 and holds no half of a surrogate pair, written as bytes or as a JSON
+    escape (``\\ud800``): no database keeps one, and a page quoting it in its refusal could
+    not be written (it answered 500). Python's JSON reader lets both through."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")  # strict: the bytes of a surrogate are not UTF-8
+        except UnicodeDecodeError as e:
+            raise BackupError("This file is not a Pub Ledger backup: it is not UTF-8 text.") from e
     try:
         data = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
@@ -55,6 +64,13 @@ def loads(raw: str | bytes) -> dict[str, Any]:
         raise BackupError("The backup is damaged: it holds a number too long to read.") from e
     if not isinstance(data, dict):
         raise BackupError("This file is not a Pub Ledger backup.")
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise BackupError(
+            "The backup is damaged: it holds text that is not valid UTF-8 (half of a pair of "
+            "surrogates)."
+        ) from e
     return data
 
 

@@ -19,8 +19,9 @@ def _shown(value: Any) -> str:
     """A value for a sentence: as JSON writes it, cut short when long."""
     try:
         text = json.dumps(value, ensure_ascii=False)
+        text.encode("utf-8")  # half a surrogate pair is shown escaped, as \ud800
     except (TypeError, ValueError):
-        text = repr(value)
+        text = json.dumps(value) if isinstance(value, str) else repr(value)
     return text if len(text) <= 40 else text[:37] + "…"
 
 

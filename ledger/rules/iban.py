@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ledger.rules.errors import RuleError
+from ledger.rules.names import breaks_lines
 
 # The IBAN's length in each country that has one (the SWIFT IBAN registry).
 IBAN_LENGTHS: Mapping[str, int] = MappingProxyType(
@@ -68,6 +69,9 @@ def check_account_name(text: Any) -> str:
     """The name on the account, 1 to 70 characters, without control characters."""
     if not isinstance(text, str) or not text.strip():
         raise RuleError("Give the name on the account.", field="name")
+    if breaks_lines(text.strip()):
+        # Each line of the QR code is a field: a line break would start another.
+        raise RuleError("The name on the account cannot hold a line break.", field="name")
     name = text.strip()
     if len(name) > ACCOUNT_NAME_LENGTH:
         raise RuleError("The name on an account has at most 70 characters.", field="name")

@@ -30,6 +30,7 @@ from ledger.rules.base import (
 )
 from ledger.rules.errors import Problems, RuleError
 from ledger.rules.lengths import optional_whole
+from ledger.rules.names import breaks_lines
 from ledger.rules.table import TableRules
 from ledger.rules.texts import N_
 
@@ -209,6 +210,8 @@ def _points(player: str, result: ResultEntry, where: str) -> int:
 def _name(value: Any) -> str:
     """The game's name for the scoreboard ("Hearts"): free text, spaces tidied, 0 to 40
     characters with no control characters."""
+    if breaks_lines(str(value if value is not None else "")):
+        raise RuleError("The game's name cannot hold a line break.", field="options.name")
     text = tidy_name(str(value if value is not None else ""))
     if len(text) > NAME_LENGTH or any(not c.isprintable() for c in text):
         raise RuleError(

@@ -23,6 +23,7 @@ from ledger.rules.codecs import (
     same_name,
 )
 from ledger.rules.errors import RuleError
+from ledger.rules.names import breaks_lines
 from ledger.rules.registry import GAMES
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.results import (
@@ -84,7 +85,7 @@ def group_view(group: GroupRef) -> GroupView:
 
 
 def add_player(group: GroupRef, name: str) -> PlayerView:
-    name = check_player_name(name)
+    name = check_new_name(check_player_name(name))
 
     def work() -> PlayerView:
         existing = find_players(group.id, [name]).get(name_key(name))
@@ -120,6 +121,8 @@ def rename_player(group: GroupRef, player_id: int, new_name: str) -> PlayerView:
         if player is None:
             raise NotFound("There is no player {id} in this group.", id=player_id)
         clash = find_players(group.id, [new_name]).get(name_key(new_name))
+        if clash is None:
+            check_new_name(new_name)
         if clash is not None and clash.id != player.id:
             raise Conflict(
                 "There is already a player called {player} in this group.",
@@ -163,12 +166,16 @@ def name_key(name: str) -> str:
 
 
 def check_name_characters(name: str, field: str = "name") -> str:
-    """Refuse a name (a player's, a group's) holding a control character or half a surrogate.
+    """Refuse a name (a player's, a group's) holding a line break, a control character or half
+    a surrogate.
 
     Such a character is invisible or breaks the page it is shown on; NUL cannot be stored in
-    PostgreSQL, and a lone surrogate in neither database (API.md "Bounds"). Tabs and line
-    breaks pass: a name's spaces are tidied into single spaces before it is kept.
+    PostgreSQL, and a lone surrogate in neither database (API.md "Bounds"); a line break of
+    any kind (U+2028 too) would split the name wherever text is read line by line. Tabs
+    pass: a name's spaces are tidied into single spaces before it is kept.
     """
+    if breaks_lines(name):
+        raise RuleError("A name is one line: it cannot hold a line break.", field=field)
     for ch in name:
         if unicodedata.category(ch) in ("Cc", "Cs") and not ch.isspace():
             raise RuleError(
@@ -182,15 +189,29 @@ def check_player_name(name: Any, field: str = "name") -> str:
     """A player's name as it will be kept: spaces tidied, 1 to 40 characters, nothing hidden."""
     if not isinstance(name, str):
         raise RuleError("A player's name is text.", field=field)
+    check_name_characters(name, field)
     clean = " ".join(name.split())
     if not clean:
         raise RuleError("Give the player a name.", field=field)
-    check_name_characters(clean, field)
     if len(clean) > NAME_LENGTH:
         raise RuleError(
             "A player's name has at most {most} characters.", field=field, most=NAME_LENGTH
         )
     return clean
+
+
+def check_new_name(name: str, field: str = "name") -> str:
+    """A name for a new player, as an address can carry it: a player's page and bank account
+    are at ``…/p/<name>``, slashes and all ("AC/DC"), but a browser drops a slash at the
+    start and resolves "." and ".." between slashes away. Players named so before keep
+    their names (and every route takes them as far as an address can)."""
+    if name.startswith("/") or any(part in (".", "..") for part in name.split("/")):
+        raise RuleError(
+            'A player\'s name cannot start with a slash, nor be "." or ".." between slashes: '
+            "it is part of the player's web address.",
+            field=field,
+        )
+    return name
 
 
 def find_players(group_id: int, names: Sequence[str]) -> dict[str, Player]:

@@ -35,6 +35,9 @@ from ledger.services.results import GroupRef, SessionView
 from ledger.services.unit_of_work import record, write
 
 CHOICE_FIELD = "leftover_pot"
+# The words a finish may use for the pot (API.md): a game whose pot has no choice (Kaluki
+# shares it among the players still in) or that has no pot takes them too, and ignores them.
+POT_WORDS = ("carry", "refund")
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,20 @@ def pot_plan(row: GameSession, game: Game) -> Plan:
     keeper_id = row.pot_keeper_id if choice == "carry" else None
     keeper = player_name(keeper_id) if keeper_id is not None else None
     return Plan(choice, keeper, keeper_id, chosen=row.leftover_pot is not None)
+
+
+def checked_choice(game: Game, choice: Any) -> str | None:
+    """A finish's choice for the pot (None or "" when none is given): one the game allows,
+    else RuleError naming ``leftover_pot``, so nothing else is ever stored or replayed."""
+    if choice is None or choice == "":
+        return None
+    if choice not in (game.pot_choices() or POT_WORDS):
+        raise RuleError(
+            "The pot left at the end can be carried or refunded, not '{choice}'.",
+            field=CHOICE_FIELD,
+            choice=str(choice)[:40],
+        )
+    return str(choice)
 
 
 def set_pot_plan(
@@ -209,7 +226,7 @@ def _checked(
         raise RuleError(
             "The pot left at the end can be carried or refunded, not '{choice}'.",
             field=CHOICE_FIELD,
-            choice=str(leftover_pot),
+            choice=str(leftover_pot)[:40],
         )
     keeper = checked_keeper(row, game, State.from_dict(row.state), leftover_pot, pot_keeper)
     return leftover_pot, keeper.id if keeper is not None else None

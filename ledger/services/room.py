@@ -4,13 +4,15 @@ Anyone may make a group, and a group's phones or scripts may write as fast as th
 answers; so that no group can fill the disk, a group's size is bounded, counted in hands:
 every hand is one, and so is every other line kept in a session's history (its start, a
 correction, an undo, a payment, a player joining or leaving; the session's ``version`` counts
-them all), and every player of the group. A night of 40 hands counts about 45.
+them all), every player of the group and every payment against its tab. A night of 40 hands
+counts about 45.
 
 The count is read with the write that would add to it (``check_room``, from
-``unit_of_work.record`` and ``groups.add_player``): one query over the group's sessions by
-their index. Two writes at the very same moment may both pass at the edge: a bound for the
-disk, not an exact count. What takes back or ends (an undo, a finish) is never refused, and
-adds its line all the same: bounded by the lines it takes back, so at most as many again.
+``unit_of_work.record``, ``groups.add_player`` and ``tab.record_tab_payment``): one query over
+the group's sessions, players and tab payments by their indexes. Two writes at the very
+same moment may both pass at the edge: a bound for the disk, not an exact count. What takes
+back or ends (an undo, a finish) is never refused, and adds its line all the same: bounded
+by the lines it takes back, so at most as many again.
 `ledger groups` lists the groups by this size (ledger/services/upkeep.py).
 """
 
@@ -24,7 +26,7 @@ from sqlalchemy import bindparam, func, select
 from sqlalchemy.sql import ColumnElement
 
 from ledger.extensions import db
-from ledger.models import GameSession, Player
+from ledger.models import GameSession, Player, TabPayment
 from ledger.services.errors import GroupFull
 
 GROUP_HANDS_SETTING = "LEDGER_GROUP_HANDS"
@@ -50,12 +52,14 @@ def most_hands() -> int:
 
 
 def size_of(group_id: Any) -> ColumnElement[int]:
-    """A group's size in hands, as SQL: its sessions' history lines and its players."""
+    """A group's size in hands, as SQL: its sessions' history lines, its players and the
+    payments against its tab."""
     lines = select(func.coalesce(func.sum(GameSession.version), 0)).where(
         GameSession.group_id == group_id
     )
     players = select(func.count(Player.id)).where(Player.group_id == group_id)
-    return lines.scalar_subquery() + players.scalar_subquery()
+    paid = select(func.count(TabPayment.id)).where(TabPayment.group_id == group_id)
+    return lines.scalar_subquery() + players.scalar_subquery() + paid.scalar_subquery()
 
 
 # Built once: every change to a session reads it.
@@ -65,7 +69,8 @@ _SIZE = select(size_of(bindparam("group_id")))
 def check_room(group_id: int, adding: int = 0) -> None:
     """GroupFull (409) if the group, with ``adding`` more, would hold more than this server
     keeps for one group. A change to a session is counted already (its ``version`` is raised
-    before its history line is recorded): ``adding`` 0; a new player is not: 1."""
+    before its history line is recorded): ``adding`` 0; a new player or a payment against the
+    tab is not: 1."""
     most = most_hands()
     if most <= 0:
         return
@@ -77,4 +82,5 @@ def check_room(group_id: int, adding: int = 0) -> None:
 def backup_size(data: Mapping[str, Any]) -> int:
     """The size in hands of a checked backup's rows, as ``size_of`` counts a group's."""
     sessions = data.get("sessions") or []
-    return sum(int(s.get("version") or 0) for s in sessions) + len(data.get("players") or [])
+    lines = sum(int(s.get("version") or 0) for s in sessions)
+    return lines + len(data.get("players") or []) + len(data.get("tab_payments") or [])

@@ -41,7 +41,13 @@ from ledger.services.building import (
 )
 from ledger.services.building import session_numbers as numbers_in
 from ledger.services.errors import Conflict, NotFound
-from ledger.services.groups import check_player_name, find_players, name_key, players_for
+from ledger.services.groups import (
+    check_new_name,
+    check_player_name,
+    find_players,
+    name_key,
+    players_for,
+)
 from ledger.services.keepers import (
     checked_keeper,
     keep_pot,
@@ -51,7 +57,7 @@ from ledger.services.keepers import (
     tab_keeper,
 )
 from ledger.services.loading import check_version, load_session, read_session, session_game
-from ledger.services.plans import check_unpaid, pot_plan
+from ledger.services.plans import check_unpaid, checked_choice, pot_plan
 from ledger.services.results import (
     AddedSession,
     BalanceView,
@@ -100,6 +106,9 @@ def create_session(
         if earlier is not None:
             return AddedSession(build_session_view(group, earlier), created=False)
         known = find_players(group.id, names)
+        for i, n in enumerate(names):
+            if name_key(n) not in known:
+                check_new_name(n, field=f"players[{i}]")
         seats = [known[name_key(n)].name if name_key(n) in known else n for n in names]
         first = next((p for p in seats if name_key(p) == name_key(dealer.strip())), dealer)
         here = {p.id for p in known.values()}
@@ -147,6 +156,8 @@ def join_session(group: GroupRef, session_id: int, name: str, after: str) -> Ses
             raise Conflict("The game is over: nobody can join it.")
         game = session_game(row)
         state = State.from_dict(row.state)
+        if name_key(name) not in find_players(group.id, [name]):
+            check_new_name(name)
         player = players_for(group.id, [name])[name_key(name)]
         seated_after = base.canonical(state, after) or after.strip()
         seating_before = _seating(state)
@@ -231,11 +242,12 @@ def finish_session(
             return _finished_already(group, row, settle)
         check_version(row, version)
         game = session_game(row)
+        choice = checked_choice(game, leftover_pot)
         state = State.from_dict(row.state)
-        keeper = _plan_keeper(row, game, leftover_pot, pot_keeper)
-        keeper, on_tab = tab_keeper(group, row, game, leftover_pot, keeper, settle)
+        keeper = _plan_keeper(row, game, choice, pot_keeper)
+        keeper, on_tab = tab_keeper(group, row, game, choice, keeper, settle)
         if game.money and game.finish is not None:
-            state, finish = _money_finish(row, game, state, leftover_pot, keeper)
+            state, finish = _money_finish(row, game, state, choice, keeper)
         else:
             checked_keeper(row, game, state, None, pot_keeper)
             # The players end a points game where it stands; the mark keeps it from being

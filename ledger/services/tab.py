@@ -42,6 +42,7 @@ from ledger.services.results import (
     TabView,
     TransferView,
 )
+from ledger.services.room import check_room
 from ledger.services.unit_of_work import record, write
 
 _Info = tuple[str, datetime, bool]  # a night's game, its start, and its hands correctable
@@ -79,6 +80,7 @@ def record_tab_payment(
         if source == target:
             raise RuleError("{player} cannot pay themselves.", field="to", player=source)
         check_payment(tab, source, target, cents)
+        check_room(group.id, adding=1)  # each payment is a row kept: it counts as a hand
         ids = _player_ids(group, (source, target))
         row = TabPayment(
             group_id=group.id,

@@ -13,6 +13,7 @@ from ledger.extensions import db
 from ledger.models import (
     AccessGrant,
     AddressFailure,
+    BankAccount,
     Change,
     Credential,
     GameSession,
@@ -22,6 +23,7 @@ from ledger.models import (
     Player,
     SessionChart,
     SessionPlayer,
+    TabPayment,
 )
 from ledger.services.errors import NotFound
 from ledger.services.unit_of_work import write
@@ -60,7 +62,12 @@ def group_sizes(slug: str | None = None) -> list[GroupSize]:
         .group_by(Player.group_id)
         .subquery()
     )
-    lines = func.coalesce(sessions.c.lines, 0)
+    paid = (
+        select(TabPayment.group_id, func.count(TabPayment.id).label("paid"))
+        .group_by(TabPayment.group_id)
+        .subquery()
+    )
+    lines = func.coalesce(sessions.c.lines, 0) + func.coalesce(paid.c.paid, 0)
     count = func.coalesce(players.c.players, 0)
     query = (
         select(
@@ -75,6 +82,7 @@ def group_sizes(slug: str | None = None) -> list[GroupSize]:
         )
         .outerjoin(sessions, sessions.c.group_id == Group.id)
         .outerjoin(players, players.c.group_id == Group.id)
+        .outerjoin(paid, paid.c.group_id == Group.id)
         .order_by((lines + count).desc(), Group.created_at.desc(), Group.id.desc())
     )
     if slug is not None:
@@ -98,8 +106,9 @@ def remove_group(slug: str) -> GroupSize:
     """Delete the group of this slug and everything of it, in one transaction; what it held.
 
     Rows go child first, so no database needs its foreign keys' cascades to do it: the
-    sessions' rows, the sessions, the players, remembered logins and sign-ins, the
-    addresses' counts of wrong guesses for it, then the group.
+    sessions' rows, the sessions, the tab's payments and the bank accounts, the players,
+    remembered logins and sign-ins, the addresses' counts of wrong guesses for it, then the
+    group.
     """
     gone = group_size(slug)
 
@@ -116,7 +125,9 @@ def remove_group(slug: str) -> GroupSize:
             .values(carried_into_id=None)
             .execution_options(synchronize_session=False)
         )
-        for owned in (GameSession, Player, Credential, AccessGrant):
+        players = select(Player.id).where(Player.group_id == group_id)
+        _delete(BankAccount, BankAccount.player_id.in_(players))
+        for owned in (GameSession, TabPayment, Player, Credential, AccessGrant):
             _delete(owned, owned.group_id == group_id)
         _delete(AddressFailure, AddressFailure.key.startswith(f"g:{group_id}:", autoescape=True))
         _delete(Group, Group.id == group_id)

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from flask import render_template, request, url_for
+from flask.globals import request_ctx
 from flask_babel import format_decimal
 from jinja2 import TemplateNotFound
 from werkzeug.exceptions import HTTPException, default_exceptions
@@ -24,8 +25,11 @@ MEGABYTE = 1024 * 1024
 
 
 def http_error_page(e: HTTPException) -> Response:
-    """templates/errors/<code>.html if there is one, else the general errors/error.html."""
+    """templates/errors/<code>.html if there is one, else the general errors/error.html; for a
+    Host no address can be built on (``a..b``), whose pages' links cannot be, werkzeug's own."""
     response = e.get_response()  # keeps headers such as Allow
+    if request_ctx.url_adapter is None:
+        return response
     if e.code == 404:
         context = way_back()
     elif e.code == 401:

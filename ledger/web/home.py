@@ -9,10 +9,11 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ledger import backup, services
+from ledger.security import same_site_path
 from ledger.services import auth, pages
 from ledger.web import access, unsaved_hand
 from ledger.web.forms import CreateGroupForm, OpenGroupForm, RestoreForm, add_error
-from ledger.web.i18n import error_text, same_site_path
+from ledger.web.i18n import error_text
 
 bp = Blueprint("home", __name__)
 
@@ -131,6 +132,8 @@ def open_group() -> Response | tuple[str, int, dict[str, str]]:
         if "/g/" in typed:  # a pasted address: the slug follows /g/
             typed = typed.split("/g/", 1)[1].split("/", 1)[0].split("?", 1)[0]
         candidates = [typed] if pages.group_by_slug(typed) else pages.slugs_named(typed)
+        # A name no group has is asked for too: counted as a group's name (services/auth).
+        candidates = candidates or [typed]
         try:
             group = auth.authenticate_any(
                 candidates[: pages.NAMED_CHECKS], form.passphrase.data or "", request.remote_addr

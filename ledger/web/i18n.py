@@ -22,14 +22,13 @@ tests/web/test_i18n.py fails while a marked text has no Dutch or the .mo lags be
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from flask import Blueprint, current_app, redirect, request, url_for
 from flask_babel import get_locale, get_translations, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from ledger import hosting
 from ledger.rules import CARD_LANGUAGES, Phrase, RuleError
+from ledger.security import same_site_path
 from ledger.services.errors import ServiceError
 from ledger.web.texts import OPTION_LABELS, option_label
 
@@ -106,15 +105,3 @@ def set_language() -> BaseResponse:
             secure=hosting.cookie_secure(current_app),  # https: never sent back over http
         )
     return response
-
-
-def same_site_path(target: str | None) -> str | None:
-    """``target`` if it is a path on this site; never an address elsewhere (an open redirect)."""
-    if not target:
-        return None
-    parts = urlsplit(target)
-    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
-        return None
-    if "\\" in target:
-        return None
-    return target

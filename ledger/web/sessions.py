@@ -376,15 +376,21 @@ def version(slug: str, session_id: int) -> Response:
 
 @bp.post("/<int:session_id>/undo")
 def undo(slug: str, session_id: int) -> Response:
-    """Take back the last hand: the one this phone showed as last, never one entered since."""
+    """Take back the last hand: the one this phone showed as last, never one entered since (the
+    page sends its version: after any change on another phone, the tap is refused)."""
     group = access.group_for_page(slug)
     form = ConfirmForm()
     number = form_number(request.form.get("number"))
+    shown = form_number(request.form.get("version"))
     if form.validate_on_submit() and number:
         try:
-            view = services.undo_hand(group, session_id, number)
+            view = services.undo_hand(group, session_id, number, shown)
         except services.Conflict as e:
-            flash(i18n.error_text(e), "error")
+            stale = _(
+                "Nothing is undone: the session changed on another phone since this page was "
+                "loaded. Look at the scoreboard, then undo again if you mean to."
+            )
+            flash(stale if e.field == "version" else i18n.error_text(e), "error")
         else:
             flash(texts.hand_text(view.game, "undone", number=number), "success")
     return redirect(url_for(".show", slug=slug, session_id=session_id))

@@ -122,7 +122,7 @@ def off_tab(slug: str, session_id: int) -> Response:
     return redirect(url_for("sessions.settle", slug=slug, session_id=session_id))
 
 
-@bp.post("/players/<name>/account")
+@bp.post("/players/<path:name>/account")
 def account(slug: str, name: str) -> Response:
     """Keep a player's bank account, or forget it (the "Remove" button)."""
     group = access.group_for_page(slug)

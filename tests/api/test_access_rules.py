@@ -124,6 +124,42 @@ def test_signed_in_phones_and_tokens_keep_working_during_a_lockout(app, table):
     assert added.status_code == 201
 
 
+def test_wrong_guesses_for_a_made_up_group_are_answered_as_for_a_real_one(table):
+    """Issue 38: the sixth wrong guess from one address answered 429 for a real group and 401
+    for a made-up slug, and a locked group 429 where a made-up one went on answering 401."""
+
+    def answers(slug: str, addresses: tuple[str, ...]) -> list[tuple[int, bool]]:
+        seen = []
+        for address in addresses:
+            for _ in range(auth.ADDRESS_GROUP_MAX_FAILURES + 1):
+                response = guess(table, address, slug=slug)
+                seen.append((response.status_code, "Retry-After" in response.headers))
+        return seen
+
+    addresses = (GUESSER, ANOTHER_GUESSER, PUB)
+    real = answers(table.slug, addresses)
+    made_up = answers("thursday-crowd-0a1b2c", addresses)
+    assert made_up == real
+    tries = auth.ADDRESS_GROUP_MAX_FAILURES
+    assert real[:tries] == [(401, False)] * tries and real[tries] == (429, True)
+    assert real[-1] == (429, True)  # the third address: the group (or the name) is locked
+
+
+def test_on_the_open_form_a_name_no_group_has_is_answered_as_a_groups_name(app, client):
+    Table(client, name="Thursday Crowd", passphrase="the right one")
+
+    def answers(name: str) -> list[int]:
+        browser = app.test_client()
+        tries = auth.ADDRESS_GROUP_MAX_FAILURES + 2
+        return [
+            open_form(browser, name, "a wrong guess", GUESSER).status_code for _ in range(tries)
+        ]
+
+    real = answers("Thursday Crowd")
+    assert answers("Friday Crowd") == real
+    assert real[-1] == 429
+
+
 # --- One address is slowed before it can lock a table out --------------------------------------
 
 

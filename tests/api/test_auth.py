@@ -24,6 +24,21 @@ def test_the_passphrase_is_kept_only_as_a_scrypt_hash_by_default(app):
     assert PASSPHRASE not in stored
 
 
+def test_a_stored_hash_that_cannot_be_checked_opens_nothing_and_answers_no_500(table, app):
+    """Issue 38: a restore took a hash of `scrypt:2:1:1`, which OpenSSL refuses, and every
+    sign-in to that group answered 500. (A restore refuses such a hash now: test_restore_*.)"""
+    with app.app_context():
+        stored = db.session.scalar(select(Group.passphrase_hash).where(Group.slug == table.slug))
+        method = stored.split("$", 1)[0]
+        db.session.execute(
+            update(Group)
+            .where(Group.slug == table.slug)
+            .values(passphrase_hash=stored.replace(method, "scrypt:2:1:1", 1))
+        )
+        db.session.commit()
+    assert "wrong" in error(table.get(f"/groups/{table.slug}"), 401)
+
+
 def test_after_one_check_the_credentials_are_remembered_by_a_digest_not_the_passphrase(
     table, app, monkeypatch
 ):

@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from ledger.api import parse
 from tests.api.dbstate import snapshot
 from tests.api.helpers import SEED_HAND_1, basic, error
 
@@ -108,6 +109,34 @@ def test_nesting_is_counted_outside_strings_and_32_levels_are_allowed(table):
     error(post_raw(table, f"/groups/{table.slug}/players", too_deep), 400)
 
 
+# A string left open and full of escaped quotes (issue 38): the nesting check read it again
+# from every quote inside it, so 32 KB took seconds of a core (and stalled every other request)
+# and 2 MiB would have taken hours, before any limit or sign-in could refuse it.
+CRAFTED = '"' + '\\"' * 16_000
+
+
+def test_the_nesting_scan_reads_a_string_left_open_once():
+    # The scan's work: the crafted string is one match, from its opening quote to the end of
+    # the body, never tried again from a quote inside it.
+    assert [m.span() for m in parse._STRING.finditer(CRAFTED)] == [(0, len(CRAFTED))]
+    assert parse.nesting(CRAFTED) == 0
+    assert parse.nesting(CRAFTED + "[[[[") == 0  # inside the string left open
+    assert parse.nesting(CRAFTED + '"' + "[" * 40) == 40  # closed: the brackets after count
+    assert parse.nesting('["\\\\", [["]"]]]') == 3  # an escaped backslash closes no string
+    assert parse.nesting('[["a\\') == 2  # a string left open on a lone backslash
+
+
+@pytest.mark.parametrize("copies", [16_000, 1_000_000])
+def test_a_crafted_body_of_escaped_quotes_is_refused_as_not_json(app, client, copies):
+    """POST /api/v1/groups needs no sign-in: 32 KB, and 2 MiB (the largest body the API takes),
+    of `"` and `\\"` is refused as JSON it is not, and nothing is made."""
+    before = snapshot(app)
+    body = '"' + '\\"' * copies
+    response = client.post("/api/v1/groups", data=body, content_type="application/json")
+    assert "not valid JSON" in error(response, 400)
+    assert snapshot(app) == before
+
+
 def test_malformed_utf8_is_a_bad_request(table):
     path = f"/groups/{table.slug}/players"
     assert "UTF-8" in error(post_raw(table, path, b'{"name":"\xff"}'), 400)
@@ -191,10 +220,49 @@ def test_a_group_name_with_a_control_character_or_a_lone_surrogate_is_refused(ap
 def test_names_keep_their_length_limits_and_tidy_their_spaces(client, table):
     error(table.post(f"/groups/{table.slug}/players", {"name": "x" * 41}), 422, "name")
     assert table.ok("POST", f"/groups/{table.slug}/players", {"name": "x" * 40}, 201)
-    tidied = table.ok("POST", f"/groups/{table.slug}/players", {"name": " Mary\tAnn \n"}, 201)
+    tidied = table.ok("POST", f"/groups/{table.slug}/players", {"name": " Mary\tAnn  "}, 201)
     assert tidied["name"] == "Mary Ann"
     long_group = client.post("/api/v1/groups", json={"name": "g" * 80, "passphrase": "p" * 8})
     assert long_group.status_code == 201
+
+
+# Every line break str.splitlines knows (issue 38: U+2028 in a bank account's name split the
+# EPC QR code's text into more lines for a reader that splits on every line break).
+LINE_BREAKS = [
+    "\n",
+    "\r",
+    "\r\n",
+    "\x0b",
+    "\x0c",
+    "\x1c",
+    "\x1d",
+    "\x1e",
+    "\x85",
+    "\u2028",
+    "\u2029",
+]
+
+
+@pytest.mark.parametrize("cut", LINE_BREAKS)
+def test_no_name_holds_a_line_break(app, client, table, cut):
+    before = snapshot(app)
+    players = f"/groups/{table.slug}/players"
+    assert "line break" in error(table.post(players, {"name": f"Mary{cut}Ann"}), 422, "name")
+    assert "line break" in error(table.post(players, {"name": f"Mary Ann{cut}"}), 422, "name")
+    body = {**SPOT, "players": ["Enda", f"Mary{cut}Ann"]}
+    error(table.post(f"/groups/{table.slug}/sessions", body), 422, "players[1]")
+    group = {"name": f"Thursday{cut}Crowd", "passphrase": "pints of plain"}
+    assert "line break" in error(client.post("/api/v1/groups", json=group), 422, "name")
+    assert snapshot(app) == before
+    table.ok("POST", players, {"name": "Enda"}, 201)
+    before = snapshot(app)
+    account = {"iban": "NL91ABNA0417164300", "name": f"Enda{cut}Byrne"}
+    refused = table.put(f"/groups/{table.slug}/players/Enda/account", account)
+    assert "line break" in error(refused, 422, "name")
+    tally = {"game": "tally", "players": ["Enda", "Finn"], "dealer": "Enda"}
+    tally["options"] = {"name": f"Hearts{cut}Whist"}
+    error(table.post(f"/groups/{table.slug}/sessions", tally), 422, "options.name")
+    assert snapshot(app) == before
 
 
 @pytest.mark.parametrize("bad", ["\x00", "\ud800", "\udfff"])

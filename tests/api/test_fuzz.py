@@ -6,6 +6,12 @@ database as it was: the same rows and the same session versions. Bodies are vali
 with a field or two replaced by odd values (NUL, lone surrogates, control characters, huge or
 fractional numbers, wrong types, deep nesting) or raw text no parser should choke on.
 
+Issue 38's shapes are among them: a string left open and full of escaped quotes (which the
+nesting check once read in quadratic time), a finish's ``leftover_pot`` of any text, names
+holding a line break of any kind (U+2028 too) or a slash, a Host header no address can be
+built on, a bank account's body; and afterwards no session keeps a choice for its pot but
+"carry" or "refund", and no name or account holds a line break.
+
 Bounded in time: a fixed number of examples and no deadline, so it runs in the normal suite,
 on SQLite and on PostgreSQL (where NUL and surrogates behave differently).
 """
@@ -25,7 +31,7 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from ledger.extensions import db
-from ledger.models import GameSession, Group
+from ledger.models import BankAccount, GameSession, Group, Player
 from tests.api.dbstate import snapshot
 from tests.api.helpers import PASSPHRASE, SEED_HAND_1, SEED_HAND_2, Table
 
@@ -73,6 +79,19 @@ ODD_TEXT = [
     "9" * 5000,
     "<script>",
     "../..",
+    # Issue 38: a finish's leftover_pot past PostgreSQL's 10 characters, line breaks of every
+    # kind in names, slashes in names, what an address cannot carry.
+    "x" * 11,
+    "share",
+    "Mary\u2028Ann",
+    "Mary\u2029Ann",
+    "Mary\x85Ann",
+    "Mary\nAnn",
+    "Mary\x0bAnn",
+    "AC/DC",
+    "/DC",
+    "..",
+    "AC/../DC",
 ]
 ODD_NUMBERS = [
     0,
@@ -145,6 +164,15 @@ def templates(table: Table) -> dict[str, dict[str, Any]]:
         "api.undo_hand": {},
         "api.finish": {"leftover_pot": "carry"},
         "api.buy_in": {"player": "Bob", "request_id": "b-1"},
+        "api.pot_plan": {"leftover_pot": "refund"},
+        "api.set_account": {"iban": "NL91ABNA0417164300", "name": "Enda Byrne"},
+        "api.pay_tab": {
+            "from": "Finn",
+            "to": "Enda",
+            "amount": "0.01",
+            "currency": "EUR",
+        },
+        "api.record_payment": {"from": "Finn", "to": "Enda", "units": 1},
     }
 
 
@@ -158,6 +186,7 @@ def changed(draw: Any, body: dict[str, Any]) -> Any:
     """``body`` with a few of its fields (at the top, in options, in a result) replaced."""
     body = json.loads(json.dumps(body))
     keys = sorted(body) + ["version", "out", "rummy", "cards_language", "ending", "extra"]
+    keys += ["leftover_pot", "pot_keeper", "settle"]
     for _ in range(draw(st.integers(0, 3))):
         where = draw(st.sampled_from(["top", "options", "result"]))
         if where == "options" and isinstance(body.get("options"), dict):
@@ -181,6 +210,9 @@ def raw_bodies() -> st.SearchStrategy[bytes]:
         st.integers(1, 100_000).map(lambda n: ("[" * n + "]" * n).encode()),
         st.integers(1, 100_000).map(lambda n: ('{"a":' * n + "1" + "}" * n).encode()),
         st.integers(20, 6000).map(lambda n: ('{"name": %s, "version": 1}' % ("9" * n)).encode()),
+        # A string left open, full of escaped quotes, brackets after it or not (issue 38).
+        st.integers(1, 200_000).map(lambda n: ('"' + '\\"' * n).encode()),
+        st.integers(1, 50_000).map(lambda n: ('{"name": "' + '\\"' * n + "[" * 40).encode()),
         st.sampled_from(
             [
                 b"",
@@ -257,8 +289,10 @@ def paths(draw: Any, rule: str, table: Table, known: list[int]) -> str:
             return draw(ids(known))
         if name == "slug":
             value = draw(mostly(st.just(table.slug), odd_text))
-        else:  # a player's name
-            value = draw(mostly(st.sampled_from(["Enda", "finn", "Nobody"]), odd_text))
+        else:  # a player's name, a slash in it kept as one (issue 38) or sent as %2F
+            value = draw(mostly(st.sampled_from(["Enda", "finn", "Nobody", "AC/DC"]), odd_text))
+            safe = draw(st.sampled_from(["", "/"]))
+            return quote(value.encode("utf-8", "surrogatepass"), safe=safe) or "x"
         return quote(value.encode("utf-8", "surrogatepass"), safe="") or "x"
 
     return PARAMETER.sub(fill, rule)
@@ -277,8 +311,13 @@ def auth_headers(table: Table) -> st.SearchStrategy[dict[str, str]]:
             st.sampled_from(["Bearer abc", "Basic !!!", "Basic " + "A" * 5000]).map(
                 lambda h: {"Authorization": h}
             ),
+            # A Host no address can be built on (issue 38: 500 on every page and /healthz).
+            st.sampled_from(ODD_HOSTS).map(lambda h: {**table.headers, "Host": h}),
         ),
     )
+
+
+ODD_HOSTS = ["a..b", "x" * 64 + ".example", ".", "..", "a.", "[::1", "a:b:c", "é..x"]
 
 
 # --- The test -------------------------------------------------------------------------------------
@@ -287,6 +326,20 @@ def auth_headers(table: Table) -> st.SearchStrategy[dict[str, str]]:
 def test_no_request_answers_5xx_and_a_refused_one_changes_nothing(app, client):
     table = seeded(client)
     fuzz(app, client, table, EXAMPLES)
+    kept_clean(app)
+
+
+def kept_clean(app: Any) -> None:
+    """What the fuzz may have stored is only what the app could make: a session's choice for
+    its pot is a word of the game's, and no name (a player's, a group's, an account's) holds
+    a line break (issue 38)."""
+    with app.app_context():
+        choices = set(db.session.scalars(select(GameSession.leftover_pot)))
+        names = [*db.session.scalars(select(Player.name)), *db.session.scalars(select(Group.name))]
+        names += db.session.scalars(select(BankAccount.name))
+        db.session.rollback()
+    assert choices <= {None, "carry", "refund"}, choices
+    assert not [n for n in names if len(n.splitlines()) != 1], names
 
 
 # Issue 32: the limits on anonymous writes and on a group's size, met at every turn: the test
@@ -340,6 +393,11 @@ def seeded(client: Any) -> Table:
     table.session(["Ann", "Bob", "Cas"], dealer="Cas", game="rummy500", entry="totals")
     table.session(["Ann", "Bob"], dealer="Bob", game="gin", entry="totals")
     table.session(["Ann", "Bob", "Cas"], dealer="Cas", game="tally")
+    # A night on the tab, so a payment against it can be taken (issue 38: the size bound).
+    tab = table.session()["id"]
+    table.hand(tab, SEED_HAND_1)
+    table.hand(tab, SEED_HAND_2)
+    table.ok("POST", f"/sessions/{tab}/finish", {"settle": "tab"})
     return table
 
 

@@ -282,6 +282,22 @@ def test_only_the_last_hand_can_be_undone(table, sid):
     error(table.delete(f"/sessions/{sid}/hands/3"), 404)
 
 
+def test_an_undo_with_the_version_shown_refuses_a_hand_entered_since(table, sid):
+    """Issue 38: another phone took hand 2 back and entered a new hand 2; an undo sent with
+    the version the first phone showed is refused (409) and the new hand stays."""
+    table.hand(sid, SEED_HAND_1)
+    table.hand(sid, SEED_HAND_2)
+    shown = table.ok("GET", f"/sessions/{sid}")["version"]
+    table.ok("DELETE", f"/sessions/{sid}/hands/2", {"version": shown}, status=204)
+    table.hand(sid, SEED_HAND_2)
+    before = everything(table, sid)
+
+    refused = table.delete(f"/sessions/{sid}/hands/2", {"version": shown})
+
+    assert "changed since you loaded it" in error(refused, 409, "version")
+    assert everything(table, sid) == before
+
+
 def test_undo_keeps_the_hand_in_the_history(table, sid):
     table.hand(sid, {**SEED_HAND_1, "request_id": "r1"})
     table.delete(f"/sessions/{sid}/hands/1")

@@ -8,6 +8,9 @@ from typing import Any
 
 import pytest
 
+from ledger.backup import backup_group, dumps, loads, restore_group
+from ledger.extensions import db
+from tests.api.dbstate import snapshot
 from tests.api.helpers import error
 
 NEW = ("gin", "rummy500", "kaluki", "jokeren", "tally")
@@ -410,3 +413,26 @@ def test_a_kaluki_player_who_leaves_is_out_without_a_buy_in(table):
     error(table.post(f"/sessions/{sid}/buy_in", {"player": "Bob"}), 422, "player")
     hand = table.hand(sid, kaluki_hand("Cas", Ann=12))
     assert [r["player"] for r in hand["results"]] == ["Ann", "Cas"]
+
+
+@pytest.mark.parametrize("choice", ["x" * 11, "share", "Carry", "x" * 5000])
+def test_a_finish_takes_only_the_words_for_the_pot_and_the_backup_restores(app, table, choice):
+    """Issue 38: a Kaluki finish kept any `leftover_pot` text (PostgreSQL answered 500 past 10
+    characters; on SQLite the group's own backup was then refused by the restore)."""
+    sid = table.session(["Ann", "Bob", "Cas"], dealer="Cas", game="kaluki", entry="totals")["id"]
+    table.hand(sid, kaluki_hand("Ann", Bob=160, Cas=20))
+    gin = table.session(["Ann", "Bob"], dealer="Ann", game="gin")["id"]
+    before = snapshot(app)
+
+    for night in (sid, gin):
+        finish = table.call("POST", f"/sessions/{night}/finish", {"leftover_pot": choice})
+        assert "carried or refunded" in error(finish, 422, "leftover_pot")
+    assert snapshot(app) == before
+
+    ended = table.ok("POST", f"/sessions/{sid}/finish", {"leftover_pot": "carry"})
+    assert ended["scores"] == {"Ann": 50, "Bob": -100, "Cas": 50}
+    with app.app_context():
+        data = backup_group(table.slug)
+        data["group"]["slug"] = "the-copy"
+        restore_group(loads(dumps(data)))
+        db.session.rollback()

@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from ledger.extensions import db
 from ledger.models import (
     AccessGrant,
+    BankAccount,
     Change,
     Credential,
     GameSession,
@@ -23,8 +24,10 @@ from ledger.models import (
     Payment,
     Player,
     SessionPlayer,
+    TabPayment,
 )
 from ledger.services import room, upkeep
+from tests.api.dbstate import snapshot
 from tests.api.helpers import SEED_HAND_1, SEED_HAND_2, Table, error
 
 FULL = (
@@ -102,6 +105,25 @@ def test_a_full_group_can_still_undo_finish_and_settle(app, table):
     finished = table.ok("POST", f"/sessions/{sid}/finish", {"leftover_pot": "refund"})
     assert finished["status"] == "finished"
     assert table.ok("GET", f"/sessions/{sid}/settlement")["transfers"]
+
+
+def test_payments_against_the_tab_count_and_a_full_group_takes_no_more(app, table):
+    """Issue 38: tab payments skipped the bound (300 of 300, then 1,740 more in 45 s)."""
+    from tests.api.test_tab import night_on_tab, pay
+
+    night_on_tab(table)
+    before = size(app, table)
+    assert pay(table, "Finn", "Enda", "0.01").status_code == 201
+    assert size(app, table) == before + 1
+    room_for(app, table, 1)
+    assert pay(table, "Finn", "Enda", "0.01").status_code == 201
+    state = snapshot(app)
+    full = pay(table, "Finn", "Enda", "0.01")
+    assert error(full, 409) == FULL.format(most=f"{before + 2:,}")
+    assert snapshot(app) == state
+    with app.app_context():
+        listed = upkeep.group_size(table.slug)
+    assert listed.size == before + 2
 
 
 def test_other_groups_have_room_of_their_own(app, table, other):
@@ -254,6 +276,10 @@ def rows_of(app, slug: str) -> dict[str, int]:
             "payments": select(func.count()).where(Payment.session_id.in_(sessions)),
             "grants": select(func.count()).where(AccessGrant.group_id == group_id),
             "credentials": select(func.count()).where(Credential.group_id == group_id),
+            "tab payments": select(func.count()).where(TabPayment.group_id == group_id),
+            "accounts": select(func.count()).where(
+                BankAccount.player_id.in_(select(Player.id).where(Player.group_id == group_id))
+            ),
         }
         return {k: int(db.session.scalar(q) or 0) for k, q in count.items()}
 
@@ -274,7 +300,8 @@ def two_histories(app, client):
 def test_ledger_remove_group_asks_first_then_removes_every_row_of_it(app, runner, two_histories):
     kept, gone = two_histories
     before = rows_of(app, kept.slug)
-    assert min(rows_of(app, gone.slug).values()) > 0
+    held = rows_of(app, gone.slug)
+    assert min(n for kind, n in held.items() if kind not in ("tab payments", "accounts")) > 0
 
     no = runner.invoke(args=["remove-group", gone.slug], input="n\n")
     assert no.exit_code == 1
@@ -293,6 +320,23 @@ def test_ledger_remove_group_asks_first_then_removes_every_row_of_it(app, runner
     kept.ok("GET", f"/groups/{kept.slug}/export.xlsx")
     kept.ok("GET", f"/groups/{kept.slug}/backup.json")
     assert gone.call("GET", f"/groups/{gone.slug}").status_code == 401
+
+
+def test_ledger_remove_group_removes_its_tab_payments_and_bank_accounts(app, runner, table):
+    """A payment against the tab names two of the group's players, who could not be removed
+    before it (the foreign keys refused the removal)."""
+    from tests.api.test_tab import IBAN, night_on_tab, pay
+
+    night_on_tab(table)
+    assert pay(table, "Finn", "Enda", "0.10").status_code == 201
+    table.ok("PUT", f"/groups/{table.slug}/players/Enda/account", {"iban": IBAN, "name": "E"})
+    assert rows_of(app, table.slug)["tab payments"] == 1
+    assert rows_of(app, table.slug)["accounts"] == 1
+
+    result = runner.invoke(args=["remove-group", table.slug, "--yes"])
+
+    assert result.exit_code == 0, result.output
+    assert set(rows_of(app, table.slug).values()) == {0}
 
 
 def test_ledger_remove_group_with_yes_asks_nothing(app, runner, two_histories):

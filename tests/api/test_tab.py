@@ -10,6 +10,7 @@ from decimal import Decimal
 import pytest
 
 from ledger.backup import backup_group, restore_group
+from tests.api.dbstate import snapshot
 from tests.api.helpers import SEED_HAND_1, SEED_HAND_2, error
 from tests.api.test_concurrency import all_at_once
 from tests.api.test_points_for_money import rummy_to_104, totals
@@ -319,3 +320,27 @@ def test_a_game_that_ended_before_the_tab_was_settled_starts_the_next_tab(table)
     tab = the_tab(table)
     assert tab["sessions"] == [rummy] and tab["payments"] == []
     assert outstanding(tab) == {"Ann": "1.13", "Bob": "-0.44", "Cas": "-0.69"}
+
+
+def test_a_player_named_with_a_slash_keeps_an_account_and_is_read_through_the_api(table):
+    """Issue 38: "AC/DC" could keep no bank account and was 404 through the API."""
+    players = f"/groups/{table.slug}/players"
+    table.ok("POST", players, {"name": "AC/DC"}, 201)
+    account = {"iban": IBAN, "name": "Angus Young"}
+    assert table.ok("PUT", f"{players}/AC/DC/account", account)["name"] == "Angus Young"
+    assert table.ok("GET", f"{players}/AC/DC")["name"] == "AC/DC"
+    assert table.ok("GET", f"{players}/ac/dc")["name"] == "AC/DC"
+    table.ok("DELETE", f"{players}/AC/DC/account", status=204)
+    error(table.get(f"{players}/AC"), 404)
+
+
+@pytest.mark.parametrize("name", ["/DC", "..", ".", "AC/../DC", "AC/./DC", "AC/.."])
+def test_a_new_name_an_address_cannot_carry_is_refused_with_a_sentence(app, table, name):
+    before = snapshot(app)
+    refused = table.post(f"/groups/{table.slug}/players", {"name": name})
+    assert "web address" in error(refused, 422, "name")
+    body = {"game": "spot", "players": ["Enda", name], "dealer": "Enda"}
+    assert "web address" in error(
+        table.post(f"/groups/{table.slug}/sessions", body), 422, "players[1]"
+    )
+    assert snapshot(app) == before

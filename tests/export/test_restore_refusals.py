@@ -219,6 +219,11 @@ CRAFTED = {
         lambda d, i: d["group"].update(passphrase_hash="plain:pints-of-plain"),
         "passphrase hash is not one Pub Ledger makes",
     ),
+    # Issue 38: settings OpenSSL refuses; the group restored answered 500 to every sign-in.
+    "passphrase hash no sign-in can check": (
+        lambda d, i: d["group"].update(passphrase_hash=DEFAULT_SCRYPT.replace("32768:8", "2:1")),
+        "passphrase hash is not one Pub Ledger makes",
+    ),
     "costly passphrase hash": (
         lambda d, i: d["group"].update(passphrase_hash=DEFAULT_SCRYPT.replace("32768", "2097152")),
         "passphrase hash is not one Pub Ledger makes",
@@ -413,6 +418,9 @@ def test_the_passphrase_hashes_werkzeug_makes_are_taken_and_costlier_ones_refuse
     )
     for odd in ("", "pbkdf2:md5:1000$abcdefgh$00", "scrypt:32768:8:1$salt$", DEFAULT_SCRYPT + "0"):
         assert not passphrase_hash_is_sound(odd)
+    # Within the bounds, but settings werkzeug cannot check with (OpenSSL refuses them).
+    for cheap in ("scrypt:2:1:1", "scrypt:4:8:1", "scrypt:64:8:1"):
+        assert not passphrase_hash_is_sound(DEFAULT_SCRYPT.replace("scrypt:32768:8:1", cheap))
 
 
 def test_ledger_restore_prints_the_refusal_as_its_error_line(app, runner, history, tmp_path):

@@ -1082,3 +1082,33 @@ def test_a_points_game_is_not_ended_on_scores_the_phone_has_not_seen(phone):
     response = phone.client.post(f"{board}/finish", data={"version": shown})
     assert "the game is not ended" in html(phone.client.get(response.headers["Location"]))
     assert phone.client.get(f"{board}/version.json").get_json()["status"] == "open"
+
+
+def _undo_form(page: str) -> dict[str, str]:
+    """What the scoreboard's undo button posts: the hand it names and the version shown."""
+    form = re.search(r'<form[^>]*action="[^"]*/undo"[^>]*>(.*?)</form>', page, re.S)
+    assert form, page
+    return dict(re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', form.group(1)))
+
+
+def test_a_stale_undo_never_takes_back_a_hand_another_phone_entered(app, phone):
+    """Issue 38: the undo sent only the hand's number: after another phone took hand 2 back
+    and entered a new hand 2, a tap on a page still showing the old one removed the new one."""
+    board = phone.start()
+    phone.enter(HAND_1)
+    phone.enter(HAND_2, out="Enda")
+    other = _second_phone(app, phone)
+    stale = _undo_form(html(other.client.get(board)))
+    assert stale["number"] == "2"
+    assert phone.client.post(board + "/undo", data=_undo_form(html(phone.client.get(board))))
+    phone.enter({"Enda": "K", "John": "", "Rex": "7 7", "Finn": "Q"}, out="John")  # a new hand 2
+
+    refused = other.client.post(f"{board}/undo", data=stale, follow_redirects=True)
+
+    assert "Nothing is undone: the session changed on another phone" in html(refused)
+    assert _hands_played(phone) == 2
+    assert "John" in html(phone.client.get(f"{board}/hands/2"))  # the new hand 2 is kept
+    fresh = _undo_form(html(other.client.get(board)))
+    undone = other.client.post(f"{board}/undo", data=fresh, follow_redirects=True)
+    assert "Hand 2 is undone." in html(undone)
+    assert _hands_played(phone) == 1

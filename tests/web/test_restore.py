@@ -299,3 +299,30 @@ def test_a_restore_sent_while_another_runs_is_asked_to_come_back_and_stores_noth
     again = upload_with_token(client, b'{"format": "pub-ledger-backup"}')
     assert again.status_code == 422
     assert "Another backup is being restored" not in html(again)
+
+
+@pytest.mark.parametrize("written", ["escaped", "as bytes"])
+def test_a_backup_holding_half_a_surrogate_pair_is_refused_beside_the_field(
+    night, empty_server, written
+):
+    """Issue 38: a name holding a lone surrogate got a refusal the page could not write (500).
+    Such text is not UTF-8, as bytes (ED A0 80) or as a JSON escape (\\ud800)."""
+    import json
+
+    from ledger.extensions import db
+    from ledger.models import Group
+
+    backup = json.loads(night.client.get(f"/g/{night.slug}/backup.json").data)
+    backup["players"][0]["name"] = "En\ud800da"
+    if written == "escaped":
+        content = json.dumps(backup).encode()
+    else:
+        content = json.dumps(backup, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    phone = empty_server.test_client()
+
+    response = upload(phone, content)
+
+    assert response.status_code == 422
+    assert "UTF-8" in error_beside_the_field(html(response))
+    with empty_server.app_context():
+        assert db.session.query(Group).count() == 0

@@ -6,7 +6,9 @@ import re
 from html import unescape
 from urllib.parse import urlsplit
 
-from tests.web.pages import HAND_1, PASSPHRASE, Phone, html
+import pytest
+
+from tests.web.pages import HAND_1, PASSPHRASE, Phone, html, table_of_four
 
 SCRIPT = "<script>alert(1)</script>"
 
@@ -242,3 +244,38 @@ def test_the_language_switch_only_goes_back_to_this_site(client):
     assert response.headers["Location"] == "/"
     response = client.post("/language", data={"lang": "nl", "next": "//evil.example/x"})
     assert response.headers["Location"] == "/"
+
+
+@pytest.mark.parametrize("host", ["a..b", "x" * 64 + ".example", "."])
+def test_a_host_no_address_can_be_built_on_is_refused_cleanly_everywhere(app, client, host):
+    """Issue 38: `a..b` or a label over 63 characters answered 500 on every page and /healthz
+    (the error page built its links for that host). Refused with 400, or not found."""
+    phone = table_of_four(client)
+    board = phone.start()
+    paths = ["/", "/healthz", "/static/style.css", "/favicon.ico", f"/g/{phone.slug}", board]
+    paths += [f"{board}/settle", f"{board}/hands/new", "/api/v1/games", "/no-such-page"]
+    for path in paths:
+        response = client.get(path, headers={"Host": host})
+        response.close()
+        assert response.status_code == 400, (path, response.status_code)
+    for path in ("/language", "/open", f"{board}/undo"):
+        response = client.post(path, data={"next": "/"}, headers={"Host": host})
+        assert response.status_code == 400, (path, response.status_code)
+
+
+@pytest.mark.parametrize(
+    "target", ["/g/x\nLocation: //evil.example", "/a\r\nb", "/\n/evil.example", "/a\x85b"]
+)
+def test_a_next_address_holding_a_line_break_is_ignored(client, target):
+    """Issue 38: a newline in `next` (the language switch, the open form, a crafted link)
+    answered 500: a Location header cannot hold one."""
+    response = client.post("/language", data={"lang": "nl", "next": target})
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/"
+    Phone(client).create_group("Snug")
+    opened = client.post(
+        "/open",
+        data={"open-group": "Snug", "open-passphrase": PASSPHRASE, "next": target},
+    )
+    assert opened.status_code == 302
+    assert opened.headers["Location"].startswith("/g/snug-")

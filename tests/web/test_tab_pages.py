@@ -156,6 +156,23 @@ def test_the_history_says_a_correction_changed_the_tab(phone):
     assert "€1.33" in html(phone.client.get(f"/g/{phone.slug}/tab"))
 
 
+def test_a_player_named_with_a_slash_keeps_an_account_on_the_pages(client):
+    """Issue 38: "AC/DC"'s account form posted to an address nothing answered (404)."""
+    phone = Phone(client)
+    phone.create_group()
+    phone.add_players("AC/DC", "Enda")
+    page = html(client.get(f"/g/{phone.slug}/p/AC/DC"))
+    assert f'action="/g/{phone.slug}/players/AC/DC/account"' in page
+    kept = client.post(
+        f"/g/{phone.slug}/players/AC/DC/account",
+        data={"iban": IBAN, "account_name": "Angus Young"},
+        follow_redirects=True,
+    )
+    assert "The bank account is kept." in html(kept)
+    assert "keeps a bank account with the group" in html(kept)
+    assert IBAN in html(client.get(f"/g/{phone.slug}/p/AC/DC?account=show"))
+
+
 def test_a_points_night_on_the_tab_offers_no_undo_that_would_refuse(phone):
     """A points game for money that ended by itself and went on the tab keeps its hands
     correctable, but its last hand cannot be undone while it is on the tab: no Undo button."""

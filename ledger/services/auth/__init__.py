@@ -11,6 +11,8 @@ The rules (tests/api/test_access_rules.py reads them back one by one):
   ``MAX_FAILURES`` within ``FAILURE_WINDOW`` (from the first of them) every passphrase for the
   group is answered 429 with Retry-After until the window has passed, *before* anything is
   looked up or checked: a right passphrase, remembered or not, looks exactly like a wrong one.
+  A name no group has (a made-up slug) is counted and locked exactly as a group would be, so
+  no answer tells which groups exist.
 - **Address throttle**: wrong guesses are counted per client address too (any group, made-up
   slugs, bad tokens: ``ADDRESS_MAX_FAILURES`` in ``ADDRESS_WINDOW``) and per address and
   group (``ADDRESS_GROUP_MAX_FAILURES`` in ``FAILURE_WINDOW``, fewer than a lockout takes), so

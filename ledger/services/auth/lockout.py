@@ -1,9 +1,16 @@
 """Wrong guesses counted: the lockout per group, the throttle per address and per address and
 group (the package's docstring gives the rules).
+
+A name no group has (a made-up slug, or a group's name nobody uses) is counted as a group
+would be, under keys of its own in ``address_failures`` (``u:`` for the name, ``v:`` for an
+address and the name, each a digest: any text may be typed): its sixth wrong guess from one
+address, or its eleventh from all, answers 429 as a group's does, so the answers never tell
+which groups exist (a 401 for ever to a made-up slug did).
 """
 
 from __future__ import annotations
 
+import hashlib
 import ipaddress
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,6 +25,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import aliased
 
 from ledger.extensions import db
@@ -93,6 +101,40 @@ def _address_group_key(address: str, group_id: int) -> str:
     return f"g:{group_id}:{address}"
 
 
+def unknown_name(slugs: Sequence[str]) -> str:
+    """What the counts of a name no group has are kept under: the first name asked for, its
+    case and spaces aside, as a digest (no text typed goes into a key)."""
+    name = " ".join(slugs[0].split()).casefold() if slugs else ""
+    return hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:40]
+
+
+def _unknown_key(name: str) -> str:
+    return f"u:{name}"
+
+
+def _unknown_address_key(address: str, name: str) -> str:
+    digest = hashlib.sha256(f"{name}\x00{address}".encode()).hexdigest()[:40]
+    return f"v:{digest}"
+
+
+def unknown_wait(
+    connection: Connection, name: str, address: str | None, now: datetime
+) -> int | None:
+    """The seconds to wait if a name no group has is "locked" as a group of that name would
+    be (its own count full, or this address's count for it), else None; read on the
+    caller's ``connection``."""
+    keys = {_unknown_key(name): MAX_FAILURES}
+    if address is not None:
+        keys[_unknown_address_key(address, name)] = ADDRESS_GROUP_MAX_FAILURES
+    rows = connection.execute(
+        select(AddressFailure.key, AddressFailure.failures, AddressFailure.since).where(
+            AddressFailure.key.in_(list(keys))
+        )
+    ).all()
+    waits = [_full((n, since), keys[key], FAILURE_WINDOW, now) for key, n, since in rows]
+    return max((w for w in waits if w is not None), default=None)
+
+
 def _full(
     count: tuple[int, datetime] | None, most: int, window: timedelta, now: datetime
 ) -> int | None:
@@ -141,16 +183,20 @@ class _Claim:
     address: str | None
     group_ids: list[int]
     waits: list[int]
+    unknown: str | None = None  # a name no group has, counted as a group would be
 
 
-def _claim(group_ids: Sequence[int], address: str | None, now: datetime) -> _Claim:
+def _claim(
+    group_ids: Sequence[int], address: str | None, now: datetime, unknown: str | None = None
+) -> _Claim:
     """Take a place for one guess in every count it falls under, before it is checked, or
     answer 429 (TooManyAttempts) when the address's count, or every group's, is full.
 
     Each place is one conditional UPDATE in the database (ledger/services/throttle.py), so
     however many guesses arrive at once, in however many worker processes, no more than the
     limit of them get a place, and only a guess with a place is checked: the count is taken
-    before the slow check, not after it. A refused guess takes no place at all.
+    before the slow check, not after it. A refused guess takes no place at all. ``unknown``
+    (``unknown_name``: no group has the name) takes its places as a group's would.
     """
 
     def work() -> _Claim:
@@ -168,7 +214,11 @@ def _claim(group_ids: Sequence[int], address: str | None, now: datetime) -> _Cla
                 waits.append(wait)
         if group_ids and not claimed:
             raise TooManyAttempts(max(waits))  # rolls back the address's place too
-        return _Claim(address, claimed, waits)
+        if unknown is not None:
+            wait = _claim_unknown(unknown, address, now)
+            if wait is not None:
+                raise TooManyAttempts(wait)  # as a group's full count: nothing kept
+        return _Claim(address, claimed, waits, unknown)
 
     return write(work)
 
@@ -187,19 +237,38 @@ def _claim_group(group_id: int, address: str | None, now: datetime) -> int | Non
     return wait
 
 
+def _claim_unknown(name: str, address: str | None, now: datetime) -> int | None:
+    """``_claim_group`` for a name no group has: the address's place for it, then the name's."""
+    if address is not None:
+        key = _unknown_address_key(address, name)
+        wait = throttle.bump(key, ADDRESS_GROUP_MAX_FAILURES, FAILURE_WINDOW, now)
+        if wait is not None:
+            return wait
+    wait = throttle.bump(_unknown_key(name), MAX_FAILURES, FAILURE_WINDOW, now)
+    if wait is not None and address is not None:
+        throttle.give_back(_unknown_address_key(address, name))
+    return wait
+
+
 def _give_back(claim: _Claim, group_ids: Sequence[int], *, whole: bool) -> None:
     """Give back the places of ``group_ids`` (guesses never checked), and with ``whole`` the
-    address's own place too."""
+    address's own place too (and those of a name no group has)."""
 
     def work() -> None:
-        _give_back_places(claim.address, group_ids, whole=whole)
+        _give_back_places(claim.address, group_ids, whole=whole, unknown=claim.unknown)
 
     write(work)
 
 
-def _give_back_places(address: str | None, group_ids: Sequence[int], *, whole: bool) -> None:
+def _give_back_places(
+    address: str | None, group_ids: Sequence[int], *, whole: bool, unknown: str | None = None
+) -> None:
     if address is not None and whole:
         throttle.give_back(_address_key(address))
+    if unknown is not None and whole:
+        throttle.give_back(_unknown_key(unknown))
+        if address is not None:
+            throttle.give_back(_unknown_address_key(address, unknown))
     for group_id in group_ids:
         if address is not None:
             throttle.give_back(_address_group_key(address, group_id))

@@ -45,6 +45,8 @@ from ledger.services.auth.lockout import (
     _open_to_checks,
     _overall,
     client_of,
+    unknown_name,
+    unknown_wait,
 )
 from ledger.services.auth.passphrases import (
     REFUSED,
@@ -143,6 +145,12 @@ def authenticate_any(slugs: Sequence[str], passphrase: str, address: str | None 
             if wait is not None:
                 raise TooManyAttempts(wait)
         candidates, waits = _open_to_checks(rows, now)
+        # No group of the name: counted as one would be, so a 429 tells nothing (lockout.py).
+        unknown = unknown_name(slugs) if not rows and slugs and passphrase else None
+        if unknown is not None:
+            wait = unknown_wait(connection, unknown, address, now)
+            if wait is not None:
+                raise TooManyAttempts(wait)
         locked = not candidates and bool(waits)
         if not locked:
             digests = {r.id: _digest(r.slug, passphrase, r.auth_epoch) for r in candidates}
@@ -159,7 +167,7 @@ def authenticate_any(slugs: Sequence[str], passphrase: str, address: str | None 
 
     if not passphrase:
         candidates = []  # nothing to check: the same slow check as a wrong guess
-    return _guess(candidates, passphrase, digests, address, now, waits)
+    return _guess(candidates, passphrase, digests, address, now, waits, unknown)
 
 
 def _while_locked(rows: list[Row[Any]], passphrase: str, waits: list[int]) -> GroupRef:
@@ -186,6 +194,7 @@ def _guess(
     address: str | None,
     now: datetime,
     waits: list[int],
+    unknown: str | None = None,
 ) -> GroupRef:
     """Check the passphrase against the groups, each guess in the counts before its check.
 
@@ -207,7 +216,7 @@ def _guess(
             if leading:
                 if claim is None:
                     try:
-                        claim = _claim(ids, address, now)
+                        claim = _claim(ids, address, now, unknown)
                     except BaseException:
                         _land(key, flight, REFUSED)  # those waiting count for themselves
                         raise
@@ -215,12 +224,12 @@ def _guess(
                 return _lead(key, flight, held, candidates, hashes, passphrase, digests, now, waits)
             found = _answer_of(flight)
             if found == REFUSED:  # its guesser had no place left: this one may have
-                claim = claim or _claim(ids, address, now)
+                claim = claim or _claim(ids, address, now, unknown)
                 continue
             opened = next((r for r in candidates if r.id == found), None)
             if opened is not None:
                 return GroupRef(opened.id, opened.slug, opened.name)
-            wrong, claim = claim or _claim(ids, address, now), None  # counted, not checked
+            wrong, claim = claim or _claim(ids, address, now, unknown), None  # counted, not checked
             raise _wrong(waits + wrong.waits)
         raise Busy(1)
     finally:
