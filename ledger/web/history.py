@@ -22,13 +22,13 @@ from markupsafe import Markup
 
 from ledger import services
 from ledger.models import utcnow
+from ledger.pictures.chart import score_chart
 from ledger.rules import N_, amount, minor_units
 from ledger.services import accounts, pages, stats, tab
 from ledger.services.building import night_currency
 from ledger.services.errors import RuleError
 from ledger.services.results import ChangeView, SessionView
 from ledger.web import access
-from ledger.web.chart import score_chart
 from ledger.web.display import format_money, game_name
 from ledger.web.forms import ConfirmForm
 from ledger.web.i18n import error_text

@@ -24,6 +24,7 @@ from ledger import services
 from ledger.downloads import download, session_filename
 from ledger.export import XLSX_MIMETYPE, export_workbook, session_data
 from ledger.ids import form_number, query_number, row_number
+from ledger.pictures.chart import score_chart
 from ledger.rules import GAMES, has_name, tidy_name
 from ledger.rules.money import smallest_coin
 from ledger.services import exports
@@ -32,7 +33,6 @@ from ledger.services.request_ids import minted_request_id, new_request_id
 from ledger.services.results import GroupRef, GroupView, SessionView
 from ledger.services.tab import off_tab_refusal as tab_refusal
 from ledger.web import access, i18n, texts
-from ledger.web.chart import score_chart
 from ledger.web.display import format_money
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
 from ledger.web.pagecache import scoreboards, with_form_token, without_form_token
