@@ -21,7 +21,7 @@ from flask import request
 
 from ledger.api.errors import APIError
 from ledger.models import REQUEST_ID_LENGTH
-from ledger.rules import CARD_LANGUAGES, HandEntry, ResultEntry, RuleError
+from ledger.rules import Game, RuleError, ShapeError
 
 # The deepest a body may nest: a hand entry needs 4 levels, so 32 is ample.
 MAX_DEPTH = 32
@@ -181,80 +181,13 @@ def mapping(body: dict[str, Any], key: str) -> dict[str, Any] | None:
     return value
 
 
-def hand_entry(body: dict[str, Any]) -> HandEntry:
-    """A hand entry (API.md "Hand entry") as the engine takes it."""
-    results = body.get("results")
-    if results is None:
-        results = []
-    if not isinstance(results, list):
-        raise APIError(400, "results must be a list, one result per player.", field="results")
-    entries = []
-    for i, item in enumerate(results):
-        where = f"results[{i}]"
-        if not isinstance(item, dict):
-            raise APIError(400, "Each result must be an object.", field=where)
-        player = text(item, "player", f"{where}.player")
-        if not player:
-            raise RuleError("Each result needs the player's name.", field=f"{where}.player")
-        # The answer's shape, ["J", "10"], is taken back too.
-        cards = _card_text(item, "cards", where)
-        melds = text_list(item, "melds", f"{where}.melds")
-        entries.append(
-            ResultEntry(
-                player=player,
-                cards=cards,
-                spots=whole(item, "spots", f"{where}.spots"),
-                melds=tuple(melds) if melds is not None else None,
-                sitting_out=flag(item, "sitting_out", f"{where}.sitting_out"),
-                melded=_card_text(item, "melded", where),
-                low_aces=whole(item, "low_aces", f"{where}.low_aces"),
-                melded_points=whole(item, "melded_points", f"{where}.melded_points"),
-                points=number(item, "points", f"{where}.points"),
-            )
-        )
-    return HandEntry(
-        results=tuple(entries),
-        out=text(body, "out") or None,
-        rummy=flag(body, "rummy"),
-        cards_language=cards_language(body),
-        ending=text(body, "ending"),
-    )
-
-
-def _card_text(item: dict[str, Any], key: str, where: str) -> str | None:
-    """Cards as text ("7H 7S"), or as the answer's list of codes; None when not given."""
-    cards = item.get(key)
-    if isinstance(cards, list) and all(isinstance(c, str) for c in cards):
-        return " ".join(cards)
-    if cards is not None and not isinstance(cards, str):
-        example = "J 10" if key == "cards" else "7H 7S 7D"
-        raise APIError(400, f'{key} must be text, like "{example}".', field=f"{where}.{key}")
-    return cards
-
-
-def number(body: dict[str, Any], key: str, where: str | None = None) -> int | float | None:
-    """A number as sent: a whole number, or a fraction the engine refuses in words (RULES.md
-    §12: "not 7.5"); anything else is the caller's mistake."""
-    value = body.get(key)
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
-        raise APIError(400, f"{key} must be a number.", field=where or key)
-    if isinstance(value, float) and value.is_integer():
-        return int(value)  # 7.0 is 7, kept as such
-    return value
-
-
-def cards_language(body: dict[str, Any]) -> str:
-    """The language the cards are typed in (API.md "Additions"): "en", the default, or "nl"."""
-    value = body.get("cards_language")
-    if value is None:
-        return "en"
-    if value not in CARD_LANGUAGES:
-        raise RuleError(
-            "cards_language is the language the cards are typed in: {languages}.",
-            field="cards_language",
-            languages=" or ".join(f'"{code}"' for code in CARD_LANGUAGES),
-        )
-    return str(value)
+def hand_entry(game: Game, body: dict[str, Any]) -> Any:
+    """A hand entry (API.md "Hand entry") as the session's game takes it: the game reads its
+    own fields (``Game.read_entry``); a field of the wrong type is the caller's mistake."""
+    try:
+        return game.read_entry(body)
+    except ShapeError as e:
+        raise APIError(400, e.message, field=e.field) from None
 
 
 def request_id(body: dict[str, Any]) -> str | None:

@@ -78,9 +78,8 @@ def _query_whole(name: str, low: int, high: int) -> int | None:
 @with_group
 def add_hand(group: GroupRef, session_id: int):
     body = json_object()
-    added = services.add_hand(
-        group, session_id, hand_entry(body), request_id(body), whole(body, "version")
-    )
+    entry = hand_entry(services.game_of(group, session_id), body)
+    added = services.add_hand(group, session_id, entry, request_id(body), whole(body, "version"))
     return jsonify(added.hand.to_json()), 201 if added.created else 200
 
 
@@ -88,9 +87,8 @@ def add_hand(group: GroupRef, session_id: int):
 @with_group
 def correct_hand(group: GroupRef, session_id: int, number: int):
     body = json_object()
-    hand = services.correct_hand(
-        group, session_id, number, hand_entry(body), whole(body, "version")
-    )
+    entry = hand_entry(services.game_of(group, session_id), body)
+    hand = services.correct_hand(group, session_id, number, entry, whole(body, "version"))
     return jsonify(hand.to_json())
 
 

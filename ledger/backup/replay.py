@@ -12,10 +12,11 @@ from typing import Any
 
 from ledger.backup.shapes import _shape
 from ledger.backup.values import _bad, _is_int, _refused, _unlike_replay
-from ledger.rules import payout
-from ledger.rules.base import Game, State
-from ledger.rules.codecs import ENTRY, SEATING_OP, entry_from_dict, outcome_to_dict
+from ledger.rules import entries, payout
+from ledger.rules.base import State
+from ledger.rules.codecs import ENTRY, SEATING_OP, outcome_to_dict
 from ledger.rules.errors import RuleError
+from ledger.rules.game import Game
 from ledger.rules.keeper import brought_by
 from ledger.rules.registry import get_game
 from ledger.services.backups import BackupError
@@ -76,7 +77,7 @@ def _replay(
             if state.finished:
                 raise _unlike_replay("status", sid)
             state = apply_seating(game, state, _seating(hand["seating"], "hands.seating"), options)
-            entry = entry_from_dict(_entry(hand["entry"], "hands.entry"))
+            entry = _game_entry(game, hand["entry"], "hands.entry")
             outcome = game.play(state, entry, options)
             if not _same(outcome_to_dict(outcome), hand["outcome"]):
                 raise _unlike_replay("outcome", sid, hand["number"])
@@ -130,7 +131,7 @@ def _check_end(s: Mapping[str, Any], game: Game, state: State, options: Mapping[
     sid = s["id"]
     carried = 0
     if s["finish"] is not None:
-        if game.money and game.finish is not None:
+        if game.money:
             choice = s["leftover_pot"]
             if choice not in ("carry", "refund"):
                 raise _bad("sessions.leftover_pot", choice)
@@ -176,6 +177,16 @@ def _seating(ops: Any, where: str) -> list[dict[str, Any]]:
     for op in ops:
         _shape(op, SEATING_OP, where)
     return ops
+
+
+def _game_entry(game: Game, entry: Any, where: str) -> Any:
+    """A hand's entry as its game declares it (ledger/rules/entries.py), or a BackupError."""
+    data = _entry(entry, where)
+    try:
+        entries.check_stored(game.entry_type, data, game.result_type)
+    except entries.ShapeError as e:
+        raise _bad(f"{where}.{e.field}", data) from None
+    return game.entry_from_dict(data)
 
 
 def _entry(entry: Any, where: str) -> dict[str, Any]:

@@ -136,23 +136,7 @@ def _shape(value: Any, shape: Shape, where: str, sessions: Mapping[int, Any] | N
             _shape(item, shape[0], f"{where}[{i}]", sessions)
         return
     elif isinstance(shape, dict):
-        if not isinstance(value, dict):
-            raise _bad(where, value)
-        if "*" in shape:
-            for key, item in value.items():
-                if not _clean_name(key, NAME_LENGTH):
-                    raise _not_a_name(where, key)
-                _shape(item, shape["*"], f"{where}.{key}", sessions)
-            return
-        keys = {k.rstrip("?"): k for k in shape}
-        for key in value:
-            if key not in keys:
-                raise _unknown(f"{where}.{key}")
-        for key, spelled in keys.items():
-            if key in value:
-                _shape(value[key], shape[spelled], f"{where}.{key}", sessions)
-            elif not spelled.endswith("?"):
-                raise _missing(where, key)
+        _fields(value, shape, where, sessions)
         return
     elif shape == NAMED:
         if not _clean_name(value, NAME_LENGTH):
@@ -166,6 +150,8 @@ def _shape(value: Any, shape: Shape, where: str, sessions: Mapping[int, Any] | N
         ok = isinstance(value, bool)
     elif shape == "true":
         ok = value is True
+    elif shape == "json":
+        ok = _json(value)
     elif shape == "id":
         ok = _is_int(value) and (sessions is None or value in sessions)
     elif shape == "gone":
@@ -174,6 +160,44 @@ def _shape(value: Any, shape: Shape, where: str, sessions: Mapping[int, Any] | N
         raise AssertionError(shape)
     if not ok:
         raise _bad(where, value)
+
+
+def _fields(value: Any, shape: dict[str, Any], where: str, sessions: Any) -> None:
+    """Refuse the object ``value`` unless its keys and their values have ``shape``."""
+    if not isinstance(value, dict):
+        raise _bad(where, value)
+    if "*" in shape:
+        for key, item in value.items():
+            if not _clean_name(key, NAME_LENGTH):
+                raise _not_a_name(where, key)
+            _shape(item, shape["*"], f"{where}.{key}", sessions)
+        return
+    keys = {k.rstrip("?"): k for k in shape if k != "+"}
+    for key in value:
+        if key in keys:
+            continue
+        if "+" not in shape or not isinstance(key, str):
+            raise _unknown(f"{where}.{key}")
+        _shape(value[key], shape["+"], f"{where}.{key}", sessions)
+    for key, spelled in keys.items():
+        if key in value:
+            _shape(value[key], shape[spelled], f"{where}.{key}", sessions)
+        elif not spelled.endswith("?"):
+            raise _missing(where, key)
+
+
+def _json(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` is JSON as the app writes it: text, whole numbers, true or false,
+    null, and lists and objects of those, a few levels deep."""
+    if value is None or isinstance(value, str | bool) or _is_int(value):
+        return True
+    if depth > 8:
+        return False
+    if isinstance(value, list):
+        return all(_json(item, depth + 1) for item in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _json(v, depth + 1) for k, v in value.items())
+    return False
 
 
 def _check_change(c: Mapping[str, Any], sessions: Mapping[int, Any]) -> None:

@@ -15,7 +15,9 @@ from ledger.rules.cards import (
     cards_as_typed,
     rank_letter,
 )
+from ledger.rules.entries import ShapeError
 from ledger.rules.errors import Phrase, RuleError
+from ledger.rules.game import Game
 from ledger.rules.gin import Story as EndingStory
 from ledger.rules.gin import story as ending_story
 from ledger.rules.money import amount, coin, minor_units
@@ -30,6 +32,7 @@ __all__ = [
     "SUIT_SYMBOLS",
     "EndingStory",
     "EntryForm",
+    "Game",
     "HandEntry",
     "Movement",
     "N_",
@@ -39,6 +42,7 @@ __all__ = [
     "ResultEntry",
     "RummyReward",
     "RuleError",
+    "ShapeError",
     "amount",
     "card_label",
     "card_letters",

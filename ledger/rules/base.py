@@ -1,56 +1,54 @@
-"""The engine's shared vocabulary: entries, outcomes, the state between hands, the games."""
+"""The engine's shared vocabulary: entries, outcomes, the state between hands (the games
+themselves are in game.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
 
+from ledger.rules import entries
 from ledger.rules.cards import Card
 from ledger.rules.errors import Problems, RuleError
-from ledger.rules.table import EntryForm, PotStory, TableRules, pot_story
+from ledger.rules.table import PotStory, pot_story
 
 # --- What a player types ---------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class ResultEntry:
-    """One player's result in a hand, as entered (API.md "Hand entry").
+    """One player's result in a hand of a card game, as entered (API.md "Hand entry").
 
-    Exactly one of ``cards`` (text as typed), ``spots`` (a whole spot total), ``melds`` (Spin
-    Rummy: one card text per meld) or ``sitting_out`` is given; the player who went out may give
-    none of them.
+    At most one of ``cards`` (text as typed) or ``spots`` (a whole spot total) is given, or
+    ``sitting_out``; the player who went out may give neither. A game whose results hold more
+    (Spin Rummy's melds, Rummy 500's melded cards, Any game's points) declares its own result
+    as a subclass in its module (``Game.result_type``): no game's fields sit in another's.
     """
 
-    player: str
-    cards: str | None = None
-    spots: int | None = None
-    melds: tuple[str, ...] | None = None
-    sitting_out: bool = False
-    # Rummy 500 (RULES.md §9): what the player melded or laid off this hand, as cards with the
-    # count of their aces that count 1 (``low_aces``), or as a whole total (``melded_points``).
-    melded: str | None = None
-    low_aces: int | None = None
-    melded_points: int | None = None
-    # Any game (RULES.md §12): the hand's points as the table worked them out. Typed as it
-    # arrives, so that a fraction can be refused in words ("not 7.5").
-    points: int | float | None = None
+    player: str = field(metadata={"kind": entries.TEXT})
+    cards: str | None = entries.entry_field(entries.CARDS, example="J 10", alternative=True)
+    spots: int | None = entries.entry_field(entries.WHOLE, alternative=True)
+    sitting_out: bool = entries.entry_field(entries.FLAG, False)
 
 
 @dataclass(frozen=True)
 class HandEntry:
-    """A whole hand as entered: one result per seated player, in any order.
+    """A whole hand of a card game as entered: one result per seated player, in any order.
 
     ``cards_language`` is the language the cards are typed in (RULES.md §1): "nl" reads the
-    Dutch letters too. What is stored is in English (ledger/rules/codecs.py).
+    Dutch letters too. What is stored is in English (ledger/rules/entries.py). A game whose
+    hand says more (Gin Rummy: how it ended) declares a subclass (``Game.entry_type``).
     """
 
-    results: tuple[ResultEntry, ...]
-    out: str | None = None
-    rummy: bool = False
-    cards_language: str = "en"
-    # Gin Rummy (RULES.md §8): how the hand ended, "knock", "gin", "big_gin" or "draw".
-    ending: str | None = None
+    results: tuple[ResultEntry, ...] = field(metadata={"kind": entries.RESULTS})
+    out: str | None = entries.entry_field(entries.TEXT, always=True, blank_none=True)
+    rummy: bool = entries.entry_field(entries.FLAG, False, always=True)
+    cards_language: str = entries.entry_field(entries.LANGUAGE, "en")
+
+
+# A hand's entry, whatever its game: an instance of the game's ``entry_type`` (a HandEntry for
+# the card games), which only its game reads.
+Entry: TypeAlias = Any
 
 
 # --- What the engine answers -----------------------------------------------------------------
@@ -68,6 +66,9 @@ class PlayerResult:
     melds: tuple[tuple[Card, ...], ...] = ()  # Spin Rummy: the melds that scored
     melded: int | None = None  # Rummy 500: the points melded or laid off (``spots``: in hand)
     melded_cards: tuple[Card, ...] = ()  # Rummy 500: the melded cards, where they were given
+    # What a game says of a player's result beside these (a bid and the tricks taken), as
+    # JSON: stored with the outcome and answered as the result's own fields.
+    more: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,9 @@ class State:
     # the totals each player re-entered at after buying back in, in order.
     eliminated: Mapping[str, int] = field(default_factory=dict)
     buy_ins: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    # What a game keeps between hands beside these (the bids saved for the next round), as
+    # JSON: the game's own business.
+    more: Mapping[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -128,6 +132,8 @@ class State:
             data["eliminated"] = dict(self.eliminated)
         if self.buy_ins:
             data["buy_ins"] = {p: list(at) for p, at in self.buy_ins.items()}
+        if self.more:
+            data["more"] = dict(self.more)
         return data
 
     @classmethod
@@ -146,6 +152,7 @@ class State:
             wins={str(k): int(v) for k, v in data.get("wins", {}).items()},
             eliminated={str(k): int(v) for k, v in data.get("eliminated", {}).items()},
             buy_ins={str(k): tuple(int(t) for t in v) for k, v in data.get("buy_ins", {}).items()},
+            more=dict(data.get("more", {})),
         )
 
 
@@ -163,7 +170,10 @@ class HandOutcome:
     pot_before: int | None  # after this hand's antes; None in points games
     pot_after: int | None
     state: State  # after the hand: scores, pot, next dealer, finished, winners
-    ending: str | None = None  # Gin Rummy: how the hand ended (HandEntry.ending)
+    ending: str | None = None  # Gin Rummy: how the hand ended (its entry's ``ending``)
+    # What a game says of the hand beside these (a team's roem), as JSON: stored with the
+    # outcome and answered as the hand's own fields.
+    more: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def payments(self) -> tuple[Movement, ...]:
@@ -246,262 +256,6 @@ def check_totals(outcome: HandOutcome) -> HandOutcome:
     return outcome
 
 
-# --- Games -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Option:
-    """One game option: its default and what it may be (RULES.md marks these *option*)."""
-
-    default: Any
-    choices: tuple[Any, ...] | None = None  # allowed values, or None for a range/free value
-    minimum: int | None = None  # for whole-number options
-    maximum: int | None = None
-    help: str = ""
-    # For free-form values (a currency, a unit value): returns the clean value or raises RuleError.
-    parse: Callable[[Any], Any] | None = None
-
-
-# The money games' option saying what the pot left at the end of a night does.
-LEFTOVER_POT = "leftover_pot"
-
-
-@dataclass(frozen=True)
-class Game:
-    """A game the app knows. Each game module builds one and ``registry`` collects them."""
-
-    key: str
-    name: str
-    description: str  # one line for the new-session page
-    min_players: int
-    max_players: int
-    money: bool
-    options: Mapping[str, Option]
-    play: Callable[[State, HandEntry, Mapping[str, Any]], HandOutcome]
-    open_seating: bool = False  # players may join or leave between hands
-    # ``start`` may be replaced by a game that needs more checks at the start of a session.
-    start: Callable[[Sequence[str], str, Mapping[str, Any], int], State] | None = None
-    finish: Callable[[State, Mapping[str, Any], str], Finish] | None = None
-    progress: Callable[[State, Mapping[str, Any]], Progress | None] | None = None
-    # Where the options narrow the seats (Rummy: 6 with one pack, 7 with two): checks the seats
-    # a join would make and raises RuleError; ``join`` calls it when given the options.
-    check_seats: Callable[[Sequence[str], Mapping[str, Any]], None] | None = None
-    # The direction the deal passes under these options: +1 to the left (clockwise), -1 right.
-    deal_step: Callable[[Mapping[str, Any]], int] | None = None
-
-    # Who plays first in the next hand; None means the player to the dealer's left.
-    first_player: Callable[[State], str] | None = None
-    # Points games: who wins where the game stands, when the table ends it before it ends by
-    # itself (the game's own measure: highest or lowest score). Money games have no winner.
-    leaders: Callable[[State, Mapping[str, Any]], tuple[str, ...]] | None = None
-    # What a hand's form and a hand's summary need to know of the game (ledger/rules/table.py).
-    table: TableRules = TableRules()
-    # Points games whose end adds to the hands' points (Gin Rummy's bonuses): each player's
-    # final total in a finished game, what the winners and a stake are judged on (§7).
-    final_scores: Callable[[State, Mapping[str, Any]], dict[str, int]] | None = None
-    # Points games whose end adds bonuses (Gin Rummy): each player's bonuses by name ("game",
-    # "boxes"...), in points, once the game is over; what ``final_scores`` adds up.
-    bonuses: Callable[[State, Mapping[str, Any]], dict[str, dict[str, int]]] | None = None
-    # Games where a player eliminated may buy back in between hands (Kaluki): the buy-in, and
-    # a kept one made again on the state after the hand it followed (a replay). Their state
-    # keeps ``totals``, ``eliminated`` and ``buy_ins``.
-    buy_in: Callable[[State, str, Mapping[str, Any]], BoughtIn] | None = None
-    replay_buy_in: Callable[[State, BuyIn, Mapping[str, Any]], BoughtIn] | None = None
-    # Who may buy back in now (eliminated in the last hand, buy-ins on): the page's buttons.
-    may_buy_in: Callable[[State, Mapping[str, Any]], tuple[str, ...]] | None = None
-    # A game that is not open seating but lets a player leave between hands its own way
-    # (Kaluki: the player is eliminated without a buy-in).
-    leave: Callable[[State, str, Mapping[str, Any]], State] | None = None
-
-    def __post_init__(self) -> None:
-        # Every hand any caller plays (a new hand, a correction's replay, a restore's replay)
-        # is held to the bounds, so none can store a total the database or a page cannot hold.
-        play = self.play
-
-        def bounded_play(state: State, entry: HandEntry, options: Mapping[str, Any]) -> HandOutcome:
-            return check_totals(play(state, entry, options))
-
-        object.__setattr__(self, "play", bounded_play)
-
-    def entry_form(self, options: Mapping[str, Any], seated: int) -> EntryForm:
-        """What a hand's form offers in a session with these options and this many seated."""
-        return self.table.entry_form({**self.defaults(), **options}, seated)
-
-    def pot_choices(self) -> tuple[str, ...]:
-        """What the table may do with the pot left at the end of a night (RULES.md §2: carry
-        or refund), the default first; none for a game without a pot."""
-        option = self.options.get(LEFTOVER_POT)
-        if option is None or not option.choices:
-            return ()
-        rest = tuple(c for c in option.choices if c != option.default)
-        return (option.default, *rest)
-
-    def pot_choice(self, options: Mapping[str, Any]) -> str | None:
-        """What a session with these options does with the pot left at the end, by default."""
-        choices = self.pot_choices()
-        chosen = options.get(LEFTOVER_POT)
-        return chosen if chosen in choices else (choices[0] if choices else None)
-
-    def pass_direction(self, options: Mapping[str, Any]) -> int:
-        return self.deal_step(options) if self.deal_step is not None else 1
-
-    def next_leader(self, state: State) -> str | None:
-        """Who plays first in the next hand, or None when nobody is seated to play it."""
-        if state.dealer not in state.seats:
-            return None
-        if self.first_player is not None:
-            return self.first_player(state)
-        return left_of(state.seats, state.dealer)
-
-    def standing_winners(self, state: State, options: Mapping[str, Any]) -> tuple[str, ...]:
-        """The winners of a game ended at the table: its leaders among the players still
-        seated (equal best share the win), nobody before the first hand."""
-        if self.leaders is None or state.hands_played == 0:
-            return ()
-        seated = tuple(p for p in state.seats if p in state.scores)
-        if not seated:
-            return ()
-        return self.leaders(replace(state, seats=seated), {**self.defaults(), **options})
-
-    def final_totals(self, state: State, options: Mapping[str, Any]) -> dict[str, int]:
-        """Each player's total as the game's money is worked out on it (RULES.md §7): the
-        scores, plus what the game adds at its end (Gin Rummy's bonuses) once it is over."""
-        if self.final_scores is None or not state.finished:
-            return dict(state.scores)
-        return self.final_scores(state, {**self.defaults(), **options})
-
-    def defaults(self) -> dict[str, Any]:
-        return {name: opt.default for name, opt in self.options.items()}
-
-    def check_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
-        """The session's options: the defaults overlaid with those given, each checked."""
-        return check_options(self, given or {})
-
-    def new_state(
-        self,
-        players: Sequence[str],
-        dealer: str,
-        options: Mapping[str, Any],
-        carried_pot: int = 0,
-        *,
-        carried_antes: Mapping[str, int] | None = None,
-    ) -> State:
-        """The state before hand 1, opened with the pot carried in from an earlier session.
-
-        ``carried_antes`` are the antes in that pot by player since it was last won (the
-        finished session's ``pot_antes``): a refund gives them back to those who paid them.
-        A points game has no pot, so it ignores both.
-        """
-        if not self.money:
-            carried_pot, carried_antes = 0, None
-        if self.start is None:
-            return start_state(self, players, dealer, carried_pot, carried_antes=carried_antes)
-        state = self.start(players, dealer, options, carried_pot)
-        if not carried_antes:
-            return state
-        return replace(state, pot_antes=checked_antes(carried_antes, state.pot))
-
-
-@dataclass(frozen=True)
-class Progress:
-    """Where a game with a fixed length stands, for "Round 2 · hand 3 of 4"."""
-
-    round: int
-    hand: int  # the hand within the round, 1-based, of the next hand to be entered
-    hands_in_round: int
-    rounds: int
-    contract: str | None = None  # Spin Rummy: the round's contract in words
-
-
-def check_options(game: Game, given: Mapping[str, Any]) -> dict[str, Any]:
-    unknown = sorted(set(given) - set(game.options))
-    if unknown:
-        raise RuleError(
-            "{game} has no option '{option}'. Its options are: {options}.",
-            field=f"options.{unknown[0]}",
-            game=game.name,
-            option=unknown[0],
-            options=", ".join(game.options),
-        )
-    chosen = game.defaults()
-    for name, value in given.items():
-        opt = game.options[name]
-        where = f"options.{name}"
-        if opt.choices is not None:
-            # Numbers may arrive as strings from a form; compare as text to be forgiving.
-            match = [c for c in opt.choices if c == value or str(c) == str(value)]
-            if not match:
-                allowed = ", ".join(str(c) for c in opt.choices)
-                raise RuleError(
-                    "The option {option} cannot be '{value}': choose one of {allowed}.",
-                    field=where,
-                    option=name,
-                    value=str(value),
-                    allowed=allowed,
-                )
-            chosen[name] = match[0]
-        elif opt.minimum is not None or opt.maximum is not None:
-            number = _whole(value)
-            if number is None:
-                raise RuleError(
-                    "The option {option} must be a whole number.", field=where, option=name
-                )
-            if opt.minimum is not None and number < opt.minimum:
-                raise RuleError(
-                    "The option {option} must be at least {minimum}.",
-                    field=where,
-                    option=name,
-                    minimum=opt.minimum,
-                )
-            if opt.maximum is not None and number > opt.maximum:
-                raise RuleError(
-                    "The option {option} must be at most {maximum}.",
-                    field=where,
-                    option=name,
-                    maximum=opt.maximum,
-                )
-            chosen[name] = number
-        elif opt.parse is not None:
-            chosen[name] = opt.parse(value)
-        else:
-            chosen[name] = value
-    return chosen
-
-
-# Digits a whole-number option may be typed with: more is beyond every option's maximum, and
-# Python refuses to read a number of thousands of digits at all (int_max_str_digits).
-_OPTION_DIGITS = 12
-_PAST_ANY_OPTION: int = 10**_OPTION_DIGITS
-
-
-def _whole(value: Any) -> int | None:
-    """A whole number given as a number or as text ("5", " -3 "); None for anything else.
-
-    A float is not a whole number, even 5.0. Text of more than ``_OPTION_DIGITS`` digits reads
-    as a number just past them, so the option's maximum refuses it.
-    """
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if not isinstance(value, str):
-        return None
-    text = value.strip()
-    digits = text[1:] if text.startswith("-") else text
-    if not (digits.isascii() and digits.isdigit()):
-        return None
-    sign = -1 if text.startswith("-") else 1
-    if len(digits.lstrip("0")) > _OPTION_DIGITS:
-        return sign * _PAST_ANY_OPTION
-    return sign * int(digits)
-
-
-def whole_number(value: Any) -> int | None:
-    """A whole number as an option reads it (a number, or text as a form sends it); None for
-    anything else: for the options a game checks itself (ledger/rules/lengths.py)."""
-    return _whole(value)
-
-
 # --- Seats: shared by every game ---------------------------------------------------------------
 
 
@@ -514,66 +268,6 @@ def has_name(names: Sequence[str], name: str) -> bool:
     """Whether ``name`` is one of ``names``, whatever case either is typed in."""
     key = name.strip().casefold()
     return any(n.casefold() == key for n in names)
-
-
-def check_players(game: Game, players: Sequence[str], dealer: str) -> tuple[str, ...]:
-    """The seat order of a new session, checked: names unique, count in range, dealer seated."""
-    seats = tuple(p.strip() for p in players)
-    if any(not p for p in seats):
-        raise RuleError("Every player needs a name.", field="players")
-    seen: set[str] = set()
-    for p in seats:
-        if p.casefold() in seen:
-            raise RuleError("{player} is seated twice.", field="players", players=(p,), player=p)
-        seen.add(p.casefold())
-    n = len(seats)
-    if not game.min_players <= n <= game.max_players:
-        if game.min_players == game.max_players:
-            raise RuleError(
-                "{game} is played by exactly {count} players, not {n}.",
-                field="players",
-                game=game.name,
-                count=game.min_players,
-                n=n,
-            )
-        raise RuleError(
-            "{game} is played by {min} to {max} players, not {n}.",
-            field="players",
-            game=game.name,
-            min=game.min_players,
-            max=game.max_players,
-            n=n,
-        )
-    if dealer not in seats:
-        raise RuleError(
-            "The dealer {dealer} is not one of the players.", field="dealer", dealer=dealer
-        )
-    return seats
-
-
-def start_state(
-    game: Game,
-    players: Sequence[str],
-    dealer: str,
-    carried_pot: int = 0,
-    *,
-    carried_antes: Mapping[str, int] | None = None,
-) -> State:
-    """A new session's state: nobody has scored, and a money game opens with the carried pot.
-
-    A points game starts with no pot whatever is passed: a pot left in Spot is not its to take.
-    """
-    seats = check_players(game, players, dealer)
-    pot = carried_pot if game.money else 0
-    antes = checked_antes(carried_antes, pot) if game.money and carried_antes else {}
-    return State(
-        seats=seats,
-        dealer=dealer,
-        scores={p: 0 for p in seats},
-        pot=pot,
-        carried_in=pot,
-        pot_antes=antes,
-    )
 
 
 def checked_antes(antes: Mapping[str, int] | None, pot: int) -> dict[str, int]:
@@ -624,80 +318,6 @@ def in_play_order(seats: Sequence[str], dealer: str) -> tuple[str, ...]:
     """The seated players in playing order, starting at the dealer's left, ending at the dealer."""
     i = list(seats).index(dealer)
     return tuple(seats[(i + 1 + k) % len(seats)] for k in range(len(seats)))
-
-
-def join(
-    game: Game, state: State, name: str, after: str, options: Mapping[str, Any] | None = None
-) -> State:
-    """A player sits down between hands, just clockwise of ``after``.
-
-    Pass the session's ``options`` so a game whose options narrow the seats can check them.
-    """
-    name = name.strip()
-    if not game.open_seating:
-        raise RuleError("Players cannot join a game of {game} once it has begun.", game=game.name)
-    if state.finished:
-        raise RuleError("The session is finished: nobody can join it.")
-    if not name:
-        raise RuleError("The new player needs a name.", field="name")
-    if has_name(state.seats, name):
-        raise RuleError("{player} is already seated.", field="name", players=(name,), player=name)
-    if after not in state.seats:
-        raise RuleError(
-            "{player} is not seated, so nobody can sit after them.", field="after", player=after
-        )
-    if len(state.seats) >= game.max_players:
-        raise RuleError(
-            "{game} is played by at most {max} players.",
-            field="name",
-            game=game.name,
-            max=game.max_players,
-        )
-    i = state.seats.index(after)
-    seats = state.seats[: i + 1] + (name,) + state.seats[i + 1 :]
-    if options is not None and game.check_seats is not None:
-        game.check_seats(seats, options)
-    scores = dict(state.scores)
-    scores.setdefault(name, 0)
-    return replace(state, seats=seats, scores=scores)
-
-
-def leave(
-    game: Game,
-    state: State,
-    name: str,
-    options: Mapping[str, Any] | None = None,
-    *,
-    pass_deal: int | None = None,
-) -> State:
-    """A player leaves between hands; their balance stays. If they were to deal, the deal moves on.
-
-    The deal moves the way it passes in this session (``game.pass_direction(options)``), unless
-    ``pass_deal`` (-1 right, +1 left) says otherwise.
-    """
-    if game.leave is not None:
-        return game.leave(state, name, {**game.defaults(), **(options or {})})
-    if pass_deal is None:
-        pass_deal = game.pass_direction(options or game.defaults())
-    if not game.open_seating:
-        raise RuleError("Players cannot leave a game of {game} before it ends.", game=game.name)
-    if state.finished:
-        raise RuleError("The session is finished.")
-    if name not in state.seats:
-        raise RuleError("{player} is not seated in this session.", players=(name,), player=name)
-    if len(state.seats) <= game.min_players:
-        raise RuleError(
-            "{player} cannot leave: {game} needs at least {min} players.",
-            players=(name,),
-            player=name,
-            game=game.name,
-            min=game.min_players,
-        )
-    dealer = state.dealer
-    if dealer == name:
-        dealer = next_seat(state.seats, name, pass_deal)
-    seats = tuple(p for p in state.seats if p != name)
-    return replace(state, seats=seats, dealer=dealer)
 
 
 # --- Checking a hand entry: the parts every game shares -----------------------------------------
@@ -776,7 +396,7 @@ def _seated_result(
             players=(name,),
             player=name,
         )
-    given = sum(x is not None for x in (r.cards, r.spots, r.melds)) + bool(r.sitting_out)
+    given = len(entries.alternatives(r)) + bool(r.sitting_out)
     if given > 1:
         raise RuleError(
             "{player} has more than one of cards, spots, melds and sitting out.",

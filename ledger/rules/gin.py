@@ -12,12 +12,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from ledger.rules import payout, rummy
+from ledger.rules import entries, payout, rummy
 from ledger.rules.base import (
-    Game,
     HandEntry,
     HandOutcome,
-    Option,
     PlayerResult,
     ResultEntry,
     State,
@@ -27,7 +25,7 @@ from ledger.rules.base import (
 )
 from ledger.rules.cards import Card, card_letters, cards_read, check_deck, parse_cards, spot_total
 from ledger.rules.errors import Problems, RuleError
-from ledger.rules.table import TableRules
+from ledger.rules.game import Game, Option
 from ledger.rules.texts import N_
 
 KNOCK, GIN, BIG_GIN, DRAW = "knock", "gin", "big_gin", "draw"
@@ -51,6 +49,14 @@ class Deadwood:
 
 
 # --- A hand --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GinEntry(HandEntry):
+    """A hand of Gin Rummy (RULES.md §8): how it ended, "knock", "gin", "big_gin" or "draw",
+    beside the deadwood."""
+
+    ending: str | None = entries.entry_field(entries.TEXT)
 
 
 def play(state: State, entry: HandEntry, options: Mapping[str, Any]) -> HandOutcome:
@@ -198,7 +204,7 @@ def _checked_ending(
                 game=NAME,
             )
         )
-    ending = entry.ending
+    ending = entries.own(entry, GinEntry).ending
     if ending not in ENDINGS:
         problems.add(_say_how_it_ended(number, "ending"))
         return None
@@ -231,7 +237,7 @@ def _check_draw(state: State, entry: HandEntry, number: int, problems: Problems)
                     player=r.player,
                 )
             )
-        elif r.spots is not None or (r.cards or "").strip() or r.melds or r.sitting_out:
+        elif r.spots is not None or (r.cards or "").strip() or r.sitting_out:
             problems.add(
                 RuleError(
                     "Hand {number} was a draw: it takes no deadwood.",
@@ -255,7 +261,7 @@ def _deadwood(
     """One player's deadwood, checked for the part they played in the hand."""
     went_gin = player == out and ending in (GIN, BIG_GIN)
     knocked = player == out and ending == KNOCK
-    if result.sitting_out or result.melds is not None:
+    if result.sitting_out:
         raise RuleError(
             "{player} plays every hand of {game}: enter their unmatched cards.",
             field=where,
@@ -526,17 +532,18 @@ def _bonus(default: int, words: str) -> Option:
     return Option(default, minimum=0, maximum=MAX_BONUS, help=words)
 
 
-GAME = Game(
-    key="gin",
-    name=N_("Gin Rummy"),
-    description=N_(
+class GinRummy(Game):
+    entry_type = GinEntry
+    key = "gin"
+    name = N_("Gin Rummy")
+    description = N_(
         "Two players knock or go gin: the deadwood left scores, with bonuses for gin, an "
         "undercut, each hand won and the game."
-    ),
-    min_players=2,
-    max_players=2,
-    money=False,
-    options={
+    )
+    min_players = 2
+    max_players = 2
+    money = False
+    options = {
         "gin_bonus": _bonus(25, N_("Points for going gin, beside the other's deadwood.")),
         "undercut_bonus": _bonus(25, N_("Points for an undercut, beside the difference.")),
         "box_bonus": _bonus(25, N_("Points at the end for each hand won.")),
@@ -557,19 +564,45 @@ GAME = Game(
         ),
         "entry": rummy.ENTRY,  # the same choice as Rummy's: cards, or totals
         **payout.OPTIONS,  # RULES.md §7: played for money, on the final totals
-    },
-    play=play,
-    open_seating=False,
-    leaders=leaders,
-    final_scores=final_scores,
-    bonuses=bonus_points,
-    # A draw ends a hand with nobody out; nobody goes rummy.
-    table=TableRules(
-        nobody_out=True,
-        rummy=False,
-        target_option="target",
-        endings=endings,
-        out_empty_endings=(GIN, BIG_GIN),
-        no_result_endings=(DRAW,),
-    ),
-)
+    }
+    open_seating = False
+    nobody_out = True
+    rummy = False
+    target_option = "target"
+    out_empty_endings = (GIN, BIG_GIN)
+    no_result_endings = (DRAW,)
+
+    def play_hand(self, state: State, entry: Any, options: Mapping[str, Any]) -> HandOutcome:
+        return play(state, entry, options)
+
+    def leaders(self, state: State, options: Mapping[str, Any]) -> tuple[str, ...] | None:
+        return leaders(state, options)
+
+    def final_scores(self, state: State, options: Mapping[str, Any]) -> dict[str, int]:
+        return final_scores(state, options)
+
+    def bonuses(self, state: State, options: Mapping[str, Any]) -> dict[str, dict[str, int]] | None:
+        return bonus_points(state, options)
+
+    def session_parts(
+        self, state: State, status: str, options: Mapping[str, Any], names: Sequence[str]
+    ) -> dict[str, Any]:
+        """A finished game's bonuses by player (RULES.md §8)."""
+        if status != "finished":
+            return {}
+        return {"bonuses": bonus_points(state, {**self.defaults(), **options})}
+
+    def form_entry(
+        self, core: HandEntry, posted: Mapping[str, Any], number: int, problems: Problems
+    ) -> GinEntry:
+        """How the hand ended comes first; a draw takes no results at all."""
+        ending = str(posted.get("ending") or "").strip() or None
+        if ending in self.no_result_endings:
+            core = replace(core, results=(), out=None)  # a draw: the page asks for nothing more
+        return GinEntry(core.results, core.out, core.rummy, core.cards_language, ending=ending)
+
+    def endings(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return endings(options)
+
+
+GAME = GinRummy()

@@ -13,9 +13,10 @@ from dataclasses import replace
 from typing import Any
 
 from ledger.rules import payout, rummy
-from ledger.rules.base import Game, HandEntry, HandOutcome, Option, Progress, State
+from ledger.rules.base import HandEntry, HandOutcome, State
+from ledger.rules.game import Game, Option, Progress
 from ledger.rules.lengths import optional_whole
-from ledger.rules.table import RummyReward, TableRules
+from ledger.rules.table import RummyReward
 from ledger.rules.texts import N_
 
 # What makes Rummy Jokeren and a table cannot change (RULES.md §11): penalty scoring, two
@@ -50,17 +51,18 @@ def reward(options: Mapping[str, Any]) -> RummyReward:
 
 _RUMMY = rummy.GAME.options
 
-GAME = Game(
-    key="jokeren",
-    name=N_("Jokeren"),
-    description=N_(
+
+class Jokeren(Game):
+    key = "jokeren"
+    name = N_("Jokeren")
+    description = N_(
         "Dutch rummy with two packs and four jokers: the cards left in hand are penalty "
         "points, and the lowest total after each player has dealt twice wins."
-    ),
-    min_players=2,
-    max_players=6,
-    money=False,
-    options={
+    )
+    min_players = 2
+    max_players = 6
+    money = False
+    options = {
         "rummy_bonus": _RUMMY["rummy_bonus"],
         "ace_value": replace(_RUMMY["ace_value"], default=11),
         "joker_value": Option(25, choices=(15, 25), help=N_("What a joker left in hand is worth.")),
@@ -79,17 +81,27 @@ GAME = Game(
         ),
         "entry": _RUMMY["entry"],
         **payout.OPTIONS,  # RULES.md §7: played for money
-    },
-    play=play,
-    open_seating=True,
-    progress=progress,
-    leaders=leaders,
-    table=TableRules(
-        nobody_out=False,
-        rummy=True,
-        target_option="target",
-        rummy_reward=reward,
-        preset=PRESET,
-        penalties=rummy.penalty_scoring,
-    ),
-)
+    }
+    open_seating = True
+    nobody_out = False
+    rummy = True
+    target_option = "target"
+    preset = PRESET
+
+    def play_hand(self, state: State, entry: Any, options: Mapping[str, Any]) -> HandOutcome:
+        return play(state, entry, options)
+
+    def progress(self, state: State, options: Mapping[str, Any]) -> Progress | None:
+        return progress(state, options)
+
+    def leaders(self, state: State, options: Mapping[str, Any]) -> tuple[str, ...] | None:
+        return leaders(state, options)
+
+    def rummy_reward(self, options: Mapping[str, Any]) -> RummyReward | None:
+        return reward(options)
+
+    def penalties(self, options: Mapping[str, Any]) -> bool:
+        return rummy.penalty_scoring(options)
+
+
+GAME = Jokeren()

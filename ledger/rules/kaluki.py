@@ -21,23 +21,21 @@ from ledger.rules.base import (
     BoughtIn,
     BuyIn,
     Finish,
-    Game,
     HandEntry,
     HandOutcome,
     Movement,
-    Option,
     PlayerResult,
     ResultEntry,
     State,
     canonical,
     in_play_order,
     index_results,
-    start_state,
 )
 from ledger.rules.cards import Card, card_letters, cards_read, check_deck, parse_cards, spot_total
 from ledger.rules.errors import Param, Phrase, Problems, RuleError
+from ledger.rules.game import Game, Option, start_state
 from ledger.rules.lengths import optional_whole
-from ledger.rules.table import RummyReward, TableRules
+from ledger.rules.table import RummyReward
 from ledger.rules.texts import N_
 
 NAME = "Kaluki"
@@ -358,7 +356,7 @@ class _Reader:
 
     def read(self, anyone_out: bool) -> tuple[tuple[Card, ...], int]:
         r, player = self.result, self.player
-        if r.sitting_out or r.melds is not None:
+        if r.sitting_out:
             raise RuleError(
                 "{player} plays every hand of {game} while still in: enter the cards left in "
                 "their hand.",
@@ -591,17 +589,18 @@ def _units(default: int, words: str) -> Option:
     return Option(default, minimum=0, maximum=MAX_UNITS, help=words)
 
 
-GAME = Game(
-    key="kaluki",
-    name=N_("Kaluki"),
-    description=N_(
+class Kaluki(Game):
+    buys_in = True
+    key = "kaluki"
+    name = N_("Kaluki")
+    description = N_(
         "Penalty points to 150 with two packs and four jokers: over it you are out, or buy "
         "back in, and the last player left takes the pot."
-    ),
-    min_players=2,
-    max_players=6,
-    money=True,
-    options={
+    )
+    min_players = 2
+    max_players = 6
+    money = True
+    options = {
         "target": Option(
             150,
             minimum=1,
@@ -625,23 +624,58 @@ GAME = Game(
         "currency": spot.GAME.options["currency"],
         "entry": spot.GAME.options["entry"],
         "joker_value": Option(25, choices=(25, 15), help=N_("What a joker left in hand is worth.")),
-    },
-    play=play,
-    open_seating=False,  # nobody joins a game under way; a player who leaves is eliminated
-    start=start,
-    finish=finish,
-    buy_in=buy_in,
-    replay_buy_in=replay_buy_in,
-    may_buy_in=can_buy_in,
-    leave=leave,
-    # Exactly one player goes out, maybe kaluki (the form's "rummy"); cards as Jokeren's deck.
-    table=TableRules(
-        nobody_out=False,
-        rummy=True,
-        target_option="target",
-        rummy_reward=reward,
-        penalties=lambda options: True,
-        preset={"ace_value": ACE, "jokers": JOKERS // PACKS, "packs": PACKS},
-        rummy_label=N_("Went kaluki (all 13 cards down in one turn, nothing laid down before)"),
-    ),
-)
+    }
+    open_seating = False
+    nobody_out = False
+    rummy = True
+    target_option = "target"
+    preset = {"ace_value": ACE, "jokers": JOKERS // PACKS, "packs": PACKS}
+    rummy_label = N_("Went kaluki (all 13 cards down in one turn, nothing laid down before)")
+
+    def play_hand(self, state: State, entry: Any, options: Mapping[str, Any]) -> HandOutcome:
+        return play(state, entry, options)
+
+    def start(
+        self, players: Sequence[str], dealer: str, options: Mapping[str, Any], carried_pot: int
+    ) -> State:
+        return start(players, dealer, options, carried_pot)
+
+    def finish(self, state: State, options: Mapping[str, Any], leftover_pot: str | None) -> Finish:
+        return finish(state, options, leftover_pot)
+
+    def buy_in(self, state: State, player: str, options: Mapping[str, Any]) -> BoughtIn:
+        return buy_in(state, player, options)
+
+    def replay_buy_in(self, state: State, record: BuyIn, options: Mapping[str, Any]) -> BoughtIn:
+        return replay_buy_in(state, record, options)
+
+    def may_buy_in(self, state: State, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return can_buy_in(state, options)
+
+    def leave(
+        self, state: State, name: str, options: Mapping[str, Any], *, pass_deal: int | None = None
+    ) -> State:
+        return leave(state, name, options)
+
+    def session_parts(
+        self, state: State, status: str, options: Mapping[str, Any], names: Sequence[str]
+    ) -> dict[str, Any]:
+        """Each player's points, who is out of the game (with the hand they went out in), the
+        totals each buy-in re-entered at, and who may buy back in now (RULES.md §10)."""
+        parts: dict[str, Any] = {
+            "totals": {p: state.totals.get(p, 0) for p in names},
+            "eliminated": dict(state.eliminated),
+            "buy_ins": dict(state.buy_ins),
+        }
+        if status == "open":
+            parts["may_buy_in"] = can_buy_in(state, options)
+        return parts
+
+    def rummy_reward(self, options: Mapping[str, Any]) -> RummyReward | None:
+        return reward(options)
+
+    def penalties(self, options: Mapping[str, Any]) -> bool:
+        return True
+
+
+GAME = Kaluki()

@@ -91,14 +91,6 @@ def _read_one(
     """One player's result, checked on its own, and the field it was given in."""
     if r.sitting_out:
         return PlayerResult(player, sitting_out=True), where
-    if r.melds is not None:
-        raise RuleError(
-            "{game} has no melds to enter: give the cards left in {player}'s hand.",
-            field=f"{where}.melds",
-            players=(player,),
-            game=game_name,
-            player=player,
-        )
     if r.spots is not None:
         where = f"{where}.spots"
         total = _spot_total(

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ledger.rules.base import whole_number
 from ledger.rules.errors import RuleError
+from ledger.rules.game import whole_number
 
 # What switches an option off, as typed (compared without case or spaces).
 OFF_WORDS: tuple[str, ...] = ("", "off", "none", "null")

@@ -13,8 +13,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ledger.rules import spot
-from ledger.rules.base import Game, Option, State, in_play_order
+from ledger.rules.base import State, in_play_order
 from ledger.rules.errors import RuleError
+from ledger.rules.game import Game, Option
 from ledger.rules.texts import N_
 
 # The largest stake (API.md "Bounds"): units per point. With scores in the thousands a night
@@ -110,7 +111,7 @@ def for_money(game: Game, options: Mapping[str, Any]) -> bool:
 def highest_wins(game: Game, options: Mapping[str, Any]) -> bool:
     """Which way the game counts under these options, as its own ``leaders`` judge it: asked
     about two players one point apart, does it name the one ahead?"""
-    if game.leaders is None:
+    if not game.has_leaders():
         return True
     probe = State(seats=("a", "b"), dealer="a", scores={"a": 1, "b": 0})
     return game.leaders(probe, {**game.defaults(), **options}) == ("a",)

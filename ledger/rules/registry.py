@@ -1,16 +1,16 @@
 """Every game the app knows, looked up by key: a new game is one new module and one line here.
 
-Each game's description (``Game``) says all a page needs of it, its table's facts included
-(``Game.table``, ledger/rules/table.py): pages read those, never a game's key.
-
-``GAMES`` are the games the app offers: the first four, then those of RULES.md §8–§12.
+Each game (a ``Game``, ledger/rules/game.py) says all a page, a service or the API needs of
+it in its attributes and methods, its entry's fields included: they read those, never a
+game's key. Everything that lists the games (the new-session page, the API's game list, the
+OpenAPI description's check, the tests) reads ``GAMES``, in the order the app offers them.
 """
 
 from __future__ import annotations
 
 from ledger.rules import gin, jokeren, kaluki, rummy, rummy500, spin, spot, spots, tally
-from ledger.rules.base import Game
 from ledger.rules.errors import RuleError
+from ledger.rules.game import Game
 
 GAMES: dict[str, Game] = {
     g.key: g

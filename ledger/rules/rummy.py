@@ -14,18 +14,14 @@ from typing import Any
 
 from ledger.rules import payout
 from ledger.rules.base import (
-    Game,
     HandEntry,
     HandOutcome,
-    Option,
     PlayerResult,
-    Progress,
     ResultEntry,
     State,
     canonical,
     index_results,
     left_of,
-    start_state,
 )
 from ledger.rules.cards import (
     RANKS,
@@ -37,7 +33,8 @@ from ledger.rules.cards import (
     spot_value,
 )
 from ledger.rules.errors import Phrase, Problems, RuleError
-from ledger.rules.table import RummyReward, TableRules
+from ledger.rules.game import Game, Option, Progress, start_state
+from ledger.rules.table import RummyReward
 from ledger.rules.texts import N_
 
 JOKER_VALUE = 15
@@ -370,7 +367,7 @@ def _check_cards_each(player: str, count: int, where: str, most: int) -> None:
 
 def _refuse_sitting_out_or_melds(player: str, result: ResultEntry, i: int, name: str) -> None:
     """Everyone seated plays every hand of Rummy, and only the cards left in hand count."""
-    if name != "Rummy" and (result.sitting_out or result.melds is not None):
+    if name != "Rummy" and result.sitting_out:
         raise RuleError(
             "{player} plays every hand of {game}: enter the cards left in their hand "
             "(to miss hands, leave the table and join again).",
@@ -382,14 +379,6 @@ def _refuse_sitting_out_or_melds(player: str, result: ResultEntry, i: int, name:
     if result.sitting_out:
         raise RuleError(
             "{player} cannot sit out in Rummy: enter the cards left in their hand "
-            "(to miss hands, leave the table and join again).",
-            field=f"results[{i}]",
-            players=(player,),
-            player=player,
-        )
-    if result.melds is not None:
-        raise RuleError(
-            "{player} cannot enter melds in Rummy: enter the cards left in their hand "
             "(to miss hands, leave the table and join again).",
             field=f"results[{i}]",
             players=(player,),
@@ -491,14 +480,15 @@ ENTRY = Option(
     help=N_("Every player's cards, or a spot total (or the cards) for each."),
 )
 
-GAME = Game(
-    key="rummy",
-    name=N_("Rummy"),
-    description=N_("Basic rummy: the first out scores the cards left in the others' hands."),
-    min_players=2,
-    max_players=7,  # with two packs; one pack seats 6 (check_seats)
-    money=False,
-    options={
+
+class Rummy(Game):
+    key = "rummy"
+    name = N_("Rummy")
+    description = N_("Basic rummy: the first out scores the cards left in the others' hands.")
+    min_players = 2
+    max_players = 7
+    money = False
+    options = {
         "scoring": Option(
             "winner",
             choices=("winner", "penalty"),
@@ -523,18 +513,31 @@ GAME = Game(
         ),
         "entry": ENTRY,
         **payout.OPTIONS,  # RULES.md §7: played for money
-    },
-    play=play,
-    open_seating=True,
-    start=start,
-    check_seats=check_seats,
-    leaders=leaders,
-    # Somebody always goes out, maybe rummy.
-    table=TableRules(
-        nobody_out=False,
-        rummy=True,
-        target_option="target",
-        rummy_reward=rummy_reward,
-        penalties=penalty_scoring,
-    ),
-)
+    }
+    open_seating = True
+    nobody_out = False
+    rummy = True
+    target_option = "target"
+
+    def play_hand(self, state: State, entry: Any, options: Mapping[str, Any]) -> HandOutcome:
+        return play(state, entry, options)
+
+    def start(
+        self, players: Sequence[str], dealer: str, options: Mapping[str, Any], carried_pot: int
+    ) -> State:
+        return start(players, dealer, options, carried_pot)
+
+    def check_seats(self, seats: Sequence[str], options: Mapping[str, Any]) -> None:
+        return check_seats(seats, options)
+
+    def leaders(self, state: State, options: Mapping[str, Any]) -> tuple[str, ...] | None:
+        return leaders(state, options)
+
+    def rummy_reward(self, options: Mapping[str, Any]) -> RummyReward | None:
+        return rummy_reward(options)
+
+    def penalties(self, options: Mapping[str, Any]) -> bool:
+        return penalty_scoring(options)
+
+
+GAME = Rummy()

@@ -12,12 +12,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ledger.rules import payout, rummy
+from ledger.rules import entries, payout, rummy
 from ledger.rules.base import (
-    Game,
     HandEntry,
     HandOutcome,
-    Option,
     PlayerResult,
     ResultEntry,
     State,
@@ -27,7 +25,7 @@ from ledger.rules.base import (
 )
 from ledger.rules.cards import Card, card_letters, cards_read, check_deck, parse_cards, spot_total
 from ledger.rules.errors import Phrase, Problems, RuleError
-from ledger.rules.table import TableRules
+from ledger.rules.game import Game, Option
 from ledger.rules.texts import N_
 
 NAME = "Rummy 500"
@@ -59,6 +57,17 @@ class Part:
 
 
 # --- A hand --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rummy500Result(ResultEntry):
+    """A player's result in Rummy 500 (RULES.md §9): the cards left in hand (or their total)
+    and what they melded or laid off this hand, as cards with the count of their aces that
+    count 1 (``low_aces``), or as a whole total (``melded_points``)."""
+
+    melded: str | None = entries.entry_field(entries.CARDS, example="7H 7S 7D")
+    low_aces: int | None = entries.entry_field(entries.WHOLE)
+    melded_points: int | None = entries.entry_field(entries.WHOLE)
 
 
 def play(state: State, entry: HandEntry, options: Mapping[str, Any]) -> HandOutcome:
@@ -147,10 +156,18 @@ def _checked_hand(
             continue
         i, r = by_player[player]
         where = f"results[{i}]" if i < given else "results"
-        if r.sitting_out or r.melds is not None:
+        if r.sitting_out:
             problems.add(_plays_every_hand(player, where))
             continue
-        reader = _Reader(player, r, where, player == out, worth, options, entry.cards_language)
+        reader = _Reader(
+            player,
+            entries.own(r, Rummy500Result),
+            where,
+            player == out,
+            worth,
+            options,
+            entry.cards_language,
+        )
         try:
             melded[player] = reader.melded()
         except RuleError as e:
@@ -231,7 +248,7 @@ class _Reader:
     """One player's result, read and checked: what they melded and what is left in hand."""
 
     player: str
-    result: ResultEntry
+    result: Rummy500Result
     where: str
     went_out: bool
     worth: int  # what the whole deck is worth
@@ -433,34 +450,60 @@ class _Reader:
         )
 
 
-GAME = Game(
-    key="rummy500",
-    name=N_("Rummy 500"),
-    description=N_(
+class Rummy500(Game):
+    result_type = Rummy500Result
+    key = "rummy500"
+    name = N_("Rummy 500")
+    description = N_(
         "The melds score and the cards left in hand count against: the first to 500 ends "
         "the game, and the highest total wins."
-    ),
-    min_players=2,
-    max_players=8,
-    money=False,
-    options={
+    )
+    min_players = 2
+    max_players = 8
+    money = False
+    options = {
         "target": Option(
             500, minimum=1, maximum=MAX_TARGET, help=N_("The game ends when a score reaches this.")
         ),
         "jokers": Option(2, choices=(2, 0), help=N_("Jokers per pack, 15 points each.")),
         "entry": rummy.ENTRY,  # the same choice as Rummy's: cards, or totals
         **payout.OPTIONS,  # RULES.md §7: played for money
-    },
-    play=play,
-    open_seating=True,
-    leaders=leaders,
-    # Aces left in hand count 15; the stock may run out with nobody out; nobody goes rummy.
-    table=TableRules(
-        nobody_out=True,
-        rummy=False,
-        target_option="target",
-        preset={"ace_value": ACE},
-        packs=packs,
-        melded=True,
-    ),
-)
+    }
+    open_seating = True
+    nobody_out = True
+    rummy = False
+    target_option = "target"
+    preset = {"ace_value": ACE}
+
+    def form_result(
+        self,
+        player: str,
+        index: int,
+        core: ResultEntry,
+        posted: Mapping[str, Any],
+        problems: Problems,
+    ) -> Rummy500Result:
+        """The cards left in hand, and what the player melded: points, or cards with the aces
+        among them that counted 1."""
+        melded = (posted.get("melded") or "").strip() or None
+        found: dict[str, int | None] = {}
+        for box in ("melded_points", "low_aces"):
+            text = (posted.get(box) or "").strip()
+            found[box] = entries.typed_whole(text) if text else None
+            if text and found[box] is None:
+                problems.add(RuleError("Give a whole number.", field=f"results[{index}].{box}"))
+        return Rummy500Result(
+            core.player, core.cards, core.spots, core.sitting_out, melded=melded, **found
+        )
+
+    def play_hand(self, state: State, entry: Any, options: Mapping[str, Any]) -> HandOutcome:
+        return play(state, entry, options)
+
+    def leaders(self, state: State, options: Mapping[str, Any]) -> tuple[str, ...] | None:
+        return leaders(state, options)
+
+    def packs(self, options: Mapping[str, Any], seated: int) -> int:
+        return packs(seated)
+
+
+GAME = Rummy500()

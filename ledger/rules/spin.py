@@ -7,13 +7,11 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
-from ledger.rules import payout
+from ledger.rules import entries, payout
 from ledger.rules.base import (
-    Game,
     HandEntry,
     HandOutcome,
     PlayerResult,
-    Progress,
     ResultEntry,
     State,
     canonical,
@@ -22,7 +20,7 @@ from ledger.rules.base import (
 )
 from ledger.rules.cards import SUITS, Card, card_label, cards_read, check_deck, parse_cards
 from ledger.rules.errors import Param, Phrase, Problems, RuleError
-from ledger.rules.table import TableRules
+from ledger.rules.game import Game, Progress
 from ledger.rules.texts import N_
 
 SPIN_RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # aces high, no 2s
@@ -96,6 +94,14 @@ def best(melds: Sequence[Meld], goal: Contract) -> tuple[Meld, ...]:
 def melds_in(cards: Sequence[Card]) -> list[Meld]:
     """Every meld three of these cards make (at most 20 triples in a hand of 6)."""
     return [_ordered(m) for m in combinations(cards, 3) if kind(m)]
+
+
+@dataclass(frozen=True)
+class SpinResult(ResultEntry):
+    """A player's result in Spin Rummy: the cards in hand, or the melds laid out, one text
+    each (RULES.md §5)."""
+
+    melds: tuple[str, ...] | None = entries.entry_field(entries.CARD_LIST, alternative=True)
 
 
 def play(state: State, entry: HandEntry, options: Mapping[str, Any]) -> HandOutcome:
@@ -215,6 +221,7 @@ def _checked_player(
     player: str, i: int, result: ResultEntry, language: str
 ) -> tuple[tuple[Card, ...], list[Meld], str]:
     """One player's cards, the melds they may score from, and the field they were given in."""
+    result = entries.own(result, SpinResult)
     if result.sitting_out or result.spots is not None:
         raise RuleError(
             "Spin Rummy scores the melds in hand: enter {player}'s cards or melds.",
@@ -322,28 +329,71 @@ def _leaders(scores: Mapping[str, int], seats: Sequence[str]) -> tuple[str, ...]
     return tuple(p for p in seats if scores[p] == top)
 
 
-GAME = Game(
-    key="spin",
-    name=N_("Spin Rummy"),
-    description=N_("Two players (or solo), four contract rounds: the melds in hand score."),
-    min_players=1,
-    max_players=2,
-    money=False,
-    options={**payout.OPTIONS},  # RULES.md §7: two players may play for money
-    play=play,
-    progress=progress,
-    leaders=lambda state, options: _leaders(state.scores, state.seats),
-    first_player=lambda state: state.dealer,  # the round's starting player deals and leads
-    # Its own ranks (no 2s, aces high); the melds score; its table calls a hand a round.
-    # Melds are laid out in boxes, two at most (a contract's); calling rummy scores nothing.
-    table=TableRules(
-        ranks=SPIN_RANKS,
-        values=VALUES,
-        melds_score=True,
-        rounds=True,
-        meld_boxes=max(c.melds for c in CONTRACTS),
-        out_scores=False,
-        contract_misfits=contract_misfits,
-        meld_value=score,
-    ),
-)
+class SpinRummy(Game):
+    result_type = SpinResult
+    key = "spin"
+    name = N_("Spin Rummy")
+    description = N_("Two players (or solo), four contract rounds: the melds in hand score.")
+    min_players = 1
+    max_players = 2
+    money = False
+    options = {**payout.OPTIONS}
+    ranks = SPIN_RANKS
+    values = VALUES
+    melds_score = True
+    rounds = True
+    meld_boxes = max(c.melds for c in CONTRACTS)
+    out_scores = False
+
+    def play_hand(self, state: State, entry: Any, options: Mapping[str, Any]) -> HandOutcome:
+        return play(state, entry, options)
+
+    def progress(self, state: State, options: Mapping[str, Any]) -> Progress | None:
+        return progress(state, options)
+
+    def leaders(self, state: State, options: Mapping[str, Any]) -> tuple[str, ...] | None:
+        return _leaders(state.scores, state.seats)
+
+    def first_player(self, state: State) -> str:
+        return state.dealer
+
+    def form_result(
+        self,
+        player: str,
+        index: int,
+        core: ResultEntry,
+        posted: Mapping[str, Any],
+        problems: Problems,
+    ) -> SpinResult:
+        """The cards in hand, or the melds laid out, one box each (empty boxes left out)."""
+        typed = posted.get("melds") or ()
+        melds = tuple(t.strip() for t in typed[: self.meld_boxes] if t and t.strip())
+        if not melds:
+            return entries.own(core, SpinResult)
+        if core.cards:
+            problems.add(
+                RuleError(
+                    "Give either {name}'s cards or the melds, not both.",
+                    field=f"results[{index}]",
+                    name=player,
+                )
+            )
+        return SpinResult(player, melds=melds)
+
+    def form_entry(
+        self, core: HandEntry, posted: Mapping[str, Any], number: int, problems: Problems
+    ) -> HandEntry:
+        """The page's own check before the engine scores: a player lays out the contract's
+        melds, so a set typed in a round of two runs is a slip to fix, not a meld that
+        silently scores 0 (each beside its row)."""
+        for i, result in enumerate(core.results):
+            melds = entries.own(result, SpinResult).melds or ()
+            for problem in contract_misfits(number, result.player, i, melds, core.cards_language):
+                problems.add(problem)
+        return core
+
+    def meld_value(self, cards: Sequence[Card]) -> int | None:
+        return score(cards)
+
+
+GAME = SpinRummy()

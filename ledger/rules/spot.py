@@ -8,19 +8,17 @@ from typing import Any
 
 from ledger.rules.base import (
     Finish,
-    Game,
     HandEntry,
     HandOutcome,
     Movement,
-    Option,
     State,
     in_play_order,
     next_seat,
 )
 from ledger.rules.errors import RuleError
+from ledger.rules.game import Game, Option
 from ledger.rules.leftovers import read_leftovers
 from ledger.rules.money import parse_unit_value
-from ledger.rules.table import TableRules
 from ledger.rules.texts import N_
 
 # The largest ante (API.md "Bounds"): far beyond any table's, and it keeps a night's pot and
@@ -198,17 +196,17 @@ def _currency(value: Any) -> str:
     return code
 
 
-GAME = Game(
-    key="spot",
-    name=N_("Spot"),
-    description=N_(
+class Spot(Game):
+    key = "spot"
+    name = N_("Spot")
+    description = N_(
         "Irish pub rummy for money: everyone antes, going out takes the pot, "
         "and every spot left in hand is paid to the winner."
-    ),
-    min_players=2,
-    max_players=6,
-    money=True,
-    options={
+    )
+    min_players = 2
+    max_players = 6
+    money = True
+    options = {
         "ante": Option(
             5, minimum=0, maximum=MAX_ANTE, help=N_("Units each player dealt in puts into the pot.")
         ),
@@ -232,11 +230,18 @@ GAME = Game(
             choices=("carry", "refund"),
             help=N_("At the end of the night the pot is carried to the next session or refunded."),
         ),
-    },
-    play=play,
-    open_seating=True,
-    finish=finish,
-    deal_step=deal_step,
-    # A player may sit a hand out and keep their money.
-    table=TableRules(sitting_out=True),
-)
+    }
+    open_seating = True
+    sitting_out = True
+
+    def play_hand(self, state: State, entry: Any, options: Mapping[str, Any]) -> HandOutcome:
+        return play(state, entry, options)
+
+    def finish(self, state: State, options: Mapping[str, Any], leftover_pot: str | None) -> Finish:
+        return finish(state, options, leftover_pot)
+
+    def deal_step(self, options: Mapping[str, Any]) -> int:
+        return deal_step(options)
+
+
+GAME = Spot()

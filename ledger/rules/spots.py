@@ -7,20 +7,10 @@ from dataclasses import replace
 from typing import Any
 
 from ledger.rules import payout
-from ledger.rules.base import (
-    Game,
-    HandEntry,
-    HandOutcome,
-    Option,
-    Progress,
-    ResultEntry,
-    State,
-    canonical,
-    left_of,
-)
+from ledger.rules.base import HandEntry, HandOutcome, ResultEntry, State, canonical, left_of
 from ledger.rules.errors import RuleError
+from ledger.rules.game import Game, Option, Progress
 from ledger.rules.leftovers import read_leftovers
-from ledger.rules.table import TableRules
 from ledger.rules.texts import N_
 
 # Players: (rounds, hands per round). Three players deal a dead fourth hand that is never
@@ -97,7 +87,7 @@ def _seat_the_dealer_out(state: State, entry: HandEntry) -> HandEntry:
         p = canonical(state, r.player)
         if five and p == state.dealer:
             dealer_at = i
-            if (r.cards or "").strip() or r.spots or r.melds:
+            if (r.cards or "").strip() or r.spots:
                 raise RuleError(
                     "{player} deals this hand, and with five players the dealer sits it out: "
                     "{player} has no cards to enter.",
@@ -145,26 +135,36 @@ def _lowest(totals: Mapping[str, int], seats: Sequence[str]) -> tuple[str, ...]:
     return tuple(p for p in scored if totals[p] == low)
 
 
-GAME = Game(
-    key="spots",
-    name=N_("Spots"),
-    description=N_(
+class Spots(Game):
+    key = "spots"
+    name = N_("Spots")
+    description = N_(
         "Dutch house rules: the spots left in hand are penalty points over a fixed "
         "number of hands, and the lowest total wins."
-    ),
-    min_players=3,
-    max_players=5,
-    money=False,
-    options={
+    )
+    min_players = 3
+    max_players = 5
+    money = False
+    options = {
         "entry": Option(
             "cards", choices=("cards", "totals"), help=N_("Enter every player's cards, or totals.")
         ),
         **payout.OPTIONS,  # RULES.md §7: played for money
-    },
-    play=play,
-    open_seating=False,
-    progress=progress,
-    leaders=lambda state, options: _lowest(state.scores, state.seats),
-    # With five players the dealer sits each hand out (LENGTH above, RULES.md §3).
-    table=TableRules(dealer_sits_out_with=5, penalties=lambda options: True),
-)
+    }
+    open_seating = False
+    dealer_sits_out_with = 5
+
+    def play_hand(self, state: State, entry: Any, options: Mapping[str, Any]) -> HandOutcome:
+        return play(state, entry, options)
+
+    def progress(self, state: State, options: Mapping[str, Any]) -> Progress | None:
+        return progress(state, options)
+
+    def leaders(self, state: State, options: Mapping[str, Any]) -> tuple[str, ...] | None:
+        return _lowest(state.scores, state.seats)
+
+    def penalties(self, options: Mapping[str, Any]) -> bool:
+        return True
+
+
+GAME = Spots()

@@ -9,18 +9,16 @@ the lowest.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
-from ledger.rules import payout
+from ledger.rules import entries, payout
 from ledger.rules.base import (
-    Game,
     HandEntry,
     HandOutcome,
-    Option,
     PlayerResult,
-    Progress,
     ResultEntry,
     State,
     canonical,
@@ -29,15 +27,27 @@ from ledger.rules.base import (
     tidy_name,
 )
 from ledger.rules.errors import Problems, RuleError
+from ledger.rules.game import Game, Option, Progress
 from ledger.rules.lengths import optional_whole
 from ledger.rules.names import breaks_lines
-from ledger.rules.table import TableRules
 from ledger.rules.texts import N_
+
+# A hand's points as a page's box may hold them: whole, or a fraction the engine refuses.
+_WHOLE = re.compile(r"^-?[0-9]{1,9}$")
+_FRACTION = re.compile(r"^-?[0-9]{1,9}[.,][0-9]{1,6}$")
 
 MOST_POINTS = 100_000  # a hand's points, either way
 MAX_TARGET = 100_000
 MAX_HANDS = 1_000
 NAME_LENGTH = 40
+
+
+@dataclass(frozen=True)
+class TallyResult(ResultEntry):
+    """A player's result in Any game (RULES.md §12): the hand's points as the table worked
+    them out, typed as they arrive, so that a fraction can be refused in words ("not 7.5")."""
+
+    points: int | float | None = entries.entry_field(entries.NUMBER)
 
 
 def play(state: State, entry: HandEntry, options: Mapping[str, Any]) -> HandOutcome:
@@ -136,7 +146,8 @@ def _checked_points(state: State, entry: HandEntry, number: int) -> dict[str, in
     for player in state.seats:
         if player not in by_player:
             continue
-        i, result = by_player[player]
+        i, given_result = by_player[player]
+        result = entries.own(given_result, TallyResult)
         where = f"results[{i}]" if i < given else "results"
         if result.sitting_out and result.points is None:
             sitting += 1
@@ -159,6 +170,7 @@ def _checked_points(state: State, entry: HandEntry, number: int) -> dict[str, in
 
 def _points(player: str, result: ResultEntry, where: str) -> int:
     """One player's points: given, whole, within ±100,000; nothing else of the hand."""
+    result = entries.own(result, TallyResult)
     if result.sitting_out:
         raise RuleError(
             "{player} cannot both sit out and have points.",
@@ -166,7 +178,7 @@ def _points(player: str, result: ResultEntry, where: str) -> int:
             players=(player,),
             player=player,
         )
-    if any(x is not None for x in (result.cards, result.spots, result.melds, result.melded)):
+    if any(x is not None for x in (result.cards, result.spots)):
         raise RuleError(
             "{game} counts points, not cards: enter {player}'s points.",
             field=where,
@@ -242,17 +254,18 @@ def _yes_or_no(value: Any) -> bool:
     )
 
 
-GAME = Game(
-    key="tally",
-    name=N_("Any game"),
-    description=N_(
+class AnyGame(Game):
+    result_type = TallyResult
+    key = "tally"
+    name = N_("Any game")
+    description = N_(
         "For a game the app does not know: the table works out each hand's points, and the "
         "app adds them up."
-    ),
-    min_players=2,
-    max_players=12,
-    money=False,
-    options={
+    )
+    min_players = 2
+    max_players = 12
+    money = False
+    options = {
         "name": Option("", parse=_name, help=N_("The game's name for the scoreboard.")),
         "lowest_wins": Option(
             False, parse=_yes_or_no, help=N_("The lowest total wins (as in Hearts).")
@@ -268,17 +281,49 @@ GAME = Game(
             help=N_("The game ends after this many hands; off: no fixed number."),
         ),
         **payout.OPTIONS,  # RULES.md §7: played for money
-    },
-    play=play,
-    open_seating=False,  # the players are fixed when the game starts
-    progress=progress,
-    leaders=leaders,
-    # A player may sit a hand out; nobody goes out; the points are typed, no cards.
-    table=TableRules(
-        sitting_out=True,
-        nobody_out=True,
-        out_scores=False,
-        points_only=True,
-        penalties=lambda options: bool(options.get("lowest_wins")),
-    ),
-)
+    }
+    open_seating = False
+    sitting_out = True
+    nobody_out = True
+    out_scores = False
+    cards = False
+
+    def form_result(
+        self,
+        player: str,
+        index: int,
+        core: ResultEntry,
+        posted: Mapping[str, Any],
+        problems: Problems,
+    ) -> TallyResult:
+        """The hand's points as typed: a whole number, maybe below zero; a fraction is
+        passed on for the engine to refuse in words ("not 7.5")."""
+        if core.sitting_out:
+            return TallyResult(player, sitting_out=True)
+        text = str(posted.get("points") or "").strip().replace("−", "-").replace(" ", "")
+        if not text:
+            return TallyResult(player)
+        if _WHOLE.match(text):
+            return TallyResult(player, points=int(text))
+        if _FRACTION.match(text):
+            number = float(text.replace(",", "."))
+            return TallyResult(player, points=int(number) if number.is_integer() else number)
+        problems.add(
+            RuleError("Give a whole number, like 12 or -5.", field=f"results[{index}].points")
+        )
+        return TallyResult(player)
+
+    def play_hand(self, state: State, entry: Any, options: Mapping[str, Any]) -> HandOutcome:
+        return play(state, entry, options)
+
+    def progress(self, state: State, options: Mapping[str, Any]) -> Progress | None:
+        return progress(state, options)
+
+    def leaders(self, state: State, options: Mapping[str, Any]) -> tuple[str, ...] | None:
+        return leaders(state, options)
+
+    def penalties(self, options: Mapping[str, Any]) -> bool:
+        return bool(options.get("lowest_wins"))
+
+
+GAME = AnyGame()

@@ -34,6 +34,7 @@ from ledger.services.hands import (
     scoreboard,
     undo_hand,
 )
+from ledger.services.loading import game_of
 from ledger.services.payments import (
     delete_payment,
     list_payments,
@@ -63,6 +64,7 @@ from ledger.services.sessions import (
 
 __all__ = [
     "Busy",
+    "game_of",
     "Conflict",
     "GroupFull",
     "NotFound",

@@ -13,7 +13,8 @@ from sqlalchemy.orm import aliased
 from ledger.extensions import db
 from ledger.models import GameSession, Hand, Payment, Player, Round, SessionPlayer
 from ledger.rules import rounds as rules
-from ledger.rules.base import Game, State
+from ledger.rules.base import State
+from ledger.rules.game import Game
 from ledger.rules.money import amount, minor_units
 from ledger.rules.payout import for_money, game_payout
 from ledger.services.loading import session_game
@@ -133,31 +134,14 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         number=session_number(row),
         on_tab=bool(row.on_tab),
         rounds=round_views(row),
-        **_game_parts(game, state, row.status, options, names),
+        **game.session_parts(state, row.status, options, names),
     )
 
 
 def _progress(game: Game, state: State, options: Any, status: str) -> ProgressView | None:
     """Where an open game of contracts stands (Spin Rummy's round and hand); else None."""
-    p = game.progress(state, options) if game.progress is not None and status == "open" else None
+    p = game.progress(state, options) if status == "open" else None
     return ProgressView(p.round, p.hand, p.hands_in_round, p.rounds, p.contract) if p else None
-
-
-def _game_parts(
-    game: Game, state: State, status: str, options: Any, names: list[str]
-) -> dict[str, Any]:
-    """What only some games answer: a finished game's bonuses (Gin Rummy), and where a player
-    may be eliminated and buy back in (Kaluki) the totals, who is out and the buy-ins."""
-    found: dict[str, Any] = {}
-    if game.bonuses is not None and status == "finished":
-        found["bonuses"] = game.bonuses(state, {**game.defaults(), **options})
-    if game.buy_in is not None:
-        found["totals"] = {p: state.totals.get(p, 0) for p in names}
-        found["eliminated"] = {p: n for p, n in state.eliminated.items()}
-        found["buy_ins"] = dict(state.buy_ins)
-    if game.may_buy_in is not None and status == "open":
-        found["may_buy_in"] = game.may_buy_in(state, options)
-    return found
 
 
 def session_number(row: Any) -> int:

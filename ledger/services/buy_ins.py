@@ -46,7 +46,7 @@ def buy_in(
             return build_session_view(group, row)
         check_version(row, version)
         game = session_game(row)
-        if game.buy_in is None:
+        if not game.buys_in:
             raise RuleError(
                 "Nobody buys back in to {game}: only Kaluki has buy-ins.",
                 field="player",

@@ -11,10 +11,10 @@ that writes the hands, under the session's lock, so the row always matches them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Row, select
+from sqlalchemy import Row, delete, select
 
 from ledger.extensions import db
 from ledger.models import GameSession, Hand, SessionChart
@@ -76,6 +76,12 @@ def corrected(row: GameSession, scores: Mapping[int, Mapping[str, int]]) -> None
     chart.points = [[n, dict(scores.get(n, s))] for n, s in chart.points]
     if chart.last is not None and chart.last[0] in scores:
         chart.last = [chart.last[0], dict(scores[chart.last[0]])]
+
+
+def forgotten(session_ids: Sequence[int]) -> None:
+    """The sessions' hands were rewritten (a player renamed): their charts are drawn from the
+    hands again, and kept anew from their next hand."""
+    db.session.execute(delete(SessionChart).where(SessionChart.session_id.in_(session_ids)))
 
 
 def _kept(row: GameSession, played: int) -> SessionChart:

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import select
@@ -15,16 +15,17 @@ from sqlalchemy import select
 from ledger.extensions import db
 from ledger.models import NAME_LENGTH, GameSession, Group, Hand, Player, SessionPlayer, utcnow
 from ledger.rules.codecs import (
-    renamed,
     renamed_entry,
-    renamed_movements,
+    renamed_finish,
     renamed_outcome,
+    renamed_seating,
     renamed_state,
     same_name,
 )
 from ledger.rules.errors import RuleError
 from ledger.rules.names import breaks_lines
 from ledger.rules.registry import GAMES
+from ledger.services import charts
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.results import (
     GameInfo,
@@ -49,6 +50,7 @@ def list_games() -> list[GameInfo]:
             money=g.money,
             options=g.defaults(),
             open_seating=g.open_seating,
+            entry=g.entry_fields(),
         )
         for g in GAMES.values()
     ]
@@ -139,9 +141,9 @@ def rename_player(group: GroupRef, player_id: int, new_name: str) -> PlayerView:
         for s in sessions:
             s.state = renamed_state(s.state, old, new_name)
             s.start_state = renamed_state(s.start_state, old, new_name)
-            s.seating = _rename_seating(s.seating, old, new_name)
+            s.seating = renamed_seating(s.seating, old, new_name)
             if s.finish:
-                s.finish = _rename_finish(s.finish, old, new_name)
+                s.finish = renamed_finish(s.finish, old, new_name)
             s.version += 1
             record(s, "player.renamed", before={"player": old}, after={"player": new_name})
         hands = db.session.scalars(
@@ -151,7 +153,8 @@ def rename_player(group: GroupRef, player_id: int, new_name: str) -> PlayerView:
             h.state_after = renamed_state(h.state_after, old, new_name)
             h.outcome = renamed_outcome(h.outcome, old, new_name)
             h.entry = renamed_entry(h.entry, old, new_name)
-            h.seating = _rename_seating(h.seating, old, new_name)
+            h.seating = renamed_seating(h.seating, old, new_name)
+        charts.forgotten([s.id for s in sessions])  # their points name the player as was
         db.session.flush()
         return PlayerView(player.id, player.name)
 
@@ -257,11 +260,3 @@ def _holding_carried_antes(group_id: int, name: str, known: set[int]) -> list[Ga
         for s in candidates
         if s.id not in known and any(same_name(p, name) for p in s.start_state.get("pot_antes", {}))
     ]
-
-
-def _rename_seating(ops: Sequence[Mapping[str, Any]], old: str, new: str) -> list[Any]:
-    return [{k: renamed(v, old, new) for k, v in op.items()} for op in ops]
-
-
-def _rename_finish(finish: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
-    return {**finish, "movements": renamed_movements(finish.get("movements", []), old, new)}

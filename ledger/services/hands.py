@@ -21,8 +21,8 @@ from sqlalchemy import JSON, Row, Table, Text, Update, bindparam, cast, select, 
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession, Hand, utcnow
-from ledger.rules.base import HandEntry, State
-from ledger.rules.codecs import entry_from_dict, entry_to_dict, outcome_to_dict
+from ledger.rules.base import Entry, State
+from ledger.rules.codecs import outcome_to_dict
 from ledger.rules.errors import RuleError
 from ledger.services import charts
 from ledger.services.building import build_session_view, hand_view
@@ -157,7 +157,7 @@ def _ahead(row: GameSession | Row[Any], view: SessionView) -> tuple[str, ...]:
 def add_hand(
     group: GroupRef,
     session_id: int,
-    entry: HandEntry,
+    entry: Entry,
     request_id: str | None = None,
     version: int | None = None,
 ) -> AddedHand:
@@ -184,7 +184,7 @@ def add_hand(
             session_id=row.id,
             number=outcome.number,
             request_id=request_id,
-            entry=entry_to_dict(entry),
+            entry=game.entry_to_dict(entry),
             seating=row.seating,
             outcome=outcome_to_dict(outcome),
             state_after=outcome.state.to_dict(),
@@ -217,7 +217,7 @@ def correct_hand(
     group: GroupRef,
     session_id: int,
     number: int,
-    entry: HandEntry,
+    entry: Entry,
     version: int | None = None,
     request_id: str | None = None,
 ) -> HandView:
@@ -282,7 +282,7 @@ class _Replay:
     error: RuleError | None = None
 
     @classmethod
-    def of(cls, row: GameSession, number: int, entry: HandEntry) -> _Replay:
+    def of(cls, row: GameSession, number: int, entry: Entry) -> _Replay:
         hands = db.session.execute(
             select(Hand.id, Hand.seating, *_VIEWED)
             .where(Hand.session_id == row.id, Hand.number >= number - 1)
@@ -290,7 +290,8 @@ class _Replay:
         ).all()
         previous = next((h for h in hands if h.number == number - 1), None)
         later = [h for h in hands if h.number >= number]
-        plan = cls(row.version, None, entry_to_dict(entry), [h.number for h in later[1:]], [])
+        stored = session_game(row).entry_to_dict(entry)
+        plan = cls(row.version, None, stored, [h.number for h in later[1:]], [])
         if not later or later[0].number != number:
             return plan
         plan.corrected = later[0]
@@ -322,7 +323,7 @@ def _later_update() -> Update:
 
 
 def _planned_correction(
-    group: GroupRef, session_id: int, number: int, entry: HandEntry
+    group: GroupRef, session_id: int, number: int, entry: Entry
 ) -> _Replay | None:
     """The correction worked out from the session as it is now, before any lock; None when
     there is nothing to work out (the write says why: no such session, say)."""
@@ -523,7 +524,7 @@ def _check_not_undone(row: GameSession, request_id: str) -> None:
 
 
 def _resent_correction(
-    row: GameSession, number: int, entry: HandEntry, request_id: str
+    row: GameSession, number: int, entry: Entry, request_id: str
 ) -> HandView | None:
     """Hand ``number`` as it stands, if its last correction was this very request: the same
     request_id and the entry it still holds. None for anything else."""
@@ -540,14 +541,16 @@ def _resent_correction(
     if last is None or (last.after or {}).get("request_id") != request_id:
         return None
     hand = _hand_at(row, number)
-    return hand if hand is not None and hand.entry == entry_to_dict(entry) else None
+    return (
+        hand if hand is not None and hand.entry == session_game(row).entry_to_dict(entry) else None
+    )
 
 
 def _replay_from(
     row: GameSession,
     state: State,
     later: Sequence[Row[Any]],
-    entry: HandEntry,
+    entry: Entry,
     changed: list[dict[str, Any]],
     scores: dict[int, dict[str, int]],
 ) -> State:
@@ -563,7 +566,9 @@ def _replay_from(
         first = h is later[0]
         try:
             state = apply_seating(game, state, h.seating, row.options)
-            outcome = game.play(state, entry if first else entry_from_dict(h.entry), row.options)
+            outcome = game.play(
+                state, entry if first else game.entry_from_dict(h.entry), row.options
+            )
         except RuleError as e:
             if first:
                 raise

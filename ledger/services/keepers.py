@@ -14,8 +14,9 @@ from typing import Any
 
 from ledger.extensions import db
 from ledger.models import GameSession, Payment, Player
-from ledger.rules.base import Game, State, in_play_order
+from ledger.rules.base import State, in_play_order
 from ledger.rules.errors import RuleError
+from ledger.rules.game import Game
 from ledger.rules.keeper import brought_by
 from ledger.rules.payout import for_money, game_payout
 from ledger.services.building import build_session_view, ordered_players, player_name

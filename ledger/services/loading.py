@@ -11,9 +11,10 @@ from sqlalchemy import Row, select, update
 
 from ledger.extensions import db
 from ledger.models import GameSession
-from ledger.rules import base
-from ledger.rules.base import BuyIn, Game, State
+from ledger.rules import game as game_rules
+from ledger.rules.base import BuyIn, State
 from ledger.rules.errors import RuleError
+from ledger.rules.game import Game
 from ledger.rules.registry import get_game
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.results import GroupRef
@@ -69,17 +70,29 @@ def session_game(row: GameSession | Row[Any]) -> Game:
     return get_game(row.game)
 
 
+def game_of(group: GroupRef, session_id: int) -> Game:
+    """The game the group's session ``session_id`` plays (what reads its hands' entries), or
+    NotFound as ``load_session`` says."""
+    table = GameSession.__table__
+    key = db.session.scalar(
+        select(table.c.game).where(table.c.id == session_id, table.c.group_id == group.id)
+    )
+    if key is None:
+        raise NotFound("There is no session {id}.", id=session_id)
+    return get_game(key)
+
+
 def apply_seating(
     game: Game, state: State, ops: Iterable[Mapping[str, Any]], options: Mapping[str, Any]
 ) -> State:
     """Replay the joins, leaves and buy-ins recorded between two hands onto ``state``."""
     for op in ops:
         if "join" in op:
-            state = base.join(game, state, op["join"], op["after"], options)
+            state = game_rules.join(game, state, op["join"], op["after"], options)
         elif "buy_in" in op:
             state = _replay_buy_in(game, state, op["buy_in"], options)
         else:
-            state = base.leave(game, state, op["leave"], options)
+            state = game_rules.leave(game, state, op["leave"], options)
     return state
 
 
@@ -90,7 +103,7 @@ def _replay_buy_in(game: Game, state: State, kept: Any, options: Mapping[str, An
         record = BuyIn.from_dict(kept)
     except (KeyError, TypeError, ValueError, AttributeError):
         record = None
-    if game.replay_buy_in is None or record is None:
+    if not game.buys_in or record is None:
         raise RuleError("A buy-in kept in this session is not one the app can replay.")
     return game.replay_buy_in(state, record, options).state
 

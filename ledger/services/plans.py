@@ -24,8 +24,9 @@ from sqlalchemy import func, select
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession, Payment, Player
-from ledger.rules.base import Game, State
+from ledger.rules.base import State
 from ledger.rules.errors import RuleError
+from ledger.rules.game import Game
 from ledger.rules.money import amount, format_amount
 from ledger.services.building import build_session_view, player_name
 from ledger.services.errors import Conflict

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -41,6 +41,9 @@ class GameInfo:
     money: bool
     options: Mapping[str, Any]  # each option's default
     open_seating: bool
+    # What a hand entry of the game holds beside ``request_id`` and ``version`` (API.md "Hand
+    # entry"): each field's kind, and each result's (the game's own declaration).
+    entry: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -52,6 +55,7 @@ class GameInfo:
             "money": self.money,
             "options": dict(self.options),
             "open_seating": self.open_seating,
+            "entry": dict(self.entry),
         }
 
 

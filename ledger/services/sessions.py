@@ -20,6 +20,7 @@ from sqlalchemy import delete, select
 from ledger.extensions import db
 from ledger.models import Change, GameSession, Hand, Player, SessionPlayer, utcnow
 from ledger.rules import base
+from ledger.rules import game as game_rules
 from ledger.rules.base import State
 from ledger.rules.epc import remittance
 from ledger.rules.errors import RuleError
@@ -161,7 +162,7 @@ def join_session(group: GroupRef, session_id: int, name: str, after: str) -> Ses
         player = players_for(group.id, [name])[name_key(name)]
         seated_after = base.canonical(state, after) or after.strip()
         seating_before = _seating(state)
-        state = base.join(game, state, player.name, seated_after, row.options)
+        state = game_rules.join(game, state, player.name, seated_after, row.options)
         if not db.session.scalar(
             select(SessionPlayer.id).where(
                 SessionPlayer.session_id == row.id, SessionPlayer.player_id == player.id
@@ -201,7 +202,7 @@ def leave_session(group: GroupRef, session_id: int, name: str) -> SessionView:
             raise Conflict("{player} has already left this session.", player=who)
         game = session_game(row)
         seating_before = _seating(state)
-        state = base.leave(game, state, who, row.options)
+        state = game_rules.leave(game, state, who, row.options)
         row.state = state.to_dict()
         row.seating = [*row.seating, {"leave": who}]
         row.version += 1
@@ -246,7 +247,7 @@ def finish_session(
         state = State.from_dict(row.state)
         keeper = _plan_keeper(row, game, choice, pot_keeper)
         keeper, on_tab = tab_keeper(group, row, game, choice, keeper, settle)
-        if game.money and game.finish is not None:
+        if game.money:
             state, finish = _money_finish(row, game, state, choice, keeper)
         else:
             checked_keeper(row, game, state, None, pot_keeper)
@@ -272,7 +273,7 @@ def finish_session(
 
 
 def _plan_keeper(
-    row: GameSession, game: base.Game, choice: str | None, keeper: str | None
+    row: GameSession, game: game_rules.Game, choice: str | None, keeper: str | None
 ) -> str | None:
     """The keeper a finish names, else the table's plan's when the finish keeps its choice."""
     plan = pot_plan(row, game)
@@ -282,12 +283,11 @@ def _plan_keeper(
 
 
 def _money_finish(
-    row: GameSession, game: base.Game, state: State, choice: str | None, keeper: str | None
+    row: GameSession, game: game_rules.Game, state: State, choice: str | None, keeper: str | None
 ) -> tuple[State, dict[str, Any]]:
     """A money night's end: the pot carried on (to its keeper) or refunded, as asked or else
     as the table's plan says (services/plans.py); the state after it and the finish stored.
     A plan other than the one the payments ticked were made under is refused."""
-    assert game.finish is not None  # a money game with a pot to end
     plan = pot_plan(row, game)
     asked = choice or plan.choice or row.options.get("leftover_pot") or "carry"
     if keeper is None and asked == plan.choice:
@@ -357,7 +357,7 @@ def settlement(
 
 
 def _night_balances(
-    row: GameSession, game: base.Game, state: State, keeper: str | None, rounds: bool
+    row: GameSession, game: game_rules.Game, state: State, keeper: str | None, rounds: bool
 ) -> tuple[list[str], dict[str | None, int]]:
     """The players and the game's balances a settlement pays; a points game not played for
     money that has rounds has none but its rounds (RULES.md §6c)."""
@@ -373,7 +373,7 @@ def _night_balances(
 def _settlement_view(
     group: GroupRef,
     row: GameSession,
-    game: base.Game,
+    game: game_rules.Game,
     state: State,
     keeper: str | None,
     players: Sequence[str],
@@ -443,7 +443,7 @@ def _night_transfers(
 
 
 def _settled_state(
-    row: GameSession, game: base.Game, leftover_pot: str | None, pot_keeper: str | None
+    row: GameSession, game: game_rules.Game, leftover_pot: str | None, pot_keeper: str | None
 ) -> tuple[State, str | None]:
     """The state a settlement pays and who keeps its pot: an open night as it will end under
     ``leftover_pot`` (else the table's plan, services/plans.py: the same on every phone), a
@@ -455,7 +455,7 @@ def _settled_state(
     if leftover_pot is None:
         plan = pot_plan(row, game)
         leftover_pot, pot_keeper = plan.choice, plan.keeper
-    if leftover_pot is not None and game.finish is not None:
+    if leftover_pot is not None and game.money:
         state = game.finish(state, row.options, leftover_pot).state
     return state, pot_keeper if leftover_pot == "carry" and state.pot else None
 

@@ -366,7 +366,7 @@ def _places(facts: SessionFacts, options: Mapping[str, Any], money: bool) -> dic
     measure of who leads (highest or lowest) in a points game."""
     scores = {p: facts.money_of(p) or 0 for p in facts.scores} if money else dict(facts.scores)
     game = GAMES.get(facts.game)
-    if money or game is None or game.leaders is None:
+    if money or game is None or not game.has_leaders():
         return {p: 1 + sum(v > s for v in scores.values()) for p, s in scores.items()}
     places: dict[str, int] = {}
     left = list(scores)
@@ -521,7 +521,7 @@ def _final_scores(game_key: str, options: Mapping[str, Any], state: Any) -> Mapp
     """The scores a finished game ends with (Gin Rummy's bonuses added), else as they stand."""
     scores = (state or {}).get("scores", {})
     game = GAMES.get(game_key)
-    if game is None or game.final_scores is None or not (state or {}).get("finished"):
+    if game is None or not (state or {}).get("finished"):
         return scores
     return game.final_totals(State.from_dict(state), {**game.defaults(), **options})
 

@@ -118,9 +118,9 @@ def meld_points(codes: Sequence[str], game_key: str) -> int | None:
     """What a meld laid out scores in the game (Spin Rummy: a set its rank, a run its lowest
     card; the engine's answer), or None where melds do not score."""
     game = GAMES.get(game_key)
-    if game is None or game.table.meld_value is None:
+    if game is None:
         return None
-    return game.table.meld_value(parse_cards(" ".join(codes)))
+    return game.meld_value(parse_cards(" ".join(codes)))
 
 
 @bp.app_template_filter("rank_letter")

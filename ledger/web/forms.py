@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import current_app, g, session
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -110,10 +112,6 @@ class PassphraseForm(FlaskForm):
     )
 
 
-_NUMBER = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
-_CARDS = {"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
-
-
 class ResultForm(Form):
     """One player's row in a hand. The field names become results-<i>-cards and so on."""
 
@@ -134,29 +132,34 @@ class ResultForm(Form):
         render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
     )
     sitting_out = BooleanField(_l("Sitting out"))
-    # The melds laid out, one box each, where the game scores melds (results-<i>-melds-<j>).
-    melds = FieldList(StringField(render_kw={"autocomplete": "off", "spellcheck": "false"}))
-    # Rummy 500: the points melded, or the melded cards with how many aces counted 1.
-    melded_points = StringField(render_kw=_NUMBER)
-    melded = StringField(render_kw=_CARDS)
-    low_aces = StringField(render_kw=_NUMBER)
-    # Any game: the hand's points, which may be below zero (the row's ± key types the minus).
-    points = StringField(
-        render_kw={"inputmode": "numeric", "pattern": "[-−]?[0-9]+", "autocomplete": "off"}
-    )
+    # A game's own boxes (Spin Rummy's melds, Rummy 500's melded points…) are in its own
+    # template, named results-<i>-<name>: HandForm.posted keeps them as typed.
 
 
 class HandForm(FlaskForm):
+    """A hand's form: a row of cards per player, who went out, and what the game's own
+    template adds (kept as typed in ``posted``, with ``more_rows`` and ``more`` the values its
+    boxes show: ledger/web/entry.py fills them)."""
+
     results = FieldList(FormField(ResultForm))
     out = RadioField(_l("Who went out?"), validate_choice=False, default="")
     rummy = BooleanField(_l("Went rummy (out in one turn, nothing laid down before)"))
-    # Gin Rummy: how the hand ended (the game's endings, EntryForm.endings).
-    ending = RadioField(validate_choice=False, default="")
     request_id = HiddenField(validators=[Length(max=REQUEST_ID_LENGTH)])
     # The session's version the form was loaded at, and (entering) the hand it was loaded for:
     # a save after another phone changed the session is refused and says what changed.
     version = HiddenField()
     number = HiddenField()
+
+    posted: Any = None
+    more_rows: list[dict[str, Any]]
+    more: dict[str, Any]
+
+    def process(
+        self, formdata: Any = None, obj: Any = None, data: Any = None, **kwargs: Any
+    ) -> None:
+        super().process(formdata, obj, data=data, **kwargs)
+        self.posted = self.meta.wrap_formdata(self, formdata)
+        self.more_rows, self.more = [], {}
 
 
 class ConfirmForm(FlaskForm):

@@ -131,9 +131,8 @@ def new(slug: str, session_id: int):
         _loaded_at(form, view)
         return _render_form(group, view, form, players, view.dealer, view.leader, entry.RowErrors())
 
-    shape = entry.layout(view.game, view.options, len(players))
-    typed, errors = entry.read(form, shape, view.dealer)
-    entry.check_contract(errors, view.game, view.hands_played + 1, typed)
+    game = GAMES[view.game]
+    typed, errors = entry.read(form, game, view.options, view.dealer, view.hands_played + 1)
     if form.validate() and not errors:
         try:
             added = services.add_hand(
@@ -144,7 +143,7 @@ def new(slug: str, session_id: int):
                 version=_whole(form.version.data),
             )
         except services.RuleError as e:
-            errors = entry.place(e, [r.player.data for r in form.results])
+            errors = entry.place(e, [r.player.data for r in form.results], game)
         except services.Conflict as e:
             if e.field == "version":
                 return _entered_meanwhile(group, session_id, form)
@@ -266,7 +265,7 @@ def edit(slug: str, session_id: int, number: int):
     form = HandForm()
     entry.set_out_choices(form, players)
     if not form.is_submitted():
-        entry.fill(form, players, hand.entry, stored=True)
+        entry.fill(form, players, hand.entry, stored=True, game=GAMES[view.game])
         form.version.data = str(view.version)
         # A resend of this very correction is answered by the service as the first send.
         form.request_id.data = new_request_id()
@@ -274,9 +273,8 @@ def edit(slug: str, session_id: int, number: int):
             group, view, form, players, hand.dealer, hand.leader, entry.RowErrors(), hand
         )
 
-    shape = entry.layout(view.game, view.options, len(players))
-    typed, errors = entry.read(form, shape, hand.dealer)
-    entry.check_contract(errors, view.game, number, typed)
+    game = GAMES[view.game]
+    typed, errors = entry.read(form, game, view.options, hand.dealer, number)
     if form.validate() and not errors:
         version = _whole(form.version.data)
         try:
@@ -284,7 +282,7 @@ def edit(slug: str, session_id: int, number: int):
                 group, session_id, number, typed, version, form.request_id.data or None
             )
         except services.RuleError as e:
-            errors = entry.place(e, players)
+            errors = entry.place(e, players, game)
         except services.Conflict as e:
             if e.field == "version" and version is not None:
                 return _corrected_meanwhile(group, session_id, number, form, version)

@@ -26,9 +26,10 @@ from ledger.rules import (
     PotStory,
     RummyReward,
     ending_story,
+    entries,
     pot_story,
 )
-from ledger.rules.codecs import entry_from_dict
+from ledger.rules.base import HandEntry, ResultEntry
 from ledger.rules.labels import ENDING_WORDS
 from ledger.services.results import SessionView
 from ledger.web.display import format_money
@@ -77,7 +78,8 @@ def hand_summary(
     else:
         words = " ".join(nobody_out + [_points_summary(hand, rounds=rounds, penalty=penalty)])
     out = hand.get("out")
-    if rummy is not None and out and entry_from_dict(hand.get("entry") or {}).rummy:
+    typed = entries.from_dict(HandEntry, hand.get("entry") or {}, ResultEntry)
+    if rummy is not None and out and typed.rummy:
         words += " " + _went_rummy(out, rummy)
     return words
 

@@ -15,7 +15,7 @@ from flask_babel import gettext
 from ledger.rules import GAMES, N_
 from ledger.rules.labels import CHOICE_LABELS, OPTION_LABELS
 
-# A game whose table calls its hands rounds (``TableRules.rounds``: Spin Rummy deals one hand per
+# A game whose table calls its hands rounds (``Game.rounds``: Spin Rummy deals one hand per
 # contract round) has pages that say "round" wherever the others' say "hand".
 # (key: (the hand's text, the round's))
 HAND_TEXTS = {
@@ -108,7 +108,7 @@ HAND_TEXTS = {
 def is_round_game(game_key: str) -> bool:
     """Whether the game's pages call a hand a round (Spin Rummy)."""
     game = GAMES.get(game_key)
-    return game is not None and game.table.rounds
+    return game is not None and game.rounds
 
 
 def hand_words(game_key: str, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -117,12 +117,11 @@ def hand_words(game_key: str, options: Mapping[str, Any]) -> dict[str, Any]:
     game = GAMES.get(game_key)
     if game is None:
         return {}
-    table, options = game.table, {**game.defaults(), **options}
     return dict(
-        rounds=table.rounds,
-        rummy=table.went_rummy(options),
-        penalty=table.penalty_points(options),
-        says_out=table.nobody_out and table.out_scores and not table.points_only,
+        rounds=game.rounds,
+        rummy=game.went_rummy(options),
+        penalty=game.penalty_points(options),
+        says_out=game.says_out(),
     )
 
 
@@ -130,7 +129,7 @@ def target(game_key: str, options: Mapping[str, Any]) -> int | None:
     """The score that ends a session of this game with these options (the engine's answer:
     Rummy's target), for the scoreboard; None where no score ends the game."""
     game = GAMES.get(game_key)
-    return game.table.target({**game.defaults(), **options}) if game is not None else None
+    return game.target(options) if game is not None else None
 
 
 def hand_text(game_key: str, key: str, **variables: Any) -> str:

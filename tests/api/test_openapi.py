@@ -15,6 +15,7 @@ import yaml
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from ledger.rules import GAMES
 from tests.api.helpers import SEED_HAND_1, SEED_HAND_2, SEED_PLAYERS, Table, basic
 
 SPEC_PATH = Path(__file__).resolve().parents[2] / "docs" / "openapi.yaml"
@@ -184,6 +185,22 @@ def spin_hand(out: str, melds: list[str], other: str, cards: str) -> dict[str, A
         "results": [{"player": out, "melds": melds}, {"player": other, "cards": cards}],
         "out": out,
     }
+
+
+def test_the_games_are_the_registrys_and_the_spec_lists_none(client, spec):
+    """A new game is its own files: the spec names no game (a key is any of those GET /games
+    answers), and GET /games answers every game of the registry, in its order, each with the
+    fields of its own entry."""
+    key = spec["components"]["schemas"]["Game"]["properties"]["key"]
+    assert "enum" not in key
+    text = SPEC_PATH.read_text(encoding="utf-8")
+    for game in GAMES:
+        assert not re.search(rf"\benum: \[[^\]]*\b{game}\b", text), game
+    answered = client.get("/api/v1/games").get_json()
+    assert [g["key"] for g in answered] == list(GAMES)
+    for g in answered:
+        assert g["entry"] == GAMES[g["key"]].entry_fields()
+        assert re.fullmatch(key["pattern"], g["key"])
 
 
 def test_a_nights_answers_validate_against_the_spec(app, client, spec):

@@ -11,9 +11,12 @@ import pytest
 
 from ledger import services
 from ledger.api.parse import hand_entry
+from ledger.rules import GAMES
 from ledger.services import exports
 from ledger.services.request_ids import minted_request_id, new_request_id
 from tests.api.helpers import SEED_HAND_1
+
+SPOT = GAMES["spot"]  # the seeded night's game
 
 
 def _corrected(entry: dict) -> dict:
@@ -39,7 +42,7 @@ def test_a_correction_sent_again_with_its_request_id_is_saved_once(night, app):
     sid, group = night
     with app.app_context():
         loaded = services.session_view(group, sid).version
-        typed = hand_entry(_corrected(SEED_HAND_1))
+        typed = hand_entry(SPOT, _corrected(SEED_HAND_1))
         first = services.correct_hand(group, sid, 1, typed, loaded, "tap-1")
         again = services.correct_hand(group, sid, 1, typed, loaded, "tap-1")
 
@@ -52,8 +55,8 @@ def test_the_same_request_id_with_another_entry_is_refused_as_a_stale_version(ni
     sid, group = night
     with app.app_context():
         loaded = services.session_view(group, sid).version
-        services.correct_hand(group, sid, 1, hand_entry(_corrected(SEED_HAND_1)), loaded, "t")
-        other = hand_entry(SEED_HAND_1)
+        services.correct_hand(group, sid, 1, hand_entry(SPOT, _corrected(SEED_HAND_1)), loaded, "t")
+        other = hand_entry(SPOT, SEED_HAND_1)
         with pytest.raises(services.Conflict) as refused:
             services.correct_hand(group, sid, 1, other, loaded, "t")
         assert refused.value.field == "version"
@@ -64,9 +67,9 @@ def test_a_correction_after_the_resent_one_makes_the_resend_a_stale_version(nigh
     sid, group = night
     with app.app_context():
         loaded = services.session_view(group, sid).version
-        typed = hand_entry(_corrected(SEED_HAND_1))
+        typed = hand_entry(SPOT, _corrected(SEED_HAND_1))
         services.correct_hand(group, sid, 1, typed, loaded, "first")
-        services.correct_hand(group, sid, 1, hand_entry(SEED_HAND_1), loaded + 1, "second")
+        services.correct_hand(group, sid, 1, hand_entry(SPOT, SEED_HAND_1), loaded + 1, "second")
         with pytest.raises(services.Conflict):
             services.correct_hand(group, sid, 1, typed, loaded, "first")
         assert _corrections(group, sid) == 2
@@ -117,7 +120,8 @@ def test_a_group_whose_hand_was_corrected_from_a_page_backs_up_and_restores(nigh
     sid, group = night
     with app.app_context():
         loaded = services.session_view(group, sid).version
-        services.correct_hand(group, sid, 1, hand_entry(_corrected(SEED_HAND_1)), loaded, "tap-1")
+        corrected = hand_entry(SPOT, _corrected(SEED_HAND_1))
+        services.correct_hand(group, sid, 1, corrected, loaded, "tap-1")
         copy = restore_group(backup_group(group.slug), slug="the-local-copy")
         restored = backup_group(copy.slug)
 

@@ -10,12 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.rules import tally
-from ledger.rules.base import HandEntry, HandOutcome, ResultEntry, State, join
-from ledger.rules.codecs import entry_from_dict, entry_to_dict
+from ledger.rules.base import HandEntry, HandOutcome, State
 from ledger.rules.errors import RuleError
+from ledger.rules.game import join
 from ledger.rules.payout import game_payout
 
 GAME = tally.GAME
+TallyResult = tally.TallyResult
 HEARTS = {"name": "Hearts", "lowest_wins": True, "target": 100, "stake": 1}
 
 
@@ -31,7 +32,7 @@ def hand(**points: Any) -> HandEntry:
     """One result per keyword: a number is the points, None sits the player out."""
     return HandEntry(
         tuple(
-            ResultEntry(p, sitting_out=True) if v is None else ResultEntry(p, points=v)
+            TallyResult(p, sitting_out=True) if v is None else TallyResult(p, points=v)
             for p, v in points.items()
         )
     )
@@ -88,7 +89,7 @@ def test_the_options_are_read_as_a_form_or_json_gives_them() -> None:
 
 def test_the_hand_form_asks_for_points_only() -> None:
     form = GAME.entry_form(options(), 4)
-    assert form.points_only and form.sitting_out and form.nobody_out
+    assert not form.cards and form.sitting_out and form.nobody_out
     assert not form.show_total and not form.totals and not form.out_choice
 
 
@@ -124,7 +125,7 @@ def test_the_highest_total_wins_by_default_and_a_target_is_reached_at_or_past_it
 
 def test_a_number_of_hands_ends_the_game_and_equal_best_share_the_win() -> None:
     state = start(hands=2)
-    progress = GAME.progress(state, options(hands=2)) if GAME.progress else None
+    progress = GAME.progress(state, options(hands=2))
     assert progress is not None and (progress.hand, progress.hands_in_round) == (1, 2)
     state = play(state, hand(Ann=5, Bob=3, Cas=1, Dee=0), hands=2).state
     assert not state.finished
@@ -155,8 +156,8 @@ def test_a_player_may_sit_out_a_hand() -> None:
 
 def test_the_entry_is_stored_and_read_back() -> None:
     entry = hand(Ann=5, Bob=None, Cas=-3, Dee=0)
-    assert entry_to_dict(entry)["results"][0] == {"player": "Ann", "points": 5}
-    assert entry_from_dict(entry_to_dict(entry)) == entry
+    assert GAME.entry_to_dict(entry)["results"][0] == {"player": "Ann", "points": 5}
+    assert GAME.entry_from_dict(GAME.entry_to_dict(entry)) == entry
 
 
 # --- Refusals ------------------------------------------------------------------------------------
@@ -164,7 +165,7 @@ def test_the_entry_is_stored_and_read_back() -> None:
 
 def test_every_refusal_of_the_rules_at_once() -> None:
     entry = HandEntry(
-        (ResultEntry("Ann"), ResultEntry("Bob", points=7.5), ResultEntry("Cas", points=250_000))
+        (TallyResult("Ann"), TallyResult("Bob", points=7.5), TallyResult("Cas", points=250_000))
     )
     assert problems(start(), entry) == [
         ("results[0].points", "Ann's points are missing: enter 0 for none."),
@@ -189,8 +190,8 @@ def test_everyone_sitting_out_is_refused() -> None:
 
 def test_cards_or_a_player_out_are_not_for_any_game() -> None:
     entry = HandEntry(
-        (ResultEntry("Ann", cards="5H"), ResultEntry("Bob", points=1),
-         ResultEntry("Cas", points=1, sitting_out=True), ResultEntry("Dee", points=0)),
+        (TallyResult("Ann", cards="5H"), TallyResult("Bob", points=1),
+         TallyResult("Cas", points=1, sitting_out=True), TallyResult("Dee", points=0)),
         out="Bob",
     )  # fmt: skip
     assert [f for f, _ in problems(start(), entry)] == ["out", "results[0]", "results[2]"]

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from ledger.rules import gin
 from ledger.rules.base import HandEntry, HandOutcome, ResultEntry, State
 from ledger.rules.errors import RuleError
+from ledger.rules.gin import GinEntry
 from ledger.rules.payout import game_payout
 
 GAME = gin.GAME
@@ -30,7 +31,7 @@ def hand(ending: str | None, out: str | None = None, **deadwood: Any) -> HandEnt
         ResultEntry(p, spots=v) if isinstance(v, int) else ResultEntry(p, cards=v)
         for p, v in deadwood.items()
     )
-    return HandEntry(results, out=out, ending=ending)
+    return GinEntry(results, out=out, ending=ending)
 
 
 def play(state: State, entry: HandEntry, /, **given: Any) -> HandOutcome:
@@ -278,7 +279,7 @@ def test_the_defenders_deadwood_must_be_entered() -> None:
     assert problems(start(), hand("knock", "Ann", Ann="3H")) == [
         ("results", "Bob's deadwood is missing: enter their unmatched cards after laying off.")
     ]
-    entry = HandEntry((ResultEntry("Ann", "3H"), ResultEntry("Bob")), out="Ann", ending="knock")
+    entry = GinEntry((ResultEntry("Ann", "3H"), ResultEntry("Bob")), out="Ann", ending="knock")
     assert problems(start(), entry) == [
         ("results[1]", "Bob's deadwood is missing: enter their unmatched cards after laying off.")
     ]

@@ -97,7 +97,7 @@ def test_the_hand_form_offers_jokers_at_25_and_aces_at_11_and_going_kaluki() -> 
     form = GAME.entry_form(options(), 4)
     assert (form.values["JK"], form.values["A"]) == (25, 11)
     assert form.rummy and not form.nobody_out
-    assert GAME.table.went_rummy(options()) is not None
+    assert GAME.went_rummy(options()) is not None
 
 
 # --- The worked example ------------------------------------------------------------------------
@@ -150,7 +150,7 @@ def test_worked_example_hands_6_to_8_and_ann_takes_the_pot_of_500() -> None:
     assert kaluki.players_in(state) == ("Ann",)
     assert kaluki.waits_for_the_table(state, options(**TOTALS)) and not state.finished
 
-    ended = GAME.finish(state, options(**TOTALS), None) if GAME.finish else None
+    ended = GAME.finish(state, options(**TOTALS), None)
     assert ended is not None
     assert ended.movements == (Movement(None, "Ann", 500),)
     assert ended.state.scores == {"Ann": 400, "Bob": -200, "Cas": -100, "Dee": -100}

@@ -21,7 +21,6 @@ from ledger.rules import (
 )
 from ledger.rules.base import HandEntry, ResultEntry, State
 from ledger.rules.cards import english_cards, parse_cards
-from ledger.rules.codecs import entry_from_dict, entry_to_dict
 from ledger.rules.errors import RuleError
 
 PUB = ("Enda", "John", "Rex", "Finn")
@@ -95,10 +94,11 @@ def test_a_bad_token_does_not_hide_a_card_held_too_often(game: Any) -> None:
     players = ("Enda", "John", "Rex", "Finn")[: 2 if two else 4]
     state = game.GAME.new_state(players, players[-1], game.GAME.defaults())
     rows = {"Enda": "11 KH 3C", "John": "KH 5D", "Rex": "KH 7C", "Finn": "KH 8D"}
-    results = [ResultEntry(p, cards=rows[p]) for p in players]
+    results = [game.GAME.result_type(p, cards=rows[p]) for p in players]
     if game is rummy500:
         results = [replace(r, melded_points=0) for r in results]
-    hand = HandEntry(results=tuple(results), out=None, ending="knock" if game is gin else None)
+    ending = {"ending": "knock"} if game is gin else {}
+    hand = game.GAME.entry_type(results=tuple(results), out=None, **ending)
     messages = [p.message for p in refused(game.GAME, state, hand).problems]
     assert any(m.startswith("Enda: '11' is not a card") for m in messages), messages
     held = "K♥ (Enda, John)" if two else "K♥ (Enda, John, Rex, Finn)"
@@ -204,17 +204,18 @@ def test_a_dutch_hand_is_played_and_stored_in_english() -> None:
     hand = entry(Enda="B 10", John="A 3", Rex="2 9", Finn="Vh Hk", language="nl")
     outcome = spot.GAME.play(spot_state(), hand, spot.GAME.defaults())
     assert [c.code for c in outcome.results[3].cards] == ["QH", "KC"]
-    stored = entry_to_dict(hand)
+    stored = spot.GAME.entry_to_dict(hand)
     assert [r["cards"] for r in stored["results"]] == ["J 10", "A 3", "2 9", "QH KC"]
     assert "cards_language" not in stored
     # Read back (a correction's replay, a restore), it is English and plays the same.
-    again = spot.GAME.play(spot_state(), entry_from_dict(stored), spot.GAME.defaults())
+    again = spot.GAME.play(spot_state(), spot.GAME.entry_from_dict(stored), spot.GAME.defaults())
     assert again.results == outcome.results
 
 
 def test_an_english_entry_is_stored_as_typed() -> None:
     hand = entry(Enda="j-10", John="A 3", Rex="2 9", Finn="q♠ KH")
-    assert [r["cards"] for r in entry_to_dict(hand)["results"]] == ["j-10", "A 3", "2 9", "q♠ KH"]
+    stored = spot.GAME.entry_to_dict(hand)
+    assert [r["cards"] for r in stored["results"]] == ["j-10", "A 3", "2 9", "q♠ KH"]
 
 
 def test_the_deck_error_of_a_dutch_entry_names_the_card_in_dutch() -> None:
@@ -227,14 +228,14 @@ def test_spin_rummy_reads_dutch_melds() -> None:
     duel = spin.GAME.new_state(("Ann", "Bob"), "Ann", spin.GAME.defaults())
     hand = HandEntry(
         results=(
-            ResultEntry("Ann", melds=("Hh Hr Hk", "3s 4s 5s")),
+            spin.SpinResult("Ann", melds=("Hh Hr Hk", "3s 4s 5s")),
             ResultEntry("Bob", cards="Vh Vr Vk"),
         ),
         cards_language="nl",
     )
     outcome = spin.GAME.play(duel, hand, spin.GAME.defaults())
     assert outcome.results[0].points == 13 + 3
-    assert entry_to_dict(hand)["results"][0]["melds"] == ["KH KD KC", "3S 4S 5S"]
+    assert spin.GAME.entry_to_dict(hand)["results"][0]["melds"] == ["KH KD KC", "3S 4S 5S"]
 
 
 def test_cards_are_shown_in_the_letters_of_the_page() -> None:

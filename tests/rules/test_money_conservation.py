@@ -10,8 +10,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from ledger.rules import spot
-from ledger.rules.base import HandEntry, Movement, ResultEntry, State, join, leave
+from ledger.rules.base import HandEntry, Movement, ResultEntry, State
 from ledger.rules.cards import RANKS, SUITS
+from ledger.rules.game import join, leave
 
 GAME = spot.GAME
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fin", "Gus", "Hal", "Ivy")

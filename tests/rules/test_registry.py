@@ -9,8 +9,10 @@ from ledger.rules.errors import RuleError
 from ledger.rules.registry import GAMES, get_game
 
 
-def test_the_nine_games_of_the_rules_are_registered_by_key() -> None:
-    assert list(GAMES) == [
+def test_the_games_of_the_rules_are_registered_by_key_in_their_order() -> None:
+    # The games of RULES.md §2–§12 come first, in its order; a game added later follows them
+    # (its own tests say what it is).
+    assert list(GAMES)[:9] == [
         "spot", "spots", "rummy", "spin", "gin", "rummy500", "kaluki", "jokeren", "tally",
     ]  # fmt: skip
     for key, game in GAMES.items():

@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 
 from ledger.rules import rummy
-from ledger.rules.base import HandEntry, HandOutcome, ResultEntry, State, join, leave
+from ledger.rules.base import HandEntry, HandOutcome, ResultEntry, State
 from ledger.rules.errors import RuleError
+from ledger.rules.game import join, leave
 from ledger.rules.registry import GAMES
 
 GAME = rummy.GAME
@@ -52,7 +53,7 @@ def test_rummy_is_registered_as_a_points_game_with_open_seating_and_no_fixed_len
     assert GAMES["rummy"] is GAME
     assert (GAME.name, GAME.money, GAME.open_seating) == ("Rummy", False, True)
     assert (GAME.min_players, GAME.max_players) == (2, 7)
-    assert GAME.progress is None
+    assert GAME.progress(start(), {}) is None
 
 
 def test_the_default_options_are_winner_scoring_double_for_rummy_low_aces_one_pack_to_100() -> None:
@@ -191,9 +192,10 @@ def test_nobody_sits_out_or_enters_melds_in_rummy() -> None:
     hand = HandEntry((ResultEntry("Enda"), ResultEntry("John", sitting_out=True),
                       ResultEntry("Rex", "K")), out="Enda")  # fmt: skip
     assert error(start(), hand).field == "results[1]"
-    hand = HandEntry((ResultEntry("Enda"), ResultEntry("John", melds=("5 5 5",)),
-                      ResultEntry("Rex", "K")), out="Enda")  # fmt: skip
-    assert error(start(), hand).field == "results[1]"
+    body = {"results": [{"player": "Enda"}, {"player": "John", "melds": ["5 5 5"]}], "out": "Enda"}
+    with pytest.raises(RuleError) as caught:
+        GAME.read_entry(body)
+    assert caught.value.field == "results[1].melds"
 
 
 def test_a_hand_on_a_finished_game_is_refused() -> None:

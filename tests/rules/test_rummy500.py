@@ -10,11 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.rules import rummy500
-from ledger.rules.base import HandEntry, HandOutcome, ResultEntry, State
+from ledger.rules.base import HandEntry, HandOutcome, State
 from ledger.rules.cards import RANKS, SUITS
-from ledger.rules.codecs import entry_from_dict, entry_to_dict, outcome_to_dict
+from ledger.rules.codecs import outcome_to_dict
 from ledger.rules.errors import RuleError
 from ledger.rules.payout import game_payout
+from ledger.rules.rummy500 import Rummy500Result
 
 GAME = rummy500.GAME
 
@@ -27,9 +28,9 @@ def start(players: str = "Ann Bob Cas", dealer: str = "Cas", **given: Any) -> St
     return GAME.new_state(players.split(), dealer, options(**given))
 
 
-def r(player: str, melded: Any = None, hand: Any = None, low: int | None = None) -> ResultEntry:
+def r(player: str, melded: Any = None, hand: Any = None, low: int | None = None) -> Rummy500Result:
     """A result: ``melded`` cards (text) or points (int); ``hand`` cards (text) or a total."""
-    return ResultEntry(
+    return Rummy500Result(
         player,
         cards=hand if isinstance(hand, str) else None,
         spots=hand if isinstance(hand, int) else None,
@@ -39,12 +40,12 @@ def r(player: str, melded: Any = None, hand: Any = None, low: int | None = None)
     )
 
 
-def play(state: State, out: str | None, *results: ResultEntry, **given: Any) -> HandOutcome:
+def play(state: State, out: str | None, *results: Rummy500Result, **given: Any) -> HandOutcome:
     return GAME.play(state, HandEntry(results, out=out), options(**given))
 
 
 def problems(
-    state: State, out: str | None, *results: ResultEntry, **given: Any
+    state: State, out: str | None, *results: Rummy500Result, **given: Any
 ) -> list[tuple[str | None, str]]:
     with pytest.raises(RuleError) as caught:
         play(state, out, *results, **given)
@@ -162,14 +163,14 @@ def test_a_total_may_go_below_zero_and_the_game_goes_on_under_500() -> None:
 
 def test_the_entry_is_stored_and_read_back_with_its_melded_fields() -> None:
     entry = HandEntry(HAND_1, out="Ann")
-    stored = entry_to_dict(entry)
+    stored = GAME.entry_to_dict(entry)
     assert stored["results"][0] == {
         "player": "Ann",
         "cards": "",
         "melded": "7H 7S 7D AH 2H 3H KC KD KS",
         "low_aces": 1,
     }
-    assert entry_from_dict(stored) == entry
+    assert GAME.entry_from_dict(stored) == entry
 
 
 # --- Refusals ------------------------------------------------------------------------------------
@@ -214,8 +215,8 @@ def test_the_player_out_melded_something() -> None:
 
 
 def test_the_player_out_who_gives_nothing_is_asked_for_their_melded_points() -> None:
-    entry = HandEntry((ResultEntry("Bob", melded_points=0, cards="2C"),
-                       ResultEntry("Cas", melded_points=0, cards="3C")), out="Ann")  # fmt: skip
+    entry = HandEntry((Rummy500Result("Bob", melded_points=0, cards="2C"),
+                       Rummy500Result("Cas", melded_points=0, cards="3C")), out="Ann")  # fmt: skip
     with pytest.raises(RuleError) as caught:
         GAME.play(start(), entry, options())
     assert [(p.field, p.message) for p in caught.value.problems] == [

@@ -14,6 +14,7 @@ from ledger.rules.base import HandEntry, HandOutcome, ResultEntry, State
 from ledger.rules.cards import Card, parse_cards
 from ledger.rules.errors import RuleError
 from ledger.rules.registry import GAMES
+from ledger.rules.spin import SpinResult
 
 GAME = spin.GAME
 
@@ -25,7 +26,7 @@ def start(players: str = "Ann Bob", dealer: str = "Ann") -> State:
 def entry(out: str | None = None, rummy: Any = False, **given: Any) -> HandEntry:
     """One result per keyword: a string is the cards in hand, a tuple the melds laid out."""
     results = tuple(
-        ResultEntry(p, melds=v) if isinstance(v, tuple) else ResultEntry(p, cards=v)
+        SpinResult(p, melds=v) if isinstance(v, tuple) else SpinResult(p, cards=v)
         for p, v in given.items()
     )
     return HandEntry(results, out=out, rummy=rummy)
@@ -77,7 +78,6 @@ def test_spin_rummy_is_a_points_game_for_one_or_two_players_with_only_money_opti
 
 
 def test_progress_names_each_rounds_contract_and_tie_breaks_replay_round_four() -> None:
-    assert GAME.progress is not None
     words = [GAME.progress(at_round(n), {}) for n in (1, 2, 3, 4, 5, 6)]
     assert [(p.round, p.hand, p.hands_in_round, p.rounds) for p in words if p] == [
         (n, 1, 1, 4) for n in (1, 2, 3, 4, 5, 6)
@@ -354,7 +354,6 @@ def test_solo_play_under_60_points_is_finished_without_a_winner() -> None:
 def test_solo_play_does_not_end_before_round_four() -> None:
     state = solo(TWO_SETS, TWO_SETS, TWO_SETS)
     assert not state.finished
-    assert GAME.progress is not None
     progress = GAME.progress(state, {})
     assert progress is not None and progress.contract == "two sets"
     assert GAME.progress(solo(TWO_SETS, TWO_SETS, TWO_SETS, TWO_SETS), {}) is None

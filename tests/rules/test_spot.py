@@ -8,16 +8,9 @@ from typing import Any
 import pytest
 
 from ledger.rules import spot
-from ledger.rules.base import (
-    HandEntry,
-    HandOutcome,
-    Movement,
-    ResultEntry,
-    State,
-    join,
-    leave,
-)
+from ledger.rules.base import HandEntry, HandOutcome, Movement, ResultEntry, State
 from ledger.rules.errors import RuleError
+from ledger.rules.game import join, leave
 from ledger.rules.registry import get_game
 
 GAME = spot.GAME
@@ -506,15 +499,18 @@ def test_an_unknown_player_out_is_refused() -> None:
 
 
 def test_melds_are_not_part_of_spot() -> None:
-    entry = HandEntry(
-        results=(
-            ResultEntry("Enda", melds=("A A A",)),
-            ResultEntry("John", cards="2"),
-            ResultEntry("Rex", cards="3"),
-            ResultEntry("Finn", cards="4"),
-        )
-    )
-    assert rejected(start(), entry).field == "results[0].melds"
+    body = {
+        "results": [
+            {"player": "Enda", "melds": ["A A A"]},
+            {"player": "John", "cards": "2"},
+            {"player": "Rex", "cards": "3"},
+            {"player": "Finn", "cards": "4"},
+        ]
+    }
+    with pytest.raises(RuleError) as caught:
+        spot.GAME.read_entry(body)
+    assert caught.value.field == "results[0].melds"
+    assert caught.value.message == "Spot takes no melds in a player's result."
 
 
 def test_no_hand_can_be_added_once_the_session_is_finished() -> None:

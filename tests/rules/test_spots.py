@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from ledger.rules import spots
-from ledger.rules.base import HandEntry, HandOutcome, Progress, ResultEntry, State, join, leave
+from ledger.rules.base import HandEntry, HandOutcome, ResultEntry, State
 from ledger.rules.errors import RuleError
+from ledger.rules.game import Progress, join, leave
 from ledger.rules.registry import get_game
 
 GAME = spots.GAME

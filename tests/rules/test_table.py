@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ledger.rules.base import Movement, PlayerResult
 from ledger.rules.registry import get_game
+from ledger.rules.spin import contract_misfits
 from ledger.rules.table import RummyReward, pot_story
 
 
@@ -33,7 +34,7 @@ def test_spin_scores_melds_with_its_own_ranks_and_calls_its_hands_rounds() -> No
     form = spin.entry_form({}, 2)
     assert form.suits_required and not form.show_total and not form.out_folds
     assert "2" not in form.ranks and form.values["A"] == 14
-    assert spin.table.rounds and not get_game("spot").table.rounds
+    assert spin.rounds and not get_game("spot").rounds
 
 
 def test_only_a_money_game_has_choices_for_the_pot_left_at_the_end() -> None:
@@ -74,30 +75,27 @@ def test_a_tie_puts_its_odd_units_in_the_pot_and_each_loser_paid_their_whole_tot
 
 def test_rummy_names_its_target_and_what_going_rummy_is_worth() -> None:
     rummy = get_game("rummy")
-    assert rummy.table.target({"target": 250}) == 250
-    assert rummy.table.went_rummy({"rummy_bonus": "double"}) == RummyReward(factor=2)
-    assert rummy.table.went_rummy({"rummy_bonus": "bonus10"}) == RummyReward(bonus=10)
-    assert get_game("spot").table.target({}) is None
-    assert get_game("spot").table.went_rummy({}) is None
+    assert rummy.target({"target": 250}) == 250
+    assert rummy.went_rummy({"rummy_bonus": "double"}) == RummyReward(factor=2)
+    assert rummy.went_rummy({"rummy_bonus": "bonus10"}) == RummyReward(bonus=10)
+    assert get_game("spot").target({}) is None
+    assert get_game("spot").went_rummy({}) is None
 
 
 def test_spin_lays_melds_out_in_two_boxes_and_asks_nobody_who_went_out() -> None:
-    form = get_game("spin").entry_form({}, 2)
-    assert (form.melds, form.out_choice) == (2, False)
-    spot = get_game("spot").entry_form({}, 4)
-    assert (spot.melds, spot.out_choice) == (0, True)
+    assert get_game("spin").meld_boxes == 2
+    assert not get_game("spin").entry_form({}, 2).out_choice
+    assert get_game("spot").entry_form({}, 4).out_choice
 
 
 def test_a_meld_laid_out_that_the_rounds_contract_has_no_room_for_is_named() -> None:
-    spin = get_game("spin").table
     # Round 1, two melds of any kind: both fit.
-    assert spin.misfits(1, "Ann", 0, ["7S 7H 7D", "3C 4C 5C"]) == []
+    assert contract_misfits(1, "Ann", 0, ["7S 7H 7D", "3C 4C 5C"]) == []
     # Round 2, two runs: the set does not.
-    (problem,) = spin.misfits(2, "Ann", 1, ["7S 7H 7D", "3C 4C 5C"])
+    (problem,) = contract_misfits(2, "Ann", 1, ["7S 7H 7D", "3C 4C 5C"])
     assert (problem.field, problem.players) == ("results[1].melds[0]", ("Ann",))
     assert problem.message == "Ann's meld 1 (7♠ 7♥ 7♦) does not fit round 2's contract: two runs."
     # Round 3, one run and one set: the second run does not; a meld that is none is left to
     # the scoring, which names it.
-    (problem,) = spin.misfits(3, "Ann", 0, ["3C 4C 5C", "6H 7H 8H", "2S 2H"])
+    (problem,) = contract_misfits(3, "Ann", 0, ["3C 4C 5C", "6H 7H 8H", "2S 2H"])
     assert problem.field == "results[0].melds[1]"
-    assert get_game("rummy").table.misfits(2, "Ann", 0, ["7S 7H 7D"]) == []
