@@ -8,12 +8,13 @@ Only ledger/services.py reads and writes these rows.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
     JSON,
     Boolean,
+    Date,
     DateTime,
     ForeignKey,
     Index,
@@ -38,6 +39,7 @@ NAME_LENGTH = 40
 GROUP_NAME_LENGTH = 80
 SLUG_LENGTH = 100
 REQUEST_ID_LENGTH = 64
+SEASON_NAME_LENGTH = 60
 ROUND_WHAT_LENGTH = 60  # ledger/rules/rounds.py WHAT_LENGTH
 
 
@@ -362,3 +364,38 @@ class BankAccount(Model):
     )
     iban: Mapped[str] = mapped_column(String(34))
     name: Mapped[str] = mapped_column(String(70))
+
+
+class Season(Model):
+    """A group's league of one game over a period of dates (RULES.md §13): its name, game (and
+    Any game's name), first and last day, and its options (scoring, best_of, min_nights,
+    entry_fee, unit_value, currency, prizes, booby).
+
+    While open its table is never stored: it is worked out from the nights each time, so a
+    corrected night changes it at once. Closing it keeps in ``closed`` the table and the
+    settle-up it closed with, so no later night changes it; ``on_tab``: its balances went onto
+    the group's tab in its currency (RULES.md §6a) at ``closed_at``.
+    """
+
+    __tablename__ = "seasons"
+    # A double tap on "Start the season" sends the same request_id: one season only. Its id is
+    # never used twice (its address, a page kept for it).
+    __table_args__ = (
+        UniqueConstraint("group_id", "request_id"),
+        {"sqlite_autoincrement": True},
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
+    request_id: Mapped[str | None] = mapped_column(String(REQUEST_ID_LENGTH))
+    name: Mapped[str] = mapped_column(String(SEASON_NAME_LENGTH))
+    game: Mapped[str] = mapped_column(String(20))
+    game_name: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
+    first_day: Mapped[date] = mapped_column(Date)
+    last_day: Mapped[date] = mapped_column(Date)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(10), default="open")
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime)
+    closed: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    on_tab: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

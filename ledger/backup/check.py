@@ -32,11 +32,11 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from types import MappingProxyType
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, Integer, String
+from sqlalchemy import JSON, Boolean, Date, DateTime, Integer, String
 from werkzeug.security import DEFAULT_PBKDF2_ITERATIONS
 
 from ledger.backup.links import (
@@ -48,6 +48,7 @@ from ledger.backup.links import (
     _check_uniques,
 )
 from ledger.backup.replay import _check_pots, _check_seats, _replay
+from ledger.backup.seasons import _check_seasons
 from ledger.backup.shapes import _check_change, _check_history, _check_returned
 from ledger.backup.values import _bad, _clean_name, _is_int, _missing, _not_a_name, _shown, _unknown
 from ledger.models import (
@@ -79,6 +80,7 @@ ADDED_LATER: Mapping[str, Any] = MappingProxyType(
         "tab_payments": [],
         "bank_accounts": [],
         "sessions.on_tab": False,
+        "seasons": [],
         "rounds": [],
         "payments.cents": None,
     }
@@ -153,6 +155,7 @@ def check_backup(data: Any, slug: str | None = None) -> Checked:
     _check_payments(rows)
     _check_rounds(rows)
     _check_tab(rows)
+    _check_seasons(rows)
     return checked
 
 
@@ -283,16 +286,27 @@ def _typed(column: Any, value: Any, where: str) -> Any:
             raise _bad(where, value)
     elif isinstance(kind, DateTime):
         return _stamp(value, where)
+    elif isinstance(kind, Date):
+        return _day(value, where)
     elif isinstance(kind, String):
         if not isinstance(value, str) or (kind.length is not None and len(value) > kind.length):
             raise _bad(where, value)
         _scan(value, where)
     elif isinstance(kind, JSON):
         ids = SESSION_IDS_IN_CHANGES if column.table.name == "changes" else frozenset()
-        _scan(value, where, ids)
+        _scan(_season_nights_unnamed(value) if where == "seasons.closed" else value, where, ids)
     else:
         raise _bad(where, value)
     return value
+
+
+def _season_nights_unnamed(closed: Any) -> Any:
+    """A closed season's table with its nights' sessions left out: they are ids of the file,
+    any size (checked against the file's sessions by ledger/backup/seasons.py)."""
+    if not isinstance(closed, dict) or not isinstance(closed.get("nights"), list):
+        return closed
+    nights = [{**n, "session": 0} if isinstance(n, dict) else n for n in closed["nights"]]
+    return {**closed, "nights": nights}
 
 
 def _stamp(value: Any, where: str) -> datetime:
@@ -307,6 +321,17 @@ def _stamp(value: Any, where: str) -> datetime:
     if moment.isoformat() != value:  # ".000000" is written without its microseconds
         raise _bad(where, value)
     return moment
+
+
+def _day(value: Any, where: str) -> date:
+    """A day as the backup writes it (YYYY-MM-DD), and nothing else."""
+    try:
+        day = date.fromisoformat(value) if isinstance(value, str) and len(value) == 10 else None
+    except ValueError:
+        day = None
+    if day is None or day.isoformat() != value:
+        raise _bad(where, value)
+    return day
 
 
 def _scan(value: Any, where: str, ids: frozenset[str] = frozenset()) -> None:

@@ -42,6 +42,7 @@ from ledger.services.stats import (
 if TYPE_CHECKING:
     from ledger.services.exports import GroupExport, StreamedSession
     from ledger.services.results import TabView
+    from ledger.services.season_views import SeasonView
 
 
 def _points_header(key: str) -> str:
@@ -122,6 +123,7 @@ def group_workbook(
     *,
     stream: IO[bytes] | None = None,
     tabs: Sequence[TabView] = (),
+    seasons: Sequence[SeasonView] = (),
 ) -> bytes:
     """The group's whole history (API.md "Workbooks"): Sessions, Players and Hands, then a
     sheet per player (their nights and totals, as their page shows them), then the Tab
@@ -172,6 +174,8 @@ def group_workbook(
     _player_sheets(wb, nights, player_names, numbers)
     if tabs:
         _tab_sheet(wb, tabs, name_width)
+    if seasons:
+        _seasons_sheet(wb, seasons, name_width)
     return _save(wb, stream)
 
 
@@ -182,6 +186,28 @@ def _rounds_sheet(wb: Workbook, names: Sequence[str], name_width: float) -> _She
     sheet = _Sheet(wb, "Rounds", widths, freeze="C2")
     sheet.header(group_rounds_header(names))
     return sheet
+
+
+def _seasons_sheet(wb: Workbook, seasons: Sequence[SeasonView], name_width: float) -> None:
+    """Each season's standings (RULES.md §13), a row per player: rank (empty below the line),
+    points, nights played and counted, best night, average, and the prize (with the booby
+    prize) the pot pays, or would pay while open, in the season's currency."""
+    widths = [20, 12, 11, 11, 8, 6, name_width, 8, 8, 8, 8, 8, 12]
+    sheet = _Sheet(wb, "Seasons", widths, freeze="C2")
+    sheet.header(
+        ["Season", "Game", "From", "To", "Status", "Rank", "Player", "Points", "Nights",
+         "Counted", "Best", "Average", "Prize"]
+    )  # fmt: skip
+    for season in seasons:
+        won = {p.player: season.money(p.units) for p in season.table.prizes}
+        sheet.formats = {12: money_format(season.currency)}
+        for s in season.table.standings:
+            sheet.row(
+                [season.name, season.title, season.first_day, season.last_day, season.status,
+                 s.rank, s.player, s.total, s.nights, s.counted, s.best, s.average,
+                 won.get(s.player)]
+            )  # fmt: skip
+    sheet.filter()
 
 
 def _tab_sheet(wb: Workbook, tabs: Sequence[TabView], name_width: float) -> None:
@@ -196,7 +222,8 @@ def _tab_sheet(wb: Workbook, tabs: Sequence[TabView], name_width: float) -> None
     for t in tabs:
         for n in t.nights:
             parts = [n.parts.get(p) for p in names]
-            sheet.row([t.currency, "night", n.at, n.session, n.game_name, None, None, None, *parts])
+            session = n.session if n.season is None else None  # a season: its name
+            sheet.row([t.currency, "night", n.at, session, n.game_name, None, None, None, *parts])
         for p in t.payments:
             sheet.row([t.currency, "payment", p.at, None, None, p.source, p.target, p.amount])
         left = {b.player: b.outstanding_amount for b in t.balances}
@@ -259,7 +286,12 @@ def _player_sheets(
 
 def group_export_workbook(export: GroupExport) -> bytes:
     """The group's workbook: its listing first, then each session as the service streams it."""
-    return group_workbook(export.group.to_json(), _each_streamed(export.streamed), tabs=export.tabs)
+    return group_workbook(
+        export.group.to_json(),
+        _each_streamed(export.streamed),
+        tabs=export.tabs,
+        seasons=export.seasons,
+    )
 
 
 def _each_streamed(

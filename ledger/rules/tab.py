@@ -30,11 +30,13 @@ _PER_UNIT = 10**6
 @dataclass(frozen=True)
 class TabNight:
     """A night on the tab: its session, when it was finished, and each player's part in
-    millionths of the currency (positive: owed to them)."""
+    millionths of the currency (positive: owed to them). A season closed onto the tab is on
+    it the same way, from when it closed."""
 
     session: int
     at: datetime
     parts: Mapping[str, int]
+    season: int | None = None  # a season closed onto the tab (RULES.md §13); session 0
 
 
 @dataclass(frozen=True)

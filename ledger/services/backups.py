@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import date
 from typing import Any
 
 from sqlalchemy import JSON, insert, null, select, update
@@ -28,6 +28,7 @@ from ledger.models import (
     Payment,
     Player,
     Round,
+    Season,
     SessionChart,
     SessionPlayer,
     TabPayment,
@@ -35,6 +36,7 @@ from ledger.models import (
 from ledger.services import room
 from ledger.services.errors import Conflict, NotFound, ServiceError
 from ledger.services.results import GroupRef
+from ledger.services.seasons import group_seasons
 from ledger.services.tab import group_tabs
 
 # The group's tables in the order they are restored, with the key each has in the backup.
@@ -48,6 +50,7 @@ TABLES: tuple[tuple[str, type[Any]], ...] = (
     ("rounds", Round),
     ("tab_payments", TabPayment),
     ("bank_accounts", BankAccount),
+    ("seasons", Season),
 )
 
 
@@ -141,12 +144,12 @@ def _row_dict(row: DeclarativeBase) -> dict[str, Any]:
     out = {}
     for column in row.__table__.columns:
         value = getattr(row, column.key)
-        out[column.key] = _iso(value) if isinstance(value, datetime) else value
+        out[column.key] = _iso(value) if isinstance(value, date) else value
     return out
 
 
-def _iso(moment: datetime) -> str:
-    return moment.isoformat()
+def _iso(moment: date) -> str:
+    return moment.isoformat()  # a time (datetime) or a season's day (date)
 
 
 def _insert_all(group: dict[str, Any], rows: Mapping[str, list[dict[str, Any]]]) -> int:
@@ -171,6 +174,8 @@ def _insert_all(group: dict[str, Any], rows: Mapping[str, list[dict[str, Any]]])
                     values[column] = _renamed_sessions(values[column], ids["sessions"])
             if model is Round:  # its shares name players by id (RULES.md §6c)
                 values["shares"] = [[ids["players"][p], n] for p, n in values["shares"]]
+            if model is Season and values.get("closed"):
+                values["closed"] = _renamed_nights(values["closed"], ids["sessions"])
             renamed.append(values)
         new_ids = _insert_many(model, renamed, need_ids=key in ("players", "sessions"))
         ids[model.__tablename__] = dict(zip((r["id"] for r in rows[key]), new_ids, strict=False))
@@ -196,6 +201,13 @@ def _renamed_sessions(record: Any, renamed: Mapping[int, int]) -> Any:
         k: renamed.get(v) if k in SESSION_IDS_IN_CHANGES and v is not None else v
         for k, v in record.items()
     }
+
+
+def _renamed_nights(closed: dict[str, Any], renamed: Mapping[int, int]) -> dict[str, Any]:
+    """A closed season's table with its nights' sessions renamed (the check made sure each
+    is a session of the file)."""
+    nights = [{**n, "session": renamed[n["session"]]} for n in closed["nights"]]
+    return {**closed, "nights": nights}
 
 
 def _json_nulls(table: Any, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -247,6 +259,10 @@ def _check_readable(group: GroupRef) -> None:
         group_tabs(group)
     except Exception as e:
         raise BackupError("The tab of the backup cannot be worked out: it is damaged.") from e
+    try:
+        group_seasons(group)
+    except Exception as e:
+        raise BackupError("A season of the backup cannot be worked out: it is damaged.") from e
 
 
 def group_rows(slug: str) -> dict[str, Any]:
@@ -271,6 +287,7 @@ def group_rows(slug: str) -> dict[str, Any]:
             "bank_accounts": select(BankAccount).where(
                 BankAccount.player_id.in_(select(Player.id).where(Player.group_id == group.id))
             ),
+            "seasons": select(Season).where(Season.group_id == group.id),
         }
         data: dict[str, Any] = {
             "group": {k: v for k, v in _row_dict(group).items() if k not in GROUP_COLUMNS_LEFT_OUT}

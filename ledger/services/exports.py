@@ -29,6 +29,8 @@ from ledger.services.results import (
     SettlementView,
     TabView,
 )
+from ledger.services.season_views import SeasonView
+from ledger.services.seasons import group_seasons
 from ledger.services.sessions import session_view, settlement
 from ledger.services.tab import group_tabs
 
@@ -73,6 +75,7 @@ class GroupExport:
     sessions: Iterator[SessionExport]
     streamed: Iterator[StreamedSession] = field(default_factory=lambda: iter(()))
     tabs: tuple[TabView, ...] = ()  # RULES.md §6a: the group workbook's Tab sheet
+    seasons: tuple[SeasonView, ...] = ()  # RULES.md §13: its Seasons sheet
 
 
 def session_export(group: GroupRef, session_id: int) -> SessionExport:
@@ -100,7 +103,10 @@ def group_export(group: GroupRef) -> GroupExport:
     listing = group_view(group)
     ids = [s.id for s in listing.sessions]
     tabs = tuple(group_tabs(group))
-    return GroupExport(listing, _each_session(group, ids), _each_streamed(group, ids), tabs)
+    leagues = tuple(group_seasons(group))
+    return GroupExport(
+        listing, _each_session(group, ids), _each_streamed(group, ids), tabs, leagues
+    )
 
 
 def _each_session(group: GroupRef, ids: list[int]) -> Iterator[SessionExport]:

@@ -13,7 +13,16 @@ from typing import Any
 from sqlalchemy import select
 
 from ledger.extensions import db
-from ledger.models import NAME_LENGTH, GameSession, Group, Hand, Player, SessionPlayer, utcnow
+from ledger.models import (
+    NAME_LENGTH,
+    GameSession,
+    Group,
+    Hand,
+    Player,
+    Season,
+    SessionPlayer,
+    utcnow,
+)
 from ledger.rules.codecs import (
     renamed_entry,
     renamed_finish,
@@ -23,6 +32,7 @@ from ledger.rules.codecs import (
     same_name,
 )
 from ledger.rules.errors import RuleError
+from ledger.rules.league import renamed_table
 from ledger.rules.names import breaks_lines
 from ledger.rules.registry import GAMES
 from ledger.services import charts
@@ -155,6 +165,9 @@ def rename_player(group: GroupRef, player_id: int, new_name: str) -> PlayerView:
             h.entry = renamed_entry(h.entry, old, new_name)
             h.seating = renamed_seating(h.seating, old, new_name)
         charts.forgotten([s.id for s in sessions])  # their points name the player as was
+        for season in db.session.scalars(select(Season).where(Season.group_id == group.id)):
+            if season.closed is not None:  # a closed season's table, as it was kept
+                season.closed = renamed_table(season.closed, old, new_name)
         db.session.flush()
         return PlayerView(player.id, player.name)
 

@@ -590,6 +590,7 @@ class TabNightView:
     at: datetime
     parts: Mapping[str, Decimal]
     correctable: bool = False  # a points game that ended by itself: its hands may change
+    season: int | None = None  # a season closed onto the tab: its id; game_name its name
 
 
 @dataclass(frozen=True)
@@ -630,7 +631,8 @@ class TabView:
             "transfers": [
                 {k: v for k, v in t.to_json().items() if k != "units"} for t in self.transfers
             ],
-            "sessions": [n.session for n in self.nights],
+            "sessions": [n.session for n in self.nights if n.season is None],
+            "seasons": [n.season for n in self.nights if n.season is not None],
             "payments": [p.to_json() for p in self.payments],
             "since": timestamp(self.since),
             "settled": not self.transfers,

@@ -69,6 +69,21 @@ class Period:
 
 ALL_TIME = Period()
 
+# A night at the pub runs past midnight: "tonight" is the sessions started in the last hours.
+TONIGHT = timedelta(hours=12)
+
+
+def named_period(key: str, now: datetime) -> Period | None:
+    """The leaderboard's named periods: ``tonight``, this ``month``, this ``year``; None for
+    any other key (all time)."""
+    if key == "tonight":
+        return Period(now - TONIGHT, None)
+    if key == "month":
+        return Period.of_dates(now.date().replace(day=1), None)
+    if key == "year":
+        return Period.of_dates(date(now.year, 1, 1), None)
+    return None
+
 
 # The years a period may name: a spreadsheet counts days from 1900, and Python's calendar
 # ends with 9999.
@@ -535,6 +550,12 @@ def _payout(
         return None
     settings = {**game.defaults(), **options}
     return game_payout(game, State.from_dict(state), settings, State.from_dict(start))
+
+
+def session_facts(group: GroupRef, period: Period = ALL_TIME) -> list[SessionFacts]:
+    """The facts of the group's sessions started in the period, oldest first: two queries
+    (what seasons, ratings and rivals read a night's result from)."""
+    return _facts(group, period)
 
 
 def group_stats(group: GroupRef, period: Period = ALL_TIME) -> StatsView:

@@ -19,10 +19,11 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import aliased
 
 from ledger.extensions import db
-from ledger.models import Change, GameSession, Group, Player, TabPayment, utcnow
+from ledger.models import Change, GameSession, Group, Player, Season, TabPayment, utcnow
 from ledger.rules.base import State
 from ledger.rules.epc import remittance
 from ledger.rules.errors import RuleError
+from ledger.rules.league import table_from_dict
 from ledger.rules.money import minor_units
 from ledger.rules.registry import get_game
 from ledger.rules.rounds import cents_in_micro, given
@@ -59,6 +60,11 @@ def group_tabs(group: GroupRef) -> list[TabView]:
 def tab_view(group: GroupRef, currency: str) -> TabView | None:
     """The tab in ``currency``, or None with nothing on it."""
     return next((t for t in group_tabs(group) if t.currency == currency), None)
+
+
+def player_on_tab(group: GroupRef, player: str) -> list[tuple[str, TabBalanceView]]:
+    """What each currency's tab says for ``player`` (their page), by currency."""
+    return [(t.currency, b) for t in group_tabs(group) for b in t.balances if b.player == player]
 
 
 def record_tab_payment(
@@ -189,7 +195,39 @@ def _nights(group: GroupRef) -> tuple[dict[str, list[TabNight]], dict[int, _Info
         nights.setdefault(str(row.options["currency"]), []).append(TabNight(row.id, at, parts))
         # A game that ended by itself keeps its hands correctable (a finished night does not).
         info[row.id] = (row.game, row.started_at, row.finish is None)
+    for season in _seasons(group):
+        balances, value, currency = season_balances(season)
+        parts = {p: night_part(u, value) for p, u in balances.items()}
+        at = season.closed_at or season.created_at
+        nights.setdefault(currency, []).append(TabNight(0, at, parts, season=season.id))
+        info[-season.id] = (season.name, at, False)  # a season's, apart from the sessions' ids
     return nights, info
+
+
+def _seasons(group: GroupRef) -> list[Season]:
+    """The group's seasons closed onto the tab (RULES.md §13)."""
+    return list(
+        db.session.scalars(
+            select(Season).where(Season.group_id == group.id, Season.on_tab.is_(True))
+        )
+    )
+
+
+def season_balances(row: Season) -> tuple[dict[str, int], Decimal, str]:
+    """A closed season's balances in units (its prizes less the entry fee), its unit value
+    and its currency, as its table closed."""
+    table = table_from_dict(row.closed) if row.closed is not None else None
+    balances = table.balances() if table is not None else {}
+    return balances, Decimal(str(row.options["unit_value"])), str(row.options["currency"])
+
+
+def season_paid(group: GroupRef, row: Season) -> bool:
+    """Whether a payment is recorded against a season on the tab: its tab has been paid
+    since it went on (or settled and left behind)."""
+    _, currency = season_balances(row)[1:]
+    nights, _ = _nights(group)
+    tab = work_out(currency, nights.get(currency, []), _payments(group).get(currency, []))
+    return tab is None or bool(tab.payments) or row.id not in {n.season for n in tab.nights}
 
 
 def _put_on_later(ids: list[int]) -> dict[int, datetime]:
@@ -233,21 +271,22 @@ def _view(group: GroupRef, tab: Tab, info: dict[int, _Info]) -> TabView:
             for p in tab.players
         ),
         transfers=with_epc(group, transfers, code, remittance(group.name)),
-        nights=tuple(
-            TabNightView(
-                n.session,
-                info[n.session][0],
-                get_game(info[n.session][0]).name,
-                info[n.session][1],
-                {p: Decimal(v).scaleb(-6) for p, v in n.parts.items()},
-                correctable=info[n.session][2],
-            )
-            for n in tab.nights
-        ),
+        nights=tuple(_night_view(n, info) for n in tab.nights),
         payments=tuple(
             TabPaymentView(p.id, p.source, p.target, _money(p.cents, code), code, p.at)
             for p in tab.payments
         ),
+    )
+
+
+def _night_view(night: TabNight, info: dict[int, _Info]) -> TabNightView:
+    parts = {p: Decimal(v).scaleb(-6) for p, v in night.parts.items()}
+    if night.season is not None:
+        name, at, _ = info[-night.season]
+        return TabNightView(0, "season", name, at, parts, season=night.season)
+    game, started, correctable = info[night.session]
+    return TabNightView(
+        night.session, game, get_game(game).name, started, parts, correctable=correctable
     )
 
 

@@ -19,6 +19,7 @@ def register_pages(app: Flask) -> None:
     from ledger.web import rounds as round_pages
     from ledger.web.errors import service_error_page
     from ledger.web.limits import refuse_unkeepable_text
+    from ledger.web.seasons import bp as seasons_bp
 
     for blueprint in (
         home.bp,
@@ -30,6 +31,7 @@ def register_pages(app: Flask) -> None:
         round_pages.bp,
         history.bp,
         tab.bp,
+        seasons_bp,
     ):
         app.register_blueprint(blueprint)
     app.register_error_handler(ServiceError, service_error_page)

@@ -13,7 +13,7 @@ from ledger.backup import backup_group, dumps
 from ledger.downloads import download, group_filename
 from ledger.export import XLSX_MIMETYPE, group_export_workbook
 from ledger.pictures.qr import qr_svg
-from ledger.services import auth, exports, stats, tab
+from ledger.services import auth, exports, seasons, stats, tab
 from ledger.services.results import GroupRef
 from ledger.web import access, history
 from ledger.web.forms import ConfirmForm, PassphraseForm, PlayerForm, add_error
@@ -37,12 +37,12 @@ def _group_page(slug: str, player_form: PlayerForm | None = None, status: int = 
         points_kinds=board.points_keys,
         points_label=history.points_label,
         chosen=chosen,
-        periods=history.period_labels(),
         player_form=player_form or PlayerForm(formdata=None),
         rename_form=PlayerForm(formdata=None, prefix="rename"),
         confirm_form=ConfirmForm(),
         just_made=request.args.get("new") == "1",
         tabs=tab.group_tabs(group),  # RULES.md §6a
+        seasons=seasons.seasons_under_way(group),  # RULES.md §13
     )
     return html if status == 200 else (html, status)
 

@@ -11,20 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import datetime
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 from flask import Blueprint, g, render_template, request
 from flask_babel import format_decimal, ngettext
 from flask_babel import gettext as _
-from markupsafe import Markup
 
 from ledger import services
 from ledger.models import utcnow
 from ledger.pictures.chart import score_chart
-from ledger.rules import N_, amount, minor_units
-from ledger.services import accounts, pages, stats, tab
+from ledger.rules import N_, amount
+from ledger.services import accounts, lines, pages, seasons, stats, tab
 from ledger.services.building import night_currency
 from ledger.services.errors import RuleError
 from ledger.services.results import ChangeView, SessionView
@@ -40,17 +40,13 @@ bp = Blueprint("history", __name__, url_prefix="/g/<slug>")
 
 # --- The leaderboard's periods ----------------------------------------------------------------
 
-# A night at the pub runs past midnight: "tonight" is the sessions started in the last hours.
-TONIGHT = timedelta(hours=12)
-PERIODS = ("tonight", "month", "year", "all")
-
 
 @dataclass(frozen=True)
 class ChosenPeriod:
     """The period the group page shows, as chosen by its address (``?period=`` or
     ``?from=…&to=…``), and a sentence if the dates typed were refused."""
 
-    key: str  # one of PERIODS, or "range"
+    key: str  # tonight, month, year, all (stats.named_period), or "range"
     period: stats.Period
     first: str = ""
     last: str = ""
@@ -67,22 +63,8 @@ def chosen_period(args: Mapping[str, str], now: datetime | None = None) -> Chose
         except RuleError as e:
             return ChosenPeriod("all", stats.ALL_TIME, first, last, error_text(e))
     key = args.get("period", "all")
-    if key == "tonight":
-        return ChosenPeriod(key, stats.Period(now - TONIGHT, None))
-    if key == "month":
-        return ChosenPeriod(key, stats.Period.of_dates(now.date().replace(day=1), None))
-    if key == "year":
-        return ChosenPeriod(key, stats.Period.of_dates(date(now.year, 1, 1), None))
-    return ChosenPeriod("all", stats.ALL_TIME)
-
-
-def period_labels() -> list[tuple[str, str]]:
-    return [
-        ("tonight", _("Tonight")),
-        ("month", _("This month")),
-        ("year", _("This year")),
-        ("all", _("All time")),
-    ]
+    period = stats.named_period(key, now)
+    return ChosenPeriod(key, period) if period else ChosenPeriod("all", stats.ALL_TIME)
 
 
 def points_label(key: str) -> str:
@@ -100,12 +82,7 @@ def points_label(key: str) -> str:
 def player(slug: str, name: str) -> str:
     group = access.group_for_page(slug)
     history = stats.player_history(group, name)
-    on_tab = [
-        (t.currency, b)
-        for t in tab.group_tabs(group)
-        for b in t.balances
-        if b.player == history.name
-    ]
+    league = seasons.player_league(group, history.name)
     return render_template(
         "groups/player.html",
         group=group,
@@ -113,12 +90,13 @@ def player(slug: str, name: str) -> str:
         # RULES.md §6b: whether an account is kept; its number only when asked for.
         account=accounts.account_of(group, history.name),
         reveal=request.args.get("account") == "show",
-        on_tab=on_tab,
+        on_tab=tab.player_on_tab(group, history.name),
         confirm_form=ConfirmForm(),
         nights=list(reversed(history.nights)),
         numbers=services.session_numbers(group),
-        charts=player_charts(history),
+        charts=player_charts(history, league.ratings),
         game_rows=game_rows(history.totals),
+        league=league,  # RULES.md §13, §14
     )
 
 
@@ -135,44 +113,25 @@ def game_rows(totals: stats.Totals) -> list[tuple[str, int | None, int]]:
     return rows
 
 
-def player_charts(history: stats.PlayerHistory) -> list[tuple[str, Markup]]:
-    """A chart per currency (the running total of money) and per points column (the running
-    total of points), over the player's nights in order."""
+# The label of each kind of line on a player's page (ledger/services/lines.py).
+LINE_LABELS = {
+    "money": N_("%(name)s's money in %(what)s, night by night"),
+    "points": N_("%(name)s's points in %(what)s, game by game"),
+    "rating": N_("%(name)s's rating at %(what)s, night by night"),
+}
+
+
+def player_charts(history: stats.PlayerHistory, ratings: Sequence[Any]) -> list[Any]:
+    """A chart per line of the player's: ``(kind, label, chart)``, the axis without a sign."""
     charts = []
-    for currency in history.totals.money:
-        scale = 10 ** minor_units(currency)
-        running: list[tuple[int, dict[str, int]]] = []
-        total = Decimal(0)
-        for n in (n for n in history.nights if n.currency == currency and n.money is not None):
-            total += n.money or 0
-            running.append((len(running) + 1, {history.name: int(total * scale)}))
-        label = _(
-            "%(name)s's money in %(currency)s, night by night", name=history.name, currency=currency
-        )
-        charts.append((label, _chart(history.name, running, label, _money_tick(currency, scale))))
-    for key in history.totals.points:
-        points: list[tuple[int, dict[str, int]]] = []
-        score = 0
-        for n in (n for n in history.nights if n.points_key == key):
-            score += n.score
-            points.append((len(points) + 1, {history.name: score}))
-        label = _(
-            "%(name)s's points in %(game)s, game by game", name=history.name, game=points_label(key)
-        )
-        charts.append((label, _chart(history.name, points, label, str)))
-    return [(label, chart) for label, chart in charts if chart]
-
-
-def _money_tick(currency: str, scale: int) -> Callable[[int], str]:
-    """The chart's axis in the currency's units without its sign ("-0.25"; the chart's
-    label names the currency): a symbol would not fit beside the chart."""
-    return lambda v: format_decimal(Decimal(v) / scale)
-
-
-def _chart(
-    name: str, history: Sequence[tuple[int, Mapping[str, int]]], label: str, tick: Any
-) -> Markup:
-    return score_chart([name], history, label=label, tick=tick)
+    for line in lines.player_lines(history, ratings):
+        what = {"money": line.key, "points": points_label(line.key)}.get(line.kind)
+        what = what or line.name or game_name(line.key)
+        label = _(LINE_LABELS[line.kind], name=history.name, what=what)
+        tick = partial(lambda v, scale: format_decimal(Decimal(v) / scale), scale=line.scale)
+        chart = score_chart([history.name], line.points, label=label, tick=tick)
+        charts.append((line.kind, label, chart))
+    return charts
 
 
 # --- A session's history ------------------------------------------------------------------

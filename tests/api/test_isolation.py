@@ -14,6 +14,7 @@ PUBLIC = {("GET", "api.games"), ("POST", "api.create_group")}
 PAYMENT = {"from": "Philomena", "to": "Zebedee", "units": 2}
 # A round group A records (RULES.md §6c).
 ROUND = {"what": "crisps", "amount": "3.00", "paid_by": "Cornelius", "for": A_PLAYERS}
+SEASON = {"name": "Winter", "game": "spot", "from": "2000-01-01", "to": "2999-12-31"}
 
 
 @pytest.fixture
@@ -26,6 +27,8 @@ def groups(client):
     a.hand(sid, hand_of({"Zebedee": "A 2", "Philomena": "3 4", "Cornelius": "5 6"}))
     a.ok("POST", f"/sessions/{sid}/payments", PAYMENT, 201)
     a.ok("POST", f"/sessions/{sid}/rounds", ROUND, 201)
+    # A season (RULES.md §13): its id is 1, as group A's first.
+    assert a.ok("POST", f"/groups/{a.slug}/seasons", SEASON, 201)["id"] == 1
     return a, b, sid
 
 
@@ -37,13 +40,15 @@ def snapshot(table: Table, sid: int):
         table.ok("GET", f"/sessions/{sid}/history"),
         table.ok("GET", f"/sessions/{sid}/payments"),
         table.ok("GET", f"/sessions/{sid}/rounds"),
+        table.ok("GET", f"/groups/{table.slug}/seasons"),
     )
 
 
 def a_calls(app, slug: str, sid: int):
     """Every (method, path, endpoint) of the API, filled in with group A's things."""
-    values = {"slug": slug, "session_id": sid, "number": 1, "name": "Cornelius", "payment_id": 1,
-              "round_id": 1}  # fmt: skip
+    values = {"slug": slug, "session_id": sid, "number": 1, "name": "Cornelius", "payment_id": 1}
+    values["season_id"] = 1
+    values["round_id"] = 1
     calls = []
     for rule in app.url_map.iter_rules():
         if not rule.endpoint.startswith("api."):
@@ -78,6 +83,9 @@ def body_for(endpoint: str):
         "api.buy_in": {"player": "Zebedee"},
         "api.add_round": ROUND,
         "api.change_round": ROUND,
+        "api.create_season": SEASON,
+        "api.update_season": {"best_of": 2},
+        "api.close_season": {"settle": "now"},
     }.get(endpoint)
 
 

@@ -103,4 +103,12 @@ def play_a_history(table: Table) -> dict[str, int]:
     table.hand(spots, {"Nora": "K Q", "Enda": "", "John": "2 3", "Finn": "10"}, out="Enda")
     spin = ids["spin"] = table.new_session("spin", ["Nora", "John"], "Nora")
     table.hand(spin, {"Nora": "3S 3H 3D 7C 8C 9C", "John": "4S 5S"})
+
+    # Seasons (RULES.md §13): a Spot league closed and settled, a Rummy one still open.
+    period = {"from": "2000-01-01", "to": "2999-12-31"}
+    league = {"name": "Winter", "game": "spot", **period, "entry_fee": 100, "booby": 10}
+    closed = table.ok("POST", f"/groups/{table.slug}/seasons", league, 201)["id"]
+    table.ok("POST", f"/groups/{table.slug}/seasons/{closed}/close", {"settle": "now"})
+    rummy_league = {"name": "Rummy league", "game": "rummy", **period, "scoring": "points"}
+    table.ok("POST", f"/groups/{table.slug}/seasons", rummy_league, 201)
     return ids

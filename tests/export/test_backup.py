@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -10,6 +11,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from pypdf import PdfReader
 from sqlalchemy import event, func, select
 
 from ledger import create_app
@@ -65,6 +67,7 @@ def every_answer(app: Flask, table: Table) -> dict[str, tuple[int, Any]]:
         "slug": [table.slug],
         "session_id": [s["id"] for s in group["sessions"]],
         "name": [p["name"] for p in group["players"]],
+        "season_id": [s["id"] for s in table.get(f"/groups/{table.slug}/seasons")["seasons"]],
     }
     urls = app.url_map.bind("localhost")
     answers = {}
@@ -96,6 +99,9 @@ def readable(path: str, response) -> Any:
         for key in ("session_players", "hands", "changes"):
             data[key] = [{k: v for k, v in row.items() if k != "id"} for row in data[key]]
         return data
+    if path.endswith(".pdf"):
+        pages = PdfReader(io.BytesIO(response.data)).pages
+        return [page.extract_text() for page in pages]
     if response.is_json:
         return response.get_json()
     return response.get_data(as_text=True)
@@ -117,9 +123,9 @@ def test_a_group_restored_into_another_database_answers_every_call_as_before(
 
     assert every_answer(app, table) == before
     players = len(made.get(f"/groups/{made.slug}")["players"])
-    # /games, the group's 5 (its stats and its tab among them), 9 per session, a page per
-    # player.
-    assert len(before) == 6 + 9 * len(ids) + players
+    # /games, the group's 7 (its stats, tab, seasons and ratings among them), 11 per session
+    # (its two PDFs and its rounds among them), a page and rivals per player, 2 per season.
+    assert len(before) == 8 + 11 * len(ids) + 2 * players + 2 * 2
 
     # The table plays on: new ids do not clash with the restored ones.
     table.hand(ids["spots"], {"Nora": "", "Enda": "K", "John": "2", "Finn": "3"}, out="Nora")
@@ -258,6 +264,15 @@ def _player_of_another_session(d: dict) -> None:
             ].update(units="lots"),
             "payment.recorded",
         ),
+        # Seasons (RULES.md §13): as the app makes and closes them.
+        (lambda d: d["seasons"][0].update(first_day="1 May"), "seasons.first_day"),
+        (lambda d: d["seasons"][0].update(name=""), "Season 1 .* needs a name"),
+        (lambda d: d["seasons"][0]["options"].update(prizes=[50, 30]), "add up to 80 %"),
+        (lambda d: d["seasons"][0]["options"].update(extra=1), "not as the app keeps them"),
+        (lambda d: d["seasons"][1].update(on_tab=True), "its close is incomplete"),
+        (lambda d: d["seasons"][0]["closed"]["prizes"][0].update(units=10**6), "do not add up"),
+        (lambda d: d["seasons"][0]["closed"]["nights"][0].update(session=999), "does not hold"),
+        (lambda d: d["seasons"][0]["closed"].pop("standings"), "its table is damaged"),
     ],
 )
 def test_a_damaged_backup_is_refused_and_changes_nothing(app, client, damage, message):

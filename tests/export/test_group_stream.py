@@ -43,7 +43,10 @@ def whole_sessions_workbook(slug: str) -> bytes:
     """The group workbook as it was made before it streamed: each session read whole (its
     hands all at once, as the session's own workbook reads them), then laid out."""
     listing = exports.group_export(find_group(slug))
-    return group_workbook(listing.group.to_json(), [session_data(s) for s in listing.sessions])
+    sessions = [session_data(s) for s in listing.sessions]
+    return group_workbook(
+        listing.group.to_json(), sessions, tabs=listing.tabs, seasons=listing.seasons
+    )
 
 
 @pytest.fixture

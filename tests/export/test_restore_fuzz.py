@@ -157,6 +157,12 @@ def canonical(data: dict[str, Any]) -> dict[str, Any]:
                         k: rank["sessions"][v] if k in SESSION_IDS_IN_CHANGES and v else v
                         for k, v in record.items()
                     }
+            closed = row.get("closed") if key == "seasons" else None
+            if isinstance(closed, dict):  # a closed season's nights, by their sessions
+                nights = [
+                    {**n, "session": rank["sessions"][n["session"]]} for n in closed["nights"]
+                ]
+                row["closed"] = {**closed, "nights": nights}
             rows.append(row)
         out[key] = rows
     out["group"] = {k: v for k, v in data["group"].items() if k not in ("id", "slug")}

@@ -104,6 +104,9 @@ def shifted(data: dict[str, Any], by: int) -> dict[str, Any]:
                 for key in SESSION_IDS_IN_CHANGES & record.keys():
                     if record[key] is not None:
                         record[key] += by
+    for season in out["seasons"]:
+        for night in (season["closed"] or {}).get("nights", ()):
+            night["session"] += by
     return out
 
 

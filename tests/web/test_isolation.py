@@ -7,6 +7,8 @@ group's address with their ids (404, as if they did not exist), and under their 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.api.helpers import basic
@@ -45,6 +47,9 @@ def tables(app):
     assert paid.status_code == 302
     crisps = {"paid_by": SECRETS[0], "amount": "3", "for": list(SECRETS[:2])}
     assert theirs.client.post(f"{theirs.board}/rounds/new", data=crisps).status_code == 302
+    season = {"name": "Their league", "game": "spot", "from": "2000-01-01", "to": "2999-12-31"}
+    made = theirs.client.post(f"/g/{theirs.slug}/seasons", data=season)
+    assert made.status_code == 303 and made.headers["Location"].endswith("/seasons/1")
     return ours, theirs
 
 
@@ -73,7 +78,7 @@ def their_player_id(app, theirs: Phone) -> int:
 
 def their_things(app, theirs: Phone) -> list:
     client, auth = app.test_client(), basic(theirs.slug, PASSPHRASE)
-    paths = [f"/groups/{theirs.slug}"] + [
+    paths = [f"/groups/{theirs.slug}", f"/groups/{theirs.slug}/seasons"] + [
         f"/sessions/{theirs.session_id}{suffix}"
         for suffix in ("", "/hands", "/history", "/payments", "/rounds")
     ]
@@ -89,9 +94,8 @@ def page_calls(app, values: dict[str, object]):
         unknown = set(rule.arguments) - set(values)
         assert not unknown, f"{rule.rule}: teach this test about {unknown}"
         path = rule.rule
-        for argument in rule.arguments:
-            for pattern in (f"<{argument}>", f"<int:{argument}>", f"<path:{argument}>"):
-                path = path.replace(pattern, str(values[argument]))
+        for argument in rule.arguments:  # <name>, <int:name>, <any(a, b):name>
+            path = re.sub(rf"<[^<>]*\b{argument}>", str(values[argument]), path)
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
             calls.append((method, path, rule.endpoint, set(rule.arguments)))
     return calls
@@ -114,6 +118,8 @@ def test_every_page_that_names_a_group_is_walked(app, tables):
         "name": "Enda",
         "payment_id": 1,
         "round_id": 1,
+        "season_id": 1,
+        "what": "sheet",
     }
     endpoints = {endpoint for _, _, endpoint, _ in page_calls(app, values)}
     assert {"sessions.show", "hands.edit", "groups.backup", "groups.rename_player"} <= endpoints
@@ -132,10 +138,12 @@ def test_their_ids_under_our_group_are_not_found_and_show_nothing_of_theirs(app,
         "name": "Intruder",
         "payment_id": their_payment_id(app, theirs),
         "round_id": their_round_id(app, theirs),
+        "season_id": 1,  # their league
+        "what": "sheet",
     }
     walked = 0
     for method, path, _, arguments in page_calls(app, values):
-        if not {"session_id", "player_id", "name"} & arguments:
+        if not {"session_id", "player_id", "name", "season_id"} & arguments:
             continue  # our own group's pages: ours to see
         response = ours.client.open(path, method=method, data=FORM)
         assert response.status_code == 404, (method, path, response.status_code)
@@ -156,6 +164,8 @@ def test_their_group_address_asks_for_their_passphrase_and_shows_nothing_of_thei
         "name": "Intruder",
         "payment_id": their_payment_id(app, theirs),
         "round_id": their_round_id(app, theirs),
+        "season_id": 1,
+        "what": "sheet",
     }
     for method, path, _, _ in page_calls(app, values):
         response = ours.client.open(path, method=method, data=FORM)

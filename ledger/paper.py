@@ -1,0 +1,323 @@
+"""Paper for when phones die and for the wall: a night's sheet, a blank score sheet, a season's
+table, as A4 PDFs that print well in black and white, in the page's language.
+
+fpdf2 draws them (pure Python, maintained, small: it needs no system library, unlike the HTML
+to PDF tools); the bank QR codes are segno's, as on the pages, placed as images. The font is
+DejaVu Sans Condensed, shipped in ledger/fonts, so every name and "€" prints. Texts are the
+catalogue's (Flask-Babel): a caller renders inside the language it wants.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import segno
+from flask_babel import gettext as _
+from flask_babel import ngettext
+from fpdf import FPDF
+from fpdf.fonts import FontFace
+
+from ledger import services
+from ledger.downloads import group_filename, session_filename
+from ledger.rules.registry import GAMES
+from ledger.services import exports, seasons
+from ledger.services.exports import SessionExport
+from ledger.services.results import GroupRef, HandView, SessionView, TransferView
+from ledger.services.season_views import SeasonView
+from ledger.web.display import format_money
+from ledger.web.summary import transfer_text  # the same words as the settle-up page
+
+FONTS = Path(__file__).resolve().parent / "fonts"
+FONT = "DejaVu"
+MARGIN = 12  # mm
+BLANK_ROWS = 24  # a blank sheet's hands, one page
+GREY = (200, 200, 200)
+
+
+class Sheet(FPDF):
+    """An A4 page with the app's font, a title and a footer naming the app and the page."""
+
+    def __init__(self, title: str, subtitle: str = "") -> None:
+        super().__init__(orientation="portrait", unit="mm", format="A4")
+        self.add_font(FONT, "", str(FONTS / "DejaVuSansCondensed.ttf"))
+        self.add_font(FONT, "B", str(FONTS / "DejaVuSansCondensed-Bold.ttf"))
+        self.set_margins(MARGIN, MARGIN, MARGIN)
+        self.set_auto_page_break(True, margin=MARGIN + 6)
+        self.set_title(title)
+        self.set_creator("Pub Ledger")
+        self.set_draw_color(*GREY)
+        self.add_page()
+        self.set_font(FONT, "B", 18)
+        self.multi_cell(0, 9, title, new_x="LMARGIN", new_y="NEXT")
+        if subtitle:
+            self.set_font(FONT, "", 10)
+            self.multi_cell(0, 5, subtitle, new_x="LMARGIN", new_y="NEXT")
+        self.ln(3)
+
+    def footer(self) -> None:
+        self.set_y(-MARGIN - 2)
+        self.set_font(FONT, "", 8)
+        self.cell(0, 4, f"Pub Ledger · {self.page_no()}/{{nb}}", align="R")
+
+    def heading(self, text: str) -> None:
+        self.ln(2)
+        self.set_font(FONT, "B", 13)
+        self.cell(0, 8, text, new_x="LMARGIN", new_y="NEXT")
+        self.set_font(FONT, "", 10)
+
+    def line_of(self, text: str, size: int = 10) -> None:
+        self.set_font(FONT, "", size)
+        self.multi_cell(0, 5.5, text, new_x="LMARGIN", new_y="NEXT")
+
+    def grid(
+        self,
+        head: Sequence[str],
+        rows: Iterable[Sequence[str]],
+        *,
+        first: float = 1.0,
+        size: float = 10,
+        height: float = 6.5,
+        left: int = 1,
+        boxes: bool = False,
+    ) -> None:
+        """A table with a bold heading row repeated on every page: the first ``left`` columns
+        (names) to the left, numbers to the right; ``first`` widens the first column against
+        the others; ``boxes`` draws every cell's box (a sheet to write on)."""
+        self.set_font(FONT, "", size)
+        widths = (first, *([1.0] * (len(head) - 1)))
+        align = (*(["LEFT"] * left), *(["RIGHT"] * (len(head) - left)))
+        with self.table(
+            col_widths=widths,
+            text_align=align,
+            line_height=height,
+            headings_style=FontFace(emphasis="BOLD"),
+            borders_layout="ALL" if boxes else "HORIZONTAL_LINES",
+        ) as table:
+            table.row(list(head))
+            for row in rows:
+                table.row(list(row))
+
+    def done(self) -> bytes:
+        return bytes(self.output())
+
+
+def night_sheet(export: SessionExport, title: str, names: Mapping[str, str] | None = None) -> bytes:
+    """A night as it stands: its players, every hand (what each player's score moved by),
+    the totals and, in money, the settle-up with its QR codes (``title``: "Spot #1")."""
+    view = export.session
+    players = [p.name for p in view.players]
+    subtitle = " · ".join(
+        [
+            export.group_name or view.group,
+            _day(view),
+            _("finished") if view.status == "finished" else "",
+        ]
+    ).strip(" ·")
+    sheet = Sheet(title, subtitle)
+    sheet.heading(_("Players"))
+    sheet.line_of(", ".join(players))
+    sheet.heading(_("Hands") if not _rounds(view) else _("Rounds"))
+    size = 10 if len(players) <= 6 else 8
+    rows = [_hand_row(h, players) for h in _with_before(export.hands)]
+    totals = [_("Total"), *(_signed(view.scores.get(p, 0)) for p in players)]
+    sheet.grid(["#", *players], [*rows, totals], size=size)
+    if view.amounts is not None and view.currency:
+        money = [_("Money"), *(_money(view.amounts.get(p), view.currency) for p in players)]
+        sheet.grid(["", *players], [money], size=size)
+    if export.settlement is not None:
+        sheet.heading(_("Who pays whom"))
+        _transfers(sheet, export.settlement.transfers, export.settlement.currency)
+    return sheet.done()
+
+
+def blank_sheet(view: SessionView, title: str) -> bytes:
+    """A score sheet to fill in by hand: a row per hand, for each player the game's columns
+    ("Spots", "Points", or "Melded" and "In hand"), and a last row for the totals."""
+    players = [p.name for p in view.players if p.active]
+    columns = _columns(view, len(players))
+    sheet = Sheet(title, _("A score sheet for when the phones die."))
+    head = ["#"]
+    for player in players:
+        head += [player, *([""] * (len(columns) - 1))]
+    sub = ["", *(c for _p in players for c in columns)]
+    size = 10 if len(head) <= 9 else 7
+    rows = [sub, *([str(n), *([""] * (len(head) - 1))] for n in range(1, BLANK_ROWS + 1))]
+    rows.append([_("Total"), *([""] * (len(head) - 1))])
+    sheet.grid(head, rows, first=0.6, size=size, height=8.5, boxes=True)
+    return sheet.done()
+
+
+def season_table(season: SeasonView, group_name: str) -> bytes:
+    """A season's table for the wall: the standings, night by night, the prize pot and, once
+    closed, who pays whom."""
+    game = season.game_name or (_(GAMES[season.game].name) if season.game in GAMES else "")
+    dates = f"{season.first_day.isoformat()} – {season.last_day.isoformat()}"
+    state = _("closed") if season.closed else _("open")
+    sheet = Sheet(season.name, " · ".join((group_name, str(game), dates, state)))
+    table = season.table
+    sheet.heading(_("The table"))
+    head = ["#", _("Player"), _("Points"), _("Nights"), _("Best"), _("Average")]
+    rows = [
+        [
+            str(s.rank) if s.rank else "–",
+            s.player,
+            str(s.total),
+            _counted(s.counted, s.nights),
+            str(s.best),
+            str(s.average),
+        ]
+        for s in table.standings
+    ]
+    sheet.grid(head, rows, first=0.4, size=11, left=2)
+    if any(s.below_line for s in table.standings):
+        sheet.line_of(
+            ngettext(
+                "Below the line: fewer than %(num)d night.",
+                "Below the line: fewer than %(num)d nights.",
+                int(season.options.get("min_nights", 0)),
+            ),
+            9,
+        )
+    if table.nights:
+        sheet.heading(_("Night by night"))
+        shown = [f"#{n.number}" for n in table.nights]
+        night_rows = [
+            [s.player, *(_points_of(n, s.player) for n in table.nights)] for s in table.standings
+        ]
+        size = 10 if len(shown) <= 12 else 7
+        sheet.grid([_("Player"), *shown], night_rows, first=2.5, size=size)
+    if table.pot:
+        sheet.heading(_("The prize pot"))
+        sheet.line_of(_money(season.money(table.pot), season.currency))
+        for p in table.prizes:
+            sheet.line_of(f"{p.player}: {_money(season.money(p.units), season.currency)}")
+    if season.settlement is not None and not season.settlement.on_tab:
+        sheet.heading(_("Who pays whom"))
+        _transfers(sheet, season.settlement.transfers, season.currency)
+    return sheet.done()
+
+
+# --- Pieces -----------------------------------------------------------------------------------
+
+
+def _transfers(sheet: Sheet, transfers: Sequence[TransferView], currency: str) -> None:
+    """Each transfer in words, with the QR code a banking app scans where it has one."""
+    if not transfers:
+        sheet.line_of(_("Nobody owes anybody anything."))
+    for t in transfers:
+        sheet.line_of(transfer_text(t.to_json(), currency), 11)
+        if t.epc is not None:
+            png = io.BytesIO()
+            segno.make(t.epc, error="m").save(png, kind="png", scale=8, border=4)
+            if sheet.will_page_break(40):
+                sheet.add_page()
+            sheet.image(png, w=36, h=36)
+            sheet.line_of(_("Scan with a banking app to pay"), 8)
+
+
+def _with_before(hands: Sequence[HandView]) -> Iterable[tuple[HandView, Mapping[str, int]]]:
+    before: Mapping[str, int] = {}
+    for hand in hands:
+        yield hand, before
+        before = hand.scores_after
+
+
+def _hand_row(item: tuple[HandView, Mapping[str, int]], players: Sequence[str]) -> list[str]:
+    """A hand's row: what each player's score moved by ("–" for one sitting out)."""
+    hand, before = item
+    out = {r.player for r in hand.results if r.sitting_out}
+    cells = [str(hand.number)]
+    for p in players:
+        if p in out or p not in hand.scores_after:
+            cells.append("–")
+        else:
+            cells.append(_signed(hand.scores_after[p] - before.get(p, 0)))
+    return cells
+
+
+def _points_of(night: Any, player: str) -> str:
+    if player not in night.points:
+        return "·"
+    value = str(night.points[player])
+    return f"({value})" if player in night.dropped else value
+
+
+def _counted(counted: int, nights: int) -> str:
+    if counted == nights:
+        return str(nights)
+    return _("%(counted)d of %(nights)d", counted=counted, nights=nights)
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
+
+
+def _money(value: Decimal | None, currency: str) -> str:
+    return format_money(value or Decimal(0), currency)
+
+
+def _day(view: SessionView) -> str:
+    return view.started_at.date().isoformat()
+
+
+def _columns(view: SessionView, seated: int) -> list[str]:
+    """What a player's cell of a hand holds in this game, from the game's own facts: the
+    points melded and those left in hand where both are entered, else its running total."""
+    game = GAMES.get(view.game)
+    if game is None:
+        return [_("Points")]
+    results = game.entry_fields().get("results")
+    if isinstance(results, dict) and "melded" in results:
+        return [_("Melded"), _("In hand")]
+    form = game.entry_form(view.options, seated)
+    if not form.cards or not form.show_total:
+        return [_("Points")]
+    return [_(form.total_unit).capitalize()]
+
+
+def _rounds(view: SessionView) -> bool:
+    game = GAMES.get(view.game)
+    return game is not None and game.rounds
+
+
+# --- The files, as the pages and the API serve them ---------------------------------------------
+
+
+def night_file(group: GroupRef, session_id: int) -> tuple[bytes, str]:
+    """The night's sheet and its file name (``…-spot-1-2026-11-02-sheet.pdf``)."""
+    export = exports.session_export(group, session_id)
+    view = export.session
+    return night_sheet(export, night_title(view)), _filename(view, "sheet")
+
+
+def blank_file(group: GroupRef, session_id: int) -> tuple[bytes, str]:
+    """The night's blank score sheet, with its players and its game's columns."""
+    view = services.session_view(group, session_id)
+    return blank_sheet(view, night_title(view)), _filename(view, "blank")
+
+
+def season_file(group: GroupRef, season_id: int) -> tuple[bytes, str]:
+    """The season's table for the wall."""
+    season = seasons.season_view(group, season_id)
+    return season_table(season, group.name), group_filename(group.slug, "pdf", season.name)
+
+
+def night_title(view: SessionView) -> str:
+    """The night as its pages name it: "Spot #1", an Any game by its own name ("Hearts #2")."""
+    named = str(view.options.get("name") or "").strip() if view.game in GAMES else ""
+    game = named or (_(GAMES[view.game].name) if view.game in GAMES else view.game)
+    return f"{game} #{view.number}"
+
+
+def _filename(view: SessionView, what: str) -> str:
+    session = {
+        "group": view.group,
+        "game": view.game,
+        "id": view.number,
+        "started_at": view.started_at.isoformat(),
+    }
+    return session_filename(session, "pdf", what)

@@ -1,0 +1,173 @@
+"""Ratings and rivals (RULES.md §14), and a night's result as the league reads it.
+
+- ``night_result``: a night's places, winnings and scores (seasons, ratings and rivals all
+  place a night's players the same way, ledger/rules/league.py ``night_places``).
+- ``group_ratings``: every player's rating at one game (Any game: one game name).
+- ``player_ratings``: a player's rating over time at each game they played.
+- ``player_rivals``: each opponent's record against a player, their nemesis and favourite.
+
+Everything is worked out from the finished nights each time (a correction or a reopened night
+changes it from that night on), from the same facts as the stats (ledger/services/stats.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from sqlalchemy import select
+
+from ledger.extensions import db
+from ledger.models import Player
+from ledger.rules.errors import RuleError
+from ledger.rules.league import NightResult, night_places
+from ledger.rules.ratings import RatedNight, Ratings, rate
+from ledger.rules.registry import GAMES, get_game
+from ledger.rules.rivals import Rivals, rivals
+from ledger.services.errors import NotFound
+from ledger.services.groups import name_key
+from ledger.services.results import GroupRef
+from ledger.services.stats import SessionFacts, session_facts
+
+
+@dataclass(frozen=True)
+class GameRatings:
+    """The ratings at one game (API.md "Ratings")."""
+
+    game: str
+    game_name: str | None
+    ratings: Ratings
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "game": self.game,
+            "game_name": self.game_name,
+            "players": [
+                {
+                    "player": r.player,
+                    "rating": float(r.shown),
+                    "mu": r.mu,
+                    "sigma": r.sigma,
+                    "nights": r.nights,
+                }
+                for r in self.ratings.ratings
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class RatingLine:
+    """A player's rating after each night of one game they played (their page's chart)."""
+
+    game: str
+    game_name: str | None
+    points: tuple[tuple[int, Decimal], ...]  # (session, rating shown)
+
+
+def night_result(facts: SessionFacts, number: int = 0) -> NightResult:
+    """A night's result as the league reads it: who played a hand, their winnings, scores."""
+    game = GAMES[facts.game]
+    played = tuple(p for p in facts.scores if facts.hands.get(p, 0) > 0)
+    options = {**game.defaults(), **facts.options}
+    priced = game.money or facts.payout is not None
+    return NightResult(
+        session=facts.id,
+        number=number,
+        started_at=facts.started_at,
+        played=played,
+        winnings={p: (facts.money_of(p) or 0) if priced else 0 for p in played},
+        scores={p: int(facts.scores.get(p, 0)) for p in played},
+        winners=tuple(facts.winners),
+        money=game.money,
+        lowest_wins=game.penalty_points(options),
+    )
+
+
+def game_name_of(facts: SessionFacts) -> str | None:
+    """Any game's name as the night was given it ("Hearts"); None for the other games."""
+    if "name" not in GAMES[facts.game].options:
+        return None
+    return " ".join(str(facts.options.get("name") or "").split()) or None
+
+
+def same_game(facts: SessionFacts, game: str, name: str | None) -> bool:
+    """A night of ``game`` (Any game: of the name ``name``, whatever its case)."""
+    if facts.game != game:
+        return False
+    named = game_name_of(facts)
+    return (named or "").casefold() == (name or "").casefold()
+
+
+def finished(group: GroupRef) -> list[SessionFacts]:
+    """The group's finished nights of the games it knows, oldest first."""
+    return [f for f in session_facts(group) if f.status == "finished" and f.game in GAMES]
+
+
+def group_ratings(group: GroupRef, game: str | None, name: str | None = None) -> GameRatings:
+    """Every player's rating at ``game`` (Any game: ``name``), best first."""
+    if not game:
+        raise RuleError("Say which game the ratings are of, like ?game=spot.", field="game")
+    key = get_game(game).key
+    named = " ".join((name or "").split()) or None if "name" in GAMES[key].options else None
+    nights = [_rated(f) for f in finished(group) if same_game(f, key, named)]
+    return GameRatings(key, named, rate(nights))
+
+
+def all_ratings(group: GroupRef) -> list[GameRatings]:
+    """The ratings at every game the group has finished nights of (Any game: per name)."""
+    by_game: dict[tuple[str, str | None], list[RatedNight]] = {}
+    for facts in finished(group):
+        by_game.setdefault((facts.game, game_name_of(facts)), []).append(_rated(facts))
+    found = [GameRatings(g, n, rate(nights)) for (g, n), nights in by_game.items()]
+    return sorted(
+        (r for r in found if r.ratings.ratings), key=lambda r: _game_order(r.game, r.game_name)
+    )
+
+
+def player_ratings(group: GroupRef, player: str) -> list[RatingLine]:
+    """The player's rating after each night, at each game they played (Any game: per name),
+    in the registry's order of games."""
+    by_game: dict[tuple[str, str | None], list[RatedNight]] = {}
+    for facts in finished(group):
+        by_game.setdefault((facts.game, game_name_of(facts)), []).append(_rated(facts))
+    lines = []
+    for (game, named), nights in sorted(by_game.items(), key=lambda i: _game_order(*i[0])):
+        history = rate(nights).history
+        mine = next((h for p, h in history.items() if name_key(p) == name_key(player)), ())
+        if mine:
+            lines.append(RatingLine(game, named, mine))
+    return lines
+
+
+def player_rivals(
+    group: GroupRef, player: str, game: str | None = None, name: str | None = None
+) -> Rivals:
+    """Each opponent's record against ``player`` over the finished nights both played (of
+    ``game`` where given, Any game of ``name`` where given too); NotFound for a name the
+    group does not know."""
+    known = _named(group, player)
+    key = get_game(game).key if game else None
+    nights = [
+        night_places(night_result(f))
+        for f in finished(group)
+        if key is None or same_game(f, key, name if name is not None else game_name_of(f))
+    ]
+    return rivals(known, nights)
+
+
+def _game_order(game: str, name: str | None) -> tuple[int, str]:
+    return list(GAMES).index(game), (name or "").casefold()
+
+
+def _rated(facts: SessionFacts) -> RatedNight:
+    return RatedNight(facts.id, facts.started_at, night_places(night_result(facts)))
+
+
+def _named(group: GroupRef, player: str) -> str:
+    """The group's player ``player`` (any case) as named now, or NotFound."""
+    found = db.session.scalar(
+        select(Player.name).where(Player.group_id == group.id, Player.name_key == name_key(player))
+    )
+    if found is None:
+        raise NotFound("{player} is not a player of this group.", player=player)
+    return found

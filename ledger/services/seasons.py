@@ -1,0 +1,303 @@
+"""Seasons (RULES.md §13): a group's league of one game over a period of dates.
+
+- ``create_season``, ``update_season``, ``delete_season``: the season and its options.
+- ``season_view``, ``group_seasons``: a season with its table, worked out from the nights
+  while it is open (never stored as totals: a corrected night changes it at once).
+- ``close_season``: the table is kept as it closed (no later night changes it) and settled:
+  the fewest transfers with their bank QR codes, or onto the group's tab.
+- ``seasons_under_way``, ``player_seasons``: the group page's line and a player's places.
+
+A night's result is read from the nights' facts (ledger/services/stats.py), the same numbers
+the stats and the player pages show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import select, update
+
+from ledger.extensions import db
+from ledger.models import Season, utcnow
+from ledger.rules.epc import remittance
+from ledger.rules.errors import RuleError
+from ledger.rules.league import (
+    SeasonTable,
+    nights_left,
+    standings,
+    table_from_dict,
+    table_to_dict,
+)
+from ledger.rules.money import amount, settle_amounts
+from ledger.rules.registry import GAMES
+from ledger.rules.season_options import SeasonFields, season_fields
+from ledger.services import league
+from ledger.services.accounts import with_epc
+from ledger.services.errors import Conflict, NotFound
+from ledger.services.groups import name_key
+from ledger.services.league import night_result, same_game
+from ledger.services.results import BalanceView, GroupRef, TransferView
+from ledger.services.season_views import (
+    AddedSeason,
+    PlayerLeague,
+    PlayerSeason,
+    SeasonSettlement,
+    SeasonView,
+)
+from ledger.services.sessions import session_numbers
+from ledger.services.stats import Period, session_facts
+from ledger.services.tab import season_paid
+from ledger.services.unit_of_work import write
+
+
+def _closed() -> Conflict:
+    return Conflict("The season is closed: its standings no longer change.")
+
+
+def create_season(
+    group: GroupRef, body: Mapping[str, Any], request_id: str | None = None
+) -> AddedSeason:
+    """A new season from the API's fields (RuleError naming the field); a repeated
+    ``request_id`` answers the season it made."""
+    fields = season_fields(body, GAMES)
+
+    def work() -> AddedSeason:
+        if request_id is not None:
+            found = db.session.scalar(
+                select(Season).where(Season.group_id == group.id, Season.request_id == request_id)
+            )
+            if found is not None:
+                return AddedSeason(_view(group, found), created=False)
+        row = Season(
+            group_id=group.id,
+            request_id=request_id,
+            name=fields.name,
+            game=fields.game,
+            game_name=fields.game_name,
+            first_day=fields.first_day,
+            last_day=fields.last_day,
+            options=fields.options(),
+            status="open",
+            created_at=utcnow(),
+        )
+        db.session.add(row)
+        db.session.flush()
+        return AddedSeason(_view(group, row), created=True)
+
+    return write(work)
+
+
+def update_season(group: GroupRef, season_id: int, body: Mapping[str, Any]) -> SeasonView:
+    """The season's name, dates or options changed, while it is open (Conflict after)."""
+
+    def work() -> SeasonView:
+        row = _load(group, season_id, lock=True)
+        if row.status != "open":
+            raise _closed()
+        fields = season_fields(body, GAMES, _fields(row))
+        row.name, row.first_day, row.last_day = fields.name, fields.first_day, fields.last_day
+        row.options = fields.options()
+        db.session.flush()
+        return _view(group, row)
+
+    return write(work)
+
+
+def close_season(group: GroupRef, season_id: int, settle: Any = None) -> SeasonView:
+    """Close the season: its table is kept as it stands now (nights finished later no longer
+    count) and its balances are paid at once or, with ``settle`` "tab", put on the tab."""
+    choice = "now" if settle is None else settle
+    if choice not in ("now", "tab"):
+        raise RuleError('Settle a season "now" or put it on the "tab".', field="settle")
+
+    def work() -> SeasonView:
+        row = _load(group, season_id, lock=True)
+        if row.status != "open":
+            raise _closed()
+        table = _table(group, row)
+        row.closed = table_to_dict(table)
+        row.status = "closed"
+        row.closed_at = utcnow()
+        row.on_tab = choice == "tab" and bool(table.balances())
+        db.session.flush()
+        return _view(group, row)
+
+    return write(work)
+
+
+def delete_season(group: GroupRef, season_id: int) -> None:
+    """Remove the season: refused once a payment is recorded against it (a season on the tab
+    whose tab was paid since)."""
+
+    def work() -> None:
+        row = _load(group, season_id, lock=True)
+        if row.on_tab and season_paid(group, row):
+            raise Conflict(
+                "The tab has been paid since {season} went on it: the season stays.",
+                season=row.name,
+            )
+        db.session.delete(row)
+        db.session.flush()
+
+    write(work)
+
+
+def season_view(group: GroupRef, season_id: int) -> SeasonView:
+    return _view(group, _load(group, season_id))
+
+
+def group_seasons(group: GroupRef) -> list[SeasonView]:
+    """The group's seasons, the latest first (by their last day)."""
+    rows = db.session.scalars(
+        select(Season)
+        .where(Season.group_id == group.id)
+        .order_by(Season.last_day.desc(), Season.id.desc())
+    ).all()
+    return [_view(group, row) for row in rows]
+
+
+def seasons_under_way(group: GroupRef) -> list[SeasonView]:
+    """The open seasons whose period holds today (the group page's line)."""
+    today = utcnow().date()
+    rows = db.session.scalars(
+        select(Season).where(
+            Season.group_id == group.id,
+            Season.status == "open",
+            Season.first_day <= today,
+            Season.last_day >= today,
+        )
+    ).all()
+    return [_view(group, row) for row in rows]
+
+
+def player_seasons(group: GroupRef, name: str) -> list[PlayerSeason]:
+    """Each season the player has a night in, with their line in it."""
+    found = []
+    for season in group_seasons(group):
+        line = next(
+            (s for s in season.table.standings if name_key(s.player) == name_key(name)), None
+        )
+        if line is not None:
+            found.append(PlayerSeason(season, line))
+    return found
+
+
+def player_league(group: GroupRef, name: str) -> PlayerLeague:
+    """A player's page's league: their place in each season, their rating over time at each
+    game, and their rivals (RULES.md §13, §14)."""
+    return PlayerLeague(
+        tuple(player_seasons(group, name)),
+        tuple(league.player_ratings(group, name)),
+        league.player_rivals(group, name),
+    )
+
+
+# --- Reading a season -----------------------------------------------------------------------
+
+
+def _view(group: GroupRef, row: Season) -> SeasonView:
+    fields = _fields(row)
+    closed = row.closed is not None
+    table = table_from_dict(row.closed) if row.closed is not None else _table(group, row)
+    today = utcnow().date()
+    game = GAMES.get(row.game)
+    return SeasonView(
+        id=row.id,
+        name=row.name,
+        game=row.game,
+        game_name=row.game_name,
+        title=row.game_name or (game.name if game is not None else row.game),
+        first_day=row.first_day,
+        last_day=row.last_day,
+        options=dict(row.options),
+        status=row.status,
+        table=table,
+        currency=fields.currency,
+        unit_value=fields.unit_value,
+        closed_at=row.closed_at,
+        on_tab=row.on_tab,
+        settlement=_settlement(group, row, fields, table) if closed else None,
+        nights_left=None
+        if closed
+        else nights_left(row.first_day, row.last_day, today, len(table.nights)),
+        under_way=not closed and row.first_day <= today <= row.last_day,
+    )
+
+
+def _table(group: GroupRef, row: Season) -> SeasonTable:
+    """The table from the season's nights as they stand."""
+    fields = _fields(row)
+    period = Period.of_dates(row.first_day, row.last_day)
+    facts = [
+        f
+        for f in session_facts(group, period)
+        if f.status == "finished" and same_game(f, row.game, row.game_name)
+    ]
+    numbers = session_numbers(group) if facts else {}
+    results = [night_result(f, numbers.get(f.id, 0)) for f in facts]
+    game = GAMES.get(row.game)
+    latest = facts[-1].options if facts else {}
+    lower = game is not None and game.penalty_points({**game.defaults(), **latest})
+    return standings(results, fields.rules(lower_better=lower))
+
+
+def _settlement(
+    group: GroupRef, row: Season, fields: SeasonFields, table: SeasonTable
+) -> SeasonSettlement:
+    """The closed season's balances and the fewest transfers, with their QR codes."""
+    balances = table.balances()
+    currency, unit = fields.currency, fields.unit_value
+    settled: dict[str, Decimal] = {}
+    transfers: tuple[TransferView, ...] = ()
+    if balances:
+        settled, pairs = settle_amounts(balances, unit, currency)
+        transfers = tuple(TransferView(t.source, t.target, t.units, money) for t, money in pairs)
+    views = tuple(
+        BalanceView(p, u, amount(u, unit, currency), settled.get(p))
+        for p, u in sorted(balances.items(), key=lambda pu: (-pu[1], pu[0]))
+    )
+    if row.on_tab:
+        transfers = ()
+    else:
+        transfers = with_epc(group, transfers, currency, remittance(group.name, row.name))
+    return SeasonSettlement(currency, unit, views, transfers, row.on_tab)
+
+
+def _fields(row: Season) -> SeasonFields:
+    o = row.options
+    return SeasonFields(
+        name=row.name,
+        game=row.game,
+        game_name=row.game_name,
+        first_day=row.first_day,
+        last_day=row.last_day,
+        scoring=str(o.get("scoring", "places")),
+        best_of=o.get("best_of"),
+        min_nights=int(o.get("min_nights", 0)),
+        entry_fee=int(o.get("entry_fee", 0)),
+        unit_value=Decimal(str(o.get("unit_value", "0.01"))),
+        currency=str(o.get("currency", "EUR")),
+        prizes=tuple(int(p) for p in o.get("prizes", (60, 30, 10))),
+        booby=int(o.get("booby", 0)),
+    )
+
+
+def _load(group: GroupRef, season_id: int, *, lock: bool = False) -> Season:
+    """The group's season ``season_id``; another group's answers exactly like a missing one.
+    With ``lock`` it is locked for the rest of the transaction, as a session is."""
+    if lock and db.session.get_bind().dialect.name == "sqlite":
+        db.session.execute(
+            update(Season)
+            .where(Season.id == season_id, Season.group_id == group.id)
+            .values(status=Season.status)
+            .execution_options(synchronize_session=False)
+        )
+    wanted = select(Season).where(Season.id == season_id, Season.group_id == group.id)
+    if lock and db.session.get_bind().dialect.name != "sqlite":
+        wanted = wanted.with_for_update()
+    row = db.session.scalar(wanted)
+    if row is None:
+        raise NotFound("There is no season {id}.", id=season_id)
+    return row
