@@ -539,6 +539,9 @@
 
     form.addEventListener("submit", function (event) {
       if (!field("request_id") || !tokenInput) return; // nothing to match a resend: plain
+      // A button that posts the form elsewhere (a game's own call, Boerenbridge's bids) is
+      // not the hand: the plain way, to its own address.
+      if (event.submitter && event.submitter.hasAttribute("formaction")) return;
       event.preventDefault();
       var item = {
         id: field("request_id"),

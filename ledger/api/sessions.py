@@ -10,6 +10,7 @@ from ledger.api.auth import with_group
 from ledger.api.errors import APIError
 from ledger.api.parse import hand_entry, json_object, request_id, text, whole
 from ledger.ids import MAX_ID
+from ledger.rules import ShapeError
 from ledger.services.results import GroupRef
 
 
@@ -122,6 +123,19 @@ def pot_plan(group: GroupRef, session_id: int):
     view = services.set_pot_plan(
         group, session_id, text(body, "leftover_pot"), text(body, "pot_keeper")
     )
+    return jsonify(view.to_json())
+
+
+@bp.put("/sessions/<int:session_id>/<call>")
+@with_group
+def game_call(group: GroupRef, session_id: int, call: str):
+    """One of the game's own calls between hands (Boerenbridge's bids: API.md fourth
+    edition). A call the game does not have answers 404."""
+    body = json_object()
+    try:
+        view = services.game_call(group, session_id, call, body, whole(body, "version"))
+    except ShapeError as e:
+        raise APIError(400, e.message, field=e.field) from None
     return jsonify(view.to_json())
 
 

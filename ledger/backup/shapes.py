@@ -89,6 +89,7 @@ CHANGES: dict[str, tuple[str | None, Shape, Shape]] = {
     "player.left": ("count", SEATING, {"player": NAMED}),
     "player.bought_in": ("count", None, {**BUY_IN, "request_id?": "text"}),
     "player.renamed": (None, {"player": NAMED}, {"player": NAMED}),
+    "session.called": ("count", None, {"call": "text", "+": "json"}),
     "session.finished": (
         None,
         {"state": STATE},

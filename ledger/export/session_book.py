@@ -35,7 +35,7 @@ from ledger.export.tables import (
     seated_names,
     settlement_table,
 )
-from ledger.rules.labels import CHOICE_LABELS, OPTION_LABELS
+from ledger.rules import labels
 
 
 def session_workbook(
@@ -86,7 +86,7 @@ def session_workbook(
 
 def _option_label(option: str) -> str:
     """An option's name as the new-session page labels it (the workbook is in English)."""
-    return str(OPTION_LABELS.get(option) or option.replace("_", " ").capitalize())
+    return str(labels.option_label(option) or option.replace("_", " ").capitalize())
 
 
 def _option_cell(session: Mapping[str, Any], option: str, value: Any) -> Any:
@@ -99,12 +99,12 @@ def _option_cell(session: Mapping[str, Any], option: str, value: Any) -> Any:
             return f"{_choice(option, value)} (not decided yet)"
         if session.get("leftover_pot"):
             return _choice(option, session["leftover_pot"])
-    label = CHOICE_LABELS.get((option, str(value)))
+    label = labels.choice_label(option, value)
     return str(label) if label else _number(value)
 
 
 def _choice(option: str, value: Any) -> str:
-    return str(CHOICE_LABELS.get((option, str(value))) or value)
+    return str(labels.choice_label(option, value) or value)
 
 
 def _pot_info(session: Mapping[str, Any], numbers: Mapping[Any, int]) -> tuple[Row, Row]:

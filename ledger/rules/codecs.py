@@ -77,7 +77,9 @@ MOVE = {"from": (NAMED, None), "to": (NAMED, None), "units": "int"}
 SEATING = {"seats": [NAMED], "dealer": NAMED}
 # A buy-in (Kaluki, services/buy_ins.py): the replay makes it again and compares it.
 BUY_IN = {"player": NAMED, "after_hand": "int", "units": "int", "total": "int"}
-SEATING_OP = ({"join": NAMED, "after": NAMED}, {"leave": NAMED}, {"buy_in": BUY_IN})
+# A game's own call between hands (services/calls.py): the replay makes it again.
+CALL = {"call": "text", "body": "json"}
+SEATING_OP = ({"join": NAMED, "after": NAMED}, {"leave": NAMED}, {"buy_in": BUY_IN}, CALL)
 RESULT = {
     "player": TYPED_NAME,
     "cards?": "text",
@@ -176,7 +178,15 @@ def renamed_as(value: Any, shape: Shape, old: str, new: str) -> Any:
                 renamed(k, old, new): renamed_as(v, shape["*"], old, new) for k, v in value.items()
             }
         keys = {k.rstrip("?"): s for k, s in shape.items()}
-        return {k: renamed_as(v, keys[k], old, new) if k in keys else v for k, v in value.items()}
+        other = shape.get("+")  # a game's own fields: renamed wherever a name is in them
+        return {
+            k: renamed_as(v, keys[k] if k in keys else other, old, new)
+            if k in keys or other is not None
+            else v
+            for k, v in value.items()
+        }
+    if shape == "json":
+        return renamed_deep(value, old, new)
     return value
 
 
@@ -195,6 +205,16 @@ def _fits(value: Any, shape: Shape) -> bool:
     if isinstance(shape, TypedName) or shape in (NAMED, "text"):
         return isinstance(value, str)
     return False  # a number or a flag: nothing to rename
+
+
+def renamed_deep(value: Any, old: str, new: str) -> Any:
+    """``value`` with the name ``old`` as ``new`` wherever it is a key or a text: for what a
+    game keeps of its own (a bid by player, a team's players), which only it reads."""
+    if isinstance(value, dict):
+        return {renamed(k, old, new): renamed_deep(v, old, new) for k, v in value.items()}
+    if isinstance(value, list):
+        return [renamed_deep(v, old, new) for v in value]
+    return renamed(value, old, new)
 
 
 def renamed_state(state: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:

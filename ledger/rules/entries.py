@@ -104,13 +104,16 @@ def _read_result(cls: type, item: Any, where: str, game: str, label: str = "resu
             raise RuleError("Each result needs the player's name.", field=f"{where}.player")
     names = field_names(cls)
     for key, value in item.items():
-        if key not in names and value is not None:
+        if key in names or value is None:
+            continue
+        if label == "result":
             raise RuleError(
                 "{game} takes no {key} in a player's result.",
                 field=f"{where}.{key}",
                 game=game,
                 key=str(key),
             )
+        raise RuleError("{game} takes no {key} there.", field=f"{where}.{key}", game=game, key=key)
     return cls(**values)
 
 
@@ -366,3 +369,42 @@ def shown(values: Mapping[str, Any], kinds: Mapping[str, str], language: str) ->
         else:
             found[key] = str(value)
     return found
+
+
+# --- A refusal laid out on a page's form (ledger/web/entry.py places it) -------------------------
+
+
+@dataclasses.dataclass
+class RowErrors:
+    """The engine's refusal laid out on the form: beside players, the 'out' choice, or on top,
+    every problem placed (RULES.md §1); ``boxes``: which of a row's boxes the row's first
+    problem was about (as the form names its boxes), where the page puts the focus."""
+
+    rows: dict[int, list[str]] = dataclasses.field(default_factory=dict)
+    out: list[str] = dataclasses.field(default_factory=list)
+    general: list[str] = dataclasses.field(default_factory=list)
+    boxes: dict[int, str] = dataclasses.field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.rows or self.out or self.general)
+
+    def add_row(self, index: int, message: str, box: str | None = None) -> None:
+        messages = self.rows.setdefault(index, [])
+        if message not in messages:
+            messages.append(message)
+        if box is not None:
+            self.boxes.setdefault(index, box)
+
+    @property
+    def count(self) -> int:
+        """How many mistakes are marked on the form, beside rows and the 'out' choice."""
+        return len({m for messages in self.rows.values() for m in messages} | set(self.out))
+
+    @property
+    def first_row(self) -> int | None:
+        """The first row with a mistake, where the focus goes: it is first on the page."""
+        return min(self.rows) if self.rows else None
+
+    def focus_box(self, index: int) -> str:
+        """Which of row ``index``'s boxes its problem is about ("" for none in particular)."""
+        return self.boxes.get(index, "")

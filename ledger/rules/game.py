@@ -11,7 +11,7 @@ game it is.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from ledger.rules import entries
@@ -30,7 +30,7 @@ from ledger.rules.base import (
     next_seat,
 )
 from ledger.rules.cards import JOKER, RANKS, SUITS, Card, spot_value
-from ledger.rules.errors import Problems, RuleError
+from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.table import EntryForm, RummyReward
 from ledger.rules.texts import N_
 
@@ -46,6 +46,10 @@ class Option:
     help: str = ""
     # For free-form values (a currency, a unit value): returns the clean value or raises RuleError.
     parse: Callable[[Any], Any] | None = None
+    # What the pages and workbooks call a game's own option and its choices (by value as
+    # text), where ledger/rules/labels.py has no words for them (the options games share).
+    label: str = ""
+    choice_labels: Mapping[str, str] = field(default_factory=dict)
 
 
 # The money games' option saying what the pot left at the end of a night does.
@@ -89,6 +93,9 @@ class Game:
     # each), read with the session's own when the form's cards are worked out.
     preset: ClassVar[Mapping[str, Any]] = {}
     buys_in: ClassVar[bool] = False  # an eliminated player may buy back in (Kaluki)
+    # The game's own calls between hands (Boerenbridge's "bids": saved before a round is
+    # played), each made by ``call`` on the state and kept to replay (services/calls.py).
+    calls: ClassVar[tuple[str, ...]] = ()
 
     # --- Playing ------------------------------------------------------------------------
 
@@ -150,6 +157,22 @@ class Game:
     ) -> dict[str, Any]:
         """What a session of this game answers beside every game's (API.md "Session"): a
         finished game's bonuses, who is out of the game... Nothing by default."""
+        return {}
+
+    def call(
+        self, name: str, state: State, body: Mapping[str, Any], options: Mapping[str, Any]
+    ) -> State:
+        """One of the game's own ``calls`` made on the state between hands, with the body
+        sent (API.md: ``PUT …/<call>``): the state after it, or a RuleError."""
+        raise RuleError("{game} has no {call} to make.", game=self.name, call=name)
+
+    def call_phrase(self, name: str, body: Mapping[str, Any], number: int) -> Phrase | None:
+        """A call made before hand ``number``, in the game's words (the history); None: the
+        page's plain words."""
+        return None
+
+    def form_call(self, name: str, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """A call's body from a page's form: each row's boxes as typed (with its player)."""
         return {}
 
     def buy_in(self, state: State, player: str, options: Mapping[str, Any]) -> BoughtIn:
@@ -237,6 +260,11 @@ class Game:
         if not self.rummy:
             return None
         return self.rummy_reward({**self.defaults(), **options})
+
+    def hand_phrases(self, hand: Mapping[str, Any]) -> tuple[Phrase, ...]:
+        """A hand in the game's own words, from its stored outcome (``hand``: as the API
+        answers it), sentence by sentence; none where the pages' shared words say it."""
+        return ()
 
     def says_out(self) -> bool:
         """Whether a hand's words say who went out (or that nobody did)."""

@@ -8,6 +8,7 @@ the other.
 
 from __future__ import annotations
 
+from ledger.rules.registry import GAMES
 from ledger.rules.texts import N_
 
 OPTION_LABELS = {
@@ -77,6 +78,27 @@ CHOICE_LABELS = {
     ("ending", "big_gin"): N_("Big gin"),
     ("ending", "draw"): N_("Draw (nobody knocked)"),
 }
+
+
+def option_label(name: str) -> str | None:
+    """What an option is called (in English, marked for translation): the shared words, or
+    the game's own (``Option.label``); None where neither has any."""
+    if name in OPTION_LABELS:
+        return OPTION_LABELS[name]
+    own = [g.options[name].label for g in GAMES.values() if name in g.options]
+    return next((label for label in own if label), None)
+
+
+def choice_label(name: str, value: object) -> str | None:
+    """What a choice of an option is called: the shared words, or the game's own."""
+    key = (name, str(value))
+    if key in CHOICE_LABELS:
+        return CHOICE_LABELS[key]
+    own = [
+        g.options[name].choice_labels.get(str(value)) for g in GAMES.values() if name in g.options
+    ]
+    return next((label for label in own if label), None)
+
 
 # A Gin Rummy hand's line on the scoreboard, by how it ended ("undercut": a knock the other
 # player undercut), for ledger/web/summary.py to fill in from the engine's story.

@@ -8,7 +8,19 @@ OpenAPI description's check, the tests) reads ``GAMES``, in the order the app of
 
 from __future__ import annotations
 
-from ledger.rules import gin, jokeren, kaluki, rummy, rummy500, spin, spot, spots, tally
+from ledger.rules import (
+    boerenbridge,
+    gin,
+    jokeren,
+    kaluki,
+    klaverjassen,
+    rummy,
+    rummy500,
+    spin,
+    spot,
+    spots,
+    tally,
+)
 from ledger.rules.errors import RuleError
 from ledger.rules.game import Game
 
@@ -24,6 +36,8 @@ GAMES: dict[str, Game] = {
         kaluki.GAME,
         jokeren.GAME,
         tally.GAME,
+        boerenbridge.GAME,
+        klaverjassen.GAME,
     )
 }
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ledger.services.auth import authenticate, change_passphrase, create_group
 from ledger.services.buy_ins import buy_in
+from ledger.services.calls import game_call
 from ledger.services.errors import (
     Busy,
     Conflict,
@@ -64,6 +65,7 @@ from ledger.services.sessions import (
 
 __all__ = [
     "Busy",
+    "game_call",
     "game_of",
     "Conflict",
     "GroupFull",

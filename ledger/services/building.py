@@ -4,6 +4,7 @@ read again, nothing re-scored)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import fields
 from decimal import Decimal
 from typing import Any
 
@@ -31,6 +32,14 @@ from ledger.services.results import (
     number_sessions,
 )
 
+# What every hand's outcome, and each of its results, holds: the rest is its game's own.
+_OUTCOME_KEYS = frozenset(
+    ("number", "dealer", "leader", "results", "out", "winners", "movements", "pot_before")
+) | {"pot_after", "ending"}
+_RESULT_KEYS = frozenset(
+    ("player", "cards", "spots", "points", "sitting_out", "melds", "melded", "melded_cards")
+)
+
 
 def hand_view(hand: Hand | Row[Any]) -> HandView:
     """A hand's view, from its row or from a result row with the same columns."""
@@ -49,6 +58,7 @@ def hand_view(hand: Hand | Row[Any]) -> HandView:
                 melds=tuple(tuple(m) for m in r.get("melds", ())),
                 melded=r.get("melded"),
                 melded_cards=tuple(r.get("melded_cards", ())),
+                more={k: v for k, v in r.items() if k not in _RESULT_KEYS},
             )
             for r in o["results"]
         ),
@@ -63,6 +73,7 @@ def hand_view(hand: Hand | Row[Any]) -> HandView:
         revision=hand.revision,
         created_at=hand.created_at,
         updated_at=hand.updated_at,
+        more={k: v for k, v in o.items() if k not in _OUTCOME_KEYS},
         ending=o.get("ending"),
     )
 
@@ -134,8 +145,17 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         number=session_number(row),
         on_tab=bool(row.on_tab),
         rounds=round_views(row),
-        **game.session_parts(state, row.status, options, names),
+        **_parts(game.session_parts(state, row.status, options, names)),
     )
+
+
+def _parts(parts: Mapping[str, Any]) -> dict[str, Any]:
+    """A game's parts of the session (``Game.session_parts``): those the view names (Gin
+    Rummy's bonuses, Kaluki's totals) by name, the others in ``parts``."""
+    named = {f.name for f in fields(SessionView)}
+    found = {k: v for k, v in parts.items() if k in named}
+    rest = {k: v for k, v in parts.items() if k not in named}
+    return {**found, "parts": rest} if rest else found
 
 
 def _progress(game: Game, state: State, options: Any, status: str) -> ProgressView | None:

@@ -85,9 +85,12 @@ def game_of(group: GroupRef, session_id: int) -> Game:
 def apply_seating(
     game: Game, state: State, ops: Iterable[Mapping[str, Any]], options: Mapping[str, Any]
 ) -> State:
-    """Replay the joins, leaves and buy-ins recorded between two hands onto ``state``."""
+    """Replay the joins, leaves, buy-ins and the game's own calls recorded between two hands
+    onto ``state``."""
     for op in ops:
-        if "join" in op:
+        if "call" in op:
+            state = game.call(op["call"], state, op.get("body") or {}, options)
+        elif "join" in op:
             state = game_rules.join(game, state, op["join"], op["after"], options)
         elif "buy_in" in op:
             state = _replay_buy_in(game, state, op["buy_in"], options)

@@ -204,6 +204,9 @@ class SessionView:
     buy_ins: Mapping[str, tuple[int, ...]] | None = None
     may_buy_in: tuple[str, ...] = ()  # who may buy back in now (the page's buttons)
     rounds: tuple[RoundView, ...] = ()  # RULES.md §6c: the night's rounds, oldest first
+    # A game's own parts of the answer beside these (Boerenbridge's ``round``, Klaverjassen's
+    # ``teams`` and ``sheet``: ``Game.session_parts``), answered as they are.
+    parts: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -250,7 +253,7 @@ class SessionView:
             found["eliminated"] = list(self.eliminated)
         if self.buy_ins is not None:
             found["buy_ins"] = {p: len(at) for p, at in self.buy_ins.items()}
-        return found
+        return {**found, **self.parts}
 
 
 @dataclass(frozen=True)
@@ -267,9 +270,12 @@ class ResultView:
     # points left in hand are ``spots`` (answered as ``in_hand`` too).
     melded: int | None = None
     melded_cards: tuple[str, ...] = ()
+    # What a game says of the result beside these (Boerenbridge's bid and tricks).
+    more: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         found = {
+            **self.more,
             "player": self.player,
             "cards": list(self.cards),
             "spots": self.spots,
@@ -316,6 +322,8 @@ class HandView:
     created_at: datetime
     updated_at: datetime
     ending: str | None = None  # Gin Rummy: knock, gin, big_gin or draw
+    # What a game says of the hand beside these (Klaverjassen's teams: points, roem, nat).
+    more: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def payments(self) -> tuple[MovementView, ...]:
@@ -340,6 +348,7 @@ class HandView:
             "created_at": timestamp(self.created_at),
             "updated_at": timestamp(self.updated_at),
             **({"ending": self.ending} if self.ending is not None else {}),
+            **self.more,
         }
 
 

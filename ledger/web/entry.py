@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from flask_babel import gettext as _
@@ -28,6 +27,7 @@ from ledger.rules import (
     entries,
     get_game,
 )
+from ledger.rules.entries import RowErrors
 from ledger.rules.errors import Problems
 from ledger.web.forms import HandForm
 from ledger.web.i18n import error_text, page_cards_language
@@ -35,53 +35,13 @@ from ledger.web.i18n import error_text, page_cards_language
 _RESULT_FIELD = re.compile(r"^results\[(\d+)\](?:\.(\w+))?")
 # The shared form's own fields: everything else a form posts is its game's.
 _CORE_ROW = frozenset(entries.field_names(ResultEntry))
-_CORE_TOP = frozenset(entries.field_names(HandEntry)) | {"request_id", "version", "number"}
+_CORE_TOP = frozenset((*entries.field_names(HandEntry), "request_id", "version", "number"))
 _CORE_TOP |= {"csrf_token"}
 
 
 def layout(game_key: str, options: Mapping[str, Any], seated: int) -> EntryForm:
-    """What the hand form's rows of cards offer for this game, its options and this many
-    seated: the engine's answer (``Game.entry_form``)."""
+    """What the hand form's rows of cards offer (the engine's answer: ``Game.entry_form``)."""
     return get_game(game_key).entry_form(options, seated)
-
-
-@dataclass
-class RowErrors:
-    """The engine's refusal laid out on the form: beside players, the 'out' choice, or on top.
-
-    Every problem of the refusal is placed (RULES.md §1, "Every mistake at once"); ``boxes``
-    says which of a row's boxes the row's first problem was about (the field's last name, as
-    the form names its boxes), so the page can put the focus in it.
-    """
-
-    rows: dict[int, list[str]] = field(default_factory=dict)
-    out: list[str] = field(default_factory=list)
-    general: list[str] = field(default_factory=list)
-    boxes: dict[int, str] = field(default_factory=dict)
-
-    def __bool__(self) -> bool:
-        return bool(self.rows or self.out or self.general)
-
-    def add_row(self, index: int, message: str, box: str | None = None) -> None:
-        messages = self.rows.setdefault(index, [])
-        if message not in messages:
-            messages.append(message)
-        if box is not None:
-            self.boxes.setdefault(index, box)
-
-    @property
-    def count(self) -> int:
-        """How many mistakes are marked on the form, beside rows and the 'out' choice."""
-        return len({m for messages in self.rows.values() for m in messages} | set(self.out))
-
-    @property
-    def first_row(self) -> int | None:
-        """The first row with a mistake, where the focus goes: it is first on the page."""
-        return min(self.rows) if self.rows else None
-
-    def focus_box(self, index: int) -> str:
-        """Which of row ``index``'s boxes its problem is about ("" for none in particular)."""
-        return self.boxes.get(index, "")
 
 
 def fill(
@@ -92,10 +52,8 @@ def fill(
     stored: bool = False,
     game: Game | None = None,
 ) -> None:
-    """One row per player; with ``entry`` (a hand as typed, or as stored), the rows as typed
-    then, the game's own boxes in ``form.more_rows`` and ``form.more``. A ``stored`` entry's
-    cards are in English: they are shown in the page's letters (the ``game`` says which of
-    its fields are cards)."""
+    """One row per player; with ``entry`` (as typed, or as ``stored``: its cards shown in the
+    page's letters) the rows as then, the ``game``'s own boxes in ``form.more_rows``/``more``."""
     typed = {r["player"]: r for r in (entry or {}).get("results", ())}
     language = page_cards_language() if stored else "en"
     kinds = {} if game is None else entries.kinds(game.entry_type, game.result_type)
@@ -107,16 +65,14 @@ def fill(
         form.results.append_entry(
             dict(
                 player=name,
-                # Stored in English; shown as the page's players type them ("Vh" in Dutch).
-                cards=cards_as_typed(r.get("cards") or "", language),
+                cards=cards_as_typed(r.get("cards") or "", language),  # "Vh" in Dutch
                 spots="" if r.get("spots") is None else str(r["spots"]),
                 sitting_out=bool(r.get("sitting_out")),
             )
         )
         more = {k: v for k, v in r.items() if k not in _CORE_ROW}
         form.more_rows.append(entries.shown(more, kinds.get("results", {}), language))
-    if entry is not None:
-        # A stored entry (API.md "Hand entry") names its fields as the form does.
+    if entry is not None:  # a stored entry names its fields as the form does
         form.out.data = entry.get(form.out.name) or ""
         form.rummy.data = bool(entry.get(form.rummy.name))
         more = {k: v for k, v in entry.items() if k not in _CORE_TOP and k != "results"}
@@ -157,8 +113,8 @@ def set_out_choices(form: HandForm, players: Sequence[str]) -> None:
 def read(
     form: HandForm, game: Game, options: Mapping[str, Any], dealer: str | None, number: int
 ) -> tuple[Any, RowErrors]:
-    """The entry of hand ``number`` the form describes, and the mistakes found before the
-    engine sees it: the rows of cards here, the game's own boxes by the game."""
+    """Hand ``number``'s entry as the form says it (the game reads its own boxes), and the
+    mistakes found before the engine sees it."""
     shape = game.entry_form(options, len(form.results))
     errors, problems = RowErrors(), Problems()
     rows, top = posted(form)
@@ -174,12 +130,8 @@ def read(
             continue
         core = _card_row(row, name, i, shape, out, errors)
         results.append(game.form_result(name, i, core, rows[i], problems))
-    core_entry = HandEntry(
-        results=tuple(results),
-        out=out,
-        rummy=bool(shape.rummy and form.rummy.data),
-        cards_language=page_cards_language(),
-    )
+    rummy = bool(shape.rummy and form.rummy.data)
+    core_entry = HandEntry(tuple(results), out, rummy, page_cards_language())
     entry = game.form_entry(core_entry, top, number, problems)
     players = [r.player.data for r in form.results]
     for problem in problems.found:
@@ -214,7 +166,10 @@ def place(error: RuleError, players: Sequence[str], game: Game) -> RowErrors:
 
 def _out_fields(game: Game) -> frozenset[str]:
     """The entry's fields beside its results (who went out, whether rummy, how the hand
-    ended): an error about one goes beside the "went out" choice."""
+    ended): an error about one goes beside the "went out" choice. An entry that is no hand
+    of cards (a team game's) has none: its errors go above the form."""
+    if not issubclass(game.entry_type, HandEntry):
+        return frozenset()
     return frozenset(entries.field_names(game.entry_type)) - {"results"}
 
 

@@ -292,6 +292,27 @@ def edit(slug: str, session_id: int, number: int):
     return _render_form(group, view, form, players, hand.dealer, hand.leader, errors, hand)
 
 
+@bp.post("/call/<name>")
+def call(slug: str, session_id: int, name: str):
+    """A game's own call from the hand form (Boerenbridge's bids), then the form again."""
+    group, view = _session(slug, session_id)
+    game, players, form = GAMES[view.game], _seated(view), HandForm()
+    entry.set_out_choices(form, players)
+    form.more_rows = entry.posted(form)[0]
+    typed = [{"player": r.player.data, **form.more_rows[i]} for i, r in enumerate(form.results)]
+    errors = entry.RowErrors()
+    try:
+        if form.validate():
+            body, version = game.form_call(name, typed), _whole(form.version.data)
+            services.game_call(group, session_id, name, body, version)
+            return redirect(url_for("hands.new", slug=slug, session_id=session_id))
+    except services.RuleError as e:
+        errors = entry.place(e, [r.player.data for r in form.results], game)
+    except (services.Conflict, services.NotFound) as e:
+        errors = entry.RowErrors(general=[error_text(e)])
+    return _render_form(group, view, form, players, view.dealer, view.leader, errors)
+
+
 def _corrected(view: SessionView, number: int):
     flash(texts.hand_text(view.game, "corrected", number=number), "success")
     return redirect(url_for("sessions.show", slug=view.group, session_id=view.id))

@@ -17,13 +17,13 @@ from functools import partial
 from typing import Any
 
 from flask import Blueprint, g, render_template, request
-from flask_babel import format_decimal, ngettext
+from flask_babel import format_decimal, get_translations, ngettext
 from flask_babel import gettext as _
 
 from ledger import services
 from ledger.models import utcnow
 from ledger.pictures.chart import score_chart
-from ledger.rules import N_, amount
+from ledger.rules import GAMES, N_, amount
 from ledger.services import accounts, lines, pages, seasons, stats, tab
 from ledger.services.building import night_currency
 from ledger.services.errors import RuleError
@@ -435,7 +435,14 @@ def _reopened(change: ChangeView, session: SessionView) -> str:
     return _("The night was opened again.") if session.money else _("The game was opened again.")
 
 
+def _called(change: ChangeView, session: SessionView) -> str:
+    made = dict(change.after)  # a game's own call, in its words (Boerenbridge's bids)
+    said = GAMES[session.game].call_phrase(made.pop("call"), made, (change.hand_number or 0) + 1)
+    return said.render(get_translations().gettext)  # type: ignore[union-attr]  # None: plain
+
+
 _WORDS: dict[str, Callable[[ChangeView, SessionView], str]] = {
+    "session.called": _called,
     "pot.planned": _planned,
     "session.reopened": _reopened,
     "session.created": _created,

@@ -27,10 +27,10 @@ from flask_babel import get_locale, get_translations, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from ledger import hosting
-from ledger.rules import CARD_LANGUAGES, Phrase, RuleError
+from ledger.rules import CARD_LANGUAGES, Phrase, RuleError, labels
 from ledger.security import same_site_path
 from ledger.services.errors import ServiceError
-from ledger.web.texts import OPTION_LABELS, option_label
+from ledger.web.texts import option_label
 
 LANGUAGES = {"en": "English", "nl": "Nederlands"}
 DEFAULT_LANGUAGE = "en"
@@ -76,7 +76,7 @@ def _options_by_label(error: RuleError | ServiceError) -> Phrase:
     key = phrase.params.get("option")
     if not isinstance(key, str) or error.field != f"options.{key}" or "options" in phrase.params:
         return phrase
-    if key not in OPTION_LABELS:
+    if labels.option_label(key) is None:
         return phrase
     label = gettext("“%(option)s”", option=option_label(key))
     named = Phrase(phrase.template, **{**phrase.params, "option": label})

@@ -11,12 +11,12 @@ follow the page's language.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from flask_babel import format_date, gettext, ngettext
+from flask_babel import format_date, get_translations, gettext, ngettext
 
 from ledger.rules import (
     GAMES,
@@ -30,6 +30,7 @@ from ledger.rules import (
     pot_story,
 )
 from ledger.rules.base import HandEntry, ResultEntry
+from ledger.rules.errors import Phrase
 from ledger.rules.labels import ENDING_WORDS
 from ledger.services.results import SessionView
 from ledger.web.display import format_money
@@ -61,6 +62,7 @@ def hand_summary(
     rummy: RummyReward | None = None,
     penalty: bool = False,
     says_out: bool = False,
+    own: Callable[[Mapping[str, Any]], Sequence[Phrase]] | None = None,
 ) -> str:
     """What the hand did, in words: who won, who pays or scores what, and the pot.
 
@@ -68,6 +70,9 @@ def hand_summary(
     what going rummy is worth in the session (the engine's answer), said of a hand that went
     rummy: "Ann went rummy — doubled."
     """
+    said = own(hand) if own is not None else ()
+    if said:  # the game's own words (ledger/rules: Game.hand_phrases)
+        return " ".join(p.render(get_translations().gettext) for p in said)
     if hand.get("ending"):
         return _ending_summary(hand)
     nobody_out = [gettext("Nobody went out.")] if says_out and not hand.get("out") else []

@@ -12,8 +12,8 @@ from typing import Any
 
 from flask_babel import gettext
 
-from ledger.rules import GAMES, N_
-from ledger.rules.labels import CHOICE_LABELS, OPTION_LABELS
+from ledger.rules import GAMES, N_, labels
+from ledger.rules.labels import CHOICE_LABELS, OPTION_LABELS  # noqa: F401 (the tests')
 
 # A game whose table calls its hands rounds (``Game.rounds``: Spin Rummy deals one hand per
 # contract round) has pages that say "round" wherever the others' say "hand".
@@ -118,6 +118,7 @@ def hand_words(game_key: str, options: Mapping[str, Any]) -> dict[str, Any]:
     if game is None:
         return {}
     return dict(
+        own=game.hand_phrases,
         rounds=game.rounds,
         rummy=game.went_rummy(options),
         penalty=game.penalty_points(options),
@@ -144,12 +145,12 @@ def text(message: str | None) -> str:
 
 
 def option_label(name: str) -> str:
-    label = OPTION_LABELS.get(name)
+    label = labels.option_label(name)
     return gettext(label) if label else name.replace("_", " ").capitalize()
 
 
 def choice_label(name: str, value: Any) -> str:
-    label = CHOICE_LABELS.get((name, str(value)))
+    label = labels.choice_label(name, value)
     return gettext(label) if label else str(value)
 
 

@@ -47,6 +47,7 @@ def snapshot(table: Table, sid: int):
 def a_calls(app, slug: str, sid: int):
     """Every (method, path, endpoint) of the API, filled in with group A's things."""
     values = {"slug": slug, "session_id": sid, "number": 1, "name": "Cornelius", "payment_id": 1}
+    values["call"] = "bids"  # a game's own call (Boerenbridge's)
     values["season_id"] = 1
     values["round_id"] = 1
     calls = []
@@ -83,6 +84,7 @@ def body_for(endpoint: str):
         "api.buy_in": {"player": "Zebedee"},
         "api.add_round": ROUND,
         "api.change_round": ROUND,
+        "api.game_call": {"bids": {"Zebedee": 0, "Philomena": 0, "Cornelius": 0}},
         "api.create_season": SEASON,
         "api.update_season": {"best_of": 2},
         "api.close_season": {"settle": "now"},

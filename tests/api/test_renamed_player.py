@@ -77,6 +77,15 @@ def before_the_rename(table: Table, bob: str) -> dict[str, int]:
     ids["tally"] = sid = table.new_session("tally", ["Ann", bob, "Cas"], "Cas", name="Whist")
     _hand(table, sid, {"Ann": {"points": -4}, bob: {"points": 9}, "Cas": {"sitting_out": True}})
     table.ok("POST", f"/sessions/{sid}/finish", {})  # over before the rename: Bob won it
+    # Boerenbridge: Bob's bid kept in the state, saved before a round and waiting over the
+    # rename; Klaverjassen: Bob in a team, its players on the wij/zij sheet.
+    ids["boerenbridge"] = sid = table.new_session("boerenbridge", ["Ann", bob, "Cas"], "Ann")
+    table.ok("PUT", f"/sessions/{sid}/bids", {"bids": {bob: 1, "Cas": 0, "Ann": 0}})
+    _hand(table, sid, {"Ann": {"tricks": 0}, bob: {"tricks": 1}, "Cas": {"tricks": 0}})
+    table.ok("PUT", f"/sessions/{sid}/bids", {"bids": {"Cas": 1, "Ann": 0, bob: 0}})
+    ids["klaverjassen"] = sid = table.new_session("klaverjassen", ["Ann", bob, "Cas", "Dan"], "Dan")
+    body = {"playing": 2, "teams": [{"team": 2, "points": 100, "roem": 20}]}
+    table.ok("POST", f"/sessions/{sid}/hands", body, 201)
     assert {table.get(f"/sessions/{sid}")["game"] for sid in ids.values()} == set(GAMES)
     return ids
 
@@ -110,7 +119,12 @@ def after_the_rename(table: Table, ids: dict[str, int], bob: str) -> None:
     }
     table.ok("PUT", f"/sessions/{sid}/hands/2", fixed)  # replays a buy-in from either side
     _hand(table, ids["jokeren"], {"Ann": "JK 5D"}, out=bob)
-    for game in ("spots", "rummy", "spin", "rummy500", "kaluki", "jokeren"):
+    _hand(
+        table, ids["boerenbridge"], {"Cas": {"tricks": 1}, "Ann": {"tricks": 0}, bob: {"tricks": 1}}
+    )
+    body = {"playing": 1, "teams": [{"team": 1, "points": 70, "roem": 20}]}  # nat
+    table.ok("POST", f"/sessions/{ids['klaverjassen']}/hands", body, 201)
+    for game in ("spots", "rummy", "spin", "rummy500", "kaluki", "jokeren", "boerenbridge"):
         table.ok("POST", f"/sessions/{ids[game]}/finish", {})
 
 

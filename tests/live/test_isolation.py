@@ -95,12 +95,13 @@ def test_without_the_right_passphrase_every_address_needs_credentials(groups):
 
 def test_wrong_credentials_are_refused_with_401_at_every_address(groups):
     a, b, sid, before = groups
-    # Wrong passphrases are limited per group (test_auth.py), so the guesses are spread: a
-    # few with A's name, a few with B's, the rest with a group name that does not exist.
+    # Wrong passphrases are limited per group name, made-up names alike (test_auth.py), so the
+    # guesses are spread: a few with A's name, a few with B's, the rest two each with group
+    # names that do not exist.
     wrong = [(a.slug, "not-the-passphrase")] * 2 + [(a.slug, b.passphrase)]
     wrong += [(b.slug, a.passphrase)] * 3
     addresses = a_addresses(a.slug, sid)
-    wrong += [("no-such-group", a.passphrase)] * (len(addresses) - len(wrong))
+    wrong += [(f"no-such-group-{i // 2}", a.passphrase) for i in range(len(addresses) - len(wrong))]
     for (method, path, body), (slug, passphrase) in zip(addresses, wrong, strict=True):
         response = a.as_(slug, passphrase).call(method, path, body)
         assert response.status_code == 401, f"{method} {path} as {slug}: {response.text}"
