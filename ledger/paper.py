@@ -26,10 +26,16 @@ from ledger.downloads import group_filename, session_filename
 from ledger.rules.registry import GAMES
 from ledger.services import exports, seasons
 from ledger.services.exports import SessionExport
-from ledger.services.results import GroupRef, HandView, SessionView, TransferView
+from ledger.services.results import (
+    GroupRef,
+    HandView,
+    SessionView,
+    SettlementView,
+    TransferView,
+)
 from ledger.services.season_views import SeasonView
 from ledger.web.display import format_money
-from ledger.web.summary import transfer_text  # the same words as the settle-up page
+from ledger.web.summary import round_text, transfer_text  # the settle-up page's words
 
 FONTS = Path(__file__).resolve().parent / "fonts"
 FONT = "DejaVu"
@@ -128,10 +134,26 @@ def night_sheet(export: SessionExport, title: str, names: Mapping[str, str] | No
     if view.amounts is not None and view.currency:
         money = [_("Money"), *(_money(view.amounts.get(p), view.currency) for p in players)]
         sheet.grid(["", *players], [money], size=size)
+    if export.settlement is not None and export.settlement.with_rounds:
+        _drinks(sheet, export.settlement, players, size)
     if export.settlement is not None:
         sheet.heading(_("Who pays whom"))
         _transfers(sheet, export.settlement.transfers, export.settlement.currency)
     return sheet.done()
+
+
+def _drinks(sheet: Sheet, settled: SettlementView, players: Sequence[str], size: int) -> None:
+    """The night's rounds of drinks and food (RULES.md §6c): each in words with its parts,
+    then what they give each player beside the game's money, and the totals settled."""
+    sheet.heading(_("Drinks and food"))
+    for made in settled.rounds:
+        sheet.line_of(round_text(made.to_json(), made.currency))
+    by = {b.player: b for b in settled.balances}
+    cash = settled.currency
+    game = [_("Game"), *(_money(by[p].amount if p in by else None, cash) for p in players)]
+    drinks = [_("Rounds"), *(_money(by[p].rounds if p in by else None, cash) for p in players)]
+    total = [_("Total"), *(_money(by[p].total if p in by else None, cash) for p in players)]
+    sheet.grid(["", *players], [game, drinks, total], size=size)
 
 
 def blank_sheet(view: SessionView, title: str) -> bytes:

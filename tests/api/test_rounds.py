@@ -4,6 +4,10 @@ double tap, and payments given in the currency."""
 
 from __future__ import annotations
 
+import io
+
+from pypdf import PdfReader
+
 from tests.api.helpers import SEED_PLAYERS, error
 
 PINTS = {"what": "a round", "amount": "18.40", "paid_by": "John", "for": SEED_PLAYERS}
@@ -254,3 +258,17 @@ def test_a_night_with_rounds_is_not_deleted_as_started_by_mistake(table):
     assert message == f"Session {sid} has rounds: take them back before deleting it."
     assert table.delete(f"/sessions/{sid}/rounds/{made['id']}").status_code == 204
     assert table.delete(f"/sessions/{sid}").status_code == 204
+
+
+def test_the_nights_sheet_pdf_has_the_rounds_and_the_totals(table):
+    sid = worked_example(table)
+    table.ok("POST", f"/sessions/{sid}/rounds", PINTS, 201)
+    table.ok("POST", f"/sessions/{sid}/rounds", CRISPS, 201)
+    response = table.get(f"/sessions/{sid}/sheet.pdf")
+    assert response.status_code == 200
+    pages = PdfReader(io.BytesIO(response.get_data())).pages
+    text = " ".join(" ".join(p.extract_text().split()) for p in pages)
+    assert "Drinks and food" in text
+    assert "John paid €18.40 for a round for Enda, John, Rex and Finn" in text
+    assert "Total -€3.40 €11.00 -€0.10 -€7.50" in text
+    assert "Finn pays John €7.50" in text
