@@ -26,6 +26,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ledger.extensions import db
+from ledger.rules.nights import SERIES_LENGTH
 
 if TYPE_CHECKING:
     # db.Model is Flask-SQLAlchemy's subclass of Base, made at run time: a type checker
@@ -143,9 +144,13 @@ class GameSession(Model):
 
     __tablename__ = "sessions"
     # A double tap on "Start" or a retry sends the same request_id: one session only.
-    # Its id is never used twice, as a group's (its address, the page kept for it).
+    # Its id is never used twice, as a group's (its address, the page kept for it). A
+    # migration that rebuilds this table on SQLite passes sqlite_autoincrement again
+    # (tests/api/test_migrations.py checks every such table after every upgrade).
+    # Two nights started at the same moment cannot take the same number: one starts over.
     __table_args__ = (
         UniqueConstraint("group_id", "request_id"),
+        UniqueConstraint("group_id", "series", "number"),
         {"sqlite_autoincrement": True},
     )
 
@@ -153,6 +158,10 @@ class GameSession(Model):
     group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
     request_id: Mapped[str | None] = mapped_column(String(REQUEST_ID_LENGTH))
     game: Mapped[str] = mapped_column(String(20))
+    # The night's number among the group's nights of its series (ledger/rules/nights.py: its
+    # game, or Any game's name), given when it starts and kept for life: "Spot #2".
+    series: Mapped[str] = mapped_column(String(SERIES_LENGTH))
+    number: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(10), default="open")
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     start_state: Mapped[dict[str, Any]] = mapped_column(JSON)

@@ -26,11 +26,11 @@ from ledger.downloads import group_filename, session_filename
 from ledger.rules.registry import GAMES
 from ledger.services import exports, seasons
 from ledger.services.exports import SessionExport
+from ledger.services.night import NightView
 from ledger.services.results import (
     GroupRef,
     HandView,
     SessionView,
-    SettlementView,
     TransferView,
 )
 from ledger.services.season_views import SeasonView
@@ -134,23 +134,24 @@ def night_sheet(export: SessionExport, title: str, names: Mapping[str, str] | No
     if view.amounts is not None and view.currency:
         money = [_("Money"), *(_money(view.amounts.get(p), view.currency) for p in players)]
         sheet.grid(["", *players], [money], size=size)
-    if export.settlement is not None and export.settlement.with_rounds:
-        _drinks(sheet, export.settlement, players, size)
+    if export.night is not None and export.night.session.rounds:
+        _drinks(sheet, export.night, players, size)
     if export.settlement is not None:
         sheet.heading(_("Who pays whom"))
         _transfers(sheet, export.settlement.transfers, export.settlement.currency)
     return sheet.done()
 
 
-def _drinks(sheet: Sheet, settled: SettlementView, players: Sequence[str], size: int) -> None:
+def _drinks(sheet: Sheet, night: NightView, players: Sequence[str], size: int) -> None:
     """The night's rounds of drinks and food (RULES.md §6c): each in words with its parts,
-    then what they give each player beside the game's money, and the totals settled."""
+    then the night's figures (services/night.py): each player's game money, what the rounds
+    give them and the total the transfers settle."""
     sheet.heading(_("Drinks and food"))
-    for made in settled.rounds:
+    for made in night.session.rounds:
         sheet.line_of(round_text(made.to_json(), made.currency))
-    by = {b.player: b for b in settled.balances}
-    cash = settled.currency
-    game = [_("Game"), *(_money(by[p].amount if p in by else None, cash) for p in players)]
+    by = {s.player: s for s in night.standings}
+    cash = night.settlement.currency if night.settlement is not None else ""
+    game = [_("Game"), *(_money(by[p].balance_amount if p in by else None, cash) for p in players)]
     drinks = [_("Rounds"), *(_money(by[p].rounds if p in by else None, cash) for p in players)]
     total = [_("Total"), *(_money(by[p].total if p in by else None, cash) for p in players)]
     sheet.grid(["", *players], [game, drinks, total], size=size)

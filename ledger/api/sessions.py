@@ -17,7 +17,8 @@ from ledger.services.results import GroupRef
 @bp.get("/sessions/<int:session_id>")
 @with_group
 def session(group: GroupRef, session_id: int):
-    return jsonify(services.session_view(group, session_id).to_json())
+    """The night now (API.md "Session"), with each player's figures as the pages show them."""
+    return jsonify(services.night_view(group, session_id).to_json())
 
 
 @bp.delete("/sessions/<int:session_id>")
@@ -160,7 +161,7 @@ def reopen(group: GroupRef, session_id: int):
 @bp.get("/sessions/<int:session_id>/settlement")
 @with_group
 def settlement(group: GroupRef, session_id: int):
-    return jsonify(services.settlement(group, session_id).to_json())
+    return jsonify(services.night_settlement(group, session_id).to_json())
 
 
 @bp.get("/sessions/<int:session_id>/payments")

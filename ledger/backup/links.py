@@ -13,6 +13,7 @@ from ledger.backup.values import _is_int, _shown
 from ledger.models import (
     Group,
 )
+from ledger.rules import nights
 from ledger.rules.base import tidy_name
 from ledger.rules.errors import RuleError
 from ledger.rules.iban import check_account_name, check_iban
@@ -209,6 +210,37 @@ def _check_tab(rows: Mapping[str, list[dict[str, Any]]]) -> None:
                 "The backup is refused: bank account {id} is not a sound IBAN and name.",
                 id=str(a["id"]),
             )
+
+
+def _check_night_numbers(sessions: list[dict[str, Any]]) -> None:
+    """Each night's number, as the pages name it ("Spot #2": ledger/rules/nights.py): kept as
+    the backup has it, of the series its game and options make, one night a number; a backup
+    made before nights had numbers gets them in the order the nights were started."""
+    taken: dict[tuple[str, int], Any] = {}
+    for s in sessions:
+        series = nights.series(s["game"], s["options"])
+        if s["series"] is None and s["number"] is None:
+            continue
+        if s["series"] != series or not s["number"]:
+            raise BackupError(
+                "The backup is refused: the number of session {id} is not one the app gives.",
+                id=s["id"],
+            )
+        if (series, s["number"]) in taken:
+            raise BackupError(
+                "The backup is refused: sessions {id} and {other} have the same number.",
+                id=s["id"],
+                other=taken[(series, s["number"])],
+            )
+        taken[(series, s["number"])] = s["id"]
+    highest: dict[str, int] = {}
+    for series, number in taken:
+        highest[series] = max(highest.get(series, 0), number)
+    for s in sorted(sessions, key=lambda s: (s["started_at"], s["id"])):
+        if s["number"] is None:
+            series = nights.series(s["game"], s["options"])
+            highest[series] = s["number"] = highest.get(series, 0) + 1
+            s["series"] = series
 
 
 def _on_tab_by_history(changes: Sequence[Mapping[str, Any]]) -> set[int]:

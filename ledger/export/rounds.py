@@ -59,8 +59,9 @@ def rounds_rows(session: Mapping[str, Any], names: Sequence[str]) -> Iterator[Ro
 
 
 def group_rounds_header(names: Sequence[str]) -> Row:
-    """The group workbook's Rounds sheet: the night (its id and its name) before each round."""
-    return ["Session", "Night", "Round", "At (UTC)", "What", "Paid by", "Amount", "Currency"] + [
+    """The group workbook's Rounds sheet: the night (as the pages name it, "Spot #2", and its
+    id beside it) before each round."""
+    return ["Session", "Id", "Round", "At (UTC)", "What", "Paid by", "Amount", "Currency"] + [
         *names
     ]
 
@@ -72,7 +73,7 @@ def group_rounds_rows(
     own sheet has it, with its currency."""
     currency = night_currency(session)
     for row in rounds_rows(session, names):
-        yield [session.get("id"), night, *row[:5], currency, *row[5:]]
+        yield [night, session.get("id"), *row[:5], currency, *row[5:]]
 
 
 def round_names(session: Mapping[str, Any], names: Sequence[str]) -> list[str]:
@@ -92,20 +93,22 @@ def round_movements(session: Mapping[str, Any]) -> Iterator[tuple[str, str, Deci
                 yield person, str(made["paid_by"]), Decimal(str(part)), note
 
 
-def totals_columns(settlement: Mapping[str, Any] | None, currency: str) -> Row:
-    """The Summary's rounds and total columns where the settlement has rounds."""
-    if not _with_rounds(settlement):
+def totals_columns(session: Mapping[str, Any], currency: str) -> Row:
+    """The Summary's rounds and total columns, where the night has rounds."""
+    if not _with_rounds(session):
         return []
     return [f"Rounds ({currency})", f"Total ({currency})"]
 
 
-def totals_cells(settlement: Mapping[str, Any] | None, name: str) -> Row:
-    if not _with_rounds(settlement):
+def totals_cells(session: Mapping[str, Any], name: str) -> Row:
+    """A player's rounds and total on the Summary: the night's figures (its standings, as
+    every page shows them: ledger/services/night.py)."""
+    if not _with_rounds(session):
         return []
-    balances = (settlement or {}).get("balances") or []
-    found: Mapping[str, Any] = next((b for b in balances if b["player"] == name), {})
+    standings = session.get("standings") or []
+    found: Mapping[str, Any] = next((s for s in standings if s["player"] == name), {})
     return [Decimal(str(found.get("rounds") or 0)), Decimal(str(found.get("total") or 0))]
 
 
-def _with_rounds(settlement: Mapping[str, Any] | None) -> bool:
-    return any("total" in b for b in (settlement or {}).get("balances") or [])
+def _with_rounds(session: Mapping[str, Any]) -> bool:
+    return any(s.get("total") is not None for s in session.get("standings") or [])

@@ -248,7 +248,7 @@ def _check_readable(group: GroupRef) -> None:
             view = services.session_view(group, summary.id)
             services.list_hands(group, summary.id)
             if view.money or view.payout is not None or view.rounds:
-                services.settlement(group, summary.id)
+                services.night_settlement(group, summary.id)
         except ServiceError:
             raise
         except Exception as e:

@@ -8,13 +8,15 @@ from dataclasses import fields
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Row, func, select
+from sqlalchemy import Row, select
 from sqlalchemy.orm import aliased
 
 from ledger.extensions import db
 from ledger.models import GameSession, Hand, Payment, Player, Round, SessionPlayer
+from ledger.rules import nights
 from ledger.rules import rounds as rules
 from ledger.rules.base import State
+from ledger.rules.errors import Phrase
 from ledger.rules.game import Game
 from ledger.rules.money import amount, minor_units
 from ledger.rules.payout import for_money, game_payout
@@ -29,7 +31,6 @@ from ledger.services.results import (
     RoundView,
     SeatView,
     SessionView,
-    number_sessions,
 )
 
 # What every hand's outcome, and each of its results, holds: the rest is its game's own.
@@ -142,7 +143,8 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         closed=row.finish is not None,
         **_keepers(row, state),
         payout=payout,
-        number=session_number(row),
+        number=row.number,
+        own_name=nights.own_name(options),
         on_tab=bool(row.on_tab),
         rounds=round_views(row),
         **_parts(game.session_parts(state, row.status, options, names)),
@@ -164,30 +166,18 @@ def _progress(game: Game, state: State, options: Any, status: str) -> ProgressVi
     return ProgressView(p.round, p.hand, p.hands_in_round, p.rounds, p.contract) if p else None
 
 
-def session_number(row: Any) -> int:
-    """The session's number among its group's sessions of its game (number_sessions); ``row``
-    has its id, game and group_id. The sessions of its game up to it, counted: one query."""
-    counted = db.session.scalar(
-        select(func.count())
-        .select_from(GameSession)
-        .where(
-            GameSession.group_id == row.group_id,
-            GameSession.game == row.game,
-            GameSession.id <= row.id,
-        )
-    )
-    return int(counted or 0)
-
-
 def session_numbers(group_id: int) -> dict[int, int]:
-    """Every session's number in the group (number_sessions): one query."""
+    """Every session's number in the group (its number among the nights of its game, as
+    stored when it started: ledger/rules/nights.py), by id: one query."""
     found = db.session.execute(
-        select(GameSession.id, GameSession.game).where(GameSession.group_id == group_id)
+        select(GameSession.id, GameSession.number).where(GameSession.group_id == group_id)
     ).all()
-    return number_sessions((s.id, s.game) for s in found)
+    return {s.id: s.number for s in found}
 
 
-def payment_views(row: GameSession, unit_value: Decimal, currency: str) -> tuple[PaymentView, ...]:
+def payment_views(
+    row: GameSession | Row[Any], unit_value: Decimal, currency: str
+) -> tuple[PaymentView, ...]:
     """The payments made at the table in the session, oldest first, by the players' names now
     (a player renamed since keeps their payments): one query."""
     payer, payee = aliased(Player), aliased(Player)
@@ -220,16 +210,29 @@ def _keepers(row: GameSession | Row[Any], state: State) -> dict[str, Any]:
         found["pot_keeper"] = player_name(row.pot_keeper_id)
     if state.carried_in:
         source = db.session.execute(
-            select(GameSession.id, GameSession.game, GameSession.group_id).where(
-                GameSession.carried_into_id == row.id
-            )
+            select(GameSession.id, GameSession.number).where(GameSession.carried_into_id == row.id)
         ).first()
         if source is not None:
             found["carried_from"] = source.id
-            found["carried_from_number"] = session_number(source)
+            found["carried_from_number"] = source.number
         if row.carried_in_keeper_id is not None:
             found["carried_in_keeper"] = player_name(row.carried_in_keeper_id)
     return found
+
+
+def night_named(row: GameSession | Row[Any]) -> Phrase:
+    """The night of the session ``row`` for a message: "Spot #2" (ledger/rules/nights.py)."""
+    return nights.night_phrase(session_game(row).name, nights.own_name(row.options), row.number)
+
+
+def night_named_by_id(session_id: int) -> Phrase | str:
+    """The night of the session ``session_id`` for a message ("?" if it is gone)."""
+    row = db.session.execute(
+        select(GameSession.game, GameSession.options, GameSession.number).where(
+            GameSession.id == session_id
+        )
+    ).first()
+    return night_named(row) if row is not None else "?"
 
 
 def player_name(player_id: int) -> str | None:
@@ -265,6 +268,12 @@ def night_rounds(row: Any) -> tuple[rules.Round, ...]:
         return ()
     names = round_player_names(row.id)
     return tuple(round_as_rule(r, names) for r in kept)
+
+
+def has_rounds(session_id: int) -> bool:
+    """Whether the night has a round: one query."""
+    found = db.session.scalar(select(Round.id).where(Round.session_id == session_id).limit(1))
+    return found is not None
 
 
 def _round_rows(session_id: int) -> Sequence[Round]:

@@ -2,10 +2,10 @@
 one back.
 
 - ``record_payment``: ``from`` handed ``to`` ``units``. It changes no score; it lowers what is
-  still owed, which ``settlement`` then settles. A payment that would make either player owe
-  or be owed more than before is refused, naming what is still due: so two phones ticking
-  the same transfer at once record it once (the session is locked for the write, and the
-  second sees the first's payment and finds nothing left to pay).
+  still owed, which the night's settlement (services/night.py) then settles. A payment that
+  would make either player owe or be owed more than before is refused, naming what is still
+  due: so two phones ticking the same transfer at once record it once (the session is locked
+  for the write, and the second sees the first's payment and finds nothing left to pay).
 - ``list_payments``: the payments made, oldest first.
 - ``delete_payment``: a tick taken back.
 
@@ -32,9 +32,9 @@ from ledger.services.building import cents_amount, payment_views
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import name_key
 from ledger.services.loading import load_session, session_game
+from ledger.services.night import settled_now
 from ledger.services.plans import fix_plan, pot_plan
 from ledger.services.results import GroupRef, PaymentView, SettlementView, timestamp
-from ledger.services.sessions import settlement
 from ledger.services.unit_of_work import record, write
 
 # The kinds of history a payment leaves: changes that move no score.
@@ -83,7 +83,7 @@ def record_payment(
         # The plan for the pot the paying page showed becomes the table's (services/plans.py).
         fix_plan(row, leftover_pot, pot_keeper)
         # Read after the lock: a payment another phone made a moment ago is counted.
-        now = settlement(group, session_id)
+        now = settled_now(group, row)
         source = _named(now, payer, "from")
         target = _named(now, payee, "to")
         if source == target:

@@ -6,12 +6,14 @@ is an amount, a Decimal written as a string, never a float.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
+
+from ledger.rules import nights
+from ledger.rules.keeper import winnings
 
 
 def timestamp(moment: datetime | None) -> str | None:
@@ -68,18 +70,6 @@ class PlayerView:
         return {"id": self.id, "name": self.name}
 
 
-def number_sessions(sessions: Iterable[tuple[int, str]]) -> dict[int, int]:
-    """Each session's number among its group's sessions of the same game, in the order they
-    were started (``(id, game)`` pairs, any order): the second Spot night is "Spot #2" however
-    many other games came between. The id stays the session's address."""
-    counted: Counter[str] = Counter()
-    numbers: dict[int, int] = {}
-    for session_id, game in sorted(sessions):
-        counted[game] += 1
-        numbers[session_id] = counted[game]
-    return numbers
-
-
 @dataclass(frozen=True)
 class SessionSummary:
     id: int
@@ -88,11 +78,13 @@ class SessionSummary:
     started_at: datetime
     finished_at: datetime | None
     hands_played: int
-    number: int = 0  # among the group's sessions of its game (number_sessions)
+    number: int  # among the group's nights of its game (ledger/rules/nights.py)
+    own_name: str = ""  # the table's name for its game (Any game's "Hearts"), or ""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
+            "number": self.number,
             "game": self.game,
             "status": self.status,
             "started_at": timestamp(self.started_at),
@@ -179,20 +171,16 @@ class SessionView:
     pot_keeper: str | None = None
     carried_in_keeper: str | None = None
     carried_from: int | None = None  # the session whose pot it opened with
-    carried_from_number: int | None = None  # and its number (number_sessions)
+    carried_from_number: int | None = None  # and its number
     # RULES.md §7: a finished points game played for a stake, each player's money in units.
     payout: Mapping[str, int] | None = None
-    number: int = 0  # among the group's sessions of its game ("Spot #2"; number_sessions)
+    number: int = 0  # among the group's nights of its game ("Spot #2"; rules/nights.py)
+    own_name: str = ""  # the table's name for its game (Any game's "Hearts"), or ""
 
-    def brought_back(self, name: str) -> int:
-        """The pot ``name`` brought back at the night's start (RULES.md §2): their score here
-        started at minus it, which is not a loss of the night."""
-        return (self.carried_in or 0) if name == self.carried_in_keeper else 0
-
-    def night(self, name: str) -> int:
-        """What ``name`` won or lost on the night so far, in units: the score without the pot
-        brought back (a money game's scoreboard)."""
-        return self.scores.get(name, 0) + self.brought_back(name)
+    @property
+    def title(self) -> str:
+        """The night for people, in English (messages, the bank QR, the files): "Spot #2"."""
+        return nights.night_name(self.game_name, self.own_name, self.number)
 
     on_tab: bool = False  # RULES.md §6a
     # RULES.md §8: a finished game's bonuses by player (Gin Rummy), None in other games.
@@ -212,6 +200,7 @@ class SessionView:
         return {
             **self._game_json(),
             "id": self.id,
+            "number": self.number,
             "group": self.group,
             "game": self.game,
             "game_name": self.game_name,
@@ -353,18 +342,6 @@ class HandView:
 
 
 @dataclass(frozen=True)
-class ScoreboardView:
-    """The scoreboard page's reads: the session, its last hands (oldest first), the hand just
-    saved if asked for, and the chart's ``(hand number, running scores)`` points."""
-
-    session: SessionView
-    recent: tuple[HandView, ...]
-    saved: HandView | None
-    history: tuple[tuple[int, dict[str, int]], ...]
-    ahead: tuple[str, ...] = ()  # an open points game's leaders (equal best), none in money
-
-
-@dataclass(frozen=True)
 class AddedSession:
     """``create_session``'s answer: the session, and whether it is new (False: a repeated
     request_id answered the session that request started)."""
@@ -394,12 +371,20 @@ class BalanceView:
     settled: Decimal | None = None  # None: the same as amount
     outstanding: int | None = None  # None: the same as units (nothing paid)
     outstanding_amount: Decimal | None = None
-    # RULES.md §2: the units of the pot this player keeps (counted in ``units``, not won).
+    # RULES.md §2: the units of the pot this player keeps (counted in ``units``, not won),
+    # and of the pot they brought back at the night's start (their score started at minus it).
     pot_kept: int = 0
     # RULES.md §6c, a night with rounds: what the rounds give the player, and the total
     # (``amount`` plus ``rounds``) that ``settled`` and ``outstanding_amount`` then settle.
     rounds: Decimal | None = None
     total: Decimal | None = None
+    brought_back: int = 0
+
+    @property
+    def winnings(self) -> int:
+        """What the player won or lost on the night, in units: ``units`` without the pot kept
+        or brought back (RULES.md §2)."""
+        return winnings(self.units - self.pot_kept, self.brought_back)
 
     def to_json(self) -> dict[str, Any]:
         settled = self.amount if self.settled is None else self.settled
@@ -413,6 +398,8 @@ class BalanceView:
             "outstanding": outstanding,
             "outstanding_amount": str(left),
             "pot_kept": self.pot_kept,
+            "brought_back": self.brought_back,
+            "winnings": self.winnings,
         }
         if self.total is not None:
             # The totals are settled in the currency: no units are outstanding as such.
@@ -598,8 +585,15 @@ class TabNightView:
     game_name: str
     at: datetime
     parts: Mapping[str, Decimal]
+    number: int = 0  # the night's number ("Spot #2": ledger/rules/nights.py)
+    own_name: str = ""  # the table's name for its game (Any game's), or ""
     correctable: bool = False  # a points game that ended by itself: its hands may change
     season: int | None = None  # a season closed onto the tab: its id; game_name its name
+
+    @property
+    def title(self) -> str:
+        """The night for people, in English: "Spot #2"."""
+        return nights.night_name(self.game_name, self.own_name, self.number)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ taking it back, listing a night's.
   resend of a round taken back since records nothing (Conflict).
 - ``change_round`` and ``delete_round``: while the night is open (a finished night's rounds
   change after it is opened again: Conflict).
-- ``round_views`` and ``night_rounds``: a night's rounds for its answers and its settle-up.
+- ``list_rounds``: a night's rounds (its answers carry them: services/building.py; its
+  settle-up nets them with the game's money: services/night.py).
 
 Rounds keep their players by id, so a player renamed keeps their rounds. Every change raises
 the night's version (every phone's page follows) and leaves a line of history saying who
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
@@ -44,8 +44,6 @@ from ledger.services.results import (
     AddedRound,
     GroupRef,
     RoundView,
-    SettlementView,
-    TransferView,
     timestamp,
 )
 from ledger.services.unit_of_work import record, write
@@ -128,32 +126,6 @@ def delete_round(group: GroupRef, session_id: int, round_id: int) -> RoundView:
         return view
 
     return write(work)
-
-
-def with_rounds(
-    view: SettlementView,
-    money: rules.NightMoney,
-    rounds: tuple[RoundView, ...],
-    transfers: tuple[TransferView, ...],
-) -> SettlementView:
-    """A night's settlement (``view``: its balances and pot as the game leaves them) with its
-    rounds (RULES.md §6c): each balance adds what the rounds give and the total, the totals
-    are what is settled (in coins, after the payments), and ``transfers`` settle them."""
-    currency = view.currency
-    balances = []
-    for b in view.balances:
-        given = cents_amount(money.rounds.get(b.player, 0), currency)
-        balances.append(
-            replace(
-                b,
-                rounds=given,
-                total=b.amount + given,
-                settled=money.settled[b.player],
-                outstanding=None,
-                outstanding_amount=money.outstanding[b.player],
-            )
-        )
-    return replace(view, balances=tuple(balances), transfers=transfers, rounds=rounds)
 
 
 def _player_ids(session_id: int) -> dict[str, int]:

@@ -15,30 +15,25 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import Row, delete, func, select
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession, Hand, Player, SessionPlayer, utcnow
-from ledger.rules import base
+from ledger.rules import base, nights
 from ledger.rules import game as game_rules
 from ledger.rules.base import State
 from ledger.rules.epc import remittance
 from ledger.rules.errors import RuleError
-from ledger.rules.money import amount, minor_units, settle_amounts
-from ledger.rules.payout import check_stake_seats, for_money
+from ledger.rules.money import amount, settle_amounts
+from ledger.rules.payout import check_stake_seats
 from ledger.rules.registry import get_game
-from ledger.rules.rounds import settle_night
-from ledger.rules.settle import Transfer
-from ledger.rules.tab import night_part
 from ledger.services.accounts import with_epc
 from ledger.services.building import (
     build_session_view,
-    night_currency,
-    night_rounds,
-    ordered_players,
+    has_rounds,
+    night_named,
     payment_views,
     player_name,
-    round_views,
 )
 from ledger.services.building import session_numbers as numbers_in
 from ledger.services.errors import Conflict, NotFound
@@ -69,7 +64,6 @@ from ledger.services.results import (
     SettlementView,
     TransferView,
 )
-from ledger.services.rounds import with_rounds
 from ledger.services.unit_of_work import record, write
 
 
@@ -106,25 +100,22 @@ def create_session(
         earlier = _started_by(group, request_id)
         if earlier is not None:
             return AddedSession(build_session_view(group, earlier), created=False)
-        known = find_players(group.id, names)
-        for i, n in enumerate(names):
-            if name_key(n) not in known:
-                check_new_name(n, field=f"players[{i}]")
-        seats = [known[name_key(n)].name if name_key(n) in known else n for n in names]
+        known, seats = _seats(group, names)
+        options = _named_as_before(group, rules.key, chosen)
         first = next((p for p in seats if name_key(p) == name_key(dealer.strip())), dealer)
         here = {p.id for p in known.values()}
-        source = _pot_to_take_up(group, rules.key, chosen, here) if rules.money else None
+        source = _pot_to_take_up(group, rules.key, options, here) if rules.money else None
         carried = source.carried_pot if source is not None else 0
         # The antes in the pot travel with it, so a refund on a later night gives them back
         # to the players who paid them (RULES.md §2), not to whoever antes tonight.
         antes = State.from_dict(source.state).pot_antes if source is not None else None
         # new_state checks the seats and the dealer.
-        state = rules.new_state(seats, first, chosen, carried, carried_antes=antes)
+        state = rules.new_state(seats, first, options, carried, carried_antes=antes)
         keeper_id = None
         if source is not None:
             # The keeper brings the pot back: their balance here starts at minus it.
             state, keeper_id = keep_pot(state, source.pot_keeper_id)
-        row = _open_session(group, rules.key, chosen, state, request_id)
+        row = _open_session(group, rules.key, options, state, request_id)
         row.carried_in_keeper_id = keeper_id
         if source is not None:
             _carry_pot(source, into=row)
@@ -320,70 +311,34 @@ def settlement(
     The payments made at the table (ledger/services/payments.py) are counted last: each
     balance's ``outstanding`` is what is left, and the transfers settle only that.
     """
-    row = load_session(group, session_id)
+    return settle_row(group, load_session(group, session_id), leftover_pot, pot_keeper)
+
+
+def settle_row(
+    group: GroupRef,
+    row: GameSession | Row[Any],
+    leftover_pot: str | None = None,
+    pot_keeper: str | None = None,
+    *,
+    epc: bool = True,
+) -> SettlementView:
+    """``settlement`` of the session ``row`` (its ORM object or its columns), the QR codes'
+    texts on its transfers unless ``epc`` is False (ledger/services/night.py adds them when
+    it answers: a bank account is the player's, not the night's)."""
     game = session_game(row)
     state, keeper = _settled_state(row, game, leftover_pot, pot_keeper)
-    made = night_rounds(row)
-    players, balances = _night_balances(row, game, state, keeper, bool(made))
-    unit_value = Decimal(row.options.get("unit_value") or "0.01")
-    currency = night_currency(row.options)
+    players, balances = settlement_balances(row, game, state, keeper)
+    unit_value = Decimal(row.options["unit_value"])
+    currency = row.options["currency"]
     # Paying up (RULES.md §2): the payments made lower what is still outstanding.
     paid = payment_views(row, unit_value, currency)
-    if made or any(p.units is None for p in paid):
-        # RULES.md §6c: the game's money and the rounds, settled together in the currency.
-        money = settle_night(
-            currency,
-            {party: night_part(units, unit_value) for party, units in balances.items()},
-            made,
-            players,
-            [(p.source, p.target, int(p.amount.scaleb(minor_units(currency)))) for p in paid],
-        )
-        view = _settlement_view(group, row, game, state, keeper, players, balances, paid)
-        paying = _night_transfers(group, row, game.name, money.transfers, units=False)
-        return with_rounds(view, money, round_views(row), paying)
     left = _after_payments(balances, paid)
     settled, _ = settle_amounts(balances, unit_value, currency)
     owed, transfers = settle_amounts(left, unit_value, currency)
-    view = _settlement_view(group, row, game, state, keeper, players, balances, paid)
-    return replace(
-        view,
-        balances=tuple(
-            replace(b, settled=settled[b.player], outstanding=left[b.player],
-                    outstanding_amount=owed[b.player])
-            for b in view.balances
-        ),
-        transfers=_night_transfers(group, row, game.name, transfers),
-    )  # fmt: skip
-
-
-def _night_balances(
-    row: GameSession, game: game_rules.Game, state: State, keeper: str | None, rounds: bool
-) -> tuple[list[str], dict[str | None, int]]:
-    """The players and the game's balances a settlement pays; a points game not played for
-    money that has rounds has none but its rounds (RULES.md §6c)."""
-    try:
-        return settlement_balances(row, game, state, keeper)
-    except RuleError:
-        if not rounds or for_money(game, row.options):
-            raise
-        players = ordered_players(state)
-        return players, dict.fromkeys(players, 0)
-
-
-def _settlement_view(
-    group: GroupRef,
-    row: GameSession,
-    game: game_rules.Game,
-    state: State,
-    keeper: str | None,
-    players: Sequence[str],
-    balances: Mapping[str | None, int],
-    paid: Sequence[PaymentView],
-) -> SettlementView:
-    """The settlement's balances and pot as the game leaves them, before anything is settled."""
-    unit_value = Decimal(row.options.get("unit_value") or "0.01")
-    currency = night_currency(row.options)
-    pot = state.pot if game.money else 0
+    brought = _brought_back(row, state) if game.money else {}
+    kept = {keeper: state.pot} if keeper is not None and game.money else {}
+    views = tuple(TransferView(t.source, t.target, t.units, m) for t, m in transfers)
+    title = nights.night_name(game.name, nights.own_name(row.options), row.number)
     return SettlementView(
         session=row.id,
         status=row.status,
@@ -394,17 +349,30 @@ def _settlement_view(
                 p,
                 balances[p],
                 amount(balances[p], unit_value, currency),
-                pot_kept=state.pot if p == keeper and game.money else 0,
+                settled=settled[p],
+                outstanding=left[p],
+                outstanding_amount=owed[p],
+                pot_kept=kept.get(p, 0),
+                brought_back=brought.get(p, 0),
             )
             for p in players
         ),
-        pot=pot,
-        pot_amount=amount(pot, unit_value, currency),
-        transfers=(),
-        payments=tuple(paid),
+        pot=state.pot if game.money else 0,
+        pot_amount=amount(state.pot if game.money else 0, unit_value, currency),
+        # A night on the tab has no transfers of its own (RULES.md §6a): the tab pays it.
+        transfers=() if row.on_tab else night_epc(group, title, currency, views) if epc else views,
+        payments=paid,
         pot_keeper=keeper if keeper in balances else None,
         on_tab=row.on_tab,
     )
+
+
+def _brought_back(row: GameSession | Row[Any], state: State) -> dict[str, int]:
+    """The pot the night opened with, by the player who brought it back (RULES.md §2)."""
+    if not state.carried_in or row.carried_in_keeper_id is None:
+        return {}
+    keeper = player_name(row.carried_in_keeper_id)
+    return {keeper: state.carried_in} if keeper is not None else {}
 
 
 def _finished_already(group: GroupRef, row: GameSession, settle: Any) -> SessionView:
@@ -420,30 +388,19 @@ def _finished_already(group: GroupRef, row: GameSession, settle: Any) -> Session
     return build_session_view(group, row)
 
 
-def _night_transfers(
-    group: GroupRef,
-    row: GameSession,
-    game: str,
-    transfers: Sequence[tuple[Transfer, Decimal]],
-    *,
-    units: bool = True,
+def night_epc(
+    group: GroupRef, night: str, currency: str, transfers: Sequence[TransferView]
 ) -> tuple[TransferView, ...]:
     """A night's transfers, a QR code's text on each in euros to a player with a bank account
-    (RULES.md §6b); none for a night on the tab (§6a): the tab's settle-up pays it. Without
-    ``units`` (a night with rounds, §6c) each gives its amount alone."""
-    if row.on_tab:
-        return ()
-    views = tuple(
-        TransferView(t.source, t.target, t.units if units else None, money)
-        for t, money in transfers
-    )
-    return with_epc(
-        group, views, row.options["currency"], remittance(group.name, f"{game} #{row.id}")
-    )
+    (RULES.md §6b), the remittance naming the ``night`` as its pages do ("Spot #2")."""
+    return with_epc(group, transfers, currency, remittance(group.name, night))
 
 
 def _settled_state(
-    row: GameSession, game: game_rules.Game, leftover_pot: str | None, pot_keeper: str | None
+    row: GameSession | Row[Any],
+    game: game_rules.Game,
+    leftover_pot: str | None,
+    pot_keeper: str | None,
 ) -> tuple[State, str | None]:
     """The state a settlement pays and who keeps its pot: an open night as it will end under
     ``leftover_pot`` (else the table's plan, services/plans.py: the same on every phone), a
@@ -495,15 +452,18 @@ def delete_session(group: GroupRef, session_id: int) -> None:
         row = load_session(group, session_id, lock=True)
         if row.hands_played:
             raise Conflict(
-                "Session {id} has hands: only a session with no hands can be deleted.",
-                id=row.id,
+                "{night} has hands: only a session with no hands can be deleted.",
+                night=night_named(row),
             )
         if row.carried_into_id is not None or (row.finish or {}).get("movements"):
             raise Conflict(
-                "Session {id} has passed its pot on: it can no longer be deleted.", id=row.id
+                "{night} has passed its pot on: it can no longer be deleted.",
+                night=night_named(row),
             )
-        if night_rounds(row):  # RULES.md §6c: money paid at the table never goes unseen
-            raise Conflict("Session {id} has rounds: take them back before deleting it.", id=row.id)
+        if has_rounds(row.id):  # RULES.md §6c: money paid at the table never goes unseen
+            raise Conflict(
+                "{night} has rounds: take them back before deleting it.", night=night_named(row)
+            )
         source = db.session.scalar(select(GameSession).where(GameSession.carried_into_id == row.id))
         if source is not None:
             _return_pot(source, row)
@@ -571,10 +531,13 @@ def _open_session(
 ) -> GameSession:
     """The new session's row, and its players seated in the engine's order."""
     rows = players_for(group.id, list(state.seats))
+    series = nights.series(game, options)
     row = GameSession(
         group_id=group.id,
         request_id=request_id,
         game=game,
+        series=series,
+        number=_next_number(group, series),
         status="open",
         options=options,
         start_state=state.to_dict(),
@@ -592,6 +555,49 @@ def _open_session(
             SessionPlayer(session_id=row.id, player_id=rows[name_key(p)].id, seat=seat, active=True)
         )
     return row
+
+
+def _seats(group: GroupRef, names: Sequence[str]) -> tuple[dict[str, Player], list[str]]:
+    """The group's players of these names, and the seats by name, each spelled as the group
+    knows it; a name the group does not know yet is checked as a new player's."""
+    known = find_players(group.id, names)
+    for i, n in enumerate(names):
+        if name_key(n) not in known:
+            check_new_name(n, field=f"players[{i}]")
+    return known, [known[name_key(n)].name if name_key(n) in known else n for n in names]
+
+
+def _named_as_before(group: GroupRef, game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The options of a night of a game the table names itself (Any game), its name spelled
+    as the group's first night of that name had it, whatever the case typed now ("hearts"
+    is the group's "Hearts"): one game, one name on every page and in every count."""
+    name = nights.own_name(options)
+    if not name:
+        return options
+    first = db.session.scalar(
+        select(GameSession.options)
+        .where(
+            GameSession.group_id == group.id,
+            GameSession.series == nights.series(game, options),
+        )
+        .order_by(GameSession.number)
+        .limit(1)
+    )
+    spelled = nights.own_name(first or {})
+    return {**options, nights.NAME_OPTION: spelled} if spelled else options
+
+
+def _next_number(group: GroupRef, series: str) -> int:
+    """The number a night of ``series`` starting now gets: one more than the group's highest
+    (ledger/rules/nights.py). Numbers are kept for life: a night deleted before its first
+    hand leaves its number to the next night only when no later one took a number after it.
+    Two nights started at once: the unique key makes the second start over and count again."""
+    highest = db.session.scalar(
+        select(func.max(GameSession.number)).where(
+            GameSession.group_id == group.id, GameSession.series == series
+        )
+    )
+    return int(highest or 0) + 1
 
 
 def _carry_pot(source: GameSession, *, into: GameSession) -> None:

@@ -33,7 +33,9 @@ from sqlalchemy import select
 from ledger.extensions import db
 from ledger.models import GameSession, Hand, Player
 from ledger.rules.base import State
+from ledger.rules.keeper import winnings
 from ledger.rules.money import amount
+from ledger.rules.nights import NAME_OPTION, game_key, own_name
 from ledger.rules.payout import game_payout
 from ledger.rules.registry import GAMES
 from ledger.services.building import DEFAULT_CURRENCY, cents_amount
@@ -148,11 +150,16 @@ class Night:
     rounds_paid: Decimal | None = None
     rounds_owed: Decimal | None = None
     rounds_currency: str | None = None
+    # The game as it is counted: its key, or an Any game's with its name ("tally:Hearts").
+    kind: str = ""
+    number: int = 0  # the night's number ("Hearts #1": ledger/rules/nights.py)
+    own_name: str = ""  # the table's name for its game (Any game's), or ""
 
     def to_json(self) -> dict[str, Any]:
         return {
             **_rounds_json(self.rounds_paid, self.rounds_owed, self.rounds_currency),
             "id": self.session,
+            "number": self.number,
             "game": self.game,
             "started_at": timestamp(self.started_at),
             "status": self.status,
@@ -175,7 +182,8 @@ class Totals:
     sessions: int = 0
     hands: int = 0
     hands_won: int = 0
-    games_won: Mapping[str, int] = field(default_factory=dict)  # game key → games won
+    # game (ledger/rules/nights.py game_key: an Any game by its name) → games won
+    games_won: Mapping[str, int] = field(default_factory=dict)
     points: Mapping[str, int] = field(default_factory=dict)  # points key → points
     money: Mapping[str, Decimal] = field(default_factory=dict)  # currency → net amount
     # currency → the unit ``money`` is counted in for the API: the sessions' unit value, or
@@ -274,14 +282,30 @@ class PlayerHistory:
 # --- The arithmetic, pure -------------------------------------------------------------------
 
 
-def points_key(game_key: str, options: Mapping[str, Any]) -> str:
+def points_key(key: str, options: Mapping[str, Any]) -> str:
     """The column a points game's points add up in: the game, and its scoring when it is not
-    the game's default (a point of Rummy played for penalties is a point against)."""
-    game = GAMES.get(game_key)
+    the game's default (a point of Rummy played for penalties is a point against); a game
+    the table names itself by its name ("tally:Hearts"): Hearts and Whist are two games."""
+    if own_name(options):
+        return game_key(key, options)
+    game = GAMES.get(key)
     scoring = options.get("scoring")
     if game is None or "scoring" not in game.options or scoring is None:
-        return game_key
-    return game_key if scoring == game.options["scoring"].default else f"{game_key}:{scoring}"
+        return key
+    return key if scoring == game.options["scoring"].default else f"{key}:{scoring}"
+
+
+def named_by_table(game_key: str) -> bool:
+    """Whether the table names its nights of this game itself (Any game: "Hearts")."""
+    game = GAMES.get(game_key)
+    return game is not None and NAME_OPTION in game.options
+
+
+def won_key(points: str) -> str:
+    """The game a points column counts (``games_won``'s key): the column's game, or a game
+    named by the table with its name ("tally:Hearts")."""
+    game = points.partition(":")[0]
+    return points if named_by_table(game) else game
 
 
 def points_order(keys: Iterable[str]) -> list[str]:
@@ -316,6 +340,7 @@ class SessionFacts:
     payout: Mapping[str, int] | None = None
     # RULES.md §6c: each player's (paid, owed) for the night's rounds, in cents.
     rounds: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    number: int = 0  # the night's number (ledger/rules/nights.py)
 
     def money_of(self, name: str) -> int | None:
         """What the player won or lost on the night, in units (RULES.md §2 "A night's
@@ -323,7 +348,7 @@ class SessionFacts:
         if self.payout is not None:
             return int(self.payout.get(name, 0))
         brought = self.carried_in if name == self.brought_by else 0
-        return int(self.scores.get(name, 0)) + brought
+        return winnings(int(self.scores.get(name, 0)), brought)
 
 
 def night_facts(facts: SessionFacts) -> list[tuple[str, Night]]:
@@ -358,6 +383,9 @@ def night_facts(facts: SessionFacts) -> list[tuple[str, Night]]:
             hands_won=facts.hands_won.get(name, 0),
             unit_value=unit_value,
             **_night_rounds(facts, name, options),
+            kind=game_key(facts.game, facts.options),
+            number=facts.number,
+            own_name=own_name(facts.options),
         )
         nights.append((name, night))
     return nights
@@ -412,7 +440,7 @@ def add_up(name: str, nights: Iterable[Night]) -> Totals:
         hands += night.hands
         hands_won += night.hands_won
         if night.won:
-            games_won[night.game] += 1
+            games_won[night.kind or night.game] += 1
         if night.points_key is not None:
             points[night.points_key] += night.score
         if night.money is not None and night.currency is not None:
@@ -489,6 +517,7 @@ def _facts(group: GroupRef, period: Period) -> list[SessionFacts]:
             GameSession.started_at,
             GameSession.state,
             GameSession.start_state,
+            GameSession.number,
             Player.name,
         )
         .outerjoin(Player, Player.id == GameSession.carried_in_keeper_id)
@@ -527,8 +556,9 @@ def _facts(group: GroupRef, period: Period) -> list[SessionFacts]:
             brought_by=keeper,
             payout=_payout(game, options or {}, state, start),
             rounds=rounds.get(sid, {}),
+            number=number,
         )
-        for sid, game, options, status, started_at, state, start, keeper in rows
+        for sid, game, options, status, started_at, state, start, number, keeper in rows
     ]
 
 
@@ -627,4 +657,5 @@ def facts_from_json(
         brought_by=session.get("carried_in_keeper"),
         payout=session.get("payout"),
         rounds=rounds_from_json(session),
+        number=int(session.get("number") or 0),
     )

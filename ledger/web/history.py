@@ -68,8 +68,11 @@ def chosen_period(args: Mapping[str, str], now: datetime | None = None) -> Chose
 
 
 def points_label(key: str) -> str:
-    """A points column's heading: the game, and "(penalty)" where points count against."""
+    """A points column's heading: the game, and "(penalty)" where points count against; a
+    game the table names itself by its name ("Hearts")."""
     game, _sep, scoring = key.partition(":")
+    if scoring and stats.named_by_table(game):
+        return scoring
     if scoring == "penalty":
         return game_name(game) + " " + _("(penalty)")
     return game_name(game)
@@ -93,7 +96,6 @@ def player(slug: str, name: str) -> str:
         on_tab=tab.player_on_tab(group, history.name),
         confirm_form=ConfirmForm(),
         nights=list(reversed(history.nights)),
-        numbers=services.session_numbers(group),
         charts=player_charts(history, league.ratings),
         game_rows=game_rows(history.totals),
         league=league,  # RULES.md §13, §14
@@ -106,7 +108,7 @@ def game_rows(totals: stats.Totals) -> list[tuple[str, int | None, int]]:
     rows: list[tuple[str, int | None, int]] = []
     seen: set[str] = set()
     for key, points in totals.points.items():
-        game = key.split(":")[0]
+        game = stats.won_key(key)
         won = None if game in seen else totals.games_won.get(game, 0)
         rows.append((points_label(key), won, points))
         seen.add(game)

@@ -33,7 +33,7 @@ from ledger.services.request_ids import minted_request_id, new_request_id
 from ledger.services.results import GroupRef, GroupView, SessionView
 from ledger.services.tab import off_tab_refusal as tab_refusal
 from ledger.web import access, i18n, texts
-from ledger.web.display import format_money
+from ledger.web.display import format_money, night_game
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
 from ledger.web.pagecache import scoreboards, with_form_token, without_form_token
 from ledger.web.summary import (
@@ -269,10 +269,12 @@ def show(slug: str, session_id: int) -> str:
     # the address (with ?saved=N, the hand just saved), the language and the group's name in
     # the header. Not the browser: every phone signed in to the group sees the same page, but
     # for each form's token, which goes in per response. So one build of a version serves
-    # the whole table. Session ids are never used twice (ledger/models.py), so a deleted
-    # session's page cannot be served for a new one.
+    # the whole table. Session ids are never used twice (ledger/models.py), and the night's
+    # start is in the key besides: a page kept for a deleted night is never served for a new
+    # one, even on a database that gave the new one the deleted one's id.
     key = (
         session_id,
+        stamp.started_at,
         stamp.version,
         request.root_path,
         request.full_path,
@@ -314,7 +316,8 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         "sessions/show.html",
         group=group,
         session=view,
-        ahead=board.ahead,
+        night=board.night,
+        ahead=board.night.ahead,
         game=GAMES[view.game],
         recent=recent,
         more_hands=max(0, view.hands_played - len(hand_json)),
@@ -322,8 +325,8 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         saved_summary=summary(saved_hand) if saved_hand else None,
         chart=score_chart(names, list(board.history), label=texts.hand_text(view.game, "chart")),
         # A money game's scores are balances: a points target is the game's own to show.
-        target=None if view.money else texts.target(view.game, view.options),
-        limit=texts.target(view.game, view.options),
+        target=None if view.money else board.night.target,
+        limit=board.night.target,
         waiting=_waiting_texts(group, view.game).get(view.game, [])
         if view.money and view.status == "open"
         else [],
@@ -408,8 +411,7 @@ def delete(slug: str, session_id: int) -> Response:
     except services.Conflict as e:
         flash(i18n.error_text(e), "error")
         return redirect(url_for(".show", slug=slug, session_id=session_id))
-    game = texts.text(GAMES[gone.game].name)
-    flash(_("%(game)s #%(id)d is deleted.", game=game, id=gone.number), "success")
+    flash(_("%(game)s #%(id)d is deleted.", game=night_game(gone), id=gone.number), "success")
     return redirect(url_for("groups.show", slug=slug))
 
 
@@ -476,7 +478,9 @@ def settle(slug: str, session_id: int):
     """Who pays whom, under the table's plan for the pot while the night is open: the same
     plan and transfers on every phone (RULES.md §2)."""
     group, view = _session(slug, session_id)
-    if not view.money and view.payout is None and not view.rounds:
+    # A night with money to settle: its game's (a points game for a stake once ended) or
+    # its rounds' (RULES.md §6c), as the night's read model has it.
+    if services.night_view(group, session_id).settlement is None:
         abort(404)
     return _settle_page(group, view, FinishForm(formdata=None))
 
@@ -500,26 +504,25 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
     what the table pays from this page is what finishing stores."""
     choice, keeper = _plan(view)
     keepers = keeper_choices(view)
-    open_choice = choice if view.status == "open" else None
-    result = services.settlement(group, view.id, open_choice, keeper)
+    # The night's figures (services/night.py), under the plan this page shows.
+    night = services.night_under(group, view.id, choice or None, keeper)
+    view, result = night.session, night.settlement
+    assert result is not None  # a night with money to settle (``settle``)
     rows = transfer_rows(result.transfers, result.currency)
     # A refund that cannot share the pot evenly leaves the odd units in it: say where they go.
     odd = result.pot if choice == "refund" and view.money else 0
     kept = kept_text(view, result.pot_keeper, result.pot, result.currency, result.pot_amount)
-    title = _(
-        "%(game)s #%(id)d: settling up", game=texts.text(GAMES[view.game].name), id=view.number
-    )
+    title = _("%(game)s #%(id)d: settling up", game=night_game(view), id=view.number)
     labels = {c.value: c.label for c in form.leftover_pot.choices}
     paid = [(p, paid_text(p.to_json(), result.currency)) for p in result.payments]
     html = render_template(
         "sessions/settle.html",
         group=group,
         session=view,
+        night=night,
         settlement=result,
-        # RULES.md §2: a night's winnings leave the pot kept or brought back out.
-        winnings={
-            b.player: b.units - b.pot_kept + view.brought_back(b.player) for b in result.balances
-        },
+        # RULES.md §2: the pots kept or brought back, beside the night's winnings.
+        pot_column=any(s.kept or s.brought_back for s in night.standings),
         transfers=[(t, words, qr) for t, words, qr, _line in rows],
         payments=paid,
         # RULES.md §6c: with rounds, the totals are what is settled in coins.

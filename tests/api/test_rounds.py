@@ -255,7 +255,7 @@ def test_a_night_with_rounds_is_not_deleted_as_started_by_mistake(table):
         "POST", f"/sessions/{sid}/rounds", {"amount": "5", "paid_by": "Ann", "for": ["Bob"]}, 201
     )
     message = error(table.delete(f"/sessions/{sid}"), 409)
-    assert message == f"Session {sid} has rounds: take them back before deleting it."
+    assert message == "Spot #1 has rounds: take them back before deleting it."
     assert table.delete(f"/sessions/{sid}/rounds/{made['id']}").status_code == 204
     assert table.delete(f"/sessions/{sid}").status_code == 204
 

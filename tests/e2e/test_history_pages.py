@@ -72,6 +72,8 @@ def test_the_history_the_player_page_and_the_periods_on_a_phone(new_phone, live_
     expect(page.get_by_text("2 sessions")).to_be_visible()
     games = phone.region("Points games")
     expect(games.get_by_role("row", name=re.compile("Spots"))).to_contain_text("1")
-    expect(page.locator("svg.chart")).to_have_count(2)  # money in EUR, points in Spots
+    nights = phone.region("Night by night")
+    expect(nights.locator("svg.chart")).to_have_count(2)  # money in EUR, points in Spots
+    expect(page.locator("svg.chart")).to_have_count(4)  # and a rating line for Spot and Spots
     expect(phone.region("Best and worst night")).to_contain_text("Spot #")
     phone.shot("player-page")

@@ -81,10 +81,11 @@ def test_the_group_workbook_has_every_nights_rounds(client):
 
     wb = load(t.ok("GET", f"/groups/{t.slug}/export.xlsx"))
     made = table(wb["Rounds"])
-    assert [(r["Session"], r["Night"], r["Paid by"], money(r["Amount"])) for r in made] == [
-        (sid, "Spot #1", "John", Decimal("18.40")),
-        (sid, "Spot #1", "Rex", Decimal("7.50")),
-        (rummy, "Rummy #1", "Bob", Decimal("3.00")),
+    # The night as the pages name it, its id beside it (API.md, fourth edition).
+    assert [(r["Session"], r["Id"], r["Paid by"], money(r["Amount"])) for r in made] == [
+        ("Spot #1", sid, "John", Decimal("18.40")),
+        ("Spot #1", sid, "Rex", Decimal("7.50")),
+        ("Rummy #1", rummy, "Bob", Decimal("3.00")),
     ]
     assert money(made[2]["Ann"]) == Decimal("3.00") and made[2]["Bob"] is None
     # The points night's own workbook settles its rounds alone.

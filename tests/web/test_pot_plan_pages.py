@@ -160,14 +160,12 @@ def test_a_night_whose_pot_went_on_is_not_reopened_and_says_why(phone):
 
     told = phone.client.post(f"{first}/reopen", follow_redirects=True)
 
-    assert re.search(
-        r"The pot of session \d+ opened session \d+: it can no longer be reopened.", html(told)
-    )
+    assert "The pot of Spot #1 opened Spot #2: it can no longer be reopened." in html(told)
     assert 'id="enter-hand"' not in html(told)
     # Issue 37: the settle-up offers no button that can only refuse; it says why instead.
     settle = html(phone.client.get(f"{first}/settle"))
     assert 'id="reopen"' not in settle
-    assert re.search(r'id="reopen-why">The pot of session \d+ opened session \d+', settle)
+    assert 'id="reopen-why">The pot of Spot #1 opened Spot #2' in settle
 
 
 def test_the_new_session_page_starts_from_the_last_stakes_and_says_which_pot_waits(phone):

@@ -1,7 +1,7 @@
 """Rounds of drinks and food in the night's settle-up (RULES.md §6c).
 
 Revision ID: f3b8d21c6a94
-Revises: f3a8c2d1e9b4
+Revises: a4c7e2f9b1d3
 Create Date: 2026-12-03 10:00:00.000000
 
 Issue 39: a night keeps its rounds (``rounds``: who paid how many cents of the night's
@@ -16,7 +16,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "f3b8d21c6a94"
-down_revision = "f3a8c2d1e9b4"
+down_revision = "a4c7e2f9b1d3"
 branch_labels = None
 depends_on = None
 

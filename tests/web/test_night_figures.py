@@ -1,0 +1,113 @@
+"""One night, one set of figures (issue 36): the scoreboard, a hand's page, the settle-up, the
+API and the workbook read the same read model (ledger/services/night.py), so a player's
+figure is the same everywhere, and the pot brought back stands on a line of its own.
+
+The night of the issue: John keeps the pot of a Spot night and brings it back the next
+night, then loses 38 there. Before, the scoreboard said -15 and later -38, his hand's page
+and the workbook -35 and -58, and the settle-up asked him for €0.58 under a line of -€0.38.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from html import unescape
+
+import pytest
+
+from tests.export.sheets import load, table
+from tests.web.pages import HAND_1, PASSPHRASE, Phone, html, table_of_four
+
+# Night 2 (Finn deals first): nobody goes out, Enda's ace is lowest and wins every hand; each
+# other player pays Enda their spots, and everyone antes 5. John pays 10 + 5, 2 + 5, 11 + 5.
+NIGHT_2 = [
+    {"Enda": "A", "John": "10", "Rex": "5 5 5", "Finn": "Q K"},
+    {"Enda": "A", "John": "2", "Rex": "5 5 5", "Finn": "Q K"},
+    {"Enda": "A", "John": "J A", "Rex": "5 5 5", "Finn": "Q K"},
+]
+
+
+def say(page: str) -> str:
+    """A page's text as a person reads it."""
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def row_of(page: str, player: str) -> str:
+    """The text of the table row (or scoreboard line) that starts with the player."""
+    for row in re.findall(r"<(?:tr|li)[^>]*>(.*?)</(?:tr|li)>", page, re.S):
+        words = say(row)
+        if words.startswith(player + " "):
+            return words
+    raise AssertionError(f"no row of {player}")
+
+
+@pytest.fixture
+def night(client) -> Phone:
+    phone = table_of_four(client)
+    first = phone.start()
+    phone.enter(HAND_1)  # John +46, the pot 20 stays
+    phone.client.post(f"{first}/pot", data={"pot": "carry", "keeper": "John"})
+    assert phone.client.post(f"{first}/finish", data={"leftover_pot": "carry"}).status_code == 302
+    board = phone.start()  # John brings the pot of 20 back: his balance starts at -20
+    for cards in NIGHT_2:
+        assert phone.enter(cards).status_code == 302
+    # The pot goes on with Enda: John keeps nothing tonight.
+    phone.client.post(f"{board}/pot", data={"pot": "carry", "keeper": "Enda"})
+    return phone
+
+
+def api(phone: Phone, path: str):
+    token = base64.b64encode(f"{phone.slug}:{PASSPHRASE}".encode()).decode()
+    response = phone.client.get(f"/api/v1{path}", headers={"Authorization": f"Basic {token}"})
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def test_johns_night_is_the_same_figure_on_every_page_the_api_and_the_workbook(night):
+    board = night.board
+
+    # The scoreboard: what John lost tonight, the pot he brought back on its own line.
+    scoreboard = html(night.client.get(board))
+    assert row_of(scoreboard, "John").endswith("-38 -€0.38")
+    assert "John brought the pot of 20 from Spot #1 (€0.20)" in say(scoreboard)
+
+    # His last hand's page: the same figure, under the same name as the scoreboard's.
+    hand = html(night.client.get(f"{board}/hands/3"))
+    assert row_of(hand, "John").endswith("-38")
+    assert "Balance" in say(hand)
+
+    # The settle-up: -€0.38 for the night, the pot brought back beside it, what he pays.
+    settle = html(night.client.get(f"{board}/settle"))
+    assert row_of(settle, "John") == "John -€0.38 -€0.20 -€0.58"
+    listed = say(settle).split("The payments as text")[0]  # the list, not the copy
+    paid = re.findall(r"John pays \w+ €(\d+\.\d\d)", listed)
+    assert sum(float(p) for p in paid) == pytest.approx(0.58)
+    assert "John brought the pot back: €0.20" in say(settle)
+
+    # The API: the same figures, by the same names.
+    session = api(night, f"/sessions/{night.session_id}")
+    assert session["number"] == 2
+    assert session["winnings"]["John"] == -38
+    john = next(s for s in session["standings"] if s["player"] == "John")
+    assert (john["winnings"], john["brought_back"], john["pot_kept"]) == (-38, 20, 0)
+    assert (john["balance"], john["balance_amount"]) == (-58, "-0.58")
+    settlement = api(night, f"/sessions/{night.session_id}/settlement")
+    balance = next(b for b in settlement["balances"] if b["player"] == "John")
+    assert (balance["winnings"], balance["units"], balance["amount"]) == (-38, -58, "-0.58")
+
+    # The workbook: the night's figure, and its running figure after every hand.
+    book = load(night.client.get(f"{board}/export.xlsx").data)
+    players = {r["Player"]: r for r in table(book["Summary"], header_row=4)}
+    assert players["John"]["Final score (units)"] == -38
+    assert players["John"]["Amount (EUR)"] == pytest.approx(-0.38)
+    running = table(book["Scores"])
+    assert [r["John"] for r in running] == [-15, -22, -38]
+
+
+def test_the_chart_and_the_hand_pages_follow_the_scoreboard_hand_by_hand(night):
+    board = night.board
+    for number, expected in ((1, "-15"), (2, "-22"), (3, "-38")):
+        hand = html(night.client.get(f"{board}/hands/{number}"))
+        assert row_of(hand, "John").endswith(expected)
+    chart = html(night.client.get(board))
+    assert "-58" not in say(chart)  # no figure of John's counts the pot he brought back
