@@ -57,6 +57,11 @@ def test_the_worked_example_of_rules_6c(table):
         "Rex": ("-0.50", "0.40", "-0.10"),
         "Finn": ("-0.40", "-7.10", "-7.50"),
     }
+    # The session's answer reads the same read model (services/night.py): the same figures.
+    standings = table.ok("GET", f"/sessions/{sid}")["standings"]
+    assert {s["player"]: (s["balance_amount"], s["rounds"], s["total"]) for s in standings} == (
+        balances
+    )
     assert sorted(
         (t["from"], t["to"], t["amount"], t["units"]) for t in settlement["transfers"]
     ) == [
