@@ -91,9 +91,12 @@ def test_the_kept_pot_has_a_line_of_its_own_and_the_balances_are_the_winnings(ph
 
     assert owed_lines(page) == CARRIED_TO_JOHN
     assert "John keeps the pot: €0.20" in page
-    # John's line says what he won, +46, not the 66 the transfers pay him with the pot.
-    john = re.search(r">John</a></th>\s*<td class=\"number[^\"]*\">([-+]?\d+)</td>", page)
-    assert john and john.group(1) == "+46"
+    # John's money says what he won, €0.46; the pot's €0.20 stands in a column of its own
+    # beside it and the total, €0.66, is what the transfers pay him.
+    john = re.search(
+        r">John</a></th>\s*((?:<td class=\"number[^\"]*\">[^<]*</td>\s*){3})</tr>", page
+    )
+    assert john and re.findall(r">([^<]*)</td>", john.group(1)) == ["€0.46", "€0.20", "€0.66"]
 
     phone.client.post(f"{phone.board}/finish", data={"leftover_pot": "carry", "pot_keeper": "John"})
     following = phone.start()
