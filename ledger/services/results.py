@@ -386,6 +386,12 @@ class BalanceView:
         or brought back (RULES.md §2)."""
         return winnings(self.units - self.pot_kept, self.brought_back)
 
+    @property
+    def exact(self) -> Decimal:
+        """What is settled for the player, exactly, before rounding to the coin: the amount,
+        or on a night with rounds the total (RULES.md §6c)."""
+        return self.amount if self.total is None else self.total
+
     def to_json(self) -> dict[str, Any]:
         settled = self.amount if self.settled is None else self.settled
         outstanding = self.units if self.outstanding is None else self.outstanding

@@ -478,8 +478,7 @@ def settle(slug: str, session_id: int):
     """Who pays whom, under the table's plan for the pot while the night is open: the same
     plan and transfers on every phone (RULES.md §2)."""
     group, view = _session(slug, session_id)
-    # A night with money to settle: its game's (a points game for a stake once ended) or
-    # its rounds' (RULES.md §6c), as the night's read model has it.
+    # A night with money to settle, its game's or its rounds' (RULES.md §6c): services/night.py.
     if services.night_view(group, session_id).settlement is None:
         abort(404)
     return _settle_page(group, view, FinishForm(formdata=None))
@@ -525,9 +524,7 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
         pot_column=any(s.kept or s.brought_back for s in night.standings),
         transfers=[(t, words, qr) for t, words, qr, _line in rows],
         payments=paid,
-        # RULES.md §6c: with rounds, the totals are what is settled in coins.
-        coins_differ=any(b.settled != (b.amount if b.total is None else b.total)
-                         for b in result.balances),
+        coins_differ=any(b.settled != b.exact for b in result.balances),
         smallest_coin=format_money(smallest_coin(result.currency), result.currency),
         copy_text=settle_copy_text(
             title, group.name, view.started_at, [r[3] for r in rows], kept, [w for _p, w in paid]
