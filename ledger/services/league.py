@@ -1,24 +1,28 @@
 """Ratings and rivals (RULES.md §14), and a night's result as the league reads it.
 
-- ``night_result``: a night's places, winnings and scores (seasons, ratings and rivals all
-  place a night's players the same way, ledger/rules/league.py ``night_places``).
+- ``night_result``: a night's places, winnings and scores, read from the night's read model
+  (ledger/services/night.py: the figures the scoreboard shows, never worked out again here);
+  seasons, ratings and rivals all place a night's players the same way
+  (ledger/rules/league.py ``night_places``). ``finished_results`` reads many nights at once.
 - ``group_ratings``: every player's rating at one game (Any game: one game name).
 - ``player_ratings``: a player's rating over time at each game they played.
 - ``player_rivals``: each opponent's record against a player, their nemesis and favourite.
 
 Everything is worked out from the finished nights each time (a correction or a reopened night
-changes it from that night on), from the same facts as the stats (ledger/services/stats.py).
+changes it from that night on): which nights and who played a hand from the stats' facts
+(ledger/services/stats.py), each night's figures from its read model.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
 from sqlalchemy import select
 
 from ledger.extensions import db
-from ledger.models import Player
+from ledger.models import GameSession, Player
 from ledger.rules.errors import RuleError
 from ledger.rules.league import NightResult, night_places
 from ledger.rules.ratings import RatedNight, Ratings, rate
@@ -26,8 +30,9 @@ from ledger.rules.registry import GAMES, get_game
 from ledger.rules.rivals import Rivals, rivals
 from ledger.services.errors import NotFound
 from ledger.services.groups import name_key
+from ledger.services.night import NightView, night_of
 from ledger.services.results import GroupRef
-from ledger.services.stats import SessionFacts, session_facts
+from ledger.services.stats import ALL_TIME, Period, SessionFacts, session_facts
 
 
 @dataclass(frozen=True)
@@ -64,23 +69,54 @@ class RatingLine:
     points: tuple[tuple[int, Decimal], ...]  # (session, rating shown)
 
 
-def night_result(facts: SessionFacts, number: int = 0) -> NightResult:
-    """A night's result as the league reads it: who played a hand, their winnings, scores."""
-    game = GAMES[facts.game]
-    played = tuple(p for p in facts.scores if facts.hands.get(p, 0) > 0)
-    options = {**game.defaults(), **facts.options}
-    priced = game.money or facts.payout is not None
+def night_result(night: NightView, played: Collection[str]) -> NightResult:
+    """A night's result as the league reads it, from the night's read model: the players who
+    played a hand (``played``), in the night's order, what each won on the night (RULES.md §2,
+    the kept pot left out; a points game for a stake, its payout), their final scores and
+    the game's winners, as the scoreboard shows them."""
+    view = night.session
+    game = get_game(view.game)
+    seated = tuple(s.player for s in night.standings if s.player in played)
     return NightResult(
-        session=facts.id,
-        number=number,
-        started_at=facts.started_at,
-        played=played,
-        winnings={p: (facts.money_of(p) or 0) if priced else 0 for p in played},
-        scores={p: int(facts.scores.get(p, 0)) for p in played},
-        winners=tuple(facts.winners),
-        money=game.money,
-        lowest_wins=game.penalty_points(options),
+        session=view.id,
+        number=view.number,
+        started_at=view.started_at,
+        played=seated,
+        winnings={p: night.standing(p).winnings or 0 for p in seated},
+        scores={p: night.standing(p).score for p in seated},
+        winners=tuple(view.winners),
+        money=view.money,
+        lowest_wins=game.penalty_points({**game.defaults(), **view.options}),
     )
+
+
+def finished_results(
+    group: GroupRef, facts: Sequence[SessionFacts]
+) -> list[tuple[SessionFacts, NightResult]]:
+    """Each of these finished nights with its result (``night_result``), in their order: the
+    nights' rows read in one query, each night built once for its version (its read model
+    is kept: ledger/services/night.py)."""
+    if not facts:
+        return []
+    table = GameSession.__table__
+    wanted = {f.id for f in facts}
+    games = sorted({f.game for f in facts})
+    read = db.session.connection().execute(
+        select(table).where(
+            table.c.group_id == group.id,
+            table.c.status == "finished",
+            table.c.game.in_(games),
+        )
+    )
+    rows = {row.id: row for row in read if row.id in wanted}
+    return [
+        (f, night_result(night_of(group, rows[f.id]), played(f))) for f in facts if f.id in rows
+    ]
+
+
+def played(facts: SessionFacts) -> set[str]:
+    """Who played at least one hand of the night (dealt in, not sitting out)."""
+    return {p for p, hands in facts.hands.items() if hands > 0}
 
 
 def game_name_of(facts: SessionFacts) -> str | None:
@@ -98,9 +134,9 @@ def same_game(facts: SessionFacts, game: str, name: str | None) -> bool:
     return (named or "").casefold() == (name or "").casefold()
 
 
-def finished(group: GroupRef) -> list[SessionFacts]:
-    """The group's finished nights of the games it knows, oldest first."""
-    return [f for f in session_facts(group) if f.status == "finished" and f.game in GAMES]
+def finished(group: GroupRef, period: Period = ALL_TIME) -> list[SessionFacts]:
+    """The group's finished nights of the games it knows started in the period, oldest first."""
+    return [f for f in session_facts(group, period) if f.status == "finished" and f.game in GAMES]
 
 
 def group_ratings(group: GroupRef, game: str | None, name: str | None = None) -> GameRatings:
@@ -109,15 +145,13 @@ def group_ratings(group: GroupRef, game: str | None, name: str | None = None) ->
         raise RuleError("Say which game the ratings are of, like ?game=spot.", field="game")
     key = get_game(game).key
     named = " ".join((name or "").split()) or None if "name" in GAMES[key].options else None
-    nights = [_rated(f) for f in finished(group) if same_game(f, key, named)]
-    return GameRatings(key, named, rate(nights))
+    facts = [f for f in finished(group) if same_game(f, key, named)]
+    return GameRatings(key, named, rate([_rated(r) for _, r in finished_results(group, facts)]))
 
 
 def all_ratings(group: GroupRef) -> list[GameRatings]:
     """The ratings at every game the group has finished nights of (Any game: per name)."""
-    by_game: dict[tuple[str, str | None], list[RatedNight]] = {}
-    for facts in finished(group):
-        by_game.setdefault((facts.game, game_name_of(facts)), []).append(_rated(facts))
+    by_game = _by_game(group)
     found = [GameRatings(g, n, rate(nights)) for (g, n), nights in by_game.items()]
     return sorted(
         (r for r in found if r.ratings.ratings), key=lambda r: _game_order(r.game, r.game_name)
@@ -127,9 +161,7 @@ def all_ratings(group: GroupRef) -> list[GameRatings]:
 def player_ratings(group: GroupRef, player: str) -> list[RatingLine]:
     """The player's rating after each night, at each game they played (Any game: per name),
     in the registry's order of games."""
-    by_game: dict[tuple[str, str | None], list[RatedNight]] = {}
-    for facts in finished(group):
-        by_game.setdefault((facts.game, game_name_of(facts)), []).append(_rated(facts))
+    by_game = _by_game(group)
     lines = []
     for (game, named), nights in sorted(by_game.items(), key=lambda i: _game_order(*i[0])):
         history = rate(nights).history
@@ -147,20 +179,28 @@ def player_rivals(
     group does not know."""
     known = _named(group, player)
     key = get_game(game).key if game else None
-    nights = [
-        night_places(night_result(f))
+    facts = [
+        f
         for f in finished(group)
         if key is None or same_game(f, key, name if name is not None else game_name_of(f))
     ]
-    return rivals(known, nights)
+    return rivals(known, [night_places(r) for _, r in finished_results(group, facts)])
 
 
 def _game_order(game: str, name: str | None) -> tuple[int, str]:
     return list(GAMES).index(game), (name or "").casefold()
 
 
-def _rated(facts: SessionFacts) -> RatedNight:
-    return RatedNight(facts.id, facts.started_at, night_places(night_result(facts)))
+def _by_game(group: GroupRef) -> dict[tuple[str, str | None], list[RatedNight]]:
+    """The group's finished nights as the ratings read them, by game (Any game: by name)."""
+    by_game: dict[tuple[str, str | None], list[RatedNight]] = {}
+    for facts, result in finished_results(group, finished(group)):
+        by_game.setdefault((facts.game, game_name_of(facts)), []).append(_rated(result))
+    return by_game
+
+
+def _rated(result: NightResult) -> RatedNight:
+    return RatedNight(result.session, result.started_at, night_places(result))
 
 
 def _named(group: GroupRef, player: str) -> str:
