@@ -15,10 +15,13 @@ changes it from that night on): which nights and who played a hand from the stat
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+import threading
+from collections import OrderedDict
+from collections.abc import Collection, Hashable, Sequence
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from flask import current_app
 from sqlalchemy import select
 
 from ledger.extensions import db
@@ -30,9 +33,12 @@ from ledger.rules.registry import GAMES, get_game
 from ledger.rules.rivals import Rivals, rivals
 from ledger.services.errors import NotFound
 from ledger.services.groups import name_key
-from ledger.services.night import NightView, night_of
+from ledger.services.night import NightView, build_night
 from ledger.services.results import GroupRef
 from ledger.services.stats import ALL_TIME, Period, SessionFacts, session_facts
+
+# The groups whose nights' results are kept per process (``finished_results``).
+KEPT_GROUPS = 32
 
 
 @dataclass(frozen=True)
@@ -93,25 +99,48 @@ def night_result(night: NightView, played: Collection[str]) -> NightResult:
 def finished_results(
     group: GroupRef, facts: Sequence[SessionFacts]
 ) -> list[tuple[SessionFacts, NightResult]]:
-    """Each of these finished nights with its result (``night_result``), in their order: the
-    nights' rows read in one query, each night built once for its version (its read model
-    is kept: ledger/services/night.py)."""
+    """Each of these finished nights with its result (``night_result``), in their order.
+
+    A night's result is kept per process under its start and version (a correction or a
+    reopened night is a new version), so a group's league reads its nights' versions (one
+    query) and builds only the nights changed since, their rows read in one query more."""
     if not facts:
         return []
     table = GameSession.__table__
     wanted = {f.id for f in facts}
-    games = sorted({f.game for f in facts})
-    read = db.session.connection().execute(
-        select(table).where(
-            table.c.group_id == group.id,
-            table.c.status == "finished",
-            table.c.game.in_(games),
-        )
+    where = (
+        table.c.group_id == group.id,
+        table.c.status == "finished",
+        table.c.game.in_(sorted({f.game for f in facts})),
     )
-    rows = {row.id: row for row in read if row.id in wanted}
-    return [
-        (f, night_result(night_of(group, rows[f.id]), played(f))) for f in facts if f.id in rows
-    ]
+    connection = db.session.connection()
+    versions = {
+        row.id: (row.started_at, row.version)
+        for row in connection.execute(
+            select(table.c.id, table.c.started_at, table.c.version).where(*where)
+        )
+        if row.id in wanted
+    }
+    kept = _results().of(group.id)
+    changed = [i for i, version in versions.items() if i not in kept or kept[i][0] != version]
+    if changed:
+        for row in connection.execute(select(table).where(*where, table.c.id.in_(changed))):
+            night = build_night(group, row)
+            everyone = [s.player for s in night.standings]
+            kept[row.id] = ((row.started_at, row.version), night_result(night, everyone))
+        _results().keep(group.id, kept)
+    return [(f, _among(kept[f.id][1], played(f))) for f in facts if f.id in kept]
+
+
+def _among(result: NightResult, played: Collection[str]) -> NightResult:
+    """The night's result of the players who played a hand of it."""
+    seated = tuple(p for p in result.played if p in played)
+    return replace(
+        result,
+        played=seated,
+        winnings={p: result.winnings[p] for p in seated},
+        scores={p: result.scores[p] for p in seated},
+    )
 
 
 def played(facts: SessionFacts) -> set[str]:
@@ -185,6 +214,37 @@ def player_rivals(
         if key is None or same_game(f, key, name if name is not None else game_name_of(f))
     ]
     return rivals(known, [night_places(r) for _, r in finished_results(group, facts)])
+
+
+class _Kept:
+    """The nights' results kept per group (every finished night of it the league read, under
+    its start and version), the group read least lately dropped first. Thread-safe."""
+
+    def __init__(self, size: int = KEPT_GROUPS) -> None:
+        self._size = size
+        self._groups: OrderedDict[int, dict[int, tuple[Hashable, NightResult]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def of(self, group_id: int) -> dict[int, tuple[Hashable, NightResult]]:
+        """A copy of the group's kept results, by night."""
+        with self._lock:
+            found = self._groups.get(group_id, {})
+            if group_id in self._groups:
+                self._groups.move_to_end(group_id)
+            return dict(found)
+
+    def keep(self, group_id: int, results: dict[int, tuple[Hashable, NightResult]]) -> None:
+        with self._lock:
+            self._groups[group_id] = results
+            self._groups.move_to_end(group_id)
+            while len(self._groups) > self._size:
+                self._groups.popitem(last=False)
+
+
+def _results() -> _Kept:
+    """This app's kept results (each app its own, as its database is its own)."""
+    found: _Kept = current_app.extensions.setdefault("ledger_league", _Kept())
+    return found
 
 
 def _game_order(game: str, name: str | None) -> tuple[int, str]:

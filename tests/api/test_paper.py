@@ -92,7 +92,10 @@ def test_an_any_game_on_paper_is_named_by_its_name_and_number(table):
     for _ in range(2):
         sid = table.session(names, dealer="Cas", game="tally", name="Hearts", hands=1)["id"]
     assert table.ok("GET", f"/sessions/{sid}")["number"] == 2
-    table.hand(sid, {"results": [{"player": p, "points": n} for p, n in zip(names, (5, 9, 12))]})
+    table.hand(
+        sid,
+        {"results": [{"player": p, "points": n} for p, n in zip(names, (5, 9, 12), strict=True)]},
+    )
     response = table.get(f"/sessions/{sid}/sheet.pdf")
     text = read(response)
     assert text.startswith("Hearts #2 ") and "Total +5 +9 +12" in text
