@@ -16,8 +16,6 @@ codes' texts are put on the transfers each time a night is answered, not kept wi
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
 from decimal import Decimal
@@ -26,6 +24,7 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import Row
 
+from ledger.lru import Kept
 from ledger.rules.base import State
 from ledger.rules.keeper import winnings
 from ledger.rules.money import amount
@@ -290,32 +289,11 @@ def _text(value: Decimal | None) -> str | None:
     return None if value is None else str(value)
 
 
-class _Nights:
-    """The nights built lately, least recently used dropped first. Thread-safe."""
-
-    def __init__(self, size: int = KEPT_NIGHTS) -> None:
-        self._size = size
-        self._nights: OrderedDict[Hashable, NightView] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Hashable) -> NightView | None:
-        with self._lock:
-            night = self._nights.get(key)
-            if night is not None:
-                self._nights.move_to_end(key)
-            return night
-
-    def put(self, key: Hashable, night: NightView) -> None:
-        with self._lock:
-            self._nights[key] = night
-            self._nights.move_to_end(key)
-            while len(self._nights) > self._size:
-                self._nights.popitem(last=False)
-
-
-def _kept() -> _Nights:
+def _kept() -> Kept[NightView]:
     """This app's nights built lately (each app its own, as its database is its own)."""
-    found: _Nights = current_app.extensions.setdefault("ledger_nights", _Nights())
+    found: Kept[NightView] = current_app.extensions.setdefault(
+        "ledger_nights", Kept[NightView](KEPT_NIGHTS)
+    )
     return found
 
 

@@ -179,12 +179,15 @@ def _start(
     # The form's request id: a resend opens the session the first send started, whichever
     # server process it reaches.
     token = minted_request_id(request.form.get(REQUEST_ID_FIELD))
+    # The dealer's seat unticked: the first player ticked, in seat order, deals instead.
+    asked = form.dealer.data
+    dealer = asked if asked in players or not players else players[0]
     try:
-        added = services.create_session(
-            group, game, players, form.dealer.data, options, request_id=token
-        )
+        added = services.create_session(group, game, players, dealer, options, request_id=token)
     except (services.RuleError, services.Conflict) as e:
         return None, {_error_place(game, e.field): [i18n.error_text(e)]}
+    if asked and dealer != asked:
+        flash(_("%(name)s is not playing, so %(dealer)s deals first.", name=asked, dealer=dealer))
     return added.session.id, {}
 
 
