@@ -15,8 +15,6 @@ changes it from that night on): which nights and who played a hand from the stat
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
@@ -25,6 +23,7 @@ from flask import current_app
 from sqlalchemy import select
 
 from ledger.extensions import db
+from ledger.lru import Kept
 from ledger.models import GameSession, Player
 from ledger.rules.errors import RuleError
 from ledger.rules.league import NightResult, night_places
@@ -121,14 +120,14 @@ def finished_results(
         )
         if row.id in wanted
     }
-    kept = _results().of(group.id)
+    kept = dict(_results().get(group.id) or {})
     changed = [i for i, version in versions.items() if i not in kept or kept[i][0] != version]
     if changed:
         for row in connection.execute(select(table).where(*where, table.c.id.in_(changed))):
             night = build_night(group, row)
             everyone = [s.player for s in night.standings]
             kept[row.id] = ((row.started_at, row.version), night_result(night, everyone))
-        _results().keep(group.id, kept)
+        _results().put(group.id, kept)
     return [(f, _among(kept[f.id][1], played(f))) for f in facts if f.id in kept]
 
 
@@ -216,34 +215,12 @@ def player_rivals(
     return rivals(known, [night_places(r) for _, r in finished_results(group, facts)])
 
 
-class _Kept:
-    """The nights' results kept per group (every finished night of it the league read, under
-    its start and version), the group read least lately dropped first. Thread-safe."""
-
-    def __init__(self, size: int = KEPT_GROUPS) -> None:
-        self._size = size
-        self._groups: OrderedDict[int, dict[int, tuple[Hashable, NightResult]]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def of(self, group_id: int) -> dict[int, tuple[Hashable, NightResult]]:
-        """A copy of the group's kept results, by night."""
-        with self._lock:
-            found = self._groups.get(group_id, {})
-            if group_id in self._groups:
-                self._groups.move_to_end(group_id)
-            return dict(found)
-
-    def keep(self, group_id: int, results: dict[int, tuple[Hashable, NightResult]]) -> None:
-        with self._lock:
-            self._groups[group_id] = results
-            self._groups.move_to_end(group_id)
-            while len(self._groups) > self._size:
-                self._groups.popitem(last=False)
-
-
-def _results() -> _Kept:
-    """This app's kept results (each app its own, as its database is its own)."""
-    found: _Kept = current_app.extensions.setdefault("ledger_league", _Kept())
+def _results() -> Kept[dict[int, tuple[Hashable, NightResult]]]:
+    """This app's kept results, each group's by night (each app its own, as its database is
+    its own), the group read least lately dropped first (ledger/lru.py)."""
+    found: Kept[dict[int, tuple[Hashable, NightResult]]] = current_app.extensions.setdefault(
+        "ledger_league", Kept[dict[int, tuple[Hashable, NightResult]]](KEPT_GROUPS)
+    )
     return found
 
 
