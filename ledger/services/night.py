@@ -22,8 +22,6 @@ transfers. A points game with no stake that has rounds settles its rounds alone.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
 from decimal import Decimal
@@ -32,6 +30,7 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import Row
 
+from ledger.lru import Kept
 from ledger.models import GameSession
 from ledger.rules import rounds as rules
 from ledger.rules.base import State
@@ -412,32 +411,11 @@ def _text(value: Decimal | None) -> str | None:
     return None if value is None else str(value)
 
 
-class _Nights:
-    """The nights built lately, least recently used dropped first. Thread-safe."""
-
-    def __init__(self, size: int = KEPT_NIGHTS) -> None:
-        self._size = size
-        self._nights: OrderedDict[Hashable, NightView] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Hashable) -> NightView | None:
-        with self._lock:
-            night = self._nights.get(key)
-            if night is not None:
-                self._nights.move_to_end(key)
-            return night
-
-    def put(self, key: Hashable, night: NightView) -> None:
-        with self._lock:
-            self._nights[key] = night
-            self._nights.move_to_end(key)
-            while len(self._nights) > self._size:
-                self._nights.popitem(last=False)
-
-
-def _kept() -> _Nights:
+def _kept() -> Kept[NightView]:
     """This app's nights built lately (each app its own, as its database is its own)."""
-    found: _Nights = current_app.extensions.setdefault("ledger_nights", _Nights())
+    found: Kept[NightView] = current_app.extensions.setdefault(
+        "ledger_nights", Kept[NightView](KEPT_NIGHTS)
+    )
     return found
 
 

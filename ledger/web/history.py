@@ -30,7 +30,7 @@ from ledger.services.errors import RuleError
 from ledger.services.results import ChangeView, SessionView
 from ledger.web import access
 from ledger.web.display import format_money, game_name
-from ledger.web.forms import ConfirmForm
+from ledger.web.forms import AccountForm, ConfirmForm
 from ledger.web.i18n import error_text
 from ledger.web.summary import join_names, round_text
 from ledger.web.texts import choice_label
@@ -82,7 +82,8 @@ def points_label(key: str) -> str:
 
 
 @bp.get("/p/<path:name>")
-def player(slug: str, name: str) -> str:
+def player(slug: str, name: str, account_form: AccountForm | None = None) -> str:
+    """The player's page; ``account_form`` as typed, with its errors, when it was refused."""
     group = access.group_for_page(slug)
     history = stats.player_history(group, name)
     league = seasons.player_league(group, history.name)
@@ -93,6 +94,7 @@ def player(slug: str, name: str) -> str:
         # RULES.md §6b: whether an account is kept; its number only when asked for.
         account=accounts.account_of(group, history.name),
         reveal=request.args.get("account") == "show",
+        account_form=account_form or AccountForm(formdata=None),
         on_tab=tab.player_on_tab(group, history.name),
         confirm_form=ConfirmForm(),
         nights=list(reversed(history.nights)),

@@ -179,12 +179,15 @@ def _start(
     # The form's request id: a resend opens the session the first send started, whichever
     # server process it reaches.
     token = minted_request_id(request.form.get(REQUEST_ID_FIELD))
+    # The dealer's seat unticked: the first player ticked, in seat order, deals instead.
+    asked = form.dealer.data
+    dealer = asked if asked in players or not players else players[0]
     try:
-        added = services.create_session(
-            group, game, players, form.dealer.data, options, request_id=token
-        )
+        added = services.create_session(group, game, players, dealer, options, request_id=token)
     except (services.RuleError, services.Conflict) as e:
         return None, {_error_place(game, e.field): [i18n.error_text(e)]}
+    if asked and dealer != asked:
+        flash(_("%(name)s is not playing, so %(dealer)s deals first.", name=asked, dealer=dealer))
     return added.session.id, {}
 
 
@@ -478,9 +481,6 @@ def settle(slug: str, session_id: int):
     """Who pays whom, under the table's plan for the pot while the night is open: the same
     plan and transfers on every phone (RULES.md §2)."""
     group, view = _session(slug, session_id)
-    # A night with money to settle, its game's or its rounds' (RULES.md §6c): services/night.py.
-    if services.night_view(group, session_id).settlement is None:
-        abort(404)
     return _settle_page(group, view, FinishForm(formdata=None))
 
 
@@ -506,7 +506,8 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
     # The night's figures (services/night.py), under the plan this page shows.
     night = services.night_under(group, view.id, choice or None, keeper)
     view, result = night.session, night.settlement
-    assert result is not None  # a night with money to settle (``settle``)
+    if result is None:  # no money to settle, the game's or the rounds' (RULES.md §6c)
+        abort(404)
     rows = transfer_rows(result.transfers, result.currency)
     # A refund that cannot share the pot evenly leaves the odd units in it: say where they go.
     odd = result.pot if choice == "refund" and view.money else 0

@@ -431,7 +431,7 @@ def test_two_phones_entering_the_same_hand_store_it_once_and_the_second_is_told(
     drop = page.index('id="drop-mine"')
     assert f'href="{board}"' in page[drop - 100 : drop + 100]
     assert page.index(">Drop mine<") < page.index(">Save mine as hand 2<")
-    assert "sticky-save" not in page  # no habitual Save at the bottom of the screen
+    assert "save-bar" not in page  # no habitual Save at the end of the form
     assert 'value="J 9"' in page and 'value="Q K"' in page  # what was typed is kept
     assert _hands_played(phone) == 1
 

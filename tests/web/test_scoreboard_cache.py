@@ -297,7 +297,7 @@ def test_a_message_for_one_phone_is_not_shown_to_the_others(app, phone):
 
 
 def test_phones_asking_while_a_page_is_built_wait_for_that_build():
-    from ledger.web.pagecache import PageCache
+    from ledger.lru import PageCache
 
     cache = PageCache()
     building, release = threading.Event(), threading.Event()
@@ -321,7 +321,7 @@ def test_phones_asking_while_a_page_is_built_wait_for_that_build():
 
 
 def test_a_build_that_fails_or_is_not_to_be_kept_leaves_each_phone_building_its_own():
-    from ledger.web.pagecache import PageCache
+    from ledger.lru import PageCache
 
     cache = PageCache(wait=0)
 
