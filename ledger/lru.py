@@ -1,18 +1,49 @@
-"""A per-process cache of things built once and asked for often (ledger/web/pagecache.py keeps
-the scoreboards in one): the least recently used dropped first, one build per key at a time."""
+"""Per-process caches of things built once per version and asked for often: the least recently
+used dropped first. ``PageCache`` keeps whole pages (ledger/web/pagecache.py keeps the
+scoreboards in one), one build per key at a time; ``Kept`` is its plain part, which also keeps
+the nights' read models (ledger/services/night.py)."""
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+V = TypeVar("V")
 
 # How long a phone waits for another request building the same page before building its own:
 # a build takes milliseconds, so only a build stuck behind the database waits this long.
 BUILD_WAIT_SECONDS = 5.0
 
 
-class PageCache:
+class Kept(Generic[V]):
+    """The last ``size`` values put, least recently used dropped first. Thread-safe."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._kept: OrderedDict[Hashable, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> V | None:
+        with self._lock:
+            return self._get(key)
+
+    def _get(self, key: Hashable) -> V | None:
+        value = self._kept.get(key)
+        if value is not None:
+            self._kept.move_to_end(key)
+        return value
+
+    def put(self, key: Hashable, value: V) -> None:
+        with self._lock:
+            self._kept[key] = value
+            self._kept.move_to_end(key)
+            while len(self._kept) > self._size:
+                self._kept.popitem(last=False)
+
+
+class PageCache(Kept[str]):
     """The last ``size`` pages rendered, least recently used dropped first. Thread-safe.
 
     A key must hold everything that makes two renderings differ: the session's version (so a
@@ -24,28 +55,9 @@ class PageCache:
     """
 
     def __init__(self, size: int = 256, wait: float = BUILD_WAIT_SECONDS) -> None:
-        self._size = size
+        super().__init__(size)
         self._wait = wait
-        self._pages: OrderedDict[Hashable, str] = OrderedDict()
         self._building: dict[Hashable, threading.Event] = {}
-        self._lock = threading.Lock()
-
-    def get(self, key: Hashable) -> str | None:
-        with self._lock:
-            return self._get(key)
-
-    def _get(self, key: Hashable) -> str | None:
-        page = self._pages.get(key)
-        if page is not None:
-            self._pages.move_to_end(key)
-        return page
-
-    def put(self, key: Hashable, page: str) -> None:
-        with self._lock:
-            self._pages[key] = page
-            self._pages.move_to_end(key)
-            while len(self._pages) > self._size:
-                self._pages.popitem(last=False)
 
     def get_or_build(self, key: Hashable, build: Callable[[], tuple[str, bool]]) -> str:
         """The kept page of ``key``, or the one ``build`` makes: ``(page, may it be kept)``.

@@ -10,10 +10,12 @@ and the workbook -35 and -58, and the settle-up asked him for €0.58 under a li
 from __future__ import annotations
 
 import base64
+import io
 import re
 from html import unescape
 
 import pytest
+from pypdf import PdfReader
 
 from tests.export.sheets import load, table
 from tests.web.pages import HAND_1, PASSPHRASE, Phone, html, table_of_four
@@ -111,3 +113,96 @@ def test_the_chart_and_the_hand_pages_follow_the_scoreboard_hand_by_hand(night):
         assert row_of(hand, "John").endswith(expected)
     chart = html(night.client.get(board))
     assert "-58" not in say(chart)  # no figure of John's counts the pot he brought back
+
+
+def test_a_round_nets_into_the_same_total_on_the_settle_up_the_api_and_the_workbook(night):
+    """Issue 39: the rounds join the night's read model; John's game money (what he settles,
+    the pot he brought back in it), his rounds and his total agree everywhere."""
+    board = night.board
+    page = html(night.client.get(f"{board}/rounds/new"))
+    once = re.search(r'name="once" value="([0-9a-f]+)"', page)
+    data = {"once": once.group(1) if once else "", "paid_by": "John", "amount": "4,00"}
+    data["for"] = ["Enda", "John", "Rex", "Finn"]
+    assert night.client.post(f"{board}/rounds/new", data=data).status_code == 302
+
+    # The settle-up: game money -€0.58, the round +€3.00 (€4.00 less his €1.00), total €2.42.
+    settle = html(night.client.get(f"{board}/settle"))
+    assert row_of(settle, "John").startswith("John -€0.58 €3.00 €2.42")
+    listed = say(settle).split("The payments as text")[0]
+    paid = re.findall(r"(\w+) pays John €(\d+\.\d\d)", listed)
+    assert sum(float(p) for _who, p in paid) == pytest.approx(2.42)
+
+    # The API's session and settlement: the same three figures.
+    session = api(night, f"/sessions/{night.session_id}")
+    john = next(s for s in session["standings"] if s["player"] == "John")
+    assert (john["balance_amount"], john["rounds"], john["total"]) == ("-0.58", "3.00", "2.42")
+    settlement = api(night, f"/sessions/{night.session_id}/settlement")
+    balance = next(b for b in settlement["balances"] if b["player"] == "John")
+    assert (balance["amount"], balance["rounds"], balance["total"]) == ("-0.58", "3.00", "2.42")
+    assert sum(t["amount"] == "0.00" for t in settlement["transfers"]) == 0
+
+    # The workbook's Summary: the rounds and the total beside the night's figure.
+    book = load(night.client.get(f"{board}/export.xlsx").data)
+    players = {r["Player"]: r for r in table(book["Summary"], header_row=4)}
+    assert players["John"]["Rounds (EUR)"] == pytest.approx(3.00)
+    assert players["John"]["Total (EUR)"] == pytest.approx(2.42)
+
+
+def pdf_text(response) -> str:
+    """A PDF's text as a person reads it, pages joined."""
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    reader = PdfReader(io.BytesIO(response.data))
+    return " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
+
+
+def test_the_night_on_paper_has_the_scoreboards_number_and_figures(night):
+    """The night's PDF (linked from the scoreboard) names the night as the scoreboard does and
+    shows its figures: what John won or lost tonight hand by hand and in all, the pot he
+    brought back on a line of its own, never a figure that counts that pot."""
+    board = night.board
+    scoreboard = html(night.client.get(board))
+    title = re.search(r"<h1>(.*?)</h1>", scoreboard, re.S)
+    assert title is not None and say(title.group(1)) == "Spot #2"
+    link = re.search(r'id="sheet-pdf" href="([^"]+)"', scoreboard)
+    assert link is not None
+    response = night.client.get(unescape(link.group(1)))
+    assert "spot-2-" in response.headers["Content-Disposition"]
+    text = pdf_text(response)
+    assert text.startswith("Spot #2 ")
+    lines = [
+        say(li).split() for li in re.findall(r'<li class="score[^>]*>(.*?)</li>', scoreboard, re.S)
+    ]
+    assert [line[0] for line in lines] == ["Enda", "John", "Rex", "Finn"]
+    figures, money = [line[-2] for line in lines], [line[-1] for line in lines]
+    assert figures == ["+113", "-38", "-60", "-75"]  # what each won or lost tonight
+    assert "Total " + " ".join(figures) in text
+    assert "# Enda John Rex Finn 1 " in text
+    johns = [row.split()[2] for row in re.findall(r"(?<= )[123] [-+]\d+ [-+]\d+", text)]
+    assert johns == ["-15", "-7", "-16"]  # -15, -22, -38 on the scoreboard, hand by hand
+    assert "John brought the pot of 20 from Spot #1" in text
+    assert "-58" not in text and "-€0.58" not in text.split("Who pays whom")[0]
+    assert "Money " + " ".join(m.replace("+", "") for m in money) in text
+
+
+def test_a_seasons_night_counts_the_scoreboards_winnings(night):
+    """A season scored by winnings (RULES.md §13) takes each night's result from the night's
+    read model: John's night 2 counts the -38 the scoreboard shows, not -58 with the pot he
+    brought back; the season names the nights by their numbers."""
+    finish = night.client.post(f"{night.board}/finish", data={"leftover_pot": "carry"})
+    assert finish.status_code == 302
+    token = base64.b64encode(f"{night.slug}:{PASSPHRASE}".encode()).decode()
+    body = {"name": "Winter", "game": "spot", "scoring": "winnings", "from": "2000-01-01",
+            "to": "2100-12-31"}  # fmt: skip
+    made = night.client.post(
+        f"/api/v1/groups/{night.slug}/seasons",
+        json=body,
+        headers={"Authorization": f"Basic {token}"},
+    )
+    assert made.status_code == 201, made.get_json()
+    season = made.get_json()
+    scoreboard = say(html(night.client.get(night.board)))
+    assert "John plays first -38" in scoreboard or "John -38" in scoreboard
+    assert [n["number"] for n in season["nights"]] == [1, 2]
+    assert season["nights"][1]["points"] == {"Enda": 113, "John": -38, "Rex": -60, "Finn": -75}
+    john = next(s for s in season["standings"] if s["player"] == "John")
+    assert john["total"] == season["nights"][0]["points"]["John"] - 38
