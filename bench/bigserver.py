@@ -189,6 +189,8 @@ def _copies(
                     kept = one_group and links[column] in ("groups", "players")
                     kept = kept or (one_session and links[column] == "sessions")
                     value = _moved(value, links[column], 0 if kept else copy, counts, firsts)
+                elif table == "sessions" and column == "number":
+                    value += copy * counts["sessions"]  # a night's number is its group's once
                 elif one_session and column in ("number", "hand_number") and value is not None:
                     value += copy * hands
                 elif one_session and column == "request_id" and copy:

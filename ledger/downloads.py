@@ -10,11 +10,16 @@ from typing import Any
 
 from flask import Response, current_app
 
+from ledger.rules.nights import own_name
+
 
 def session_filename(session: Mapping[str, Any], extension: str, what: str = "") -> str:
-    """``the-local-spot-7-2024-05-02.xlsx``: the group, the game, the session and its day."""
+    """``the-local-spot-2-2024-05-02.xlsx``: the group, the night as its pages name it (its
+    game, an Any game by its name, and its number: ledger/rules/nights.py) and its day."""
     day = _day(session.get("started_at"))
-    parts = [session.get("group"), session.get("game"), str(session.get("id")), day, what]
+    game = own_name(session.get("options") or {}) or session.get("game") or ""
+    number = session.get("number") or session.get("id")
+    parts = [session.get("group"), str(game).lower(), str(number), day, what]
     return _filename(parts, extension)
 
 

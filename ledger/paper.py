@@ -25,11 +25,11 @@ from ledger import services
 from ledger.downloads import group_filename, session_filename
 from ledger.rules.registry import GAMES
 from ledger.services import exports, seasons
-from ledger.services.exports import SessionExport
+from ledger.services.night import NightView, night_view
 from ledger.services.results import GroupRef, HandView, SessionView, TransferView
 from ledger.services.season_views import SeasonView
-from ledger.web.display import format_money
-from ledger.web.summary import transfer_text  # the same words as the settle-up page
+from ledger.web.display import format_money, night_game, night_name
+from ledger.web.summary import round_text, transfer_text  # the settle-up page's words
 
 FONTS = Path(__file__).resolve().parent / "fonts"
 FONT = "DejaVu"
@@ -105,14 +105,16 @@ class Sheet(FPDF):
         return bytes(self.output())
 
 
-def night_sheet(export: SessionExport, title: str, names: Mapping[str, str] | None = None) -> bytes:
-    """A night as it stands: its players, every hand (what each player's score moved by),
-    the totals and, in money, the settle-up with its QR codes (``title``: "Spot #1")."""
-    view = export.session
+def night_sheet(night: NightView, hands: Sequence[HandView], group_name: str, title: str) -> bytes:
+    """A night as it stands, in the figures its scoreboard shows (its read model,
+    ledger/services/night.py): its players, every hand (what each player's figure moved by),
+    the totals, the pots brought back and kept, and the settle-up with its QR codes
+    (``title``: "Spot #1")."""
+    view = night.session
     players = [p.name for p in view.players]
     subtitle = " · ".join(
         [
-            export.group_name or view.group,
+            group_name or view.group,
             _day(view),
             _("finished") if view.status == "finished" else "",
         ]
@@ -122,16 +124,81 @@ def night_sheet(export: SessionExport, title: str, names: Mapping[str, str] | No
     sheet.line_of(", ".join(players))
     sheet.heading(_("Hands") if not _rounds(view) else _("Rounds"))
     size = 10 if len(players) <= 6 else 8
-    rows = [_hand_row(h, players) for h in _with_before(export.hands)]
-    totals = [_("Total"), *(_signed(view.scores.get(p, 0)) for p in players)]
+    rows = [_hand_row(h, players) for h in _with_before(hands, night)]
+    totals = [_("Total"), *(_signed(_figure(night, p)) for p in players)]
     sheet.grid(["#", *players], [*rows, totals], size=size)
-    if view.amounts is not None and view.currency:
-        money = [_("Money"), *(_money(view.amounts.get(p), view.currency) for p in players)]
-        sheet.grid(["", *players], [money], size=size)
-    if export.settlement is not None:
+    money = _money_row(night, players)
+    if money is not None:
+        sheet.grid(["", *players], [[_("Money"), *money]], size=size)
+    _pot_lines(sheet, night)
+    if night.session.rounds:
+        _drinks(sheet, night, players, size)
+    if night.settlement is not None:
         sheet.heading(_("Who pays whom"))
-        _transfers(sheet, export.settlement.transfers, export.settlement.currency)
+        _transfers(sheet, night.settlement.transfers, night.settlement.currency)
     return sheet.done()
+
+
+def _drinks(sheet: Sheet, night: NightView, players: Sequence[str], size: int) -> None:
+    """The night's rounds of drinks and food (RULES.md §6c): each in words with its parts,
+    then the night's figures (services/night.py): each player's game money, what the rounds
+    give them and the total the transfers settle."""
+    sheet.heading(_("Drinks and food"))
+    for made in night.session.rounds:
+        sheet.line_of(round_text(made.to_json(), made.currency))
+    by = {s.player: s for s in night.standings}
+    cash = night.settlement.currency if night.settlement is not None else ""
+    game = [_("Game"), *(_money(by[p].balance_amount if p in by else None, cash) for p in players)]
+    drinks = [_("Rounds"), *(_money(by[p].rounds if p in by else None, cash) for p in players)]
+    total = [_("Total"), *(_money(by[p].total if p in by else None, cash) for p in players)]
+    sheet.grid(["", *players], [game, drinks, total], size=size)
+
+
+def _figure(night: NightView, player: str) -> int:
+    """A player's total as the scoreboard shows it: a money night's winnings (RULES.md §2,
+    the pot brought back left out), a points game's score."""
+    standing = night.standing(player)
+    return (standing.winnings or 0) if night.session.money else standing.score
+
+
+def _money_row(night: NightView, players: Sequence[str]) -> list[str] | None:
+    """Each player's money as the scoreboard shows it (a money night's winnings, a points
+    game's payout once it has ended), or None where the night has none."""
+    view = night.session
+    if view.currency is None:
+        return None
+    if view.money:
+        amounts = {s.player: s.winnings_amount for s in night.standings}
+    elif view.payout is not None and view.amounts is not None:
+        amounts = dict(view.amounts)
+    else:
+        return None
+    return [_money(amounts.get(p), view.currency) for p in players]
+
+
+def _pot_lines(sheet: Sheet, night: NightView) -> None:
+    """The pot brought back at the start and the pot kept at the end, on lines of their own
+    in the scoreboard's words."""
+    view = night.session
+    if night.brought is not None:
+        sheet.line_of(
+            _(
+                "%(name)s brought the pot of %(units)d from %(game)s #%(id)d",
+                name=night.brought.keeper,
+                units=night.brought.units,
+                game=night_game(view),
+                id=night.brought.number or 0,
+            )
+        )
+    if night.kept is not None and view.currency:
+        sheet.line_of(
+            _(
+                "%(name)s keeps the pot of %(amount)s for the next %(game)s night",
+                name=night.kept.keeper,
+                amount=_money(night.kept.amount, view.currency),
+                game=night_game(view),
+            )
+        )
 
 
 def blank_sheet(view: SessionView, title: str) -> bytes:
@@ -219,23 +286,30 @@ def _transfers(sheet: Sheet, transfers: Sequence[TransferView], currency: str) -
             sheet.line_of(_("Scan with a banking app to pay"), 8)
 
 
-def _with_before(hands: Sequence[HandView]) -> Iterable[tuple[HandView, Mapping[str, int]]]:
+def _with_before(
+    hands: Sequence[HandView], night: NightView
+) -> Iterable[tuple[HandView, Mapping[str, int], Mapping[str, int]]]:
+    """Each hand with the running figures before and after it, as the night shows them
+    (``NightView.running``: a money night's winnings, the pot brought back left out)."""
     before: Mapping[str, int] = {}
     for hand in hands:
-        yield hand, before
-        before = hand.scores_after
+        after = night.running(hand.scores_after)
+        yield hand, before, after
+        before = after
 
 
-def _hand_row(item: tuple[HandView, Mapping[str, int]], players: Sequence[str]) -> list[str]:
-    """A hand's row: what each player's score moved by ("–" for one sitting out)."""
-    hand, before = item
+def _hand_row(
+    item: tuple[HandView, Mapping[str, int], Mapping[str, int]], players: Sequence[str]
+) -> list[str]:
+    """A hand's row: what each player's figure moved by ("–" for one sitting out)."""
+    hand, before, after = item
     out = {r.player for r in hand.results if r.sitting_out}
     cells = [str(hand.number)]
     for p in players:
-        if p in out or p not in hand.scores_after:
+        if p in out or p not in after:
             cells.append("–")
         else:
-            cells.append(_signed(hand.scores_after[p] - before.get(p, 0)))
+            cells.append(_signed(after[p] - before.get(p, 0)))
     return cells
 
 
@@ -290,8 +364,9 @@ def _rounds(view: SessionView) -> bool:
 def night_file(group: GroupRef, session_id: int) -> tuple[bytes, str]:
     """The night's sheet and its file name (``…-spot-1-2026-11-02-sheet.pdf``)."""
     export = exports.session_export(group, session_id)
-    view = export.session
-    return night_sheet(export, night_title(view)), _filename(view, "sheet")
+    night = export.night if export.night is not None else night_view(group, session_id)
+    sheet = night_sheet(night, export.hands, export.group_name, night_title(night.session))
+    return sheet, _filename(night.session, "sheet")
 
 
 def blank_file(group: GroupRef, session_id: int) -> tuple[bytes, str]:
@@ -308,16 +383,18 @@ def season_file(group: GroupRef, season_id: int) -> tuple[bytes, str]:
 
 def night_title(view: SessionView) -> str:
     """The night as its pages name it: "Spot #1", an Any game by its own name ("Hearts #2")."""
-    named = str(view.options.get("name") or "").strip() if view.game in GAMES else ""
-    game = named or (_(GAMES[view.game].name) if view.game in GAMES else view.game)
-    return f"{game} #{view.number}"
+    return night_name(view)
 
 
 def _filename(view: SessionView, what: str) -> str:
+    """``…-spot-1-2026-11-02-sheet.pdf``: the night by its game and number, as the
+    workbooks' file names (ledger/downloads.py)."""
     session = {
         "group": view.group,
         "game": view.game,
-        "id": view.number,
+        "options": view.options,
+        "number": view.number,
+        "id": view.id,
         "started_at": view.started_at.isoformat(),
     }
     return session_filename(session, "pdf", what)

@@ -3,18 +3,6 @@
   "use strict";
   document.documentElement.classList.add("js");
 
-  /* The first tap, key or focus on the page lets the Save bar float (static/style.css). */
-  function started() {
-    document.documentElement.classList.add("started");
-    ["pointerdown", "keydown", "focusin"].forEach(function (kind) {
-      document.removeEventListener(kind, started, true);
-    });
-  }
-  ["pointerdown", "keydown", "focusin"].forEach(function (kind) {
-    document.addEventListener(kind, started, true);
-  });
-  if (document.activeElement && document.activeElement !== document.body) started();
-
   /* A button that changes the history asks first: <button data-confirm="Undo hand 5?"> */
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-confirm]");
@@ -58,9 +46,13 @@
 
   /* Adding a player without leaving the page. A form (or its button, or its text field on
      Enter) marked data-inplace="ids" is sent in the background; the elements of those ids are
-     swapped for the server's new ones, the text field takes the server's value and errors, and
-     keeps the focus, so the phone's keyboard stays up for the next name. Without script, or
-     when the answer holds no such parts, the form is sent as usual. */
+     swapped for the server's new ones, and the text field keeps the focus, so the phone's
+     keyboard stays up for the next name. Every name tapped in goes, in the order tapped,
+     however slow the answers: each waits its turn in the form's queue, and the field is free
+     for the next name at once. An answer never empties the field of what was typed since; a
+     name the server refuses comes back into the field (if it is still empty) with the
+     server's words beside it. Without script, or when the answer holds no such parts, the
+     form is sent as usual. */
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (event.defaultPrevented || !window.fetch || !window.DOMParser) return;
@@ -76,25 +68,65 @@
     var field = document.getElementById(marked.getAttribute("data-inplace-field") || "") ||
       (marked.tagName === "INPUT" ? marked : form.querySelector("input:not([type=hidden])"));
     if (field) field.focus();  /* within the tap: the keyboard stays */
-    if (form.inplaceBusy) return;
-    form.inplaceBusy = true;
-    var body = new URLSearchParams(new FormData(form));
-    if (button && button.name) body.append(button.name, button.value);
-    fetch(form.action, { method: "POST", body: body, credentials: "same-origin" })
-      .then(function (answer) {
-        return answer.text().then(function (html) { swapIn(form, marked, field, answer, html); });
-      })
-      .catch(function () { form.submit(); })
-      .then(function () { form.inplaceBusy = false; });
+    var queue = form.inplaceQueue || (form.inplaceQueue = []);
+    var text = field ? field.value : "";
+    if (!text.trim() && queue.length) return;  /* a second tap on Add: its name is on its way */
+    queue.push({ marked: marked, button: button, text: text });
+    if (field) field.value = "";
+    if (queue.length === 1) sendNext(form, field);
+    else say(form, field);
   });
 
-  function swapIn(form, marked, field, answer, html) {
-    if (!answer.ok && answer.status !== 422) { form.submit(); return; }
+  /* The name first in the queue, with the form as it is now (the seats the last answer drew). */
+  function sendNext(form, field) {
+    var queue = form.inplaceQueue;
+    var entry = queue[0];
+    if (!entry) return;
+    say(form, field);
+    var body = new URLSearchParams(new FormData(form));
+    if (field && field.name) body.set(field.name, entry.text);
+    if (entry.button && entry.button.name) body.append(entry.button.name, entry.button.value);
+    fetch(form.action, { method: "POST", body: body, credentials: "same-origin" })
+      .then(function (answer) {
+        return answer.text().then(function (html) {
+          if (swapIn(form, entry, field, answer, html)) sendNext(form, field);
+        });
+      }, function () {
+        /* No answer (the wifi dropped): the same name again in a moment, the rest after it. */
+        window.setTimeout(function () { sendNext(form, field); }, 2000);
+      });
+  }
+
+  /* The line under the form: the last answer's words (``news``, else those said before), and
+     the names still on their way. */
+  function say(form, field, news) {
+    if (news) form.inplaceNews = news;
+    var anchor = (field && field.closest(".inline-form")) || form;
+    var status = anchor.nextElementSibling;
+    if (!status || !status.classList.contains("inplace-status")) {
+      status = document.createElement("p");
+      status.className = "inplace-status muted small";
+      status.setAttribute("role", "status");
+      anchor.after(status);
+    }
+    var waiting = form.inplaceQueue.map(function (e) { return e.text; });
+    var words = (form.inplaceNews || []).slice();
+    if (waiting.length) words.push(phoneText("sending") + " " + waiting.join(", "));
+    status.textContent = words.join(" ");
+  }
+
+  /* The answer shown; false when the page was left for it (sent the plain way). */
+  function swapIn(form, entry, field, answer, html) {
     var fresh = new DOMParser().parseFromString(html, "text/html");
-    var ids = marked.getAttribute("data-inplace").split(" ");
-    if (!ids.every(function (id) { return fresh.getElementById(id) && document.getElementById(id); })) {
-      window.location.assign(answer.url);
-      return;
+    var ids = entry.marked.getAttribute("data-inplace").split(" ");
+    var parts = ids.every(function (id) {
+      return fresh.getElementById(id) && document.getElementById(id);
+    });
+    if ((!answer.ok && answer.status !== 422) || !parts) {
+      /* Refused for another reason (signed out): the plain way shows the server's page. */
+      if (field) field.value = entry.text;
+      form.submit();
+      return false;
     }
     ids.forEach(function (id) {
       document.getElementById(id).replaceWith(document.importNode(fresh.getElementById(id), true));
@@ -105,34 +137,37 @@
     if (field) news = news.concat(takeField(field, fresh.getElementById(field.id)));
     /* The last page's messages are gone on a reload: here too; this answer's go by the field. */
     document.querySelectorAll("main > .flash").forEach(function (f) { f.remove(); });
-    var anchor = (field && field.closest(".inline-form")) || form;
-    var status = anchor.nextElementSibling;
-    if (!status || !status.classList.contains("inplace-status")) {
-      status = document.createElement("p");
-      status.className = "inplace-status muted small";
-      status.setAttribute("role", "status");
-      anchor.after(status);
-    }
-    status.textContent = news.join(" ");
+    form.inplaceQueue.shift();
+    say(form, field, news);
     if (field) field.focus();
     document.dispatchEvent(new CustomEvent("ledger:updated"));
+    return true;
   }
 
-  /* The server's version of a text field (value, error, aria) onto the one with the focus. */
+  /* The server's word on a text field (error, aria) onto the one with the focus; its value
+     too when it refused the name and nothing was typed since. Its errors, for the status. */
   function takeField(field, fresh) {
     if (!fresh) return [];
-    field.value = fresh.value;
+    var errors = fresh.parentNode.querySelectorAll(".field-error");
+    var back = errors.length && !field.value;
+    if (back) field.value = fresh.value;
     ["aria-invalid", "aria-describedby"].forEach(function (name) {
-      if (fresh.hasAttribute(name)) field.setAttribute(name, fresh.getAttribute(name));
+      if (back && fresh.hasAttribute(name)) field.setAttribute(name, fresh.getAttribute(name));
       else field.removeAttribute(name);
     });
     var box = field.parentNode;
-    box.className = fresh.parentNode.className;
+    box.classList.toggle("has-error", !!back);
     box.querySelectorAll(".field-error").forEach(function (e) { e.remove(); });
-    return Array.prototype.map.call(fresh.parentNode.querySelectorAll(".field-error"), function (e) {
-      box.appendChild(document.importNode(e, true));
+    return Array.prototype.map.call(errors, function (e) {
+      if (back) box.appendChild(document.importNode(e, true));
       return e.textContent.trim();
     });
+  }
+
+  /* A sentence of the page's language for scripts (base.html's #phone-texts). */
+  function phoneText(key) {
+    var block = document.getElementById("phone-texts");
+    try { return JSON.parse(block.getAttribute("data-texts"))[key] || ""; } catch (e) { return ""; }
   }
 
   /* "Copy" buttons: <button data-copy="id-of-element-with-the-text" data-copied="Copied"> */

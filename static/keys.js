@@ -44,7 +44,7 @@
 
   function go(box) {
     box.focus({ preventScroll: true });
-    // Centred, so the sticky Save bar never covers it.
+    // Centred: the rows above and below it in sight.
     box.scrollIntoView({ block: "center" });
   }
 

@@ -30,6 +30,10 @@
   var PATIENCE = 15000; // ms a save may take before it counts as not sent
   var EVERY = 5000; // ms between tries while hands wait
   var DRAFT_DAYS = 7;
+  // ms the form stays after the tap that saved it, its Save button in place and saying so:
+  // the second tap of a double tap lands on that button, not on whatever the scoreboard
+  // draws there (a hand's row would open).
+  var HOLD = 600;
   var sending = {};
   var texts = readTexts();
   var form = document.getElementById("hand-form");
@@ -299,8 +303,17 @@
     var here = path(window.location.href);
     if (shownHere(item) || here === item.board) {
       try { window.sessionStorage.setItem(FLASH, JSON.stringify(result.flashes)); } catch (e) { /* */ }
-      if (shownHere(item)) window.location.assign(url);
-      else window.location.replace(url);
+      if (!shownHere(item)) {
+        window.location.replace(url);
+        return;
+      }
+      if (line) {
+        line.textContent = say("saved", { hand: item.label });
+        line.className = "outbox-status";
+        line.hidden = false;
+      }
+      window.setTimeout(function () { window.location.assign(url); },
+        Math.max(0, (item.queued || 0) + HOLD - Date.now()));
       return;
     }
     render(say("saved", { hand: item.label }));
@@ -344,7 +357,7 @@
     return !!form && item.key === formKey() && same(item.players || [], players());
   }
 
-  var line = null; // the hand form's line above its Save button
+  var line = null; // the hand form's line under its Save button
 
   function status(what, item) {
     if (!line) return;
@@ -506,12 +519,13 @@
 
   function setUpForm() {
     var tokenInput = form.elements.namedItem(TOKEN);
-    var save = form.querySelector(".sticky-save");
+    var save = form.querySelector(".save-bar");
     line = document.createElement("p");
     line.className = "outbox-status";
     line.setAttribute("role", "status");
     line.hidden = true;
-    if (save) save.insertBefore(line, save.firstChild);
+    // Under the button, so that what it says never moves the button from under a finger.
+    if (save) save.appendChild(line);
 
     var mine = find(shownHere);
     if (mine) {

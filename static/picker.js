@@ -232,8 +232,8 @@
     form.querySelectorAll("input[data-picker]"), function (i) { return !i.value && !i.disabled; });
   pickers.forEach(function (p) { if (p.input === first) openOnly(p); });
   /* The first mistake on the page (a row, or "Who went out?"): in the middle of the screen,
-     clear of the sticky Save bar, with the focus in it. The server's autofocus puts the focus
-     there without script; this only makes sure it is not left under the bar. */
+     with the focus in it. The server's autofocus puts the focus there without script; this
+     puts it where the rows around it show too. */
   var firstError = form.querySelector("[data-first-error]");
   if (firstError) {
     var target = firstError.querySelector("[autofocus]") || firstError;

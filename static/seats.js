@@ -45,6 +45,24 @@
     }
   });
 
+  /* The dealer's seat unticked: the first player ticked, in seat order, deals instead (as the
+     server would decide), and the page says so. */
+  form.addEventListener("change", function (event) {
+    var box = event.target;
+    var row = box.name === "seated" && !box.checked && box.closest(".seat");
+    var dealer = row && row.querySelector("input[name='dealer']");
+    if (!dealer || !dealer.checked) return;
+    var first = Array.prototype.find.call(document.querySelectorAll("#seats .seat"), function (r) {
+      return r.querySelector("input[name='seated']").checked;
+    });
+    var note = document.getElementById("dealer-moved");
+    if (!first || !note) return;
+    first.querySelector("input[name='dealer']").checked = true;
+    note.textContent = note.getAttribute("data-text")
+      .split("{name}").join(row.getAttribute("data-name"))
+      .split("{dealer}").join(first.getAttribute("data-name"));
+  });
+
   function showOptions() {
     var chosen = form.querySelector("input[name='game']:checked");
     form.querySelectorAll(".game-options").forEach(function (box) {

@@ -17,7 +17,8 @@ from ledger.services.results import GroupRef
 @bp.get("/sessions/<int:session_id>")
 @with_group
 def session(group: GroupRef, session_id: int):
-    return jsonify(services.session_view(group, session_id).to_json())
+    """The night now (API.md "Session"), with each player's figures as the pages show them."""
+    return jsonify(services.night_view(group, session_id).to_json())
 
 
 @bp.delete("/sessions/<int:session_id>")
@@ -171,7 +172,7 @@ def reopen(group: GroupRef, session_id: int):
 @bp.get("/sessions/<int:session_id>/settlement")
 @with_group
 def settlement(group: GroupRef, session_id: int):
-    return jsonify(services.settlement(group, session_id).to_json())
+    return jsonify(services.night_settlement(group, session_id).to_json())
 
 
 @bp.get("/sessions/<int:session_id>/payments")
@@ -184,8 +185,14 @@ def payments(group: GroupRef, session_id: int):
 @with_group
 def record_payment(group: GroupRef, session_id: int):
     body = json_object()
+    # A night with rounds may be paid in the currency: {from, to, amount} (RULES.md §6c).
     payment = services.record_payment(
-        group, session_id, text(body, "from"), text(body, "to"), whole(body, "units")
+        group,
+        session_id,
+        text(body, "from"),
+        text(body, "to"),
+        whole(body, "units"),
+        money=body.get("amount"),
     )
     return jsonify(payment.to_json()), 201
 

@@ -41,8 +41,10 @@ from werkzeug.security import DEFAULT_PBKDF2_ITERATIONS
 
 from ledger.backup.links import (
     _check_hand_numbers,
+    _check_night_numbers,
     _check_payments,
     _check_references,
+    _check_rounds,
     _check_tab,
     _check_uniques,
 )
@@ -73,9 +75,19 @@ VERSION = 1
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 
-# Tables and columns a backup made before they existed leaves out, read as they were then.
+# Tables and columns a backup made before they existed leaves out, read as they were then
+# (None: worked out for the restore, as a night's number: links._check_night_numbers).
 ADDED_LATER: Mapping[str, Any] = MappingProxyType(
-    {"tab_payments": [], "bank_accounts": [], "sessions.on_tab": False, "seasons": []}
+    {
+        "tab_payments": [],
+        "bank_accounts": [],
+        "sessions.on_tab": False,
+        "sessions.series": None,
+        "sessions.number": None,
+        "seasons": [],
+        "rounds": [],
+        "payments.cents": None,
+    }
 )
 
 
@@ -143,8 +155,10 @@ def check_backup(data: Any, slug: str | None = None) -> Checked:
     _check_uniques(rows)
     _check_hand_numbers(rows)
     _check_sessions(rows, players)
+    _check_night_numbers(rows["sessions"])
     _check_pots(rows["sessions"])
     _check_payments(rows)
+    _check_rounds(rows)
     _check_tab(rows)
     _check_seasons(rows)
     return checked
@@ -256,7 +270,7 @@ def _row(
             raise _missing(where, name)
         value = raw.get(name, ADDED_LATER.get(f"{where}.{name}"))
         if value is None:
-            if column.primary_key or not column.nullable:
+            if column.primary_key or not (column.nullable or f"{where}.{name}" in ADDED_LATER):
                 raise _missing(where, name)
             out[name] = None
             continue

@@ -11,6 +11,7 @@ from typing import IO, TYPE_CHECKING, Any
 from openpyxl import Workbook
 
 from ledger.export.cells import _joined, _when, money_format
+from ledger.export.rounds import group_rounds_header, group_rounds_rows, rounds_of
 from ledger.export.sheets import _new_workbook, _save, _Sheet, _width
 from ledger.export.tables import (
     FINISHED,
@@ -19,11 +20,12 @@ from ledger.export.tables import (
     _add_hand_names,
     _game_name,
     _group_hand_row,
-    _numbers,
     group_hands_header,
+    night_title,
     seated_names,
     session_winners,
 )
+from ledger.rules.nights import night_name
 from ledger.rules.registry import GAMES
 from ledger.services.stats import (
     HandTally,
@@ -35,6 +37,7 @@ from ledger.services.stats import (
     add_up,
     board,
     facts_from_json,
+    named_by_table,
     night_facts,
 )
 
@@ -44,11 +47,25 @@ if TYPE_CHECKING:
     from ledger.services.season_views import SeasonView
 
 
+def _engine_game(key: str) -> str:
+    """A game's own name by its key ("Any game")."""
+    return GAMES[key].name if key in GAMES else key
+
+
+def _games_label(key: str) -> str:
+    """A game as the stats count it (ledger/rules/nights.py game_key): its name, or the
+    table's name for an Any game ("tally:Hearts" is "Hearts": Hearts and Whist are two)."""
+    game, _sep, name = key.partition(":")
+    return name if name and named_by_table(game) else _engine_game(game)
+
+
 def _points_header(key: str) -> str:
-    """A points column's heading: "Points (Rummy)", "Points (Rummy, penalty)"."""
+    """A points column's heading: "Points (Rummy)", "Points (Rummy, penalty)", and an Any
+    game by its name: "Points (Hearts)"."""
     game, _sep, scoring = key.partition(":")
-    name = GAMES[game].name if game in GAMES else game
-    return f"Points ({name}, {scoring})" if scoring else f"Points ({name})"
+    if scoring and not named_by_table(game):
+        return f"Points ({_engine_game(game)}, {scoring})"
+    return f"Points ({_games_label(key)})"
 
 
 def _players_sheet(sheet: _Sheet, board: StatsView, names: Sequence[str]) -> None:
@@ -84,20 +101,20 @@ def _sheet_title(name: str, taken: set[str]) -> str:
     return title
 
 
-def _player_sheet(
-    wb: Workbook, title: str, history: PlayerHistory, numbers: Mapping[Any, int]
-) -> None:
+def _player_sheet(wb: Workbook, title: str, history: PlayerHistory) -> None:
     """A player's nights (as the player's page lists them), then their totals."""
-    sheet = _Sheet(wb, title, [9, 12, 17, 9, 9, 12, 9, 6, 7, 7, 9], freeze="A2")
+    sheet = _Sheet(wb, title, [12, 7, 12, 17, 9, 9, 12, 9, 6, 7, 7, 9], freeze="A2")
     sheet.formats = {}
     sheet.header(
-        ["Session", "Game", STARTED, "Status", "Score", "Money", "Currency", "Won", "Place"]
-        + ["Hands", "Hands won"]
+        ["Session", "Id", "Game", STARTED, "Status", "Score", "Money", "Currency", "Won"]
+        + ["Place", "Hands", "Hands won"]
     )
     for n in history.nights:
+        game = _engine_game(n.game)
         sheet.row(
-            [numbers.get(n.session, n.session)]
-            + [GAMES[n.game].name if n.game in GAMES else n.game, n.started_at]
+            # The night as the pages name it ("Hearts #1"), its id beside it (API.md).
+            [night_name(game, n.own_name, n.number), n.session]
+            + [n.own_name or game, n.started_at]
             + [n.status, n.score, n.money, n.currency, "yes" if n.won else None]
             + [n.place, n.hands, n.hands_won]
         )
@@ -108,7 +125,7 @@ def _player_sheet(
     sheet.row(["Hands played", t.hands])
     sheet.row(["Hands won", t.hands_won])
     for game, won in t.games_won.items():
-        sheet.row([f"Games won ({GAMES[game].name if game in GAMES else game})", won])
+        sheet.row([f"Games won ({_games_label(game)})", won])
     for key, points in t.points.items():
         sheet.row([_points_header(key), points])
     for currency, value in t.money.items():
@@ -135,39 +152,56 @@ def group_workbook(
     """
     player_names = [str(p["name"]) for p in group.get("players") or []]
     listed = {s.get("id"): s for s in group.get("sessions") or []}
-    numbers = _numbers(group)
     name_width = _width("Player", *player_names)
     wb = _new_workbook()
 
-    sessions_sheet = _Sheet(wb, "Sessions", [9, 12, 17, 17, 30, name_width + 4, 9, 7], freeze="B2")
+    sessions_sheet = _Sheet(
+        wb, "Sessions", [12, 7, 12, 17, 17, 30, name_width + 4, 9, 7], freeze="B2"
+    )
     sessions_sheet.header(
-        ["Session", "Game", STARTED, FINISHED, "Players", "Winners", "Status", "Hands"]
+        ["Session", "Id", "Game", STARTED, FINISHED, "Players", "Winners", "Status", "Hands"]
     )
     # Players is the second sheet but is written last, once the totals are known. It has a
     # net money column per currency, unknown until then: its widths are set generously now.
     players_sheet = _Sheet(wb, "Players", [max(12.0, name_width)] + [14] * 10)
-    widths = [9, 12, 6, name_width, name_width, name_width + 4]
+    widths = [12, 7, 12, 6, name_width, name_width, name_width + 4]
     widths += [14, 10] * len(player_names) + [11, 10, 30]
     hands_sheet = _Sheet(wb, "Hands", widths, freeze="D2")
     hands_sheet.header(group_hands_header(player_names))
 
     facts: list[SessionFacts] = []
+    rounds_sheet: _Sheet | None = None  # RULES.md §6c: made with the first night's rounds
     for item in sessions:
         session, hands, _settlement = SessionData(*item)
         started = session.get("started_at") or listed.get(session.get("id"), {}).get("started_at")
         sheets = (sessions_sheet, hands_sheet)
         facts.append(_group_session(sheets, session, hands, started, player_names))
+        if rounds_of(session):
+            rounds_sheet = rounds_sheet or _rounds_sheet(wb, player_names, name_width)
+            for row in group_rounds_rows(session, night_title(session), player_names):
+                rounds_sheet.row(row)
 
     sessions_sheet.filter()
     hands_sheet.filter()
+    if rounds_sheet is not None:
+        rounds_sheet.filter()
     nights = [night for f in facts for night in night_facts(f)]
     _players_sheet(players_sheet, board(nights), player_names)
-    _player_sheets(wb, nights, player_names, numbers)
+    _player_sheets(wb, nights, player_names)
     if tabs:
         _tab_sheet(wb, tabs, name_width)
     if seasons:
         _seasons_sheet(wb, seasons, name_width)
     return _save(wb, stream)
+
+
+def _rounds_sheet(wb: Workbook, names: Sequence[str], name_width: float) -> _Sheet:
+    """The group's Rounds sheet (RULES.md §6c): every round of every night, each player's
+    part in a column of their own, amounts in each night's currency (named beside them)."""
+    widths = [14, 8, 7, 17, 20, name_width, 12, 9] + [name_width] * len(names)
+    sheet = _Sheet(wb, "Rounds", widths, freeze="C2")
+    sheet.header(group_rounds_header(names))
+    return sheet
 
 
 def _seasons_sheet(wb: Workbook, seasons: Sequence[SeasonView], name_width: float) -> None:
@@ -196,20 +230,25 @@ def _tab_sheet(wb: Workbook, tabs: Sequence[TabView], name_width: float) -> None
     """The tab, per currency: each night with each player's part, each payment, then what is
     still outstanding per player. Amounts in the currency (never an account: RULES.md §6b)."""
     names = sorted({b.player for t in tabs for b in t.balances}, key=str.casefold)
-    widths = [9, 12, 17, 9, 12, name_width, name_width, 12] + [name_width] * len(names)
+    widths = [9, 12, 17, 12, 7, 12, name_width, name_width, 12] + [name_width] * len(names)
     sheet = _Sheet(wb, "Tab", widths, freeze="C2")
     sheet.header(
-        ["Currency", "Line", "Date (UTC)", "Session", "Game", "From", "To", "Amount", *names]
+        ["Currency", "Line", "Date (UTC)", "Session", "Id", "Game", "From", "To", "Amount"] + names
     )
     for t in tabs:
         for n in t.nights:
             parts = [n.parts.get(p) for p in names]
-            session = n.session if n.season is None else None  # a season: its name
-            sheet.row([t.currency, "night", n.at, session, n.game_name, None, None, None, *parts])
+            if n.season is None:  # a night, by its name and its id
+                night, sid, game = n.title, n.session, n.own_name or n.game_name
+            else:  # a season closed onto the tab: its name
+                night, sid, game = None, None, n.game_name
+            sheet.row([t.currency, "night", n.at, night, sid, game, None, None, None]
+                      + parts)  # fmt: skip
         for p in t.payments:
-            sheet.row([t.currency, "payment", p.at, None, None, p.source, p.target, p.amount])
+            sheet.row([t.currency, "payment", p.at, None, None, None, p.source, p.target]
+                      + [p.amount])  # fmt: skip
         left = {b.player: b.outstanding_amount for b in t.balances}
-        sheet.row([t.currency, "outstanding", None, None, None, None, None, None]
+        sheet.row([t.currency, "outstanding", None, None, None, None, None, None, None]
                   + [left.get(p) for p in names])  # fmt: skip
     sheet.filter()
 
@@ -238,7 +277,9 @@ def _group_session(
         count += 1
     sessions_sheet.row(
         [
-            session.get("id"),  # the address; API.md: one row per session, by id
+            # API.md (fourth edition): the night as the pages name it, its id beside it.
+            night_title(session),
+            session.get("id"),
             _game_name(session),
             _when(started),
             _when(session.get("finished_at")),
@@ -251,19 +292,14 @@ def _group_session(
     return facts_from_json(session, tally, started)
 
 
-def _player_sheets(
-    wb: Workbook,
-    nights: Sequence[tuple[str, Night]],
-    names: Sequence[str],
-    numbers: Mapping[Any, int],
-) -> None:
+def _player_sheets(wb: Workbook, nights: Sequence[tuple[str, Night]], names: Sequence[str]) -> None:
     """A sheet per player, the group's players first, then any other who played."""
     taken = {title.casefold() for title in wb.sheetnames}
     known = [*names, *(n for n, _night in nights if n not in names)]
     for name in dict.fromkeys(known):
         mine = tuple(night for n, night in nights if n == name)
         history = PlayerHistory(name, mine, add_up(name, mine))
-        _player_sheet(wb, _sheet_title(name, taken), history, numbers)
+        _player_sheet(wb, _sheet_title(name, taken), history)
 
 
 def group_export_workbook(export: GroupExport) -> bytes:

@@ -11,24 +11,32 @@ from typing import IO, Any
 from openpyxl import Workbook
 
 from ledger.export.cells import DATE_FORMAT, REFUND_NOTE, Row, _number, _when, money_format
+from ledger.export.rounds import (
+    night_currency,
+    rounds_of,
+    rounds_sheet,
+    totals_cells,
+    totals_columns,
+)
 from ledger.export.sheets import _new_workbook, _save, _Sheet, _width, _write_table
 from ledger.export.tables import (
     FINISHED,
     STARTED,
     SessionData,
-    _balances,
     _currency,
     _game_name,
     _hands_played_and_won,
-    _numbers,
     _scores,
     hands_table,
     is_money,
+    night_figures,
+    night_title,
     payments_table,
     seated_names,
     settlement_table,
 )
 from ledger.rules import labels
+from ledger.rules.nights import night_name
 
 
 def session_workbook(
@@ -72,6 +80,8 @@ def session_workbook(
     _write_table(sheet, header, rows)
 
     _scores(wb, hands, names, money)
+    if rounds_of(session):
+        rounds_sheet(wb, session, names, name_width)
     return _save(wb, stream)
 
 
@@ -98,10 +108,11 @@ def _choice(option: str, value: Any) -> str:
     return str(labels.choice_label(option, value) or value)
 
 
-def _pot_info(session: Mapping[str, Any], numbers: Mapping[Any, int]) -> tuple[Row, Row]:
+def _pot_info(session: Mapping[str, Any]) -> tuple[Row, Row]:
     """The pot, beside the options: the one the session opened with and who brought it, the
-    one it left and who keeps it, and in words how the balances and the pot add up (RULES.md
-    §2), so the players' scores need no other explanation."""
+    one it left and who keeps it, and in words how the final scores (what each won or lost on
+    the night, the pot brought back left out: RULES.md §2) and the pot add up, so the
+    players' scores need no other explanation."""
     if session.get("pot") is None:
         return [], []
     game = _game_name(session)
@@ -109,20 +120,21 @@ def _pot_info(session: Mapping[str, Any], numbers: Mapping[Any, int]) -> tuple[R
     pot = int(session.get("pot") or 0)
     brought = session.get("carried_in_keeper")
     kept = session.get("pot_keeper")
-    total = sum(int(u) for u in (session.get("scores") or {}).values())
-    words = [f"The scores add up to {total} and the pot holds {pot}."]
+    total = sum(figure for figure, _money in night_figures(session).values())
+    words = [f"The final scores add up to {total} and the pot holds {pot}."]
     if carried_in:
         source = session.get("carried_from")
-        number = session.get("carried_from_number") or numbers.get(source, source)
-        origin = f" from {game} #{number}" if source else ""
+        number = int(session.get("carried_from_number") or 0)
+        origin = f" from {night_name(game, '', number)}" if source and number else ""
         if brought:
             words.append(
-                f"{brought} brought the pot of {carried_in}{origin}, so {brought}'s score "
-                f"started at -{carried_in}: scores and pot add up to zero."
+                f"{brought} brought the pot of {carried_in}{origin} back: it is the pot's, not "
+                f"{brought}'s loss, so the final scores and the pot add up to {carried_in}."
             )
         else:
             words.append(
-                f"The pot of {carried_in}{origin} belonged to nobody: scores and pot add up to it."
+                f"The pot of {carried_in}{origin} belonged to nobody: the final scores and the "
+                "pot add up to it."
             )
     if session.get("status") == "finished" and pot:
         if kept:
@@ -158,6 +170,9 @@ def _summary(
         players_header.append(f"Amount ({currency})" if currency else "Amount")
     game_header, game_cells = _game_columns(session)
     players_header += game_header
+    # RULES.md §6c: a night with rounds adds what they give each player, and the total.
+    totals = totals_columns(session, currency or night_currency(session))
+    players_header += totals
     widths = [max(_width(*names, "Player"), 12), *widths]
     sheet = _Sheet(wb, "Summary", widths, freeze="A5", formats={4: cash})
     sheet.header(info_header)
@@ -166,13 +181,17 @@ def _summary(
     sheet.header(players_header)
 
     played, won = _hands_played_and_won(hands)
-    scores = session.get("scores") or {}
-    balances = _balances(session, settlement) if priced else {}
+    # The night's figures as every page shows them (ledger/services/night.py).
+    figures = night_figures(session)
+    first = len(players_header) - len(totals)
+    total_cash = money_format(currency or night_currency(session))
+    sheet.formats.update({first + i: total_cash for i in range(len(totals))})
     for name in names:
-        row: Row = [name, played[name], won[name], scores.get(name, 0)]
+        figure, money_of = figures.get(name, (0, None))
+        row: Row = [name, played[name], won[name], figure]
         if priced:
-            row.append(balances.get(name, Decimal(0)))
-        sheet.row(row + game_cells(name))
+            row.append(money_of if money_of is not None else Decimal(0))
+        sheet.row(row + game_cells(name) + totals_cells(session, name))
     sheet.filter()
 
 
@@ -214,12 +233,13 @@ def _summary_info(
     if started is None and group is not None:
         listed = [s for s in group.get("sessions") or [] if s.get("id") == session.get("id")]
         started = listed[0].get("started_at") if listed else None
-    info_header: Row = ["Game", "Session", "Group", STARTED, FINISHED, "Status", "Hands"]
+    info_header: Row = ["Game", "Session", "Id", "Group", STARTED, FINISHED, "Status", "Hands"]
     info_header += [_option_label(k) for k in options]
-    numbers = _numbers(group)
     info: Row = [
         _game_name(session),
-        session.get("number") or numbers.get(session.get("id"), session.get("id")),
+        # The night as the pages name it ("Spot #2"), its id beside it (API.md, fourth edition).
+        night_title(session),
+        session.get("id"),
         # The group's name as the pages show it; the slug only where no name is known.
         session.get("group_name") or (group or {}).get("name") or session.get("group"),
         _when(started),
@@ -229,10 +249,10 @@ def _summary_info(
     ]
     settings = {k: _option_cell(session, k, v) for k, v in options.items()}
     info += list(settings.values())
-    pot_header, pot_info = _pot_info(session, numbers)
+    pot_header, pot_info = _pot_info(session)
     info_header += pot_header
     info += pot_info
-    widths: list[float] = [14, 16, 18, 16, 10, 8]
+    widths: list[float] = [14, 8, 16, 18, 16, 10, 8]
     widths += [_width(_option_label(k), v) for k, v in settings.items()]
     widths += [_width(h, v) for h, v in zip(pot_header, pot_info, strict=True)][:-1]
     widths += [60] if pot_info else []

@@ -14,10 +14,11 @@ from openpyxl.chart import LineChart, Reference
 from openpyxl.utils import get_column_letter
 
 from ledger.export.cells import POT, REFUND_NOTE, Movement, Row, _joined, _when, exact_amount
+from ledger.export.rounds import round_movements
 from ledger.export.sheets import _Sheet, _width
 from ledger.rules.money import amount
+from ledger.rules.nights import night_name, own_name
 from ledger.rules.registry import GAMES
-from ledger.services.results import number_sessions
 
 if TYPE_CHECKING:
     from ledger.services.exports import SessionExport
@@ -37,8 +38,9 @@ class SessionData(NamedTuple):
 def session_data(export: SessionExport) -> SessionData:
     """The export service's session as the tables are laid out from: the API's JSON shapes,
     with the refunds and the winners as the service worked them out."""
+    shown = export.night.to_json() if export.night is not None else export.session.to_json()
     session = {
-        **export.session.to_json(),
+        **shown,
         "closing": [m.to_json() for m in export.refunds],
         "winners": list(export.winners),
         "group_name": export.group_name,
@@ -48,16 +50,59 @@ def session_data(export: SessionExport) -> SessionData:
         "carried_from_number": export.session.carried_from_number,
     }
     settlement = export.settlement.to_json() if export.settlement is not None else None
-    return SessionData(session, [h.to_json() for h in export.hands], settlement)
+    night = export.night
+    hands = [
+        # Each hand's running figures as the scoreboard shows them (services/night.py).
+        {**h.to_json(), "running": night.running(h.scores_after)} if night else h.to_json()
+        for h in export.hands
+    ]
+    return SessionData(session, hands, settlement)
 
 
-def _game_name(session: Mapping[str, Any]) -> str:
-    """The game's name as people say it: the session's ``game_name``, or the registry's."""
+def _engine_name(session: Mapping[str, Any]) -> str:
+    """The game's own name: the session's ``game_name``, or the registry's."""
     if session.get("game_name"):
         return str(session["game_name"])
     key = str(session.get("game", ""))
     game = GAMES.get(key)
     return game.name if game is not None else key
+
+
+def _game_name(session: Mapping[str, Any]) -> str:
+    """The game's name as people say it: the table's own name for it (an Any game's
+    "Hearts": two Any games of two names are two games), else the game's."""
+    return own_name(session.get("options") or {}) or _engine_name(session)
+
+
+def night_title(session: Mapping[str, Any]) -> str:
+    """The night as the pages name it, game and number: "Spot #2" (ledger/rules/nights.py,
+    shared/API.md's Workbooks, fourth edition). The id stays in a column of its own."""
+    options = session.get("options") or {}
+    return night_name(_engine_name(session), own_name(options), int(session.get("number") or 0))
+
+
+def night_figures(session: Mapping[str, Any]) -> dict[str, tuple[int, Decimal | None]]:
+    """Each player's figure of the night as every page shows it, and its amount where the
+    night has money: the read model's standings (ledger/services/night.py), what a money
+    night won or lost (without the pot brought back or kept: RULES.md §2), a points game's
+    score (and its payout, for a stake). A session given without its standings (one made
+    by hand, with no pot brought back or kept) is read as its scores."""
+    standings = session.get("standings")
+    if standings is None:
+        unit_value = _unit_value(session)
+        currency = _currency(session, None)
+        return {
+            str(p): (int(u), amount(int(u), unit_value, currency) if currency else None)
+            for p, u in (session.get("scores") or {}).items()
+        }
+    money = is_money(session)
+    return {
+        str(s["player"]): (
+            int(s["winnings"] if money and s["winnings"] is not None else s["score"]),
+            Decimal(s["winnings_amount"]) if s.get("winnings_amount") is not None else None,
+        )
+        for s in standings
+    }
 
 
 def is_money(session: Mapping[str, Any]) -> bool:
@@ -151,23 +196,6 @@ def session_winners(session: Mapping[str, Any]) -> list[str]:
     """Who won, as the export service worked it out (the game's winners, or in a finished
     money session whoever is up the most)."""
     return [str(w) for w in session.get("winners") or []]
-
-
-def _balances(
-    session: Mapping[str, Any], settlement: Mapping[str, Any] | None
-) -> dict[str, Decimal]:
-    """What each player won or lost on the night: the settlement's balances, or the scores,
-    without the pot kept at its end or brought back at its start (RULES.md §2)."""
-    currency, unit_value = _currency(session, settlement), _unit_value(session)
-    brought = {session.get("carried_in_keeper"): int(session.get("carried_in") or 0)}
-    if settlement and settlement.get("balances"):
-        units = {
-            str(b["player"]): int(b["units"]) - int(b.get("pot_kept") or 0)
-            for b in settlement["balances"]
-        }
-    else:
-        units = {str(p): int(u) for p, u in (session.get("scores") or {}).items()}
-    return {p: amount(u + brought.get(p, 0), unit_value, currency) for p, u in units.items()}
 
 
 def hands_table(
@@ -265,13 +293,15 @@ def payments_table(
         ]
 
     def rows() -> Iterator[Row]:
-        if not is_money(session):
-            return
-        for hand in hands:
-            for m in hand_movements(hand):
-                yield row(hand.get("number"), m)
-        for m in closing_movements(session):
-            yield row(None, m, REFUND_NOTE)
+        if is_money(session):
+            for hand in hands:
+                for m in hand_movements(hand):
+                    yield row(hand.get("number"), m)
+            for m in closing_movements(session):
+                yield row(None, m, REFUND_NOTE)
+        # RULES.md §6c: each part of a round is money its person owes the payer.
+        for source, target, money, note in round_movements(session):
+            yield [None, source, target, None, money, note]
 
     return header, rows()
 
@@ -312,14 +342,6 @@ def settlement_table(settlement: Mapping[str, Any] | None) -> tuple[Row, Iterato
     return header, iter(rows)
 
 
-def _numbers(group: Mapping[str, Any] | None) -> dict[Any, int]:
-    """Each session's number among the group's sessions of its game, as the pages name it
-    ("Spot #2"), from the group's listing: the workbooks' and the group CSV's Session
-    column (the id stays the session's address). Empty without the listing."""
-    listed = [s for s in (group or {}).get("sessions") or [] if "id" in s and "game" in s]
-    return number_sessions((int(s["id"]), str(s["game"])) for s in listed)
-
-
 def _hands_played_and_won(
     hands: Iterable[Mapping[str, Any]],
 ) -> tuple[dict[str, int], dict[str, int]]:
@@ -344,7 +366,9 @@ def _scores(
     sheet.header(["Hand", *names])
     seen: set[str] = set()
     for hand in hands:
-        after = hand.get("scores_after") or {}
+        # The running figures as the pages show them (a money night's without the pot
+        # brought back: ledger/services/night.py), else as the API's hand answers them.
+        after = hand.get("running") or hand.get("scores_after") or {}
         seen |= set(after)
         sheet.row([hand.get("number"), *(after.get(n) for n in names)])
     sheet.filter()
@@ -367,7 +391,7 @@ def _scores(
 
 def group_hands_header(player_names: Sequence[str]) -> Row:
     """The group's Hands sheet (and the group's CSV): a column pair per player of the group."""
-    header: Row = ["Session", "Game", "Hand", "Dealer", "Out", "Winners"]
+    header: Row = ["Session", "Id", "Game", "Hand", "Dealer", "Out", "Winners"]
     for name in player_names:
         header += [f"{name} cards", f"{name} spots or points"]
     return [*header, "Pot before", "Pot after", "Other players"]
@@ -381,7 +405,9 @@ def _group_hand_row(
     money = is_money(session)
     by_player = {r.get("player"): r for r in hand.get("results") or []}
     row: Row = [
-        session.get("id"),  # API.md: every hand of every session, with the session's id
+        # API.md (fourth edition): the night as the pages name it, and its id beside it.
+        night_title(session),
+        session.get("id"),
         _game_name(session),
         hand.get("number"),
         hand.get("dealer"),

@@ -26,3 +26,16 @@ def brought_by(state: State, keeper: str) -> State:
     scores = dict(state.scores)
     scores[keeper] = scores.get(keeper, 0) - state.pot
     return replace(state, scores=scores)
+
+
+def winnings(score: int, brought_back: int) -> int:
+    """What a player won or lost on a money night, in units (RULES.md §2 "A night's winnings
+    leave the kept pot out"): their balance there, which started at minus the pot they
+    brought back, without that pot. The pot they keep at the end is not in the balance."""
+    return score + brought_back
+
+
+def to_settle(score: int, kept: int) -> int:
+    """What the night's settle-up settles for a player, in units: their balance, and the pot
+    they keep at the end paid to them (RULES.md §2 "The pot keeper")."""
+    return score + kept

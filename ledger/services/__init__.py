@@ -36,6 +36,7 @@ from ledger.services.hands import (
     undo_hand,
 )
 from ledger.services.loading import game_of
+from ledger.services.night import night_settlement, night_under, night_view
 from ledger.services.payments import (
     delete_payment,
     list_payments,
@@ -96,6 +97,9 @@ __all__ = [
     "list_games",
     "list_hands",
     "list_payments",
+    "night_settlement",
+    "night_under",
+    "night_view",
     "only_open_session",
     "recent_hands",
     "record_payment",

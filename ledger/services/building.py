@@ -3,19 +3,22 @@ read again, nothing re-scored)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Row, func, select
+from sqlalchemy import Row, select
 from sqlalchemy.orm import aliased
 
 from ledger.extensions import db
-from ledger.models import GameSession, Hand, Payment, Player
+from ledger.models import GameSession, Hand, Payment, Player, Round, SessionPlayer
+from ledger.rules import nights
+from ledger.rules import rounds as rules
 from ledger.rules.base import State
+from ledger.rules.errors import Phrase
 from ledger.rules.game import Game
-from ledger.rules.money import amount
+from ledger.rules.money import amount, minor_units
 from ledger.rules.payout import for_money, game_payout
 from ledger.services.loading import session_game
 from ledger.services.results import (
@@ -25,9 +28,9 @@ from ledger.services.results import (
     PaymentView,
     ProgressView,
     ResultView,
+    RoundView,
     SeatView,
     SessionView,
-    number_sessions,
 )
 
 # What every hand's outcome, and each of its results, holds: the rest is its game's own.
@@ -140,8 +143,10 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         closed=row.finish is not None,
         **_keepers(row, state),
         payout=payout,
-        number=session_number(row),
+        number=row.number,
+        own_name=nights.own_name(options),
         on_tab=bool(row.on_tab),
+        rounds=round_views(row),
         **_parts(game.session_parts(state, row.status, options, names)),
         may_take_back=_bought_in_since(row) if row.status == "open" else (),
     )
@@ -168,30 +173,18 @@ def _progress(game: Game, state: State, options: Any, status: str) -> ProgressVi
     return ProgressView(p.round, p.hand, p.hands_in_round, p.rounds, p.contract) if p else None
 
 
-def session_number(row: Any) -> int:
-    """The session's number among its group's sessions of its game (number_sessions); ``row``
-    has its id, game and group_id. The sessions of its game up to it, counted: one query."""
-    counted = db.session.scalar(
-        select(func.count())
-        .select_from(GameSession)
-        .where(
-            GameSession.group_id == row.group_id,
-            GameSession.game == row.game,
-            GameSession.id <= row.id,
-        )
-    )
-    return int(counted or 0)
-
-
 def session_numbers(group_id: int) -> dict[int, int]:
-    """Every session's number in the group (number_sessions): one query."""
+    """Every session's number in the group (its number among the nights of its game, as
+    stored when it started: ledger/rules/nights.py), by id: one query."""
     found = db.session.execute(
-        select(GameSession.id, GameSession.game).where(GameSession.group_id == group_id)
+        select(GameSession.id, GameSession.number).where(GameSession.group_id == group_id)
     ).all()
-    return number_sessions((s.id, s.game) for s in found)
+    return {s.id: s.number for s in found}
 
 
-def payment_views(row: GameSession, unit_value: Decimal, currency: str) -> tuple[PaymentView, ...]:
+def payment_views(
+    row: GameSession | Row[Any], unit_value: Decimal, currency: str
+) -> tuple[PaymentView, ...]:
     """The payments made at the table in the session, oldest first, by the players' names now
     (a player renamed since keeps their payments): one query."""
     payer, payee = aliased(Player), aliased(Player)
@@ -204,8 +197,16 @@ def payment_views(row: GameSession, unit_value: Decimal, currency: str) -> tuple
     ).all()
     return tuple(
         PaymentView(p.id, source, target, p.units, amount(p.units, unit_value, currency), p.at)
+        if p.cents is None
+        else PaymentView(p.id, source, target, None, cents_amount(p.cents, currency), p.at)
         for p, source, target in found
     )
+
+
+def cents_amount(cents: int, currency: str) -> Decimal:
+    """``cents`` (the currency's smallest amounts on paper) as an amount: 340 is 3.40."""
+    places = minor_units(currency)
+    return Decimal(cents).scaleb(-places).quantize(Decimal(1).scaleb(-places))
 
 
 def _keepers(row: GameSession | Row[Any], state: State) -> dict[str, Any]:
@@ -216,18 +217,103 @@ def _keepers(row: GameSession | Row[Any], state: State) -> dict[str, Any]:
         found["pot_keeper"] = player_name(row.pot_keeper_id)
     if state.carried_in:
         source = db.session.execute(
-            select(GameSession.id, GameSession.game, GameSession.group_id).where(
-                GameSession.carried_into_id == row.id
-            )
+            select(GameSession.id, GameSession.number).where(GameSession.carried_into_id == row.id)
         ).first()
         if source is not None:
             found["carried_from"] = source.id
-            found["carried_from_number"] = session_number(source)
+            found["carried_from_number"] = source.number
         if row.carried_in_keeper_id is not None:
             found["carried_in_keeper"] = player_name(row.carried_in_keeper_id)
     return found
 
 
+def night_named(row: GameSession | Row[Any]) -> Phrase:
+    """The night of the session ``row`` for a message: "Spot #2" (ledger/rules/nights.py)."""
+    return nights.night_phrase(session_game(row).name, nights.own_name(row.options), row.number)
+
+
+def night_named_by_id(session_id: int) -> Phrase | str:
+    """The night of the session ``session_id`` for a message ("?" if it is gone)."""
+    row = db.session.execute(
+        select(GameSession.game, GameSession.options, GameSession.number).where(
+            GameSession.id == session_id
+        )
+    ).first()
+    return night_named(row) if row is not None else "?"
+
+
 def player_name(player_id: int) -> str | None:
     player = db.session.get(Player, player_id)
     return player.name if player is not None else None
+
+
+# ---- rounds (RULES.md §6c) --------------------------------------------------------------------
+
+DEFAULT_CURRENCY = "EUR"
+
+
+def night_currency(options: Mapping[str, Any]) -> str:
+    """The currency a night's rounds are paid in: its ``currency`` option (EUR without one)."""
+    return str(options.get("currency") or DEFAULT_CURRENCY)
+
+
+def round_views(row: Any) -> tuple[RoundView, ...]:
+    """The night's rounds, oldest first, by the players' names now: two queries (none more
+    for a night without rounds)."""
+    kept = _round_rows(row.id)
+    if not kept:
+        return ()
+    names = round_player_names(row.id)
+    currency = night_currency(row.options)
+    return tuple(round_view(r, names, currency) for r in kept)
+
+
+def night_rounds(row: Any) -> tuple[rules.Round, ...]:
+    """The night's rounds as the engine takes them, for its settle-up."""
+    kept = _round_rows(row.id)
+    if not kept:
+        return ()
+    names = round_player_names(row.id)
+    return tuple(round_as_rule(r, names) for r in kept)
+
+
+def has_rounds(session_id: int) -> bool:
+    """Whether the night has a round: one query."""
+    found = db.session.scalar(select(Round.id).where(Round.session_id == session_id).limit(1))
+    return found is not None
+
+
+def _round_rows(session_id: int) -> Sequence[Round]:
+    return db.session.scalars(
+        select(Round).where(Round.session_id == session_id).order_by(Round.id)
+    ).all()
+
+
+def round_player_names(session_id: int) -> dict[int, str]:
+    """The night's players' names by id: one query."""
+    found = db.session.execute(
+        select(Player.id, Player.name)
+        .join(SessionPlayer, SessionPlayer.player_id == Player.id)
+        .where(SessionPlayer.session_id == session_id)
+    ).all()
+    return {player_id: name for player_id, name in found}
+
+
+def round_as_rule(kept: Round, names: Mapping[int, str]) -> rules.Round:
+    shares = {names[int(player_id)]: int(share) for player_id, share in kept.shares}
+    return rules.Round(names[kept.payer_id], kept.cents, shares, kept.what)
+
+
+def round_view(kept: Round, names: Mapping[int, str], currency: str) -> RoundView:
+    one = round_as_rule(kept, names)
+    return RoundView(
+        id=kept.id,
+        what=kept.what,
+        cents=kept.cents,
+        amount=cents_amount(kept.cents, currency),
+        currency=currency,
+        paid_by=one.paid_by,
+        shares=dict(one.shares),
+        parts={p: cents_amount(c, currency) for p, c in rules.parts(one).items()},
+        at=kept.at,
+    )

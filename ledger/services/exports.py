@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from ledger.extensions import db
 from ledger.services.groups import group_view
 from ledger.services.hands import iter_hands
+from ledger.services.night import NightView, night_view
 from ledger.services.results import (
     GroupRef,
     GroupView,
@@ -31,7 +32,7 @@ from ledger.services.results import (
 )
 from ledger.services.season_views import SeasonView
 from ledger.services.seasons import group_seasons
-from ledger.services.sessions import session_view, settlement
+from ledger.services.sessions import session_view
 from ledger.services.tab import group_tabs
 
 # Reads that happen between two writes of someone at the table could mix two versions of a
@@ -52,6 +53,7 @@ class SessionExport:
     refunds: tuple[MovementView, ...]  # paid back from the pot when finished with ``refund``
     winners: tuple[str, ...]
     group_name: str = ""  # the group's name, as the pages show it (the view has its slug)
+    night: NightView | None = None  # the night's figures, as every page shows them
 
 
 @dataclass(frozen=True)
@@ -81,17 +83,17 @@ class GroupExport:
 def session_export(group: GroupRef, session_id: int) -> SessionExport:
     """The session, its hands and its settlement as the API answers them, of one version."""
     for _ in range(SNAPSHOT_ATTEMPTS):
-        view = session_view(group, session_id)
+        # The night as every page shows it (ledger/services/night.py), its settlement
+        # included: a points game played for a stake settles its payout once it has ended.
+        night = night_view(group, session_id)
         hands = tuple(iter_hands(group, session_id))
-        # A points game played for a stake settles its payout once it has ended (RULES.md §7).
-        priced = view.money or view.payout is not None
-        settled = settlement(group, session_id) if priced else None
-        if session_view(group, session_id).version == view.version:
+        if session_view(group, session_id).version == night.session.version:
             break
+    view, settled = night.session, night.settlement
     # The winners are the game's own, as the pages show them: a money night has none (being
     # up the most is money, not a game won: ledger/services/stats.py).
     return SessionExport(
-        view, hands, settled, _refunds(view, hands, settled), view.winners, group.name
+        view, hands, settled, _refunds(view, hands, settled), view.winners, group.name, night
     )
 
 

@@ -23,6 +23,7 @@ from ledger.models import (
     SessionPlayer,
     utcnow,
 )
+from ledger.rules import nights
 from ledger.rules.codecs import (
     renamed_entry,
     renamed_finish,
@@ -43,7 +44,6 @@ from ledger.services.results import (
     GroupView,
     PlayerView,
     SessionSummary,
-    number_sessions,
 )
 from ledger.services.room import check_room
 from ledger.services.unit_of_work import record, write
@@ -80,11 +80,12 @@ def group_view(group: GroupRef) -> GroupView:
             GameSession.started_at,
             GameSession.finished_at,
             GameSession.hands_played,
+            GameSession.number,
+            GameSession.options,
         )
         .where(GameSession.group_id == group.id)
         .order_by(GameSession.id)
     ).all()
-    numbers = number_sessions((s.id, s.game) for s in sessions)
     return GroupView(
         slug=row.slug,
         name=row.name,
@@ -92,7 +93,19 @@ def group_view(group: GroupRef) -> GroupView:
             PlayerView(p.id, p.name)
             for p in sorted(players, key=lambda p: (p.name_key, p.name, p.id))
         ),
-        sessions=tuple(SessionSummary(*s, number=numbers[s.id]) for s in sessions),
+        sessions=tuple(
+            SessionSummary(
+                id=s.id,
+                game=s.game,
+                status=s.status,
+                started_at=s.started_at,
+                finished_at=s.finished_at,
+                hands_played=s.hands_played,
+                number=s.number,
+                own_name=nights.own_name(s.options or {}),
+            )
+            for s in sessions
+        ),
     )
 
 

@@ -25,7 +25,7 @@ from ledger.rules.base import Entry, State
 from ledger.rules.codecs import outcome_to_dict
 from ledger.rules.errors import RuleError
 from ledger.services import charts
-from ledger.services.building import build_session_view, hand_view
+from ledger.services.building import build_session_view, hand_view, night_named
 from ledger.services.charts import CHART_POINTS
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.loading import (
@@ -35,12 +35,12 @@ from ledger.services.loading import (
     read_session,
     session_game,
 )
+from ledger.services.night import ScoreboardView, night_of
 from ledger.services.results import (
     AddedHand,
     ChangeView,
     GroupRef,
     HandView,
-    ScoreboardView,
     SessionView,
 )
 from ledger.services.unit_of_work import record, write
@@ -96,7 +96,7 @@ def get_hand(group: GroupRef, session_id: int, number: int) -> HandView:
     row = load_session(group, session_id)
     hand = _hand_at(row, number)
     if hand is None:
-        raise NotFound("Session {id} has no hand {number}.", id=row.id, number=number)
+        raise NotFound("{night} has no hand {number}.", night=night_named(row), number=number)
     return hand
 
 
@@ -135,29 +135,13 @@ def scoreboard(
     just_saved = next((h for h in hands if h.number == saved), None)
     if saved and just_saved is None:
         just_saved = _hand_at(row, saved)
-    view = build_session_view(group, row)
+    night = night_of(group, row)
     return ScoreboardView(
-        session=view,
+        night=night,
         recent=tuple(hands),
         saved=just_saved,
-        history=tuple(_history(row, points)),
-        ahead=_ahead(row, view),
-        places=_places(row) if view.hands_played else None,
+        history=tuple((n, night.running(scores)) for n, scores in _history(row, points)),
     )
-
-
-def _places(row: GameSession | Row[Any]) -> dict[str, int] | None:
-    """Each seated player's place, where the game's scoreboard shows places (Any game)."""
-    return session_game(row).places(State.from_dict(row.state), row.options)
-
-
-def _ahead(row: GameSession | Row[Any], view: SessionView) -> tuple[str, ...]:
-    """Who is ahead in an open points game, by the game's own measure (Spots and penalty
-    points: the fewest); nobody in a money game, before a score differs, or once it is over."""
-    if view.money or view.status != "open":
-        return ()
-    ahead = session_game(row).standing_winners(State.from_dict(row.state), row.options)
-    return () if set(ahead) >= set(view.scores) else ahead
 
 
 def add_hand(
@@ -255,15 +239,15 @@ def correct_hand(
         if plan is None:
             plan = _Replay.of(row, number, entry)
         if plan.corrected is None:
-            raise NotFound("Session {id} has no hand {number}.", id=row.id, number=number)
+            raise NotFound("{night} has no hand {number}.", night=night_named(row), number=number)
         _check_editable(row)
         if plan.error is not None:
             raise plan.error
         if row.on_tab and plan.state is not None and not plan.state.finished:
             raise Conflict(
-                "Session {id} is on the tab, and this correction would open it again: take "
-                "it off the tab first.",
-                id=row.id,
+                "{night} is on the tab, and this correction would open it again: take it off "
+                "the tab first.",
+                night=night_named(row),
             )
         return _store_correction(row, plan, request_id)
 
@@ -396,7 +380,7 @@ def undo_hand(
         row = load_session(group, session_id, lock=True)
         check_version(row, version)
         if not 1 <= number <= row.hands_played:
-            raise NotFound("Session {id} has no hand {number}.", id=row.id, number=number)
+            raise NotFound("{night} has no hand {number}.", night=night_named(row), number=number)
         if number != row.hands_played:
             raise Conflict(
                 "Only the last hand can be undone, and that is hand {last}. "
@@ -407,8 +391,8 @@ def undo_hand(
         _check_editable(row)
         if row.on_tab:
             raise Conflict(
-                "Session {id} is on the tab: take it off the tab before undoing its last hand.",
-                id=row.id,
+                "{night} is on the tab: take it off the tab before undoing its last hand.",
+                night=night_named(row),
             )
         hands = db.session.scalars(
             select(Hand).where(Hand.session_id == row.id, Hand.number.in_((number - 1, number)))

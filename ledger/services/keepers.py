@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import Row
+
 from ledger.extensions import db
 from ledger.models import GameSession, Payment, Player
 from ledger.rules.base import State, in_play_order
 from ledger.rules.errors import RuleError
 from ledger.rules.game import Game
-from ledger.rules.keeper import brought_by
+from ledger.rules.keeper import brought_by, to_settle
 from ledger.rules.payout import for_money, game_payout
 from ledger.services.building import build_session_view, ordered_players, player_name
 from ledger.services.groups import name_key
@@ -74,7 +76,7 @@ def keep_pot(state: State, keeper_id: int | None) -> tuple[State, int | None]:
     return brought_by(state, keeper.name), keeper.id
 
 
-def keeper_names(row: GameSession) -> tuple[str | None, str | None]:
+def keeper_names(row: GameSession | Row[Any]) -> tuple[str | None, str | None]:
     """Who keeps the session's carried-on pot, and who brought the pot it opened with."""
     return (
         player_name(row.pot_keeper_id) if row.pot_keeper_id is not None else None,
@@ -83,7 +85,7 @@ def keeper_names(row: GameSession) -> tuple[str | None, str | None]:
 
 
 def settlement_balances(
-    row: GameSession, game: Game, state: State, keeper: str | None = None
+    row: GameSession | Row[Any], game: Game, state: State, keeper: str | None = None
 ) -> tuple[list[str], dict[str | None, int]]:
     """The players in order and the balances that settle the session, adding up to zero.
 
@@ -94,9 +96,10 @@ def settlement_balances(
     """
     players = ordered_players(state)
     if game.money:
-        balances: dict[str | None, int] = {p: state.scores.get(p, 0) for p in players}
-        if keeper is not None and keeper in balances:
-            balances[keeper] += state.pot
+        kept = {keeper: state.pot} if keeper is not None else {}
+        balances: dict[str | None, int] = {
+            p: to_settle(state.scores.get(p, 0), kept.get(p, 0)) for p in players
+        }
         pot_party = -sum(balances.values())
         if pot_party:
             balances[None] = pot_party
@@ -109,7 +112,7 @@ def settlement_balances(
     return players, {p: money.get(p, 0) for p in players}
 
 
-def points_money(row: GameSession, game: Game, state: State) -> dict[str, int] | None:
+def points_money(row: GameSession | Row[Any], game: Game, state: State) -> dict[str, int] | None:
     """A finished points game's payout by player, or None (not for money, or not ended)."""
     return game_payout(game, state, row.options, State.from_dict(row.start_state))
 

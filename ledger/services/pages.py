@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import and_, bindparam, func, select
 
@@ -80,6 +81,9 @@ class SessionStamp:
     version: int
     hands_played: int
     status: str
+    # When the night started: never the same for two nights, so a page kept for a night is
+    # never served for another, even one that took a deleted night's id (issue 36).
+    started_at: datetime | None = None
 
 
 # Built once: every phone at the table polls its scoreboard, and this is all a poll reads.
@@ -92,6 +96,7 @@ _PAGE_ACCESS = (
         GameSession.version,
         GameSession.hands_played,
         GameSession.status,
+        GameSession.started_at,
         AccessGrant.id,
     )
     .outerjoin(
@@ -115,8 +120,8 @@ def session_page_access(
         row = connection.execute(_PAGE_ACCESS, params).first()
     if row is None:
         return None
-    group_id, group_slug, name, epoch, version, hands_played, status, grant = row
-    stamp = SessionStamp(version, hands_played, status) if version is not None else None
+    group_id, group_slug, name, epoch, version, hands_played, status, started_at, grant = row
+    stamp = SessionStamp(version, hands_played, status, started_at) if version is not None else None
     return GroupAccess(GroupRef(group_id, group_slug, name), epoch, grant is not None), stamp
 
 

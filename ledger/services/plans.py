@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Row, func, select
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession, Payment, Player
@@ -28,7 +28,12 @@ from ledger.rules.base import State
 from ledger.rules.errors import RuleError
 from ledger.rules.game import Game
 from ledger.rules.money import amount, format_amount
-from ledger.services.building import build_session_view, player_name
+from ledger.services.building import (
+    build_session_view,
+    night_named,
+    night_named_by_id,
+    player_name,
+)
 from ledger.services.errors import Conflict
 from ledger.services.keepers import checked_keeper
 from ledger.services.loading import load_session, session_game
@@ -52,7 +57,7 @@ class Plan:
     chosen: bool = False
 
 
-def pot_plan(row: GameSession, game: Game) -> Plan:
+def pot_plan(row: GameSession | Row[Any], game: Game) -> Plan:
     """The open night's plan for its pot (see the module's docstring)."""
     if not game.money or not game.pot_choices():
         return Plan(None)
@@ -88,8 +93,8 @@ def set_pot_plan(
         choice, keeper_id = _checked(row, game, leftover_pot, pot_keeper)
         if row.status != "open":
             raise Conflict(
-                "Session {id} is finished: what happened to its pot can no longer change.",
-                id=row.id,
+                "{night} is finished: what happened to its pot can no longer change.",
+                night=night_named(row),
             )
         _store(row, game, choice, keeper_id)
         db.session.flush()
@@ -187,26 +192,27 @@ def reopen_refusal(group: GroupRef, session_id: int) -> Conflict | None:
 
 
 def _reopen_refusal(row: GameSession) -> Conflict | None:
+    # The night by its name, as its pages name it ("Spot #2"), never by its id.
+    night = night_named(row)
     if row.status == "open":
-        return Conflict("Session {id} is open already.", id=row.id)
+        return Conflict("{night} is open already.", night=night)
     if row.finish is None:
         return Conflict(
-            "Session {id} ended by its own rules: undo its last hand to play on.", id=row.id
+            "{night} ended by its own rules: undo its last hand to play on.", night=night
         )
     if row.on_tab:
         return Conflict(
-            "Session {id} is on the tab: take it off the tab before reopening it.", id=row.id
+            "{night} is on the tab: take it off the tab before reopening it.", night=night
         )
     if row.carried_into_id is not None:
         return Conflict(
-            "The pot of session {id} opened session {into}: it can no longer be reopened.",
-            id=row.id,
-            into=row.carried_into_id,
+            "The pot of {night} opened {into}: it can no longer be reopened.",
+            night=night,
+            into=night_named_by_id(row.carried_into_id),
         )
     if db.session.scalar(select(Payment.id).where(Payment.session_id == row.id).limit(1)):
         return Conflict(
-            "Payments were ticked for session {id}: take them back before reopening it.",
-            id=row.id,
+            "Payments were ticked for {night}: take them back before reopening it.", night=night
         )
     return None
 

@@ -6,12 +6,14 @@ is an amount, a Decimal written as a string, never a float.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
+
+from ledger.rules import nights
+from ledger.rules.keeper import winnings
 
 
 def timestamp(moment: datetime | None) -> str | None:
@@ -68,18 +70,6 @@ class PlayerView:
         return {"id": self.id, "name": self.name}
 
 
-def number_sessions(sessions: Iterable[tuple[int, str]]) -> dict[int, int]:
-    """Each session's number among its group's sessions of the same game, in the order they
-    were started (``(id, game)`` pairs, any order): the second Spot night is "Spot #2" however
-    many other games came between. The id stays the session's address."""
-    counted: Counter[str] = Counter()
-    numbers: dict[int, int] = {}
-    for session_id, game in sorted(sessions):
-        counted[game] += 1
-        numbers[session_id] = counted[game]
-    return numbers
-
-
 @dataclass(frozen=True)
 class SessionSummary:
     id: int
@@ -88,11 +78,13 @@ class SessionSummary:
     started_at: datetime
     finished_at: datetime | None
     hands_played: int
-    number: int = 0  # among the group's sessions of its game (number_sessions)
+    number: int  # among the group's nights of its game (ledger/rules/nights.py)
+    own_name: str = ""  # the table's name for its game (Any game's "Hearts"), or ""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
+            "number": self.number,
             "game": self.game,
             "status": self.status,
             "started_at": timestamp(self.started_at),
@@ -179,20 +171,16 @@ class SessionView:
     pot_keeper: str | None = None
     carried_in_keeper: str | None = None
     carried_from: int | None = None  # the session whose pot it opened with
-    carried_from_number: int | None = None  # and its number (number_sessions)
+    carried_from_number: int | None = None  # and its number
     # RULES.md §7: a finished points game played for a stake, each player's money in units.
     payout: Mapping[str, int] | None = None
-    number: int = 0  # among the group's sessions of its game ("Spot #2"; number_sessions)
+    number: int = 0  # among the group's nights of its game ("Spot #2"; rules/nights.py)
+    own_name: str = ""  # the table's name for its game (Any game's "Hearts"), or ""
 
-    def brought_back(self, name: str) -> int:
-        """The pot ``name`` brought back at the night's start (RULES.md §2): their score here
-        started at minus it, which is not a loss of the night."""
-        return (self.carried_in or 0) if name == self.carried_in_keeper else 0
-
-    def night(self, name: str) -> int:
-        """What ``name`` won or lost on the night so far, in units: the score without the pot
-        brought back (a money game's scoreboard)."""
-        return self.scores.get(name, 0) + self.brought_back(name)
+    @property
+    def title(self) -> str:
+        """The night for people, in English (messages, the bank QR, the files): "Spot #2"."""
+        return nights.night_name(self.game_name, self.own_name, self.number)
 
     on_tab: bool = False  # RULES.md §6a
     # RULES.md §8: a finished game's bonuses by player (Gin Rummy), None in other games.
@@ -205,6 +193,7 @@ class SessionView:
     may_buy_in: tuple[str, ...] = ()  # who may buy back in now (the page's buttons)
     # whose buy-in since the last hand may be taken back (the page's buttons)
     may_take_back: tuple[str, ...] = ()
+    rounds: tuple[RoundView, ...] = ()  # RULES.md §6c: the night's rounds, oldest first
     # A game's own parts of the answer beside these (Boerenbridge's ``round``, Klaverjassen's
     # ``teams`` and ``sheet``: ``Game.session_parts``), answered as they are.
     parts: Mapping[str, Any] = field(default_factory=dict)
@@ -213,6 +202,7 @@ class SessionView:
         return {
             **self._game_json(),
             "id": self.id,
+            "number": self.number,
             "group": self.group,
             "game": self.game,
             "game_name": self.game_name,
@@ -240,6 +230,7 @@ class SessionView:
             "carried_from": self.carried_from,
             "payout": dict(self.payout) if self.payout is not None else None,
             "on_tab": self.on_tab,
+            "rounds": [r.to_json() for r in self.rounds],
         }
 
     def _game_json(self) -> dict[str, Any]:
@@ -353,19 +344,6 @@ class HandView:
 
 
 @dataclass(frozen=True)
-class ScoreboardView:
-    """The scoreboard page's reads: the session, its last hands (oldest first), the hand just
-    saved if asked for, and the chart's ``(hand number, running scores)`` points."""
-
-    session: SessionView
-    recent: tuple[HandView, ...]
-    saved: HandView | None
-    history: tuple[tuple[int, dict[str, int]], ...]
-    ahead: tuple[str, ...] = ()  # an open points game's leaders (equal best), none in money
-    places: Mapping[str, int] | None = None  # each seated player's place (Any game, §12)
-
-
-@dataclass(frozen=True)
 class AddedSession:
     """``create_session``'s answer: the session, and whether it is new (False: a repeated
     request_id answered the session that request started)."""
@@ -395,14 +373,32 @@ class BalanceView:
     settled: Decimal | None = None  # None: the same as amount
     outstanding: int | None = None  # None: the same as units (nothing paid)
     outstanding_amount: Decimal | None = None
-    # RULES.md §2: the units of the pot this player keeps (counted in ``units``, not won).
+    # RULES.md §2: the units of the pot this player keeps (counted in ``units``, not won),
+    # and of the pot they brought back at the night's start (their score started at minus it).
     pot_kept: int = 0
+    # RULES.md §6c, a night with rounds: what the rounds give the player, and the total
+    # (``amount`` plus ``rounds``) that ``settled`` and ``outstanding_amount`` then settle.
+    rounds: Decimal | None = None
+    total: Decimal | None = None
+    brought_back: int = 0
+
+    @property
+    def winnings(self) -> int:
+        """What the player won or lost on the night, in units: ``units`` without the pot kept
+        or brought back (RULES.md §2)."""
+        return winnings(self.units - self.pot_kept, self.brought_back)
+
+    @property
+    def exact(self) -> Decimal:
+        """What is settled for the player, exactly, before rounding to the coin: the amount,
+        or on a night with rounds the total (RULES.md §6c)."""
+        return self.amount if self.total is None else self.total
 
     def to_json(self) -> dict[str, Any]:
         settled = self.amount if self.settled is None else self.settled
         outstanding = self.units if self.outstanding is None else self.outstanding
         left = settled if self.outstanding_amount is None else self.outstanding_amount
-        return {
+        found = {
             "player": self.player,
             "units": self.units,
             "amount": str(self.amount),
@@ -410,7 +406,13 @@ class BalanceView:
             "outstanding": outstanding,
             "outstanding_amount": str(left),
             "pot_kept": self.pot_kept,
+            "brought_back": self.brought_back,
+            "winnings": self.winnings,
         }
+        if self.total is not None:
+            # The totals are settled in the currency: no units are outstanding as such.
+            found.update(outstanding=None, rounds=str(self.rounds), total=str(self.total))
+        return found
 
 
 @dataclass(frozen=True)
@@ -420,7 +422,7 @@ class PaymentView:
     id: int
     source: str
     target: str
-    units: int
+    units: int | None  # None: given in the currency (a night with rounds, RULES.md §6c)
     amount: Decimal
     at: datetime
 
@@ -436,12 +438,53 @@ class PaymentView:
 
 
 @dataclass(frozen=True)
+class RoundView:
+    """A round of drinks or food (RULES.md §6c, API.md "Rounds"): ``cents`` of the night's
+    ``currency`` paid by ``paid_by`` for the people in ``shares`` (in the seating order it was
+    recorded in), each owing their part; ``what`` it was, None when nobody said."""
+
+    id: int
+    what: str | None
+    cents: int
+    amount: Decimal
+    currency: str
+    paid_by: str
+    shares: Mapping[str, int]
+    parts: Mapping[str, Decimal]
+    at: datetime
+
+    @property
+    def people(self) -> tuple[str, ...]:
+        return tuple(self.shares)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "what": self.what,
+            "amount": str(self.amount),
+            "paid_by": self.paid_by,
+            "for": list(self.shares),
+            "shares": dict(self.shares),
+            "parts": {p: str(part) for p, part in self.parts.items()},
+            "at": timestamp(self.at),
+        }
+
+
+@dataclass(frozen=True)
+class AddedRound:
+    """A round recorded, or (``created`` False) the one a resend of its request recorded."""
+
+    round: RoundView
+    created: bool
+
+
+@dataclass(frozen=True)
 class TransferView:
     """A payment at the end of the night; None is the pot (a pot carried on, or refunded)."""
 
     source: str | None
     target: str | None
-    units: int
+    units: int | None  # None: a night with rounds settles its totals in the currency (§6c)
     amount: Decimal
     # RULES.md §6b: the QR code's text for a transfer in euros to a player with an account.
     epc: str | None = None
@@ -472,6 +515,7 @@ class SettlementView:
     payments: tuple[PaymentView, ...] = ()  # oldest first
     pot_keeper: str | None = None  # who the pot's money is paid to (RULES.md §2)
     on_tab: bool = False  # RULES.md §6a: the night is paid with the tab, no transfers of its own
+    rounds: tuple[RoundView, ...] = ()  # RULES.md §6c: the balances then carry their totals
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -486,7 +530,14 @@ class SettlementView:
             "transfers": [t.to_json() for t in self.transfers],
             "payments": [p.to_json() for p in self.payments],
             "pot_keeper": self.pot_keeper,
+            "rounds": [r.to_json() for r in self.rounds],
         }
+
+    @property
+    def with_rounds(self) -> bool:
+        """Whether the totals are settled in the currency (RULES.md §6c): the night has
+        rounds, or a payment given in the currency."""
+        return any(b.total is not None for b in self.balances)
 
 
 @dataclass(frozen=True)
@@ -542,8 +593,15 @@ class TabNightView:
     game_name: str
     at: datetime
     parts: Mapping[str, Decimal]
+    number: int = 0  # the night's number ("Spot #2": ledger/rules/nights.py)
+    own_name: str = ""  # the table's name for its game (Any game's), or ""
     correctable: bool = False  # a points game that ended by itself: its hands may change
     season: int | None = None  # a season closed onto the tab: its id; game_name its name
+
+    @property
+    def title(self) -> str:
+        """The night for people, in English: "Spot #2"."""
+        return nights.night_name(self.game_name, self.own_name, self.number)
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@
   the fewest transfers with their bank QR codes, or onto the group's tab.
 - ``seasons_under_way``, ``player_seasons``: the group page's line and a player's places.
 
-A night's result is read from the nights' facts (ledger/services/stats.py), the same numbers
-the stats and the player pages show.
+A night's result is read from the night's read model (ledger/services/league.py
+``night_result``, ledger/services/night.py): the same figures its scoreboard shows.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from ledger.services import league
 from ledger.services.accounts import with_epc
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import name_key
-from ledger.services.league import night_result, same_game
+from ledger.services.league import finished, finished_results, same_game
 from ledger.services.results import BalanceView, GroupRef, TransferView
 from ledger.services.season_views import (
     AddedSeason,
@@ -46,8 +46,7 @@ from ledger.services.season_views import (
     SeasonSettlement,
     SeasonView,
 )
-from ledger.services.sessions import session_numbers
-from ledger.services.stats import Period, session_facts
+from ledger.services.stats import Period
 from ledger.services.tab import season_paid
 from ledger.services.unit_of_work import write
 
@@ -230,13 +229,8 @@ def _table(group: GroupRef, row: Season) -> SeasonTable:
     """The table from the season's nights as they stand."""
     fields = _fields(row)
     period = Period.of_dates(row.first_day, row.last_day)
-    facts = [
-        f
-        for f in session_facts(group, period)
-        if f.status == "finished" and same_game(f, row.game, row.game_name)
-    ]
-    numbers = session_numbers(group) if facts else {}
-    results = [night_result(f, numbers.get(f.id, 0)) for f in facts]
+    facts = [f for f in finished(group, period) if same_game(f, row.game, row.game_name)]
+    results = [result for _, result in finished_results(group, facts)]
     game = GAMES.get(row.game)
     latest = facts[-1].options if facts else {}
     lower = game is not None and game.penalty_points({**game.defaults(), **latest})

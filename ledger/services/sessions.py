@@ -15,11 +15,11 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import Row, delete, func, select
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession, Hand, Player, SessionPlayer, utcnow
-from ledger.rules import base
+from ledger.rules import base, nights
 from ledger.rules import game as game_rules
 from ledger.rules.base import State
 from ledger.rules.epc import remittance
@@ -27,10 +27,11 @@ from ledger.rules.errors import RuleError
 from ledger.rules.money import amount, settle_amounts
 from ledger.rules.payout import check_stake_seats
 from ledger.rules.registry import get_game
-from ledger.rules.settle import Transfer
 from ledger.services.accounts import with_epc
 from ledger.services.building import (
     build_session_view,
+    has_rounds,
+    night_named,
     payment_views,
     player_name,
 )
@@ -99,25 +100,22 @@ def create_session(
         earlier = _started_by(group, request_id)
         if earlier is not None:
             return AddedSession(build_session_view(group, earlier), created=False)
-        known = find_players(group.id, names)
-        for i, n in enumerate(names):
-            if name_key(n) not in known:
-                check_new_name(n, field=f"players[{i}]")
-        seats = [known[name_key(n)].name if name_key(n) in known else n for n in names]
+        known, seats = _seats(group, names)
+        options = _named_as_before(group, rules.key, chosen)
         first = next((p for p in seats if name_key(p) == name_key(dealer.strip())), dealer)
         here = {p.id for p in known.values()}
-        source = _pot_to_take_up(group, rules.key, chosen, here) if rules.money else None
+        source = _pot_to_take_up(group, rules.key, options, here) if rules.money else None
         carried = source.carried_pot if source is not None else 0
         # The antes in the pot travel with it, so a refund on a later night gives them back
         # to the players who paid them (RULES.md §2), not to whoever antes tonight.
         antes = State.from_dict(source.state).pot_antes if source is not None else None
         # new_state checks the seats and the dealer.
-        state = rules.new_state(seats, first, chosen, carried, carried_antes=antes)
+        state = rules.new_state(seats, first, options, carried, carried_antes=antes)
         keeper_id = None
         if source is not None:
             # The keeper brings the pot back: their balance here starts at minus it.
             state, keeper_id = keep_pot(state, source.pot_keeper_id)
-        row = _open_session(group, rules.key, chosen, state, request_id)
+        row = _open_session(group, rules.key, options, state, request_id)
         row.carried_in_keeper_id = keeper_id
         if source is not None:
             _carry_pot(source, into=row)
@@ -313,7 +311,20 @@ def settlement(
     The payments made at the table (ledger/services/payments.py) are counted last: each
     balance's ``outstanding`` is what is left, and the transfers settle only that.
     """
-    row = load_session(group, session_id)
+    return settle_row(group, load_session(group, session_id), leftover_pot, pot_keeper)
+
+
+def settle_row(
+    group: GroupRef,
+    row: GameSession | Row[Any],
+    leftover_pot: str | None = None,
+    pot_keeper: str | None = None,
+    *,
+    epc: bool = True,
+) -> SettlementView:
+    """``settlement`` of the session ``row`` (its ORM object or its columns), the QR codes'
+    texts on its transfers unless ``epc`` is False (ledger/services/night.py adds them when
+    it answers: a bank account is the player's, not the night's)."""
     game = session_game(row)
     state, keeper = _settled_state(row, game, leftover_pot, pot_keeper)
     players, balances = settlement_balances(row, game, state, keeper)
@@ -324,6 +335,10 @@ def settlement(
     left = _after_payments(balances, paid)
     settled, _ = settle_amounts(balances, unit_value, currency)
     owed, transfers = settle_amounts(left, unit_value, currency)
+    brought = _brought_back(row, state) if game.money else {}
+    kept = {keeper: state.pot} if keeper is not None and game.money else {}
+    views = tuple(TransferView(t.source, t.target, t.units, m) for t, m in transfers)
+    title = nights.night_name(game.name, nights.own_name(row.options), row.number)
     return SettlementView(
         session=row.id,
         status=row.status,
@@ -337,17 +352,27 @@ def settlement(
                 settled=settled[p],
                 outstanding=left[p],
                 outstanding_amount=owed[p],
-                pot_kept=state.pot if p == keeper and game.money else 0,
+                pot_kept=kept.get(p, 0),
+                brought_back=brought.get(p, 0),
             )
             for p in players
         ),
         pot=state.pot if game.money else 0,
         pot_amount=amount(state.pot if game.money else 0, unit_value, currency),
-        transfers=_night_transfers(group, row, game.name, transfers),
+        # A night on the tab has no transfers of its own (RULES.md §6a): the tab pays it.
+        transfers=() if row.on_tab else night_epc(group, title, currency, views) if epc else views,
         payments=paid,
         pot_keeper=keeper if keeper in balances else None,
         on_tab=row.on_tab,
     )
+
+
+def _brought_back(row: GameSession | Row[Any], state: State) -> dict[str, int]:
+    """The pot the night opened with, by the player who brought it back (RULES.md §2)."""
+    if not state.carried_in or row.carried_in_keeper_id is None:
+        return {}
+    keeper = player_name(row.carried_in_keeper_id)
+    return {keeper: state.carried_in} if keeper is not None else {}
 
 
 def _finished_already(group: GroupRef, row: GameSession, settle: Any) -> SessionView:
@@ -363,21 +388,19 @@ def _finished_already(group: GroupRef, row: GameSession, settle: Any) -> Session
     return build_session_view(group, row)
 
 
-def _night_transfers(
-    group: GroupRef, row: GameSession, game: str, transfers: Sequence[tuple[Transfer, Decimal]]
+def night_epc(
+    group: GroupRef, night: str, currency: str, transfers: Sequence[TransferView]
 ) -> tuple[TransferView, ...]:
     """A night's transfers, a QR code's text on each in euros to a player with a bank account
-    (RULES.md §6b); none for a night on the tab (§6a): the tab's settle-up pays it."""
-    if row.on_tab:
-        return ()
-    views = tuple(TransferView(t.source, t.target, t.units, money) for t, money in transfers)
-    return with_epc(
-        group, views, row.options["currency"], remittance(group.name, f"{game} #{row.id}")
-    )
+    (RULES.md §6b), the remittance naming the ``night`` as its pages do ("Spot #2")."""
+    return with_epc(group, transfers, currency, remittance(group.name, night))
 
 
 def _settled_state(
-    row: GameSession, game: game_rules.Game, leftover_pot: str | None, pot_keeper: str | None
+    row: GameSession | Row[Any],
+    game: game_rules.Game,
+    leftover_pot: str | None,
+    pot_keeper: str | None,
 ) -> tuple[State, str | None]:
     """The state a settlement pays and who keeps its pot: an open night as it will end under
     ``leftover_pot`` (else the table's plan, services/plans.py: the same on every phone), a
@@ -402,8 +425,8 @@ def _after_payments(
     turns the other way (the payee now owes the difference back), so none is ever lost."""
     left = dict(balances)
     for p in paid:
-        left[p.source] = left.get(p.source, 0) + p.units
-        left[p.target] = left.get(p.target, 0) - p.units
+        left[p.source] = left.get(p.source, 0) + (p.units or 0)
+        left[p.target] = left.get(p.target, 0) - (p.units or 0)
     return left
 
 
@@ -429,12 +452,17 @@ def delete_session(group: GroupRef, session_id: int) -> None:
         row = load_session(group, session_id, lock=True)
         if row.hands_played:
             raise Conflict(
-                "Session {id} has hands: only a session with no hands can be deleted.",
-                id=row.id,
+                "{night} has hands: only a session with no hands can be deleted.",
+                night=night_named(row),
             )
         if row.carried_into_id is not None or (row.finish or {}).get("movements"):
             raise Conflict(
-                "Session {id} has passed its pot on: it can no longer be deleted.", id=row.id
+                "{night} has passed its pot on: it can no longer be deleted.",
+                night=night_named(row),
+            )
+        if has_rounds(row.id):  # RULES.md §6c: money paid at the table never goes unseen
+            raise Conflict(
+                "{night} has rounds: take them back before deleting it.", night=night_named(row)
             )
         source = db.session.scalar(select(GameSession).where(GameSession.carried_into_id == row.id))
         if source is not None:
@@ -503,10 +531,13 @@ def _open_session(
 ) -> GameSession:
     """The new session's row, and its players seated in the engine's order."""
     rows = players_for(group.id, list(state.seats))
+    series = nights.series(game, options)
     row = GameSession(
         group_id=group.id,
         request_id=request_id,
         game=game,
+        series=series,
+        number=_next_number(group, series),
         status="open",
         options=options,
         start_state=state.to_dict(),
@@ -524,6 +555,49 @@ def _open_session(
             SessionPlayer(session_id=row.id, player_id=rows[name_key(p)].id, seat=seat, active=True)
         )
     return row
+
+
+def _seats(group: GroupRef, names: Sequence[str]) -> tuple[dict[str, Player], list[str]]:
+    """The group's players of these names, and the seats by name, each spelled as the group
+    knows it; a name the group does not know yet is checked as a new player's."""
+    known = find_players(group.id, names)
+    for i, n in enumerate(names):
+        if name_key(n) not in known:
+            check_new_name(n, field=f"players[{i}]")
+    return known, [known[name_key(n)].name if name_key(n) in known else n for n in names]
+
+
+def _named_as_before(group: GroupRef, game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The options of a night of a game the table names itself (Any game), its name spelled
+    as the group's first night of that name had it, whatever the case typed now ("hearts"
+    is the group's "Hearts"): one game, one name on every page and in every count."""
+    name = nights.own_name(options)
+    if not name:
+        return options
+    first = db.session.scalar(
+        select(GameSession.options)
+        .where(
+            GameSession.group_id == group.id,
+            GameSession.series == nights.series(game, options),
+        )
+        .order_by(GameSession.number)
+        .limit(1)
+    )
+    spelled = nights.own_name(first or {})
+    return {**options, nights.NAME_OPTION: spelled} if spelled else options
+
+
+def _next_number(group: GroupRef, series: str) -> int:
+    """The number a night of ``series`` starting now gets: one more than the group's highest
+    (ledger/rules/nights.py). Numbers are kept for life: a night deleted before its first
+    hand leaves its number to the next night only when no later one took a number after it.
+    Two nights started at once: the unique key makes the second start over and count again."""
+    highest = db.session.scalar(
+        select(func.max(GameSession.number)).where(
+            GameSession.group_id == group.id, GameSession.series == series
+        )
+    )
+    return int(highest or 0) + 1
 
 
 def _carry_pot(source: GameSession, *, into: GameSession) -> None:

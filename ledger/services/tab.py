@@ -25,10 +25,12 @@ from ledger.rules.epc import remittance
 from ledger.rules.errors import RuleError
 from ledger.rules.league import table_from_dict
 from ledger.rules.money import minor_units
+from ledger.rules.nights import own_name
 from ledger.rules.registry import get_game
+from ledger.rules.rounds import cents_in_micro, given
 from ledger.rules.tab import Tab, TabNight, TabPaid, check_payment, night_part, tab_cents, work_out
 from ledger.services.accounts import with_epc
-from ledger.services.building import build_session_view
+from ledger.services.building import build_session_view, night_named, night_rounds
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import name_key
 from ledger.services.keepers import keeper_names, settlement_balances
@@ -45,7 +47,9 @@ from ledger.services.results import (
 from ledger.services.room import check_room
 from ledger.services.unit_of_work import record, write
 
-_Info = tuple[str, datetime, bool]  # a night's game, its start, and its hands correctable
+# A night's game, its start, its number, the table's name for its game, and whether its
+# hands are correctable.
+_Info = tuple[str, datetime, int, str, bool]
 
 
 def group_tabs(group: GroupRef) -> list[TabView]:
@@ -145,14 +149,14 @@ def off_tab_refusal(group: GroupRef, session_id: int) -> Conflict | None:
 
 def _off_tab_refusal(group: GroupRef, row: GameSession) -> Conflict | None:
     if not row.on_tab:
-        return Conflict("Session {id} is not on the tab.", id=row.id)
+        return Conflict("{night} is not on the tab.", night=night_named(row))
     code = str(row.options["currency"])
     nights, _ = _nights(group)
     tab = work_out(code, nights.get(code, []), _payments(group).get(code, []))
     if tab is None or tab.payments or row.id not in {n.session for n in tab.nights}:
         return Conflict(
-            "The tab has been paid since session {id} went on it: it stays on the tab.",
-            id=row.id,
+            "The tab has been paid since {night} went on it: it stays on the tab.",
+            night=night_named(row),
         )
     return None
 
@@ -187,16 +191,26 @@ def _nights(group: GroupRef) -> tuple[dict[str, list[TabNight]], dict[int, _Info
             continue
         value = Decimal(row.options["unit_value"])
         parts = {p: night_part(u, value) for p, u in balances.items()}
+        # RULES.md §6c: a night on the tab carries its rounds.
+        for p, cents in given(night_rounds(row), list(parts)).items():
+            parts[p] = parts.get(p, 0) + cents_in_micro(cents, str(row.options["currency"]))
         at = added.get(row.id) or row.finished_at or row.started_at
         nights.setdefault(str(row.options["currency"]), []).append(TabNight(row.id, at, parts))
         # A game that ended by itself keeps its hands correctable (a finished night does not).
-        info[row.id] = (row.game, row.started_at, row.finish is None)
+        info[row.id] = (
+            row.game,
+            row.started_at,
+            row.number,
+            own_name(row.options),
+            row.finish is None,
+        )
     for season in _seasons(group):
         balances, value, currency = season_balances(season)
         parts = {p: night_part(u, value) for p, u in balances.items()}
         at = season.closed_at or season.created_at
         nights.setdefault(currency, []).append(TabNight(0, at, parts, season=season.id))
-        info[-season.id] = (season.name, at, False)  # a season's, apart from the sessions' ids
+        # A season's line, under minus its id: apart from the sessions' ids.
+        info[-season.id] = (season.name, at, 0, "", False)
     return nights, info
 
 
@@ -278,11 +292,18 @@ def _view(group: GroupRef, tab: Tab, info: dict[int, _Info]) -> TabView:
 def _night_view(night: TabNight, info: dict[int, _Info]) -> TabNightView:
     parts = {p: Decimal(v).scaleb(-6) for p, v in night.parts.items()}
     if night.season is not None:
-        name, at, _ = info[-night.season]
+        name, at, *_rest = info[-night.season]
         return TabNightView(0, "season", name, at, parts, season=night.season)
-    game, started, correctable = info[night.session]
+    game, started, number, own, correctable = info[night.session]
     return TabNightView(
-        night.session, game, get_game(game).name, started, parts, correctable=correctable
+        night.session,
+        game,
+        get_game(game).name,
+        started,
+        parts,
+        number=number,
+        own_name=own,
+        correctable=correctable,
     )
 
 

@@ -12,10 +12,11 @@ from typing import Any
 
 from babel import Locale
 from flask import Blueprint
-from flask_babel import format_datetime, get_locale
+from flask_babel import format_datetime, get_locale, get_translations
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
+from ledger.pictures.chart import series_class
 from ledger.rules import (
     DUTCH_SUITS,
     GAMES,
@@ -24,11 +25,11 @@ from ledger.rules import (
     cards_as_typed,
     coin,
     minor_units,
+    nights,
     rank_letter,
 )
 from ledger.rules.cards import parse_cards
 from ledger.web import texts
-from ledger.web.chart import series_class
 from ledger.web.i18n import DEFAULT_LANGUAGE, error_text, page_cards_language
 
 bp = Blueprint("display", __name__)
@@ -169,6 +170,20 @@ def csrf_field() -> Markup:
 def game_name(key: str) -> str:
     game = GAMES.get(key)
     return texts.text(game.name) if game is not None else key
+
+
+@bp.app_template_global("night_game")
+def night_game(night: Any) -> str:
+    """A night's game on this page: the table's own name for it ("Hearts"), else the game's."""
+    return getattr(night, "own_name", "") or game_name(night.game)
+
+
+@bp.app_template_global("night_name")
+def night_name(night: Any) -> str:
+    """A night as its pages name it, "Spot #2" (ledger/rules/nights.py)."""
+    name = GAMES[night.game].name if night.game in GAMES else night.game
+    own, translate = getattr(night, "own_name", ""), get_translations().gettext
+    return nights.night_name(name, own, night.number, translate)
 
 
 @bp.app_template_global("series_class")

@@ -84,6 +84,14 @@ class PlayerForm(FlaskForm):
     )
 
 
+class AccountForm(FlaskForm):
+    """A player's bank account (RULES.md §6b): checked by the service, kept as typed if not."""
+
+    _off = {"autocomplete": "off", "spellcheck": "false"}
+    iban = StringField(_l("IBAN"), render_kw=_off | {"maxlength": 50})
+    account_name = StringField(_l("Name on the account"), render_kw=_off | {"maxlength": 70})
+
+
 class RestoreForm(FlaskForm):
     backup = FileField(
         _l("Backup file"),

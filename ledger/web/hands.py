@@ -203,7 +203,9 @@ def _hand(group: GroupRef, session_id: int, number: int) -> HandView:
 
 @bp.get("/<int:number>")
 def show(slug: str, session_id: int, number: int) -> str:
-    group, view = _session(slug, session_id)
+    group = access.group_for_page(slug)
+    night = services.night_view(group, session_id)
+    view = night.session
     hand = _hand(group, session_id, number)
     history = services.hand_history(group, session_id, number)
     earlier = [c for c in history if c.kind == "hand.corrected" and c.before]
@@ -213,6 +215,8 @@ def show(slug: str, session_id: int, number: int) -> str:
         group=group,
         session=view,
         hand=hand,
+        # The running figures after the hand as the scoreboard shows them (services/night.py).
+        running=night.running(hand.scores_after),
         shape=entry.layout(view.game, view.options, len(hand.results)),
         summary=hand_summary(hand.to_json(), money=view.money, **words),
         earlier=[(c, _summary_before(c.before, view)) for c in earlier],

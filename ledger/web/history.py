@@ -22,16 +22,17 @@ from flask_babel import gettext as _
 
 from ledger import services
 from ledger.models import utcnow
+from ledger.pictures.chart import score_chart
 from ledger.rules import GAMES, N_, amount
 from ledger.services import accounts, lines, pages, seasons, stats, tab
+from ledger.services.building import night_currency
 from ledger.services.errors import RuleError
 from ledger.services.results import ChangeView, SessionView
 from ledger.web import access
-from ledger.web.chart import score_chart
 from ledger.web.display import format_money, game_name
-from ledger.web.forms import ConfirmForm
+from ledger.web.forms import AccountForm, ConfirmForm
 from ledger.web.i18n import error_text
-from ledger.web.summary import join_names
+from ledger.web.summary import join_names, round_text
 from ledger.web.texts import choice_label
 
 bp = Blueprint("history", __name__, url_prefix="/g/<slug>")
@@ -67,8 +68,11 @@ def chosen_period(args: Mapping[str, str], now: datetime | None = None) -> Chose
 
 
 def points_label(key: str) -> str:
-    """A points column's heading: the game, and "(penalty)" where points count against."""
+    """A points column's heading: the game, and "(penalty)" where points count against; a
+    game the table names itself by its name ("Hearts")."""
     game, _sep, scoring = key.partition(":")
+    if scoring and stats.named_by_table(game):
+        return scoring
     if scoring == "penalty":
         return game_name(game) + " " + _("(penalty)")
     return game_name(game)
@@ -78,7 +82,8 @@ def points_label(key: str) -> str:
 
 
 @bp.get("/p/<path:name>")
-def player(slug: str, name: str) -> str:
+def player(slug: str, name: str, account_form: AccountForm | None = None) -> str:
+    """The player's page; ``account_form`` as typed, with its errors, when it was refused."""
     group = access.group_for_page(slug)
     history = stats.player_history(group, name)
     league = seasons.player_league(group, history.name)
@@ -89,10 +94,10 @@ def player(slug: str, name: str) -> str:
         # RULES.md §6b: whether an account is kept; its number only when asked for.
         account=accounts.account_of(group, history.name),
         reveal=request.args.get("account") == "show",
+        account_form=account_form or AccountForm(formdata=None),
         on_tab=tab.player_on_tab(group, history.name),
         confirm_form=ConfirmForm(),
         nights=list(reversed(history.nights)),
-        numbers=services.session_numbers(group),
         charts=player_charts(history, league.ratings),
         game_rows=game_rows(history.totals),
         league=league,  # RULES.md §13, §14
@@ -105,7 +110,7 @@ def game_rows(totals: stats.Totals) -> list[tuple[str, int | None, int]]:
     rows: list[tuple[str, int | None, int]] = []
     seen: set[str] = set()
     for key, points in totals.points.items():
-        game = key.split(":")[0]
+        game = stats.won_key(key)
         won = None if game in seen else totals.games_won.get(game, 0)
         rows.append((points_label(key), won, points))
         seen.add(game)
@@ -397,6 +402,9 @@ def _number(session_id: Any) -> Any:
 
 def _payment(paid: Mapping[str, Any], session: SessionView) -> dict[str, str]:
     """A payment's blanks: who paid whom how much."""
+    if "units" not in paid:  # given in the currency (a night with rounds, RULES.md §6c)
+        money = format_money(Decimal(paid["amount"]), night_currency(session.options))
+        return {"payer": paid["from"], "payee": paid["to"], "amount": money}
     return {"payer": paid["from"], "payee": paid["to"], "amount": _pot(paid["units"], session)}
 
 
@@ -409,6 +417,20 @@ def _unpaid(change: ChangeView, session: SessionView) -> str:
         "The tick of %(payer)s paying %(payee)s %(amount)s was taken back.",
         **_payment(change.before, session),
     )
+
+
+# A round added, changed or taken back (RULES.md §6c), in words.
+_ROUND_WORDS = {
+    "round.added": N_("A round was added: %(round)s."),
+    "round.changed": N_("A round was changed to: %(round)s (it was: %(was)s)."),
+    "round.deleted": N_("A round was taken back: %(round)s."),
+}
+
+
+def _round(change: ChangeView, session: SessionView) -> str:
+    said = {"round": change.after or change.before, "was": change.before}
+    words = {k: round_text(v, night_currency(session.options)) for k, v in said.items() if v}
+    return _(_ROUND_WORDS[change.kind], **words)
 
 
 def _planned(change: ChangeView, session: SessionView) -> str:
@@ -451,6 +473,7 @@ _WORDS: dict[str, Callable[[ChangeView, SessionView], str]] = {
     "pot.returned": _returned,
     "payment.recorded": _paid,
     "payment.deleted": _unpaid,
+    **dict.fromkeys(_ROUND_WORDS, _round),
     "tab.added": _tab_added,
     "tab.removed": _tab_removed,
 }

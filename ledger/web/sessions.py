@@ -24,6 +24,7 @@ from ledger import services
 from ledger.downloads import download, session_filename
 from ledger.export import XLSX_MIMETYPE, export_workbook, session_data
 from ledger.ids import form_number, query_number, row_number
+from ledger.pictures.chart import score_chart
 from ledger.rules import GAMES, has_name, tidy_name
 from ledger.rules.money import smallest_coin
 from ledger.services import exports
@@ -32,8 +33,7 @@ from ledger.services.request_ids import minted_request_id, new_request_id
 from ledger.services.results import GroupRef, GroupView, SessionView
 from ledger.services.tab import off_tab_refusal as tab_refusal
 from ledger.web import access, i18n, texts
-from ledger.web.chart import score_chart
-from ledger.web.display import format_money
+from ledger.web.display import format_money, night_game
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
 from ledger.web.pagecache import scoreboards, with_form_token, without_form_token
 from ledger.web.summary import (
@@ -179,12 +179,15 @@ def _start(
     # The form's request id: a resend opens the session the first send started, whichever
     # server process it reaches.
     token = minted_request_id(request.form.get(REQUEST_ID_FIELD))
+    # The dealer's seat unticked: the first player ticked, in seat order, deals instead.
+    asked = form.dealer.data
+    dealer = asked if asked in players or not players else players[0]
     try:
-        added = services.create_session(
-            group, game, players, form.dealer.data, options, request_id=token
-        )
+        added = services.create_session(group, game, players, dealer, options, request_id=token)
     except (services.RuleError, services.Conflict) as e:
         return None, {_error_place(game, e.field): [i18n.error_text(e)]}
+    if asked and dealer != asked:
+        flash(_("%(name)s is not playing, so %(dealer)s deals first.", name=asked, dealer=dealer))
     return added.session.id, {}
 
 
@@ -269,10 +272,12 @@ def show(slug: str, session_id: int) -> str:
     # the address (with ?saved=N, the hand just saved), the language and the group's name in
     # the header. Not the browser: every phone signed in to the group sees the same page, but
     # for each form's token, which goes in per response. So one build of a version serves
-    # the whole table. Session ids are never used twice (ledger/models.py), so a deleted
-    # session's page cannot be served for a new one.
+    # the whole table. Session ids are never used twice (ledger/models.py), and the night's
+    # start is in the key besides: a page kept for a deleted night is never served for a new
+    # one, even on a database that gave the new one the deleted one's id.
     key = (
         session_id,
+        stamp.started_at,
         stamp.version,
         request.root_path,
         request.full_path,
@@ -314,8 +319,8 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         "sessions/show.html",
         group=group,
         session=view,
-        ahead=board.ahead,
-        places=board.places or {},
+        night=board.night,
+        ahead=board.night.ahead,
         game=GAMES[view.game],
         recent=recent,
         more_hands=max(0, view.hands_played - len(hand_json)),
@@ -323,8 +328,8 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         saved_summary=summary(saved_hand) if saved_hand else None,
         chart=score_chart(names, list(board.history), label=texts.hand_text(view.game, "chart")),
         # A money game's scores are balances: a points target is the game's own to show.
-        target=None if view.money else texts.target(view.game, view.options),
-        limit=texts.target(view.game, view.options),
+        target=None if view.money else board.night.target,
+        limit=board.night.target,
         waiting=_waiting_texts(group, view.game).get(view.game, [])
         if view.money and view.status == "open"
         else [],
@@ -409,8 +414,7 @@ def delete(slug: str, session_id: int) -> Response:
     except services.Conflict as e:
         flash(i18n.error_text(e), "error")
         return redirect(url_for(".show", slug=slug, session_id=session_id))
-    game = texts.text(GAMES[gone.game].name)
-    flash(_("%(game)s #%(id)d is deleted.", game=game, id=gone.number), "success")
+    flash(_("%(game)s #%(id)d is deleted.", game=night_game(gone), id=gone.number), "success")
     return redirect(url_for("groups.show", slug=slug))
 
 
@@ -493,8 +497,6 @@ def settle(slug: str, session_id: int):
     """Who pays whom, under the table's plan for the pot while the night is open: the same
     plan and transfers on every phone (RULES.md §2)."""
     group, view = _session(slug, session_id)
-    if not view.money and view.payout is None:
-        abort(404)
     return _settle_page(group, view, FinishForm(formdata=None))
 
 
@@ -517,29 +519,29 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
     what the table pays from this page is what finishing stores."""
     choice, keeper = _plan(view)
     keepers = keeper_choices(view)
-    open_choice = choice if view.status == "open" else None
-    result = services.settlement(group, view.id, open_choice, keeper)
+    # The night's figures (services/night.py), under the plan this page shows.
+    night = services.night_under(group, view.id, choice or None, keeper)
+    view, result = night.session, night.settlement
+    if result is None:  # no money to settle, the game's or the rounds' (RULES.md §6c)
+        abort(404)
     rows = transfer_rows(result.transfers, result.currency)
     # A refund that cannot share the pot evenly leaves the odd units in it: say where they go.
     odd = result.pot if choice == "refund" and view.money else 0
     kept = kept_text(view, result.pot_keeper, result.pot, result.currency, result.pot_amount)
-    title = _(
-        "%(game)s #%(id)d: settling up", game=texts.text(GAMES[view.game].name), id=view.number
-    )
+    title = _("%(game)s #%(id)d: settling up", game=night_game(view), id=view.number)
     labels = {c.value: c.label for c in form.leftover_pot.choices}
     paid = [(p, paid_text(p.to_json(), result.currency)) for p in result.payments]
     html = render_template(
         "sessions/settle.html",
         group=group,
         session=view,
+        night=night,
         settlement=result,
-        # RULES.md §2: a night's winnings leave the pot kept or brought back out.
-        winnings={
-            b.player: b.units - b.pot_kept + view.brought_back(b.player) for b in result.balances
-        },
+        # RULES.md §2: the pots kept or brought back, beside the night's winnings.
+        pot_column=any(s.kept or s.brought_back for s in night.standings),
         transfers=[(t, words, qr) for t, words, qr, _line in rows],
         payments=paid,
-        coins_differ=any(b.settled != b.amount for b in result.balances),
+        coins_differ=any(b.settled != b.exact for b in result.balances),
         smallest_coin=format_money(smallest_coin(result.currency), result.currency),
         copy_text=settle_copy_text(
             title, group.name, view.started_at, [r[3] for r in rows], kept, [w for _p, w in paid]
@@ -610,6 +612,7 @@ def pay(slug: str, session_id: int) -> Response:
                 request.form.get("from"),
                 request.form.get("to"),
                 form_number(request.form.get("units")),
+                money=request.form.get("amount"),
                 leftover_pot=_pot_shown(),
                 pot_keeper=_keeper_shown(),
             )

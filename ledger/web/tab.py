@@ -14,12 +14,13 @@ from markupsafe import Markup
 from werkzeug import Response
 
 from ledger import services
+from ledger.pictures.qr import qr_svg
 from ledger.services import accounts
 from ledger.services import tab as tabs_service
 from ledger.services.results import TabView, TransferView
 from ledger.web import access, i18n
-from ledger.web.forms import ConfirmForm
-from ledger.web.qr import qr_svg
+from ledger.web.forms import AccountForm, ConfirmForm, add_error
+from ledger.web.history import player
 from ledger.web.summary import paid_text, transfer_text
 
 bp = Blueprint("tab", __name__, url_prefix="/g/<slug>")
@@ -123,19 +124,21 @@ def off_tab(slug: str, session_id: int) -> Response:
 
 
 @bp.post("/players/<path:name>/account")
-def account(slug: str, name: str) -> Response:
+def account(slug: str, name: str) -> Response | tuple[str, int]:
     """Keep a player's bank account, or forget it (the "Remove" button)."""
     group = access.group_for_page(slug)
     accounts.account_of(group, name)  # a player of another group, or none: not found
-    if ConfirmForm().validate_on_submit():
+    form = AccountForm()
+    if form.validate_on_submit():
         try:
             if request.form.get("remove"):
                 accounts.delete_account(group, name)
                 flash(_("The bank account is removed."), "success")
             else:
-                form = request.form
-                accounts.set_account(group, name, form.get("iban"), form.get("account_name"))
+                accounts.set_account(group, name, form.iban.data, form.account_name.data)
                 flash(_("The bank account is kept."), "success")
         except services.RuleError as e:
-            flash(i18n.error_text(e), "error")
+            # Refused: the page again as typed, the message beside its box (which has the focus).
+            add_error(form, "account_name" if e.field == "name" else e.field, i18n.error_text(e))
+            return player(slug, name, form), 422
     return redirect(url_for("history.player", slug=slug, name=name, _anchor="account"))

@@ -126,13 +126,6 @@ def hand_words(game_key: str, options: Mapping[str, Any]) -> dict[str, Any]:
     )
 
 
-def target(game_key: str, options: Mapping[str, Any]) -> int | None:
-    """The score that ends a session of this game with these options (the engine's answer:
-    Rummy's target), for the scoreboard; None where no score ends the game."""
-    game = GAMES.get(game_key)
-    return game.target(options) if game is not None else None
-
-
 def hand_text(game_key: str, key: str, **variables: Any) -> str:
     """The page's words for ``key`` in this game: "Hand 2 saved." or, in Spin, "Round 2 saved."."""
     hand, round_ = HAND_TEXTS[key]

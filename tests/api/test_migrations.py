@@ -155,3 +155,89 @@ def test_an_upgrade_keeps_every_group_session_hand_and_change(empty_app, how):
     carried = table.ok("GET", f"/sessions/{sessions[1]}")["carried_in"]
     assert carried > 0
     assert table.hand(sessions[1], SEED_HAND_1)["pot_before"] == carried + 4 * 5
+
+
+# --- Ids never reused, on a database made any way (issue 36) ----------------------------------
+
+
+def earlier_revisions() -> list[str]:
+    """Every revision before the head, oldest first."""
+    script = ScriptDirectory(str(MIGRATIONS))
+    return [r.revision for r in reversed(list(script.walk_revisions()))][:-1]
+
+
+def tables_without_autoincrement(app) -> list[str]:
+    """The tables whose model keeps ids once (sqlite_autoincrement) but whose SQLite table
+    does not say AUTOINCREMENT."""
+    wanted = [
+        t.name for t in db.metadata.sorted_tables if t.dialect_options["sqlite"]["autoincrement"]
+    ]
+    assert {"groups", "sessions", "payments", "tab_payments"} <= set(wanted)
+    with app.app_context(), db.engine.connect() as connection:
+        made = dict(connection.execute(text("SELECT name, sql FROM sqlite_master")).all())
+    return [t for t in wanted if "AUTOINCREMENT" not in (made.get(t) or "").upper()]
+
+
+def a_deleted_nights_id_comes_back(app) -> bool:
+    """A night started, deleted and started again: does the new one get the deleted one's id
+    (its address, and the page kept for it)?"""
+    app.config["LEDGER_PASSPHRASE_HASH"] = "pbkdf2:sha256:1000"
+    table = Table(app.test_client())
+    first = table.session()["id"]
+    table.ok("DELETE", f"/sessions/{first}", status=204)
+    again = table.session()
+    return again["id"] == first
+
+
+def test_ledger_serve_on_an_empty_folder_never_reuses_an_id(empty_app):
+    ensure_database(empty_app)  # what `ledger serve` does first
+
+    assert tables_without_autoincrement(empty_app) == []
+    assert not a_deleted_nights_id_comes_back(empty_app)
+
+
+def test_ledger_init_db_never_reuses_an_id(empty_app):
+    result = empty_app.test_cli_runner().invoke(args=["init-db"])
+    assert result.exit_code == 0, result.output
+
+    assert tables_without_autoincrement(empty_app) == []
+    assert not a_deleted_nights_id_comes_back(empty_app)
+
+
+@pytest.mark.parametrize("revision", earlier_revisions())
+def test_an_upgrade_from_every_earlier_revision_never_reuses_an_id(empty_app, revision):
+    with empty_app.app_context():
+        upgrade(directory=str(MIGRATIONS), revision=revision)
+    assert stored_revision(empty_app) == revision
+
+    ensure_database(empty_app)
+
+    assert stored_revision(empty_app) == head()
+    assert tables_without_autoincrement(empty_app) == []
+    assert not a_deleted_nights_id_comes_back(empty_app)
+
+
+def test_the_nights_there_are_get_their_numbers_in_start_order_per_game_and_name(empty_app):
+    """Migration a4c7e2f9b1d3: a database from before nights had numbers gets them, each
+    game counted apart and an Any game per name (Hearts and Whist are two games)."""
+    empty_app.config["LEDGER_PASSPHRASE_HASH"] = "pbkdf2:sha256:1000"
+    with empty_app.app_context():
+        upgrade(directory=str(MIGRATIONS))
+    table = Table(empty_app.test_client())
+    made = [
+        table.session(["Enda", "John"], dealer="Enda", game="tally", name=name)["id"]
+        for name in ("Hearts", "Whist", "Hearts")
+    ]
+    made += [
+        table.session()["id"],
+        table.session(["Enda", "John"], dealer="Enda", game="tally")["id"],
+    ]
+    with empty_app.app_context():
+        downgrade(directory=str(MIGRATIONS), revision="f3b8e1c2a7d9")
+        assert "number" not in {c["name"] for c in inspect(db.engine).get_columns("sessions")}
+
+    ensure_database(empty_app)
+
+    numbers = [table.ok("GET", f"/sessions/{sid}")["number"] for sid in made]
+    assert numbers == [1, 1, 2, 1, 1]  # Hearts 1, Whist 1, Hearts 2, Spot 1, unnamed 1
+    assert table.session()["number"] == 2  # and the next Spot night goes on from them

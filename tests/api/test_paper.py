@@ -82,3 +82,24 @@ def test_paper_of_another_group_is_not_found(table, other, night):
     assert other.get(f"/sessions/{night}/blank.pdf").status_code == 404
     assert other.get(f"/groups/{table.slug}/seasons/{sid}/table.pdf").status_code == 404
     assert other.get(f"/groups/{other.slug}/seasons/{sid}/table.pdf").status_code == 404
+
+
+def test_an_any_game_on_paper_is_named_by_its_name_and_number(table):
+    """Hearts #2 on paper and in its file names, as on its pages (API.md fourth edition): the
+    Any game's own name and its number among the group's Hearts nights, not its id."""
+    names = ["Ann", "Bob", "Cas"]
+    table.session(names, dealer="Cas", game="tally", name="Whist")
+    for _ in range(2):
+        sid = table.session(names, dealer="Cas", game="tally", name="Hearts", hands=1)["id"]
+    assert table.ok("GET", f"/sessions/{sid}")["number"] == 2
+    table.hand(
+        sid,
+        {"results": [{"player": p, "points": n} for p, n in zip(names, (5, 9, 12), strict=True)]},
+    )
+    response = table.get(f"/sessions/{sid}/sheet.pdf")
+    text = read(response)
+    assert text.startswith("Hearts #2 ") and "Total +5 +9 +12" in text
+    assert "-hearts-2-" in response.headers["Content-Disposition"]
+    blank = table.get(f"/sessions/{sid}/blank.pdf")
+    assert read(blank).startswith("Hearts #2 ")
+    assert "-hearts-2-" in blank.headers["Content-Disposition"]

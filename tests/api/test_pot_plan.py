@@ -194,8 +194,9 @@ def test_a_night_something_depends_on_is_not_reopened(table):
     table.ok("POST", f"/sessions/{paid}/finish", {"leftover_pot": "refund"})
     table.ok("POST", f"/sessions/{paid}/payments", {"from": "Enda", "to": "John", "units": 5}, 201)
     message = error(table.post(f"/sessions/{paid}/reopen", {}), 409)
+    number = table.ok("GET", f"/sessions/{paid}")["number"]
     assert message == (
-        f"Payments were ticked for session {paid}: take them back before reopening it."
+        f"Payments were ticked for Spot #{number}: take them back before reopening it."
     )
 
     carried = table.session()["id"]
@@ -203,8 +204,10 @@ def test_a_night_something_depends_on_is_not_reopened(table):
     table.ok("POST", f"/sessions/{carried}/finish", {"leftover_pot": "carry"})
     later = table.session()["id"]
     message = error(table.post(f"/sessions/{carried}/reopen", {}), 409)
+    numbers = {s["id"]: s["number"] for s in table.ok("GET", f"/groups/{table.slug}")["sessions"]}
     assert message == (
-        f"The pot of session {carried} opened session {later}: it can no longer be reopened."
+        f"The pot of Spot #{numbers[carried]} opened Spot #{numbers[later]}: it can no longer "
+        "be reopened."
     )
     assert table.ok("GET", f"/sessions/{carried}")["status"] == "finished"
 
@@ -289,7 +292,8 @@ def test_a_night_put_on_the_tab_uses_the_plans_keeper_and_reopens_only_off_the_t
 
     assert (done["on_tab"], done["pot_keeper"]) == (True, "Rex")
     message = error(table.post(f"/sessions/{sid}/reopen", {}), 409)
-    assert message == f"Session {sid} is on the tab: take it off the tab before reopening it."
+    number = table.ok("GET", f"/sessions/{sid}")["number"]
+    assert message == f"Spot #{number} is on the tab: take it off the tab before reopening it."
     assert table.ok("GET", f"/sessions/{sid}")["status"] == "finished"
 
     assert table.call("DELETE", f"/sessions/{sid}/tab").status_code == 200

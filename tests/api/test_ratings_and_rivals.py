@@ -6,7 +6,7 @@ from __future__ import annotations
 import yaml
 from openskill.models import PlackettLuce
 
-from tests.api.helpers import Table, error
+from tests.api.helpers import PASSPHRASE, Table, error
 from tests.api.test_openapi import SPEC_PATH, Checked
 from tests.api.test_seasons import ORDERS, spot_night
 
@@ -53,6 +53,24 @@ def test_a_corrected_night_changes_the_ratings_from_that_night_on(table):
     table.ok("POST", f"/sessions/{sid}/finish", {"leftover_pot": "refund"})
     after = table.ok("GET", f"/groups/{table.slug}/ratings?game=spot")["players"]
     assert after[0]["player"] == "Bob" and after[0]["rating"] == before[0]["rating"]
+
+
+def test_a_renamed_player_is_rated_and_placed_by_the_new_name_at_once(table):
+    """The nights' results are kept between reads (services/league.py), each under its
+    night's version: a rename changes every night it names, so the next read names Anna."""
+    for order in ORDERS[:3]:
+        spot_night(table, order)
+    before = table.ok("GET", f"/groups/{table.slug}/ratings?game=spot")["players"]
+    ann = next(p["id"] for p in table.ok("GET", f"/groups/{table.slug}")["players"]
+               if p["name"] == "Ann")  # fmt: skip
+    table.client.post("/open", data={"open-group": table.slug, "open-passphrase": PASSPHRASE})
+    renamed = table.client.post(f"/g/{table.slug}/players/{ann}", data={"rename-name": "Anna"})
+    assert renamed.status_code == 302
+    after = table.ok("GET", f"/groups/{table.slug}/ratings?game=spot")["players"]
+    named = {"Anna" if p["player"] == "Ann" else p["player"]: p["rating"] for p in before}
+    assert {p["player"]: p["rating"] for p in after} == named
+    rivals = table.ok("GET", f"/groups/{table.slug}/players/Bob/rivals?game=spot")
+    assert "Anna" in {r["opponent"] for r in rivals["rivals"]}
 
 
 def test_any_game_is_rated_per_name(table):

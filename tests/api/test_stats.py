@@ -18,7 +18,6 @@ from sqlalchemy import update
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession
-from ledger.services.results import number_sessions
 from ledger.services.stats import Night, SessionFacts, add_up, night_facts
 from tests.api.helpers import PASSPHRASE, SEED_HAND_1, SEED_HAND_2, Table, error, hand_of
 from tests.api.test_hands import count_queries
@@ -225,7 +224,7 @@ def test_the_workbook_and_the_pages_show_the_stats_numbers(year, client):
     table, ids = year
     stats = {p["name"]: p for p in table.ok("GET", f"/groups/{table.slug}/stats")["players"]}
     listing = table.ok("GET", f"/groups/{table.slug}")["sessions"]
-    numbers = number_sessions((s["id"], s["game"]) for s in listing)
+    numbers = {s["id"]: s["number"] for s in listing}
     game_names = {g["key"]: g["name"] for g in table.ok("GET", "/games")}
     wb = load_workbook(BytesIO(table.call("GET", f"/groups/{table.slug}/export.xlsx").data))
     assert wb.sheetnames[:3] == ["Sessions", "Players", "Hands"]
@@ -246,16 +245,19 @@ def test_the_workbook_and_the_pages_show_the_stats_numbers(year, client):
             assert [line[h] for h in columns] == [points]
         sheet = list(wb[name[:31]].values)
         nights = table.ok("GET", f"/groups/{table.slug}/players/{name}")["sessions"]
-        # A session by its number among its game's in the group, as the pages name it.
-        assert [r[:2] for r in sheet[1 : 1 + len(nights)]] == [
-            (numbers[n["id"]], game_names[n["game"]]) for n in nights
+        # A night as the pages name it, its game and number, its id beside it (issue 36).
+        assert [r[:3] for r in sheet[1 : 1 + len(nights)]] == [
+            (f"{game_names[n['game']]} #{numbers[n['id']]}", n["id"], game_names[n["game"]])
+            for n in nights
         ]
-    # The group's Sessions sheet lists each session by its id (API.md, "Workbooks").
-    listed = {r[0]: r for r in list(wb["Sessions"].values)[1:]}
+        assert [n["number"] for n in nights] == [numbers[n["id"]] for n in nights]
+    # The group's Sessions sheet: each night by name, its id beside it (API.md, "Workbooks").
+    listed = {r[1]: r for r in list(wb["Sessions"].values)[1:]}
     for sid in ids:
         s = table.ok("GET", f"/sessions/{sid}")
         row = listed[sid]
-        assert (row[5] or "") == ", ".join(s["winners"])  # never "up the most"
+        assert row[0] == f"{s['game_name']} #{s['number']}"
+        assert (row[6] or "") == ", ".join(s["winners"])  # never "up the most"
 
     client.post("/open", data={"open-group": table.slug, "open-passphrase": PASSPHRASE})
     page = client.get(f"/g/{table.slug}").get_data(as_text=True)

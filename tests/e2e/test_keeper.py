@@ -64,3 +64,21 @@ def test_a_night_is_finished_with_a_keeper_who_brings_the_pot_to_the_next(new_ph
     # said above, not counted as his loss.
     phone.expect_scores({"Enda": 0, "John": 0, "Rex": 0, "Finn": 0})
     phone.shot("next-night-brought")
+
+    # Issue 36: a hand later (Enda pays 10 and his ante), his figure is the same -15 on the
+    # scoreboard, his hand's page and the settle-up; the pot he brought back stands beside
+    # it there, and what he pays (-€0.35: John, owed the most, is proposed to keep the pot).
+    following = int(page.url.rstrip("/").rsplit("/", 1)[1])
+    lost = {"Enda": "10", "John": "A", "Rex": "2-9", "Finn": "Q-K"}
+    api.ok("POST", f"/sessions/{following}/hands", hand_entry(lost), 201)
+    page.reload()
+    phone.expect_scores({"Enda": -15, "John": 36, "Rex": -16, "Finn": -25})
+    page.goto(f"/g/{api.slug}/s/{following}/hands/1")
+    expect(page.get_by_role("row", name=re.compile(r"^Enda"))).to_contain_text("-15")
+    phone.shot("hand-of-a-night-with-a-pot-brought-back")
+    page.goto(f"/g/{api.slug}/s/{following}/settle")
+    row = page.get_by_role("row", name=re.compile(r"^Enda"))
+    expect(row.get_by_role("cell")).to_have_text(["-€0.15", "-€0.20", "-€0.35"])
+    expect(page.get_by_role("columnheader")).to_contain_text(["Pot", "Total"])
+    expect(page.get_by_text("Enda brought the pot back: €0.20", exact=True)).to_be_visible()
+    phone.shot("settle-up-with-the-pot-brought-back")  # and it fits the phone's width

@@ -406,7 +406,7 @@ def test_a_hand_entered_on_another_phone_is_shown_beside_mine_and_dropping_mine_
     expect(side.locator("thead th")).to_have_text(["Player", "Hand 1 as saved", "Mine, as typed"])
     expect(side.locator("tbody tr").first).to_have_text(re.compile(r"^\s*Enda\s*J 10\s*J 9\s*$"))
     expect(side.locator("tbody th")).to_have_text(PLAYERS)
-    # No card box nor sticky Save bar: the choices are the only things to tap, mine dropped
+    # No card box nor Save bar: the choices are the only things to tap, mine dropped
     # first (the button a thumb finds first), saved as hand 2 second.
     expect(phone.cards_box("Enda")).to_be_hidden()
     choices = page.locator("#drop-mine, #save-hand")

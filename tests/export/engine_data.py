@@ -27,9 +27,11 @@ class EngineSession:
         id: int = 1,
         group: str = "the-local",
         carried_pot: int = 0,
+        number: int = 1,
     ) -> None:
         self.game = get_game(game)
         self.id = id
+        self.number = number  # among the group's nights of its game (ledger/rules/nights.py)
         self.group = group
         self.options = self.game.check_options(options or {})
         self.state = self.game.new_state(players, dealer, self.options, carried_pot)
@@ -102,6 +104,7 @@ class EngineSession:
         ]
         return {
             "id": self.id,
+            "number": self.number,
             "group": self.group,
             "game": self.game.key,
             "status": self.status,

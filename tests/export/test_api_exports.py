@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from ledger.services.results import number_sessions
 from ledger.web.texts import CHOICE_LABELS, OPTION_LABELS
 from tests.export.history import Table, play_a_history
 from tests.export.sheets import csv_rows, load, money, needs_soffice, rows, soffice_csv, table
@@ -51,10 +50,13 @@ def test_a_sessions_workbook_holds_the_numbers_the_api_answers(history, name):
     assert wb.sheetnames[:4] == ["Summary", "Hands", "Payments", "Settlement"]
     info = dict(zip(rows(wb["Summary"])[0], rows(wb["Summary"])[1], strict=False))
     assert info["Game"] == session["game_name"]
-    # The session's number among its game's in the group, as the pages name it (issue 29).
+    # The night as the pages name it, by its number among its game's in the group, and its
+    # id beside it (issue 36, API.md's Workbooks in the fourth edition).
     listed = t.get(f"/groups/{t.slug}")["sessions"]
-    assert info["Session"] == number_sessions((s["id"], s["game"]) for s in listed)[session_id]
-    assert info["Session"] == (2 if name == "spot2" else 1)
+    numbers = {s["id"]: s["number"] for s in listed}
+    assert numbers[session_id] == session["number"] == (2 if name == "spot2" else 1)
+    assert info["Session"] == f"{session['game_name']} #{session['number']}"
+    assert info["Id"] == session_id
     assert info["Status"] == session["status"]
     assert info["Hands"] == session["hands_played"] == len(hands)
     assert info["Group"] == "The Local"  # the group's name, not its slug
@@ -75,11 +77,14 @@ def test_a_sessions_workbook_holds_the_numbers_the_api_answers(history, name):
         ]
         assert p["Hands played"] == len(played)
         assert p["Hands won"] == sum(player in h["winners"] for h in hands)
+        # The night's figure as the pages show it: a money night's winnings (issue 36).
         score = "Final score (units)" if money_game else "Final score (points)"
-        assert p[score] == session["scores"][player]
+        figure = session["winnings"][player] if money_game else session["scores"][player]
+        assert p[score] == figure
     if money_game:
         currency = settlement["currency"]
-        amounts = {b["player"]: Decimal(b["amount"]) for b in settlement["balances"]}
+        unit = Decimal(session["options"]["unit_value"])
+        amounts = {b["player"]: b["winnings"] * unit for b in settlement["balances"]}
         assert {n: money(p[f"Amount ({currency})"]) for n, p in players.items()} == amounts
 
     sheet_hands = table(wb["Hands"])
@@ -154,7 +159,9 @@ def test_the_downloads_are_attachments_with_a_telling_name(history):
     assert response.mimetype == XLSX
     disposition = response.headers["Content-Disposition"]
     assert disposition.startswith("attachment;")
-    assert f"{t.slug}-spot-{ids['spot']}-" in disposition and disposition.endswith(".xlsx")
+    # The night as its pages name it, "Spot #1", not its id (issue 36).
+    number = t.get(f"/sessions/{ids['spot']}")["number"]
+    assert f"{t.slug}-spot-{number}-" in disposition and disposition.endswith(".xlsx")
 
     response = t.call("GET", f"/groups/{t.slug}/export.xlsx")
     assert response.mimetype == XLSX
@@ -209,10 +216,13 @@ def test_the_groups_workbook_has_every_session_player_and_hand(history):
 
     assert wb.sheetnames[:3] == ["Sessions", "Players", "Hands"]
     listed = table(wb["Sessions"])
-    # The group's sheets name each session by its id (API.md, "Workbooks").
-    assert [(s["Session"], s["Status"], s["Hands"]) for s in listed] == [
-        (s["id"], s["status"], s["hands_played"]) for s in group["sessions"]
+    # The group's sheets name each night as the pages do, its id in a column of its own
+    # (API.md's Workbooks, fourth edition).
+    names = {s["id"]: f"{sessions[s['id']]['game_name']} #{s['number']}" for s in group["sessions"]}
+    assert [(s["Session"], s["Id"], s["Status"], s["Hands"]) for s in listed] == [
+        (names[s["id"]], s["id"], s["status"], s["hands_played"]) for s in group["sessions"]
     ]
+    assert listed[2]["Session"] == "Spot #2"
     assert [s["Game"] for s in listed] == [
         sessions[s["id"]]["game_name"] for s in group["sessions"]
     ]
@@ -235,8 +245,10 @@ def test_the_groups_workbook_has_every_session_player_and_hand(history):
         assert p["Hands won"] == sum(name in h["winners"] for hs in hands.values() for h in hs)
 
     all_hands = table(wb["Hands"])
-    assert [(h["Session"], h["Game"], h["Hand"]) for h in all_hands] == [
-        (sid, sessions[sid]["game_name"], h["number"]) for sid, hs in hands.items() for h in hs
+    assert [(h["Session"], h["Id"], h["Game"], h["Hand"]) for h in all_hands] == [
+        (names[sid], sid, sessions[sid]["game_name"], h["number"])
+        for sid, hs in hands.items()
+        for h in hs
     ]
 
 

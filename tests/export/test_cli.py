@@ -46,7 +46,7 @@ def test_ledger_export_to_a_csv_file_writes_every_hand_as_the_workbooks_hands_sh
 
     assert result.exit_code == 0, result.output
     text = path.read_bytes().decode("utf-8")
-    assert text.startswith("\ufeffSession,Game,Hand,")  # Excel reads it as UTF-8
+    assert text.startswith("\ufeffSession,Id,Game,Hand,")  # Excel reads it as UTF-8
     sheet = rows(load(table.ok("GET", f"/groups/{table.slug}/export.xlsx"))["Hands"])
     lines = csv_rows(text)
     width = len(lines[0])

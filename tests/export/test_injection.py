@@ -75,7 +75,7 @@ def test_a_workbook_holds_typed_text_as_plain_strings_and_no_formula_at_all():
             for cell in row:
                 assert cell.data_type in ("s", "n", "d"), (ws.title, cell.coordinate, cell.value)
     summary = rows(wb["Summary"])
-    assert summary[1][2] == "'=cmd|' /C calc'!A0"  # the group's slug, as an example of text
+    assert summary[1][3] == "'=cmd|' /C calc'!A0"  # the group's slug, as an example of text
     names = [row[0] for row in summary[4:]]
     assert names == ["'" + n for n in EVIL[:4]]
     hands = table(wb["Hands"])
@@ -123,7 +123,7 @@ def test_libreoffice_shows_typed_text_and_computes_nothing_from_it(tmp_path: Pat
 
     assert {"Summary", "Hands", "Payments", "Settlement", "Scores"} <= set(sheets)
     summary = csv_rows(sheets["Summary"])
-    assert summary[1][2] == "'=cmd|' /C calc'!A0"
+    assert summary[1][3] == "'=cmd|' /C calc'!A0"
     # The rows are as wide as the session's row above them (its options and its pot).
     rest = [""] * (len(summary[0]) - 5)
     assert summary[4:] == [

@@ -96,9 +96,11 @@ def test_the_summary_says_who_brought_and_who_keeps_the_pot_and_how_it_adds_up(c
     assert "John keeps the pot for the next Spot night" in first["Pot"]
     assert (second["Pot carried in"], second["Brought by"]) == (20, "John")
     assert (second["Pot at the end"], second["Kept by"]) == (35, "Finn")
-    assert f"John brought the pot of 20 from Spot #{ids['first']}" in second["Pot"]
+    # The night by its number (issue 36); the scores are what each won or lost on the night,
+    # the pot John brought back left out (RULES.md §2): with the pot they add up to it.
+    assert "John brought the pot of 20 from Spot #1 back" in second["Pot"]
     scores = {p["Player"]: p["Final score (units)"] for p in players}
-    assert sum(scores.values()) + second["Pot at the end"] == 0
+    assert sum(scores.values()) + second["Pot at the end"] == second["Pot carried in"] == 20
 
 
 def test_the_summary_of_a_points_game_for_money_shows_the_money(client):

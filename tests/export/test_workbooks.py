@@ -70,7 +70,7 @@ def test_the_summary_gives_the_game_date_options_and_each_players_hands_score_an
     assert "dealer_rotation" not in info
     # The pot, and how the scores and the pot add up.
     assert (info["Pot carried in"], info["Pot at the end"]) == (0, 0)
-    assert info["Pot"] == "The scores add up to 0 and the pot holds 0."
+    assert info["Pot"] == "The final scores add up to 0 and the pot holds 0."
 
     players = {p["Player"]: p for p in players_table(ws)}
     assert list(players) == ["Enda", "John", "Rex", "Finn"]
@@ -307,7 +307,7 @@ def a_groups_history() -> tuple[dict, list[EngineSession]]:
     rummy.hand({"Enda": "K Q", "John": "", "Nora": "2 3"}, out="John")
     rummy.hand({"Enda": "", "John": "A", "Nora": "9"}, out="Enda")
     rummy.hand({"Enda": "", "John": "K", "Nora": "Q"}, out="Enda")
-    spot2 = EngineSession("spot", ["Enda", "Rex"], "Rex", {"ante": 0}, id=3)
+    spot2 = EngineSession("spot", ["Enda", "Rex"], "Rex", {"ante": 0}, id=3, number=2)
     spot2.hand({"Enda": "", "Rex": "K K"}, out="Enda")
     group = {
         "slug": "the-local",
@@ -335,10 +335,11 @@ def test_the_group_workbook_has_sessions_players_and_every_hand():
 
     assert wb.sheetnames[:3] == ["Sessions", "Players", "Hands"]
     listed = table(wb["Sessions"])
-    assert [(s["Session"], s["Game"], s["Status"], s["Hands"]) for s in listed] == [
-        (1, "Spot", "finished", 2),
-        (2, "Rummy", "finished", 3),
-        (3, "Spot", "open", 1),
+    # Each night as the pages name it, its id beside it (API.md's Workbooks, fourth edition).
+    assert [(s["Session"], s["Id"], s["Game"], s["Status"], s["Hands"]) for s in listed] == [
+        ("Spot #1", 1, "Spot", "finished", 2),
+        ("Rummy #1", 2, "Rummy", "finished", 3),
+        ("Spot #2", 3, "Spot", "open", 1),
     ]
     assert listed[0]["Players"] == "Enda, John, Rex, Finn"
     assert listed[0]["Winners"] is None  # a money night has no winner, as on the pages
@@ -363,13 +364,13 @@ def test_the_group_workbook_has_sessions_players_and_every_hand():
     assert money(players["Rex"]["Net money (EUR)"]) == Decimal("-0.51")
 
     hands = table(wb["Hands"])
-    assert [(h["Session"], h["Hand"]) for h in hands] == [
-        (1, 1),
-        (1, 2),
-        (2, 1),
-        (2, 2),
-        (2, 3),
-        (3, 1),
+    assert [(h["Session"], h["Id"], h["Hand"]) for h in hands] == [
+        ("Spot #1", 1, 1),
+        ("Spot #1", 1, 2),
+        ("Rummy #1", 2, 1),
+        ("Rummy #1", 2, 2),
+        ("Rummy #1", 2, 3),
+        ("Spot #2", 3, 1),
     ]
     assert hands[2]["Enda spots or points"] == 0 and hands[2]["John spots or points"] == 25
     assert hands[2]["Finn cards"] is None

@@ -431,7 +431,7 @@ def test_two_phones_entering_the_same_hand_store_it_once_and_the_second_is_told(
     drop = page.index('id="drop-mine"')
     assert f'href="{board}"' in page[drop - 100 : drop + 100]
     assert page.index(">Drop mine<") < page.index(">Save mine as hand 2<")
-    assert "sticky-save" not in page  # no habitual Save at the bottom of the screen
+    assert "save-bar" not in page  # no habitual Save at the end of the form
     assert 'value="J 9"' in page and 'value="Q K"' in page  # what was typed is kept
     assert _hands_played(phone) == 1
 
@@ -936,21 +936,33 @@ def tonight() -> str:
 
 def balances_after_paying(page: str) -> dict[str, int]:
     """Each player's balance on the page (units) once every listed payment is made."""
-    left = {
-        name: int(units)
-        for name, units in re.findall(
-            r'<th scope="row">(?:<a [^>]*>)?([^<]+)(?:</a>)?</th>'
-            r'\s*<td class="number[^"]*">([-+]?\d+)</td>',
-            page,
-        )
-    }
-    assert left, page
-    # Issue 29: the balances shown are the night's winnings; the pot kept (or brought back)
-    # is on a line of its own, and the transfers pay it.
-    for name, money in re.findall(r"([^>]+) keeps the pot: €([\d.]+)<", page):
-        left[name] += int(Decimal(money) / Decimal("0.01"))
-    for name, money in re.findall(r"([^>]+) brought the pot back: €([\d.]+)<", page):
-        left[name] -= int(Decimal(money) / Decimal("0.01"))
+    if '<th scope="col" class="number">Total</th>' in page:
+        # The pot's columns beside the money: each row's last figure (Total) is what settles.
+        left = {
+            name: round(Decimal(money.replace("€", "")) / Decimal("0.01"))
+            for name, money in re.findall(
+                r'<th scope="row">(?:<a [^>]*>)?([^<]+)(?:</a>)?</th>'
+                r'(?:\s*<td class="number[^"]*">[^<]*</td>)*?'
+                r'\s*<td class="number[^"]*">(-?€[\d.]+)</td>\s*</tr>',
+                page,
+            )
+        }
+    else:
+        left = {
+            name: int(units)
+            for name, units in re.findall(
+                r'<th scope="row">(?:<a [^>]*>)?([^<]+)(?:</a>)?</th>'
+                r'\s*<td class="number[^"]*">([-+]?\d+)</td>',
+                page,
+            )
+        }
+        # Issue 29: the balances shown are the night's winnings; the pot kept (or brought
+        # back) is on a line of its own, and the transfers pay it.
+        for name, money in re.findall(r"([^>]+) keeps the pot: €([\d.]+)<", page):
+            left[name] += int(Decimal(money) / Decimal("0.01"))
+        for name, money in re.findall(r"([^>]+) brought the pot back: €([\d.]+)<", page):
+            left[name] -= int(Decimal(money) / Decimal("0.01"))
+    assert left and len(left) == page.count('<tr id="balance-'), page
     for source, target, amount in (
         json.loads(unescape(p)) for p in re.findall(r"data-paid='([^']*)'", page)
     ):

@@ -91,9 +91,12 @@ def test_the_kept_pot_has_a_line_of_its_own_and_the_balances_are_the_winnings(ph
 
     assert owed_lines(page) == CARRIED_TO_JOHN
     assert "John keeps the pot: €0.20" in page
-    # John's line says what he won, +46, not the 66 the transfers pay him with the pot.
-    john = re.search(r">John</a></th>\s*<td class=\"number[^\"]*\">([-+]?\d+)</td>", page)
-    assert john and john.group(1) == "+46"
+    # John's money says what he won, €0.46; the pot's €0.20 stands in a column of its own
+    # beside it and the total, €0.66, is what the transfers pay him.
+    john = re.search(
+        r">John</a></th>\s*((?:<td class=\"number[^\"]*\">[^<]*</td>\s*){3})</tr>", page
+    )
+    assert john and re.findall(r">([^<]*)</td>", john.group(1)) == ["€0.46", "€0.20", "€0.66"]
 
     phone.client.post(f"{phone.board}/finish", data={"leftover_pot": "carry", "pot_keeper": "John"})
     following = phone.start()
@@ -160,14 +163,12 @@ def test_a_night_whose_pot_went_on_is_not_reopened_and_says_why(phone):
 
     told = phone.client.post(f"{first}/reopen", follow_redirects=True)
 
-    assert re.search(
-        r"The pot of session \d+ opened session \d+: it can no longer be reopened.", html(told)
-    )
+    assert "The pot of Spot #1 opened Spot #2: it can no longer be reopened." in html(told)
     assert 'id="enter-hand"' not in html(told)
     # Issue 37: the settle-up offers no button that can only refuse; it says why instead.
     settle = html(phone.client.get(f"{first}/settle"))
     assert 'id="reopen"' not in settle
-    assert re.search(r'id="reopen-why">The pot of session \d+ opened session \d+', settle)
+    assert 'id="reopen-why">The pot of Spot #1 opened Spot #2' in settle
 
 
 def test_the_new_session_page_starts_from_the_last_stakes_and_says_which_pot_waits(phone):

@@ -297,7 +297,7 @@ def test_a_message_for_one_phone_is_not_shown_to_the_others(app, phone):
 
 
 def test_phones_asking_while_a_page_is_built_wait_for_that_build():
-    from ledger.web.pagecache import PageCache
+    from ledger.lru import PageCache
 
     cache = PageCache()
     building, release = threading.Event(), threading.Event()
@@ -321,7 +321,7 @@ def test_phones_asking_while_a_page_is_built_wait_for_that_build():
 
 
 def test_a_build_that_fails_or_is_not_to_be_kept_leaves_each_phone_building_its_own():
-    from ledger.web.pagecache import PageCache
+    from ledger.lru import PageCache
 
     cache = PageCache(wait=0)
 
@@ -333,3 +333,33 @@ def test_a_build_that_fails_or_is_not_to_be_kept_leaves_each_phone_building_its_
     assert cache.get_or_build("v2", lambda: ("for this phone", False)) == "for this phone"
     assert cache.get_or_build("v2", lambda: ("kept", True)) == "kept"
     assert cache.get_or_build("v2", lambda: ("not built again", True)) == "kept"
+
+
+def test_a_page_kept_for_a_deleted_night_never_answers_for_a_night_given_its_id(app, client):
+    """A database that hands out a deleted night's id again (one upgraded through the tab's
+    migration, before issue 36): the page kept for the deleted night of two is not served
+    for the new night of four that took its address."""
+    from sqlalchemy import text
+
+    from ledger.extensions import db
+
+    phone = Phone(client)
+    phone.create_group()
+    gone = phone.start(players=("Enda", "John"), dealer="Enda")
+    assert "Enda" in html(phone.client.get(gone))
+    html(phone.client.get(gone))  # kept now
+    deleted = phone.client.post(f"{gone}/delete", follow_redirects=True)
+    assert "Spot #1 is deleted." in html(deleted)  # said, so the next look is a kept page
+    with app.app_context():  # the id is free to be used again, as such a database does
+        if db.engine.dialect.name == "sqlite":
+            db.session.execute(text("DELETE FROM sqlite_sequence WHERE name = 'sessions'"))
+        else:
+            db.session.execute(text("SELECT setval('sessions_id_seq', 1, false)"))
+        db.session.commit()
+
+    board = phone.start(players=("Rex", "Finn", "Maeve", "Aoife"), dealer="Rex")
+
+    assert board == gone  # the same address
+    page = html(phone.client.get(board))
+    assert all(name in page for name in ("Rex", "Finn", "Maeve", "Aoife"))
+    assert "Enda" not in page and "John" not in page

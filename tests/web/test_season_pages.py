@@ -136,4 +136,5 @@ def test_the_group_workbook_has_a_seasons_sheet(phone):
         ("Winter", "closed", 4, "Dee", 7, 1.0),
     ]
     tab = list(book["Tab"].iter_rows(values_only=True))
-    assert tab[1][1:5] == ("night", tab[1][2], None, "Winter")
+    # A season on the tab: no night's name nor id (Session, Id), its name as the game.
+    assert tab[1][1:6] == ("night", tab[1][2], None, None, "Winter")

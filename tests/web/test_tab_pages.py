@@ -70,7 +70,7 @@ def test_a_night_on_the_tab_says_so_and_the_tab_page_settles_it(phone):
     # Issue 37: and its settle-up no longer offers what would only refuse, but says why.
     settle = html(phone.client.get(f"{board}/settle"))
     assert 'id="off-tab"' not in settle and 'id="reopen"' not in settle
-    assert "has been paid since session" in settle and "it stays on the tab" in settle
+    assert "has been paid since Spot #1 went on it" in settle and "it stays on the tab" in settle
 
 
 def test_a_euro_transfer_to_a_player_with_an_account_shows_a_qr_code(phone):

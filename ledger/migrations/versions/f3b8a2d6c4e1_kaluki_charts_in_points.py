@@ -3,7 +3,7 @@ Kaluki sessions are dropped, and each is made again from its hands when next dra
 (services/charts.py does so for any session without one).
 
 Revision ID: f3b8a2d6c4e1
-Revises: f3a8c2d1e9b4
+Revises: f3b8d21c6a94
 Create Date: 2026-11-27 09:00:00.000000
 """
 
@@ -11,7 +11,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "f3b8a2d6c4e1"
-down_revision = "f3a8c2d1e9b4"
+down_revision = "f3b8d21c6a94"
 branch_labels = None
 depends_on = None
 
