@@ -20,7 +20,7 @@ from ledger.rules.errors import Phrase
 from ledger.rules.game import Game
 from ledger.rules.money import amount, minor_units
 from ledger.rules.payout import for_money, game_payout
-from ledger.services.loading import session_game
+from ledger.services.loading import session_game, table_state
 from ledger.services.results import (
     GroupRef,
     HandView,
@@ -92,7 +92,7 @@ def ordered_players(state: State) -> list[str]:
 def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionView:
     """A session row as its view, from the row alone: no hand is read, nothing re-scored."""
     game = session_game(row)
-    state = State.from_dict(row.state)
+    state = table_state(row)
     names = ordered_players(state)
     seats = tuple(
         SeatView(name=p, seat=state.seats.index(p) + 1 if p in state.seats else None,

@@ -330,6 +330,8 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         # A money game's scores are balances: a points target is the game's own to show.
         target=None if view.money else board.night.target,
         limit=board.night.target,
+        # A closed night's "Open the night again" only where it can be (else the reason).
+        reopen=services.reopen_refusal(group, view.id) if view.closed else "",
         waiting=_waiting_texts(group, view.game).get(view.game, [])
         if view.money and view.status == "open"
         else [],
