@@ -147,15 +147,17 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         own_name=nights.own_name(options),
         on_tab=bool(row.on_tab),
         rounds=round_views(row),
-        **_parts(game.session_parts(state, row.status, options, names)),
-        may_take_back=_bought_in_since(row) if row.status == "open" else (),
+        **_parts({**game.session_parts(state, row.status, options, names), **_taken_back(row)}),
     )
 
 
-def _bought_in_since(row: GameSession | Row[Any]) -> tuple[str, ...]:
-    """The players who bought back in since the last hand (Kaluki): the seat changes the next
-    hand takes over keep them (services/buy_ins.py)."""
-    return tuple(op["buy_in"]["player"] for op in row.seating or () if "buy_in" in op)
+def _taken_back(row: GameSession | Row[Any]) -> dict[str, tuple[str, ...]]:
+    """Whose buy-in may be taken back now (``may_take_back``): the players who bought back in
+    since the last hand of an open game (Kaluki), kept in the seat changes the next hand takes
+    over (services/buy_ins.py)."""
+    if row.status != "open":
+        return {}
+    return {"may_take_back": tuple(op["buy_in"]["player"] for op in row.seating if "buy_in" in op)}
 
 
 def _parts(parts: Mapping[str, Any]) -> dict[str, Any]:
