@@ -24,9 +24,10 @@ from sqlalchemy import select
 
 from ledger.extensions import db
 from ledger.ids import MAX_ID
-from ledger.models import Change, Payment, Player, SessionPlayer, utcnow
+from ledger.models import Change, GameSession, Payment, Player, SessionPlayer, utcnow
 from ledger.rules.errors import RuleError
 from ledger.rules.money import amount, format_amount, minor_units, smallest_coin
+from ledger.rules.payout import for_money
 from ledger.rules.tab import check_paid, tab_cents
 from ledger.services.building import cents_amount, payment_views
 from ledger.services.errors import Conflict, NotFound
@@ -82,6 +83,11 @@ def record_payment(
             raise Conflict("This night is on the tab: pay it on the tab's settle-up.")
         # The plan for the pot the paying page showed becomes the table's (services/plans.py).
         fix_plan(row, leftover_pot, pot_keeper)
+        if units is not None and not _game_money(row):
+            raise RuleError(
+                "This night settles its rounds alone: give the payment as an amount, like 1.50.",
+                field="units",
+            )
         # Read after the lock: a payment another phone made a moment ago is counted.
         now = settled_now(group, row)
         source = _named(now, payer, "from")
@@ -160,6 +166,13 @@ def _money(options: dict[str, Any]) -> tuple[Decimal, str] | None:
     if "unit_value" not in options or "currency" not in options:
         return None
     return Decimal(options["unit_value"]), str(options["currency"])
+
+
+def _game_money(row: GameSession) -> bool:
+    """Whether the night's game has money of its own: a money game, or a points game for a
+    stake. A points game with no stake settles its rounds alone, in the currency (§6c)."""
+    game = session_game(row)
+    return game.money or for_money(game, row.options)
 
 
 def _money_of(now: SettlementView) -> tuple[Decimal, str]:
