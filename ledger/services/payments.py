@@ -83,13 +83,9 @@ def record_payment(
             raise Conflict("This night is on the tab: pay it on the tab's settle-up.")
         # The plan for the pot the paying page showed becomes the table's (services/plans.py).
         fix_plan(row, leftover_pot, pot_keeper)
-        if units is not None and not _game_money(row):
-            raise RuleError(
-                "This night settles its rounds alone: give the payment as an amount, like 1.50.",
-                field="units",
-            )
         # Read after the lock: a payment another phone made a moment ago is counted.
         now = settled_now(group, row)
+        _check_paid_in(row, units)
         source = _named(now, payer, "from")
         target = _named(now, payee, "to")
         if source == target:
@@ -168,11 +164,16 @@ def _money(options: dict[str, Any]) -> tuple[Decimal, str] | None:
     return Decimal(options["unit_value"]), str(options["currency"])
 
 
-def _game_money(row: GameSession) -> bool:
-    """Whether the night's game has money of its own: a money game, or a points game for a
-    stake. A points game with no stake settles its rounds alone, in the currency (§6c)."""
+def _check_paid_in(row: GameSession, units: int | None) -> None:
+    """A payment in units needs a game with money of its own (a money game, or a points game
+    for a stake): a points game with no stake settles its rounds alone, in the currency
+    (RULES.md §6c)."""
     game = session_game(row)
-    return game.money or for_money(game, row.options)
+    if units is not None and not (game.money or for_money(game, row.options)):
+        raise RuleError(
+            "This night settles its rounds alone: give the payment as an amount, like 1.50.",
+            field="units",
+        )
 
 
 def _money_of(now: SettlementView) -> tuple[Decimal, str]:
