@@ -1,0 +1,134 @@
+"""Boerenbridge and Klaverjassen in the league like every other game (issue 41): a season's
+standings, ratings, rivals and the night's and season's PDFs.
+
+A Klaverjassen team's result gives both partners the same place (RULES.md §13 `places`:
+equal results share the best place they cover; §14 rates from those places, ties as ties;
+§16: each player's score is their team's total), so partners stand level and rate alike.
+Boerenbridge places by its scores, the highest first (§15)."""
+
+from __future__ import annotations
+
+from openskill.models import PlackettLuce
+from sqlalchemy import select
+
+from ledger.extensions import db
+from ledger.models import Group
+from ledger.services import league
+from ledger.services.night import night_view
+from ledger.services.results import GroupRef
+from tests.api.test_paper import read
+from tests.api.test_seasons import PERIOD
+from tests.api.test_trick_games import klaver, rows
+from tests.rules.test_boerenbridge import SEATS, WORKED
+
+
+def klaverjassen_night(table, hands: list[dict]) -> int:
+    """A finished Klaverjassen night of ``hands`` (teams Ann & Cas, Bob & Dee)."""
+    sid = table.session(list(SEATS), dealer="Dee", game="klaverjassen", hands=len(hands))["id"]
+    for hand in hands:
+        table.hand(sid, hand)
+    assert table.ok("GET", f"/sessions/{sid}")["status"] == "finished"
+    return sid
+
+
+# RULES.md §16's first two hands: Ann & Cas 120 + 112 = 232, Bob & Dee 62 + 120 = 182.
+AHEAD = [klaver(1, {1: 100}, {1: 20}), klaver(2, {2: 70}, {1: 20, 2: 50})]
+# Its last two: nat (Bob & Dee 182) and pit (Bob & Dee 302): Bob & Dee 484, Ann & Cas 0.
+BEHIND = [klaver(1, {1: 70}, {1: 20}), klaver(2, {}, {2: 40}, pit=2)]
+
+
+def season(table, game: str, **options) -> dict:
+    body = {"name": game.capitalize(), "game": game, **PERIOD, **options}
+    sid = table.ok("POST", f"/groups/{table.slug}/seasons", body, 201)["id"]
+    return table.ok("GET", f"/groups/{table.slug}/seasons/{sid}")
+
+
+def group_ref(table) -> GroupRef:
+    row = db.session.scalar(select(Group).where(Group.slug == table.slug))
+    return GroupRef(row.id, row.slug, row.name)
+
+
+def test_a_klaverjassen_team_shares_its_place_in_the_season_ratings_and_rivals(app, table):
+    first = klaverjassen_night(table, AHEAD)
+    klaverjassen_night(table, BEHIND)
+    found = season(table, "klaverjassen")
+    # Night 1: Ann & Cas ahead, both first (4 points each of four players), Bob & Dee both
+    # third (2 each); night 2 the other way round.
+    assert [n["places"] for n in found["nights"]] == [
+        {"Ann": 1, "Cas": 1, "Bob": 3, "Dee": 3},
+        {"Ann": 3, "Cas": 3, "Bob": 1, "Dee": 1},
+    ]
+    assert [n["points"] for n in found["nights"]][0] == {"Ann": 4, "Bob": 2, "Cas": 4, "Dee": 2}
+    assert [n["number"] for n in found["nights"]] == [1, 2]
+    ranks = {s["player"]: (s["rank"], s["total"]) for s in found["standings"]}
+    assert ranks == {"Ann": (1, 6), "Bob": (1, 6), "Cas": (1, 6), "Dee": (1, 6)}
+
+    ratings = table.ok("GET", f"/groups/{table.slug}/ratings?game=klaverjassen")["players"]
+    by_name = {p["player"]: (p["mu"], p["sigma"]) for p in ratings}
+    assert by_name["Ann"] == by_name["Cas"] and by_name["Bob"] == by_name["Dee"]
+    model = PlackettLuce()
+    now = {p: model.rating(name=p) for p in SEATS}
+    for places in (
+        {"Ann": 1, "Cas": 1, "Bob": 3, "Dee": 3},
+        {"Ann": 3, "Cas": 3, "Bob": 1, "Dee": 1},
+    ):
+        players = sorted(places)
+        after = model.rate([[now[p]] for p in players], ranks=[float(places[p]) for p in players])
+        now = {p: r for p, (r,) in zip(players, after, strict=True)}
+    assert by_name == {p: (r.mu, r.sigma) for p, r in now.items()}
+
+    rivals = table.ok("GET", f"/groups/{table.slug}/players/Ann/rivals?game=klaverjassen")
+    record = {
+        r["opponent"]: (r["nights"], r["above"], r["below"], r["tied"]) for r in rivals["rivals"]
+    }
+    assert record == {"Cas": (2, 0, 0, 2), "Bob": (2, 1, 1, 0), "Dee": (2, 1, 1, 0)}
+
+    # Through the services: the night's result is its read model's, the team's total each.
+    with app.app_context():
+        group = group_ref(table)
+        night = night_view(group, first)
+        (facts,) = [f for f in league.finished(group) if f.id == first]
+        result = league.night_result(night, league.played(facts))
+    assert result.scores == {"Ann": 232, "Bob": 182, "Cas": 232, "Dee": 182}
+    assert result.winners == ("Ann", "Cas") and result.number == 1
+
+
+def test_boerenbridge_places_by_its_scores_in_the_season_and_the_ratings(app, table):
+    sid = table.session(list(SEATS), dealer="Ann", game="boerenbridge", max_cards=4)["id"]
+    for bids, tricks, _ in WORKED:  # RULES.md §15: Ann 48, Bob 50, Cas 54, Dee 52
+        table.hand(sid, rows(bids, tricks))
+    by_places = season(table, "boerenbridge")
+    assert by_places["nights"][0]["places"] == {"Cas": 1, "Dee": 2, "Bob": 3, "Ann": 4}
+    standings = [(s["player"], s["rank"], s["total"]) for s in by_places["standings"]]
+    assert standings == [("Cas", 1, 4), ("Dee", 2, 3), ("Bob", 3, 2), ("Ann", 4, 1)]
+    by_points = season(table, "boerenbridge", scoring="points")
+    assert [(s["player"], s["total"]) for s in by_points["standings"]] == [
+        ("Cas", 54), ("Dee", 52), ("Bob", 50), ("Ann", 48),
+    ]  # fmt: skip
+    ratings = table.ok("GET", f"/groups/{table.slug}/ratings?game=boerenbridge")["players"]
+    assert [p["player"] for p in ratings] == ["Cas", "Dee", "Bob", "Ann"]
+    with app.app_context():
+        rated = league.group_ratings(group_ref(table), "boerenbridge")
+    assert [r.player for r in rated.ratings.ratings] == ["Cas", "Dee", "Bob", "Ann"]
+
+
+def test_the_trick_games_on_paper_as_on_their_pages(table):
+    kj = klaverjassen_night(table, AHEAD)
+    sheet = table.get(f"/sessions/{kj}/sheet.pdf")
+    text = read(sheet)
+    assert (
+        text.startswith("Klaverjassen #1 ")
+        and "-klaverjassen-1-" in sheet.headers["Content-Disposition"]
+    )
+    assert "1 +120 +62 +120 +62 2 +112 +120 +112 +120 Total +232 +182 +232 +182" in text
+    bb = table.session(list(SEATS), dealer="Ann", game="boerenbridge", max_cards=4)["id"]
+    for bids, tricks, _ in WORKED:
+        table.hand(bb, rows(bids, tricks))
+    text = read(table.get(f"/sessions/{bb}/sheet.pdf"))
+    assert text.startswith("Boerenbridge #1 ") and "Rounds" in text
+    assert "7 +10 +12 +10 +10 Total +48 +50 +54 +52" in text
+
+    table_id = season(table, "klaverjassen")["id"]
+    wall = read(table.get(f"/groups/{table.slug}/seasons/{table_id}/table.pdf"))
+    assert "Klaverjassen" in wall and "1 Ann 4 1 4 4.0" in wall and "1 Cas 4 1 4 4.0" in wall
+    assert "3 Bob 2 1 2 2.0" in wall and "#1" in wall
