@@ -271,7 +271,14 @@ class Klaverjassen(Game):
     min_players = 4
     max_players = 4
     options = {
-        "hands": Option(16, minimum=1, maximum=MAX_HANDS, help=N_("How many hands a game has.")),
+        # Never off, unlike the hands of the games that may end at a target (labels.py).
+        "hands": Option(
+            16,
+            minimum=1,
+            maximum=MAX_HANDS,
+            help=N_("How many hands a game has."),
+            label=N_("Hands in the game"),
+        ),
         **payout.OPTIONS,  # RULES.md §7: played for money, on the teams' totals
     }
     entry_type = KlaverEntry
