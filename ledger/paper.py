@@ -29,7 +29,8 @@ from ledger.services.night import NightView, night_view
 from ledger.services.results import GroupRef, HandView, SessionView, TransferView
 from ledger.services.season_views import SeasonView
 from ledger.web.display import format_money, night_game, night_name
-from ledger.web.summary import transfer_text  # the same words as the settle-up page
+from ledger.web.summary import hand_summary, transfer_text  # the pages' own words
+from ledger.web.texts import hand_text, hand_words
 
 FONTS = Path(__file__).resolve().parent / "fonts"
 FONT = "DejaVu"
@@ -131,10 +132,24 @@ def night_sheet(night: NightView, hands: Sequence[HandView], group_name: str, ti
     if money is not None:
         sheet.grid(["", *players], [[_("Money"), *money]], size=size)
     _pot_lines(sheet, night)
+    _in_words(sheet, view, hands)
     if night.settlement is not None:
         sheet.heading(_("Who pays whom"))
         _transfers(sheet, night.settlement.transfers, night.settlement.currency)
     return sheet.done()
+
+
+def _in_words(sheet: Sheet, view: SessionView, hands: Sequence[HandView]) -> None:
+    """Every hand in the scoreboard's words (its list of hands, ledger/web/summary.py): the
+    game's own where it has them (Klaverjassen's nat and pit, Boerenbridge's bids and
+    tricks), else who won, who pays or scores what, and the pot."""
+    if not hands:
+        return
+    words = hand_words(view.game, view.options)
+    sheet.heading(hand_text(view.game, "all"))
+    for hand in hands:
+        said = hand_summary(hand.to_json(), money=view.money, **words)
+        sheet.line_of(f"#{hand.number} {said}", 9)
 
 
 def _figure(night: NightView, player: str) -> int:

@@ -8,6 +8,9 @@ Boerenbridge places by its scores, the highest first (§15)."""
 
 from __future__ import annotations
 
+import re
+from html import unescape
+
 from openskill.models import PlackettLuce
 from sqlalchemy import select
 
@@ -16,6 +19,7 @@ from ledger.models import Group
 from ledger.services import league
 from ledger.services.night import night_view
 from ledger.services.results import GroupRef
+from tests.api.helpers import PASSPHRASE
 from tests.api.test_paper import read
 from tests.api.test_seasons import PERIOD
 from tests.api.test_trick_games import klaver, rows
@@ -113,22 +117,31 @@ def test_boerenbridge_places_by_its_scores_in_the_season_and_the_ratings(app, ta
 
 
 def test_the_trick_games_on_paper_as_on_their_pages(table):
-    kj = klaverjassen_night(table, AHEAD)
+    """The night's PDF: its name and file name, each hand's figures and the totals as the
+    scoreboard's, and each hand in the game's own words (nat, pit, bids and tricks) as the
+    scoreboard's list of hands says it; the season's table for the wall."""
+    kj = klaverjassen_night(table, AHEAD + BEHIND)
     sheet = table.get(f"/sessions/{kj}/sheet.pdf")
     text = read(sheet)
-    assert (
-        text.startswith("Klaverjassen #1 ")
-        and "-klaverjassen-1-" in sheet.headers["Content-Disposition"]
-    )
-    assert "1 +120 +62 +120 +62 2 +112 +120 +112 +120 Total +232 +182 +232 +182" in text
+    assert text.startswith("Klaverjassen #1 ")
+    assert "-klaverjassen-1-" in sheet.headers["Content-Disposition"]
+    assert "3 0 +182 0 +182 4 0 +302 0 +302 Total +232 +666 +232 +666" in text
+    table.client.post("/open", data={"open-group": table.slug, "open-passphrase": PASSPHRASE})
+    page = table.client.get(f"/g/{table.slug}/s/{kj}").get_data(as_text=True)
+    board = " ".join(unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    for said in ("Nat: Bob & Dee scores 182.", "Pit: Bob & Dee took every trick."):
+        assert said in text and said in board
     bb = table.session(list(SEATS), dealer="Ann", game="boerenbridge", max_cards=4)["id"]
     for bids, tricks, _ in WORKED:
         table.hand(bb, rows(bids, tricks))
     text = read(table.get(f"/sessions/{bb}/sheet.pdf"))
     assert text.startswith("Boerenbridge #1 ") and "Rounds" in text
     assert "7 +10 +12 +10 +10 Total +48 +50 +54 +52" in text
+    assert "#4 A round of 4 cards. Ann bid 1 and took 1: +12. Bob bid 2 and took 1: −2." in text
+    dutch = read(table.get(f"/sessions/{bb}/sheet.pdf?lang=nl"))
+    assert "Totaal +48 +50 +54 +52" in dutch and "Cas bood 1 en haalde 1: +12." in dutch
 
     table_id = season(table, "klaverjassen")["id"]
     wall = read(table.get(f"/groups/{table.slug}/seasons/{table_id}/table.pdf"))
-    assert "Klaverjassen" in wall and "1 Ann 4 1 4 4.0" in wall and "1 Cas 4 1 4 4.0" in wall
-    assert "3 Bob 2 1 2 2.0" in wall and "#1" in wall
+    assert "Klaverjassen" in wall and "1 Bob 4 1 4 4.0" in wall and "1 Dee 4 1 4 4.0" in wall
+    assert "3 Ann 2 1 2 2.0" in wall and "3 Cas 2 1 2 2.0" in wall and "#1" in wall
