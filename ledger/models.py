@@ -41,6 +41,7 @@ GROUP_NAME_LENGTH = 80
 SLUG_LENGTH = 100
 REQUEST_ID_LENGTH = 64
 SEASON_NAME_LENGTH = 60
+ROUND_WHAT_LENGTH = 60  # ledger/rules/rounds.py WHAT_LENGTH
 
 
 def utcnow() -> datetime:
@@ -307,6 +308,37 @@ class Payment(Model):
     payer_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     payee_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     units: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    # RULES.md §6c: on a night with rounds a payment may be given in the currency, in its
+    # cents (the smallest amounts on paper); ``units`` is then 0.
+    cents: Mapped[int | None] = mapped_column(Integer)
+
+
+class Round(Model):
+    """A round of drinks or food (RULES.md §6c): ``payer`` paid ``cents`` of the night's
+    currency for the people in ``shares``, a list of ``[player id, share]`` in the night's
+    seating order; ``what`` it was, or NULL when nobody said. Kept by player id, so renaming
+    a player leaves their rounds theirs. Taking a round back deletes its row; the history
+    keeps it (``round.deleted``, with its request id: a resend never brings it back).
+    """
+
+    __tablename__ = "rounds"
+    # A double tap or a retry sends the same request_id: one round only. An id is used once,
+    # so another phone's "take back" of an old round never removes a new one.
+    __table_args__ = (
+        UniqueConstraint("session_id", "request_id"),
+        {"sqlite_autoincrement": True},
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("sessions.id", ondelete="CASCADE"), index=True
+    )
+    request_id: Mapped[str | None] = mapped_column(String(REQUEST_ID_LENGTH))
+    what: Mapped[str | None] = mapped_column(String(ROUND_WHAT_LENGTH))
+    cents: Mapped[int] = mapped_column(Integer)
+    payer_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    shares: Mapped[list[Any]] = mapped_column(JSON)
     at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 

@@ -29,7 +29,7 @@ from ledger.services.night import NightView, night_view
 from ledger.services.results import GroupRef, HandView, SessionView, TransferView
 from ledger.services.season_views import SeasonView
 from ledger.web.display import format_money, night_game, night_name
-from ledger.web.summary import hand_summary, transfer_text  # the pages' own words
+from ledger.web.summary import hand_summary, round_text, transfer_text  # the pages' words
 from ledger.web.texts import hand_text, hand_words
 
 FONTS = Path(__file__).resolve().parent / "fonts"
@@ -133,6 +133,8 @@ def night_sheet(night: NightView, hands: Sequence[HandView], group_name: str, ti
         sheet.grid(["", *players], [[_("Money"), *money]], size=size)
     _pot_lines(sheet, night)
     _in_words(sheet, view, hands)
+    if night.session.rounds:
+        _drinks(sheet, night, players, size)
     if night.settlement is not None:
         sheet.heading(_("Who pays whom"))
         _transfers(sheet, night.settlement.transfers, night.settlement.currency)
@@ -150,6 +152,21 @@ def _in_words(sheet: Sheet, view: SessionView, hands: Sequence[HandView]) -> Non
     for hand in hands:
         said = hand_summary(hand.to_json(), money=view.money, **words)
         sheet.line_of(f"#{hand.number} {said}", 9)
+
+
+def _drinks(sheet: Sheet, night: NightView, players: Sequence[str], size: int) -> None:
+    """The night's rounds of drinks and food (RULES.md §6c): each in words with its parts,
+    then the night's figures (services/night.py): each player's game money, what the rounds
+    give them and the total the transfers settle."""
+    sheet.heading(_("Drinks and food"))
+    for made in night.session.rounds:
+        sheet.line_of(round_text(made.to_json(), made.currency))
+    by = {s.player: s for s in night.standings}
+    cash = night.settlement.currency if night.settlement is not None else ""
+    game = [_("Game"), *(_money(by[p].balance_amount if p in by else None, cash) for p in players)]
+    drinks = [_("Rounds"), *(_money(by[p].rounds if p in by else None, cash) for p in players)]
+    total = [_("Total"), *(_money(by[p].total if p in by else None, cash) for p in players)]
+    sheet.grid(["", *players], [game, drinks, total], size=size)
 
 
 def _figure(night: NightView, player: str) -> int:

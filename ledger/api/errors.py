@@ -45,8 +45,11 @@ def is_api_request() -> bool:
     return request.path == "/api" or request.path.startswith("/api/")
 
 
-# The calls that enter a hand: their 422 also lists every problem found (API.md "Additions").
-HAND_ENDPOINTS = frozenset({"api.add_hand", "api.correct_hand"})
+# The calls that enter a hand or a round: their 422 also lists every problem found (API.md
+# "Additions"; a round's refusals, RULES.md §6c).
+HAND_ENDPOINTS = frozenset(
+    {"api.add_hand", "api.correct_hand", "api.add_round", "api.change_round"}
+)
 
 
 def json_error(
@@ -78,8 +81,8 @@ def handle_api_error(e: APIError) -> Response:
 
 
 def handle_rule_error(e: RuleError) -> Response:
-    """A well-formed request that breaks a rule of the game: 422. A hand's lists every
-    problem found in it, so a client can mark them all at once."""
+    """A well-formed request that breaks a rule of the game: 422. A hand's (and a round's)
+    lists every problem found in it, so a client can mark them all at once."""
     if request.endpoint not in HAND_ENDPOINTS:
         return json_error(422, e.message, e.field)
     problems = [{"message": p.message, "field": p.field} for p in e.problems]

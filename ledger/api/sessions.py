@@ -174,8 +174,14 @@ def payments(group: GroupRef, session_id: int):
 @with_group
 def record_payment(group: GroupRef, session_id: int):
     body = json_object()
+    # A night with rounds may be paid in the currency: {from, to, amount} (RULES.md §6c).
     payment = services.record_payment(
-        group, session_id, text(body, "from"), text(body, "to"), whole(body, "units")
+        group,
+        session_id,
+        text(body, "from"),
+        text(body, "to"),
+        whole(body, "units"),
+        money=body.get("amount"),
     )
     return jsonify(payment.to_json()), 201
 

@@ -44,6 +44,7 @@ from ledger.backup.links import (
     _check_night_numbers,
     _check_payments,
     _check_references,
+    _check_rounds,
     _check_tab,
     _check_uniques,
 )
@@ -84,6 +85,8 @@ ADDED_LATER: Mapping[str, Any] = MappingProxyType(
         "sessions.series": None,
         "sessions.number": None,
         "seasons": [],
+        "rounds": [],
+        "payments.cents": None,
     }
 )
 
@@ -155,6 +158,7 @@ def check_backup(data: Any, slug: str | None = None) -> Checked:
     _check_night_numbers(rows["sessions"])
     _check_pots(rows["sessions"])
     _check_payments(rows)
+    _check_rounds(rows)
     _check_tab(rows)
     _check_seasons(rows)
     return checked

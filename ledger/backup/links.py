@@ -9,13 +9,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ledger.backup.replay import _money
-from ledger.backup.values import _shown
+from ledger.backup.values import _is_int, _shown
 from ledger.models import (
     Group,
 )
 from ledger.rules import nights
+from ledger.rules.base import tidy_name
 from ledger.rules.errors import RuleError
 from ledger.rules.iban import check_account_name, check_iban
+from ledger.rules.money import minor_units
+from ledger.rules.rounds import MOST, MOST_SHARE, WHAT_LENGTH
 from ledger.services.backups import TABLES, BackupError, references
 
 
@@ -108,24 +111,61 @@ def _check_hand_numbers(rows: Mapping[str, list[dict[str, Any]]]) -> None:
 
 
 def _check_payments(rows: Mapping[str, list[dict[str, Any]]]) -> None:
-    """Each payment as recording one checks it: in a session played for money, from one of
-    its players to another, of a whole number of units above 0."""
+    """Each payment as recording one checks it: in a session played for money (or with
+    rounds), from one of its players to another, of a whole number of units above 0 (or of
+    cents, with no units, on a night with rounds: RULES.md §6c)."""
     sessions = {s["id"]: s for s in rows["sessions"]}
     seated: dict[int, set[int]] = defaultdict(set)
     for sp in rows["session_players"]:
         seated[sp["session_id"]].add(sp["player_id"])
+    with_rounds = {r["session_id"] for r in rows["rounds"]}
     for p in rows["payments"]:
         players = seated[p["session_id"]]
         money = _money(sessions[p["session_id"]]["options"])[1] is not None
+        money = money or p["session_id"] in with_rounds
         if not money or p["payer_id"] not in players or p["payee_id"] not in players:
             raise BackupError(
                 "The backup is refused: payment {id} is not between two players of a session "
                 "played for money.",
                 id=str(p["id"]),
             )
-        if p["payer_id"] == p["payee_id"] or p["units"] < 1:
+        paid = p["units"] if p["cents"] is None else p["cents"] * (p["units"] == 0)
+        if p["payer_id"] == p["payee_id"] or paid < 1:
             raise BackupError(
                 "The backup is refused: payment {id} pays nobody anything.", id=str(p["id"])
+            )
+
+
+def _check_rounds(rows: Mapping[str, list[dict[str, Any]]]) -> None:
+    """Each round as recording one checks it (RULES.md §6c): paid by and for players of its
+    night, each once with a whole share of 1 to 100, an amount of 1 cent to 10,000.00, what it
+    was tidy and at most 60 characters, a request id once in its night."""
+    seated: dict[int, set[int]] = defaultdict(set)
+    for sp in rows["session_players"]:
+        seated[sp["session_id"]].add(sp["player_id"])
+    options = {s["id"]: s["options"] for s in rows["sessions"]}
+    requests = Counter(
+        (r["session_id"], r["request_id"]) for r in rows["rounds"] if r["request_id"] is not None
+    )
+    for r in rows["rounds"]:
+        players = seated[r["session_id"]]
+        shares = r["shares"]
+        sound = isinstance(shares, list) and bool(shares) and r["payer_id"] in players
+        people = []
+        for item in shares if sound else ():
+            ok = isinstance(item, list) and len(item) == 2 and all(_is_int(v) for v in item)
+            sound = sound and ok and item[0] in players and 1 <= item[1] <= MOST_SHARE
+            people.append(item[0] if ok else None)
+        what = r["what"]
+        currency = str(options[r["session_id"]].get("currency") or "EUR")
+        most = MOST * 10 ** minor_units(currency)
+        sound = sound and len(set(people)) == len(people) and 0 < r["cents"] <= most
+        sound = sound and (what is None or 0 < len(what) <= WHAT_LENGTH)
+        sound = sound and (what is None or tidy_name(what) == what)
+        if not sound or requests[(r["session_id"], r["request_id"])] > 1:
+            raise BackupError(
+                "The backup is refused: round {id} is not one the app could have recorded.",
+                id=str(r["id"]),
             )
 
 

@@ -34,6 +34,20 @@ OPTIONS = {"*": ("text", "int", "bool", None)}  # null: an option left off (a ta
 GONE = ("gone", None)
 
 
+# A payment at the table: in units, or in the currency on a night with rounds (RULES.md §6c).
+PAID = {"from": NAMED, "to": NAMED, "units?": "int", "amount?": "text"}
+
+
+# A round as its line of history keeps it (services/rounds.py).
+ROUND = {
+    "what": ("text", None),
+    "amount": "text",
+    "paid_by": NAMED,
+    "for": [NAMED],
+    "shares": SCORES,
+}
+
+
 # Each kind of change: (hand_number, before, after). hand_number: "hand" a hand's number,
 # "count" the hands played then, None none.
 CHANGES: dict[str, tuple[str | None, Shape, Shape]] = {
@@ -95,8 +109,12 @@ CHANGES: dict[str, tuple[str | None, Shape, Shape]] = {
     # A points game for money that ended by itself, put on the tab; a night taken off it.
     "tab.added": (None, None, {"settle": "text"}),
     "tab.removed": (None, {"on_tab": "bool"}, {"on_tab": "bool"}),
-    "payment.recorded": (None, None, {"from": NAMED, "to": NAMED, "units": "int"}),
-    "payment.deleted": (None, {"from": NAMED, "to": NAMED, "units": "int", "at": "text"}, None),
+    "payment.recorded": (None, None, PAID),
+    "payment.deleted": (None, {**PAID, "at": "text"}, None),
+    # RULES.md §6c: a round added, changed or taken back.
+    "round.added": (None, None, {**ROUND, "request_id?": "text"}),
+    "round.changed": (None, {**ROUND, "request_id?": "text"}, {**ROUND, "request_id?": "text"}),
+    "round.deleted": (None, {**ROUND, "request_id?": "text"}, None),
 }
 
 

@@ -11,6 +11,7 @@ from typing import IO, TYPE_CHECKING, Any
 from openpyxl import Workbook
 
 from ledger.export.cells import _joined, _when, money_format
+from ledger.export.rounds import group_rounds_header, group_rounds_rows, rounds_of
 from ledger.export.sheets import _new_workbook, _save, _Sheet, _width
 from ledger.export.tables import (
     FINISHED,
@@ -169,14 +170,21 @@ def group_workbook(
     hands_sheet.header(group_hands_header(player_names))
 
     facts: list[SessionFacts] = []
+    rounds_sheet: _Sheet | None = None  # RULES.md §6c: made with the first night's rounds
     for item in sessions:
         session, hands, _settlement = SessionData(*item)
         started = session.get("started_at") or listed.get(session.get("id"), {}).get("started_at")
         sheets = (sessions_sheet, hands_sheet)
         facts.append(_group_session(sheets, session, hands, started, player_names))
+        if rounds_of(session):
+            rounds_sheet = rounds_sheet or _rounds_sheet(wb, player_names, name_width)
+            for row in group_rounds_rows(session, night_title(session), player_names):
+                rounds_sheet.row(row)
 
     sessions_sheet.filter()
     hands_sheet.filter()
+    if rounds_sheet is not None:
+        rounds_sheet.filter()
     nights = [night for f in facts for night in night_facts(f)]
     _players_sheet(players_sheet, board(nights), player_names)
     _player_sheets(wb, nights, player_names)
@@ -185,6 +193,15 @@ def group_workbook(
     if seasons:
         _seasons_sheet(wb, seasons, name_width)
     return _save(wb, stream)
+
+
+def _rounds_sheet(wb: Workbook, names: Sequence[str], name_width: float) -> _Sheet:
+    """The group's Rounds sheet (RULES.md §6c): every round of every night, each player's
+    part in a column of their own, amounts in each night's currency (named beside them)."""
+    widths = [14, 8, 7, 17, 20, name_width, 12, 9] + [name_width] * len(names)
+    sheet = _Sheet(wb, "Rounds", widths, freeze="C2")
+    sheet.header(group_rounds_header(names))
+    return sheet
 
 
 def _seasons_sheet(wb: Workbook, seasons: Sequence[SeasonView], name_width: float) -> None:

@@ -11,6 +11,13 @@ from typing import IO, Any
 from openpyxl import Workbook
 
 from ledger.export.cells import DATE_FORMAT, REFUND_NOTE, Row, _number, _when, money_format
+from ledger.export.rounds import (
+    night_currency,
+    rounds_of,
+    rounds_sheet,
+    totals_cells,
+    totals_columns,
+)
 from ledger.export.sheets import _new_workbook, _save, _Sheet, _width, _write_table
 from ledger.export.tables import (
     FINISHED,
@@ -73,6 +80,8 @@ def session_workbook(
     _write_table(sheet, header, rows)
 
     _scores(wb, hands, names, money)
+    if rounds_of(session):
+        rounds_sheet(wb, session, names, name_width)
     return _save(wb, stream)
 
 
@@ -161,6 +170,9 @@ def _summary(
         players_header.append(f"Amount ({currency})" if currency else "Amount")
     game_header, game_cells = _game_columns(session)
     players_header += game_header
+    # RULES.md §6c: a night with rounds adds what they give each player, and the total.
+    totals = totals_columns(session, currency or night_currency(session))
+    players_header += totals
     widths = [max(_width(*names, "Player"), 12), *widths]
     sheet = _Sheet(wb, "Summary", widths, freeze="A5", formats={4: cash})
     sheet.header(info_header)
@@ -171,12 +183,15 @@ def _summary(
     played, won = _hands_played_and_won(hands)
     # The night's figures as every page shows them (ledger/services/night.py).
     figures = night_figures(session)
+    first = len(players_header) - len(totals)
+    total_cash = money_format(currency or night_currency(session))
+    sheet.formats.update({first + i: total_cash for i in range(len(totals))})
     for name in names:
         figure, money_of = figures.get(name, (0, None))
         row: Row = [name, played[name], won[name], figure]
         if priced:
             row.append(money_of if money_of is not None else Decimal(0))
-        sheet.row(row + game_cells(name))
+        sheet.row(row + game_cells(name) + totals_cells(session, name))
     sheet.filter()
 
 

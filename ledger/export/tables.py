@@ -14,6 +14,7 @@ from openpyxl.chart import LineChart, Reference
 from openpyxl.utils import get_column_letter
 
 from ledger.export.cells import POT, REFUND_NOTE, Movement, Row, _joined, _when, exact_amount
+from ledger.export.rounds import round_movements
 from ledger.export.sheets import _Sheet, _width
 from ledger.rules.money import amount
 from ledger.rules.nights import night_name, own_name
@@ -292,13 +293,15 @@ def payments_table(
         ]
 
     def rows() -> Iterator[Row]:
-        if not is_money(session):
-            return
-        for hand in hands:
-            for m in hand_movements(hand):
-                yield row(hand.get("number"), m)
-        for m in closing_movements(session):
-            yield row(None, m, REFUND_NOTE)
+        if is_money(session):
+            for hand in hands:
+                for m in hand_movements(hand):
+                    yield row(hand.get("number"), m)
+            for m in closing_movements(session):
+                yield row(None, m, REFUND_NOTE)
+        # RULES.md §6c: each part of a round is money its person owes the payer.
+        for source, target, money, note in round_movements(session):
+            yield [None, source, target, None, money, note]
 
     return header, rows()
 

@@ -139,6 +139,11 @@ class Game:
         or lowest score); None for a game without one (a money game has no winner)."""
         return None
 
+    def places(self, state: State, options: Mapping[str, Any]) -> dict[str, int] | None:
+        """Each seated player's place where the game stands (1 the best), where the scoreboard
+        shows places (Any game, RULES.md §12); None elsewhere."""
+        return None
+
     def has_leaders(self) -> bool:
         """Whether the game has a measure of who leads (it gives ``leaders``)."""
         return type(self).leaders is not Game.leaders

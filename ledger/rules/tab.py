@@ -20,7 +20,7 @@ from typing import Any
 
 from ledger.rules.errors import RuleError
 from ledger.rules.money import coin, format_amount, minor_units, settle_amounts, smallest_coin
-from ledger.rules.settle import Transfer
+from ledger.rules.settle import PartyT, Transfer
 
 # The tab's exact amounts are whole millionths of the currency.
 MICRO = Decimal("0.000001")
@@ -110,14 +110,29 @@ def _tab(currency: str, nights: Sequence[TabNight], payments: Sequence[TabPaid])
     for p in payments:
         exact.setdefault(p.source, 0)
         exact.setdefault(p.target, 0)
+    paid = [(p.source, p.target, p.cents) for p in payments]
+    settled, outstanding, transfers = settle_exact(currency, exact, paid)
+    return Tab(currency, tuple(nights), tuple(payments), exact, settled, outstanding, transfers)
+
+
+def settle_exact(
+    currency: str,
+    exact: Mapping[PartyT, int],
+    payments: Sequence[tuple[PartyT, PartyT, int]] = (),
+) -> tuple[dict[PartyT, Decimal], dict[PartyT, Decimal], tuple[tuple[Transfer, Decimal], ...]]:
+    """Exact balances in millionths of ``currency`` (adding up to zero) settled in its coins
+    (RULES.md §6): each balance rounded to coins without losing money (``settled``), the
+    payments made (``(payer, payee, cents)``) taken off (``outstanding``), and the fewest
+    transfers that settle what is left, each with its amount. Every party a payment names must
+    be among ``exact``. A transfer's ``units`` are the currency's cents."""
     settled, _ = settle_amounts(exact, MICRO, currency)
     places = minor_units(currency)
     left = {p: int(a.scaleb(places)) for p, a in settled.items()}
-    for p in payments:
-        left[p.source] += p.cents
-        left[p.target] -= p.cents
+    for source, target, cents in payments:
+        left[source] += cents
+        left[target] -= cents
     outstanding, transfers = settle_amounts(left, coin(currency), currency)
-    return Tab(currency, tuple(nights), tuple(payments), exact, settled, outstanding, transfers)
+    return settled, outstanding, transfers
 
 
 def tab_cents(text: Any, currency: str) -> int:
@@ -154,8 +169,17 @@ def check_payment(tab: Tab | None, source: str, target: str, cents: int) -> None
     (RULES.md §2, §6a), naming the amount still due; less than one coin over is allowed
     where the coin is bigger than a cent."""
     currency = tab.currency if tab is not None else ""
+    check_paid(tab.outstanding if tab else {}, currency, source, target, cents)
+
+
+def check_paid(
+    outstanding: Mapping[str, Decimal], currency: str, source: str, target: str, cents: int
+) -> None:
+    """Refuse a payment of ``cents`` from ``source`` to ``target`` that would make either
+    owe or be owed more than ``outstanding`` (coins) says, naming what is still due (RuleError
+    on ``amount``): the tab's payments and a night's with rounds (RULES.md §6a, §6c)."""
     places = minor_units(currency)
-    left = {p: int(a.scaleb(places)) for p, a in (tab.outstanding if tab else {}).items()}
+    left = {p: int(a.scaleb(places)) for p, a in outstanding.items()}
     owes, owed = -left.get(source, 0), left.get(target, 0)
     slack = int(smallest_coin(currency).scaleb(places)) - 1
     if owes > 0 and owed > 0 and cents <= owes + slack and cents <= owed + slack:

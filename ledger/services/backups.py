@@ -27,6 +27,7 @@ from ledger.models import (
     Hand,
     Payment,
     Player,
+    Round,
     Season,
     SessionChart,
     SessionPlayer,
@@ -46,6 +47,7 @@ TABLES: tuple[tuple[str, type[Any]], ...] = (
     ("hands", Hand),
     ("changes", Change),
     ("payments", Payment),
+    ("rounds", Round),
     ("tab_payments", TabPayment),
     ("bank_accounts", BankAccount),
     ("seasons", Season),
@@ -170,6 +172,8 @@ def _insert_all(group: dict[str, Any], rows: Mapping[str, list[dict[str, Any]]])
             if model is Change:
                 for column in ("before", "after"):
                     values[column] = _renamed_sessions(values[column], ids["sessions"])
+            if model is Round:  # its shares name players by id (RULES.md §6c)
+                values["shares"] = [[ids["players"][p], n] for p, n in values["shares"]]
             if model is Season and values.get("closed"):
                 values["closed"] = _renamed_nights(values["closed"], ids["sessions"])
             renamed.append(values)
@@ -243,8 +247,8 @@ def _check_readable(group: GroupRef) -> None:
         try:
             view = services.session_view(group, summary.id)
             services.list_hands(group, summary.id)
-            if view.money or view.payout is not None:
-                services.settlement(group, summary.id)
+            if view.money or view.payout is not None or view.rounds:
+                services.night_settlement(group, summary.id)
         except ServiceError:
             raise
         except Exception as e:
@@ -278,6 +282,7 @@ def group_rows(slug: str) -> dict[str, Any]:
             "hands": select(Hand).where(Hand.session_id.in_(session_ids)),
             "changes": select(Change).where(Change.session_id.in_(session_ids)),
             "payments": select(Payment).where(Payment.session_id.in_(session_ids)),
+            "rounds": select(Round).where(Round.session_id.in_(session_ids)),
             "tab_payments": select(TabPayment).where(TabPayment.group_id == group.id),
             "bank_accounts": select(BankAccount).where(
                 BankAccount.player_id.in_(select(Player.id).where(Player.group_id == group.id))

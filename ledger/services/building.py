@@ -3,7 +3,7 @@ read again, nothing re-scored)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from decimal import Decimal
 from typing import Any
@@ -12,12 +12,13 @@ from sqlalchemy import Row, select
 from sqlalchemy.orm import aliased
 
 from ledger.extensions import db
-from ledger.models import GameSession, Hand, Payment, Player
+from ledger.models import GameSession, Hand, Payment, Player, Round, SessionPlayer
 from ledger.rules import nights
+from ledger.rules import rounds as rules
 from ledger.rules.base import State
 from ledger.rules.errors import Phrase
 from ledger.rules.game import Game
-from ledger.rules.money import amount
+from ledger.rules.money import amount, minor_units
 from ledger.rules.payout import for_money, game_payout
 from ledger.services.loading import session_game
 from ledger.services.results import (
@@ -27,6 +28,7 @@ from ledger.services.results import (
     PaymentView,
     ProgressView,
     ResultView,
+    RoundView,
     SeatView,
     SessionView,
 )
@@ -144,6 +146,7 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         number=row.number,
         own_name=nights.own_name(options),
         on_tab=bool(row.on_tab),
+        rounds=round_views(row),
         **_parts(game.session_parts(state, row.status, options, names)),
     )
 
@@ -187,8 +190,16 @@ def payment_views(
     ).all()
     return tuple(
         PaymentView(p.id, source, target, p.units, amount(p.units, unit_value, currency), p.at)
+        if p.cents is None
+        else PaymentView(p.id, source, target, None, cents_amount(p.cents, currency), p.at)
         for p, source, target in found
     )
+
+
+def cents_amount(cents: int, currency: str) -> Decimal:
+    """``cents`` (the currency's smallest amounts on paper) as an amount: 340 is 3.40."""
+    places = minor_units(currency)
+    return Decimal(cents).scaleb(-places).quantize(Decimal(1).scaleb(-places))
 
 
 def _keepers(row: GameSession | Row[Any], state: State) -> dict[str, Any]:
@@ -227,3 +238,75 @@ def night_named_by_id(session_id: int) -> Phrase | str:
 def player_name(player_id: int) -> str | None:
     player = db.session.get(Player, player_id)
     return player.name if player is not None else None
+
+
+# ---- rounds (RULES.md §6c) --------------------------------------------------------------------
+
+DEFAULT_CURRENCY = "EUR"
+
+
+def night_currency(options: Mapping[str, Any]) -> str:
+    """The currency a night's rounds are paid in: its ``currency`` option (EUR without one)."""
+    return str(options.get("currency") or DEFAULT_CURRENCY)
+
+
+def round_views(row: Any) -> tuple[RoundView, ...]:
+    """The night's rounds, oldest first, by the players' names now: two queries (none more
+    for a night without rounds)."""
+    kept = _round_rows(row.id)
+    if not kept:
+        return ()
+    names = round_player_names(row.id)
+    currency = night_currency(row.options)
+    return tuple(round_view(r, names, currency) for r in kept)
+
+
+def night_rounds(row: Any) -> tuple[rules.Round, ...]:
+    """The night's rounds as the engine takes them, for its settle-up."""
+    kept = _round_rows(row.id)
+    if not kept:
+        return ()
+    names = round_player_names(row.id)
+    return tuple(round_as_rule(r, names) for r in kept)
+
+
+def has_rounds(session_id: int) -> bool:
+    """Whether the night has a round: one query."""
+    found = db.session.scalar(select(Round.id).where(Round.session_id == session_id).limit(1))
+    return found is not None
+
+
+def _round_rows(session_id: int) -> Sequence[Round]:
+    return db.session.scalars(
+        select(Round).where(Round.session_id == session_id).order_by(Round.id)
+    ).all()
+
+
+def round_player_names(session_id: int) -> dict[int, str]:
+    """The night's players' names by id: one query."""
+    found = db.session.execute(
+        select(Player.id, Player.name)
+        .join(SessionPlayer, SessionPlayer.player_id == Player.id)
+        .where(SessionPlayer.session_id == session_id)
+    ).all()
+    return {player_id: name for player_id, name in found}
+
+
+def round_as_rule(kept: Round, names: Mapping[int, str]) -> rules.Round:
+    shares = {names[int(player_id)]: int(share) for player_id, share in kept.shares}
+    return rules.Round(names[kept.payer_id], kept.cents, shares, kept.what)
+
+
+def round_view(kept: Round, names: Mapping[int, str], currency: str) -> RoundView:
+    one = round_as_rule(kept, names)
+    return RoundView(
+        id=kept.id,
+        what=kept.what,
+        cents=kept.cents,
+        amount=cents_amount(kept.cents, currency),
+        currency=currency,
+        paid_by=one.paid_by,
+        shares=dict(one.shares),
+        parts={p: cents_amount(c, currency) for p, c in rules.parts(one).items()},
+        at=kept.at,
+    )

@@ -12,6 +12,12 @@ A night is built once per version: the model is kept per process under the night
 start (never the same for two nights, even one given a deleted night's id) and its version,
 which rises with every change to it. A bank account is the player's, not the night's: the QR
 codes' texts are put on the transfers each time a night is answered, not kept with it.
+
+Rounds of drinks and food (RULES.md §6c) are the night's too: here, and only here, the game's
+money and what the rounds give each player are netted into their totals and the totals
+settled (``rules.rounds.settle_night``), so the scoreboard, the settle-up, the API, the
+workbooks, the CSV, the PDF and the QR codes show the same game money, rounds, totals and
+transfers. A points game with no stake that has rounds settles its rounds alone.
 """
 
 from __future__ import annotations
@@ -25,15 +31,34 @@ from flask import current_app
 from sqlalchemy import Row
 
 from ledger.lru import Kept
+from ledger.models import GameSession
+from ledger.rules import rounds as rules
 from ledger.rules.base import State
 from ledger.rules.keeper import winnings
-from ledger.rules.money import amount
+from ledger.rules.money import amount, minor_units
+from ledger.rules.payout import for_money
 from ledger.rules.registry import get_game
-from ledger.services.building import build_session_view
+from ledger.rules.settle import Party
+from ledger.rules.tab import night_part
+from ledger.services.building import (
+    build_session_view,
+    cents_amount,
+    night_currency,
+    ordered_players,
+    payment_views,
+)
 from ledger.services.errors import RuleError
 from ledger.services.loading import read_session, session_game
 from ledger.services.plans import pot_plan
-from ledger.services.results import GroupRef, HandView, SessionView, SettlementView
+from ledger.services.results import (
+    BalanceView,
+    GroupRef,
+    HandView,
+    SeatView,
+    SessionView,
+    SettlementView,
+    TransferView,
+)
 from ledger.services.sessions import night_epc, settle_row, settlement
 
 # The nights kept built per process: the tables being played and a few more.
@@ -51,8 +76,14 @@ class Standing:
     ``brought_back`` and ``kept``: the units of the pot the player brought back at the start
     and keeps at the end. ``balance``: what the settle-up settles for them, in units
     (winnings, less the pot brought back, plus the pot kept; None where nothing is settled).
-    ``to_go``: the points still needed to reach the game's target (0 once reached; None
-    without a target).
+    ``to_go``: the points still needed to reach the game's target while the game goes on,
+    from its hands' points (0 once reached; None without a target, or once it is over: Gin
+    Rummy's end adds bonuses). ``place``: the player's place where the game shows places
+    (Any game, RULES.md §12: equal totals share one), once a hand is played; else None.
+    ``rounds``: what the night's rounds give the player in the currency
+    (what they paid less their parts, RULES.md §6c), and ``total``: the game's money to settle
+    (``balance_amount``) plus ``rounds``, what the transfers settle; both None on a night
+    without rounds.
     """
 
     player: str
@@ -66,6 +97,9 @@ class Standing:
     winnings_amount: Decimal | None = None
     balance_amount: Decimal | None = None
     to_go: int | None = None
+    place: int | None = None
+    rounds: Decimal | None = None
+    total: Decimal | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -78,6 +112,9 @@ class Standing:
             "balance": self.balance,
             "balance_amount": _text(self.balance_amount),
             "to_go": self.to_go,
+            "place": self.place,
+            "rounds": _text(self.rounds),
+            "total": _text(self.total),
         }
 
 
@@ -182,6 +219,14 @@ def night_settlement(group: GroupRef, session_id: int) -> SettlementView:
     return settled if settled is not None else settlement(group, session_id)
 
 
+def settled_now(group: GroupRef, row: GameSession) -> SettlementView:
+    """The settlement of the session ``row`` as the night settles it (its rounds netted in),
+    built anew from the row as a write holds it under its lock (the payments' checks), or the
+    refusal saying why it has none. Without the QR codes' texts."""
+    settled = build_night(group, row).settlement
+    return settled if settled is not None else settle_row(group, row, epc=False)
+
+
 def with_codes(group: GroupRef, night: NightView) -> NightView:
     """The night with the QR codes' texts on its transfers (RULES.md §6b): read each time,
     since a player's bank account may change without the night changing."""
@@ -194,7 +239,7 @@ def with_codes(group: GroupRef, night: NightView) -> NightView:
 
 def build_night(
     group: GroupRef,
-    row: Row[Any],
+    row: GameSession | Row[Any],
     leftover_pot: str | None = None,
     pot_keeper: str | None = None,
 ) -> NightView:
@@ -205,39 +250,21 @@ def build_night(
     settled = _settled(group, row, view, leftover_pot, pot_keeper)
     game = get_game(view.game)
     target = game.target(view.options)
+    # What each needs is counted while the game goes on (Gin Rummy's end adds bonuses).
+    reach = target if view.status == "open" else None
+    places = _places(row) if view.hands_played else {}
+    # A points game with no stake has no game money, only its rounds' (RULES.md §6c).
+    priced = view.money or view.payout is not None
     balances = {b.player: b for b in settled.balances} if settled is not None else {}
     brought = _brought(view)
-    back = {brought.keeper: brought.units} if brought is not None else {}
-    standings = []
-    for seat in view.players:
-        score = view.scores.get(seat.name, 0)
-        owed = balances.get(seat.name)
-        won = (
-            owed.winnings
-            if owed is not None
-            else winnings(score, back.get(seat.name, 0))
-            if view.money
-            else None
-        )
-        standings.append(
-            Standing(
-                player=seat.name,
-                seat=seat.seat,
-                active=seat.active,
-                score=score,
-                winnings=won,
-                brought_back=back.get(seat.name, 0),
-                kept=owed.pot_kept if owed is not None else 0,
-                balance=owed.units if owed is not None else None,
-                winnings_amount=_amount(view, won),
-                balance_amount=owed.amount if owed is not None else None,
-                to_go=max(target - score, 0) if target is not None else None,
-            )
-        )
+    standings = tuple(
+        _standing(view, seat, balances.get(seat.name), brought, reach, priced, places)
+        for seat in view.players
+    )
     kept = next((s for s in standings if s.kept), None)
     return NightView(
         session=view,
-        standings=tuple(standings),
+        standings=standings,
         settlement=settled,
         target=target,
         brought=brought,
@@ -246,24 +273,135 @@ def build_night(
     )
 
 
+def _standing(
+    view: SessionView,
+    seat: SeatView,
+    owed: BalanceView | None,
+    brought: PotLine | None,
+    target: int | None,
+    priced: bool,
+    places: Mapping[str, int] | None,
+) -> Standing:
+    """One player's figures: their score, and from their balance in the settlement (``owed``)
+    the game's money (where the night has any) and the rounds' (where it has rounds)."""
+    player = seat.name
+    score = view.scores.get(player, 0)
+    back = brought.units if brought is not None and brought.keeper == player else 0
+    game = owed if priced else None
+    won = game.winnings if game is not None else winnings(score, back) if view.money else None
+    return Standing(
+        player=player,
+        seat=seat.seat,
+        active=seat.active,
+        score=score,
+        winnings=won,
+        brought_back=back,
+        kept=game.pot_kept if game is not None else 0,
+        balance=game.units if game is not None else None,
+        winnings_amount=_amount(view, won),
+        balance_amount=game.amount if game is not None else None,
+        to_go=max(target - score, 0) if target is not None else None,
+        rounds=owed.rounds if owed is not None else None,
+        total=owed.total if owed is not None else None,
+        place=(places or {}).get(player),
+    )
+
+
 def _settled(
     group: GroupRef,
-    row: Row[Any],
+    row: GameSession | Row[Any],
     view: SessionView,
     leftover_pot: str | None,
     pot_keeper: str | None,
 ) -> SettlementView | None:
     """The settlement, where the night has money to settle (a points game for a stake has
-    once it has ended); without the QR codes' texts (``with_codes``)."""
-    if not view.money and view.payout is None:
+    once it has ended; any night with rounds has its rounds'), the rounds netted in;
+    without the QR codes' texts (``with_codes``)."""
+    if not view.money and view.payout is None and not view.rounds:
         return None
     try:
-        return settle_row(group, row, leftover_pot, pot_keeper, epc=False)
+        game = settle_row(group, row, leftover_pot, pot_keeper, epc=False)
     except RuleError:
-        return None
+        if not view.rounds or for_money(session_game(row), row.options):
+            return None
+        game = _rounds_alone(row)
+    return _netted(view, game)
 
 
-def _ahead(row: Row[Any], view: SessionView) -> tuple[str, ...]:
+def _places(row: GameSession | Row[Any]) -> dict[str, int] | None:
+    """Each seated player's place, where the game's scoreboard shows places (Any game)."""
+    return session_game(row).places(State.from_dict(row.state), row.options)
+
+
+def _rounds_alone(row: GameSession | Row[Any]) -> SettlementView:
+    """A points game with no stake that has rounds (RULES.md §6c): no game money, every
+    player at nothing, the payments made at the table in the night's currency."""
+    currency = night_currency(row.options)
+    unit_value = Decimal(row.options.get("unit_value") or "0.01")
+    nothing = amount(0, unit_value, currency)
+    return SettlementView(
+        session=row.id,
+        status=row.status,
+        currency=currency,
+        unit_value=unit_value,
+        balances=tuple(
+            BalanceView(p, 0, nothing) for p in ordered_players(State.from_dict(row.state))
+        ),
+        pot=0,
+        pot_amount=nothing,
+        transfers=(),
+        payments=payment_views(row, unit_value, currency),
+        on_tab=bool(row.on_tab),
+    )
+
+
+def _netted(view: SessionView, game: SettlementView) -> SettlementView:
+    """The settlement ``game`` (the game's money as it settles: its balances, its pot as a
+    party, its payments) with the night's rounds netted in (RULES.md §6c): each balance adds
+    what the rounds give (``rounds``) and the ``total``; the totals, rounded to the coin and
+    less the payments made (given in units or in the currency), are settled in the fewest
+    transfers, each an amount. A night without rounds and paid in units is ``game`` itself."""
+    if not view.rounds and all(p.units is not None for p in game.payments):
+        return game
+    currency = game.currency
+    exact: dict[Party, int] = {
+        b.player: night_part(b.units, game.unit_value) for b in game.balances
+    }
+    pot = -sum(b.units for b in game.balances)
+    if pot:
+        exact[None] = night_part(pot, game.unit_value)
+    places = minor_units(currency)
+    money = rules.settle_night(
+        currency,
+        exact,
+        [rules.Round(r.paid_by, r.cents, r.shares, r.what) for r in view.rounds],
+        [b.player for b in game.balances],
+        [(p.source, p.target, int(p.amount.scaleb(places))) for p in game.payments],
+    )
+    balances = []
+    for b in game.balances:
+        given = cents_amount(money.rounds.get(b.player, 0), currency)
+        balances.append(
+            replace(
+                b,
+                rounds=given,
+                total=b.amount + given,
+                settled=money.settled[b.player],
+                outstanding=None,
+                outstanding_amount=money.outstanding[b.player],
+            )
+        )
+    # A night on the tab has no transfers of its own (RULES.md §6a): the tab pays it.
+    transfers = tuple(TransferView(t.source, t.target, None, m) for t, m in money.transfers)
+    return replace(
+        game,
+        balances=tuple(balances),
+        transfers=() if game.on_tab else transfers,
+        rounds=view.rounds,
+    )
+
+
+def _ahead(row: GameSession | Row[Any], view: SessionView) -> tuple[str, ...]:
     """Who is ahead in an open points game, by the game's own measure (Spots and penalty
     points: the fewest); nobody in a money game, before a score differs, or once it is over."""
     if view.money or view.status != "open":

@@ -2,10 +2,10 @@
 one back.
 
 - ``record_payment``: ``from`` handed ``to`` ``units``. It changes no score; it lowers what is
-  still owed, which ``settlement`` then settles. A payment that would make either player owe
-  or be owed more than before is refused, naming what is still due: so two phones ticking
-  the same transfer at once record it once (the session is locked for the write, and the
-  second sees the first's payment and finds nothing left to pay).
+  still owed, which the night's settlement (services/night.py) then settles. A payment that
+  would make either player owe or be owed more than before is refused, naming what is still
+  due: so two phones ticking the same transfer at once record it once (the session is locked
+  for the write, and the second sees the first's payment and finds nothing left to pay).
 - ``list_payments``: the payments made, oldest first.
 - ``delete_payment``: a tick taken back.
 
@@ -26,14 +26,15 @@ from ledger.extensions import db
 from ledger.ids import MAX_ID
 from ledger.models import Change, Payment, Player, SessionPlayer, utcnow
 from ledger.rules.errors import RuleError
-from ledger.rules.money import amount, format_amount, smallest_coin
-from ledger.services.building import payment_views
+from ledger.rules.money import amount, format_amount, minor_units, smallest_coin
+from ledger.rules.tab import check_paid, tab_cents
+from ledger.services.building import cents_amount, payment_views
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import name_key
 from ledger.services.loading import load_session, session_game
+from ledger.services.night import settled_now
 from ledger.services.plans import fix_plan, pot_plan
 from ledger.services.results import GroupRef, PaymentView, SettlementView, timestamp
-from ledger.services.sessions import settlement
 from ledger.services.unit_of_work import record, write
 
 # The kinds of history a payment leaves: changes that move no score.
@@ -56,6 +57,7 @@ def record_payment(
     payee: str | None,
     units: Any,
     *,
+    money: Any = None,
     leftover_pot: str | None = None,
     pot_keeper: str | None = None,
 ) -> PaymentView:
@@ -67,8 +69,12 @@ def record_payment(
     another than the one chosen is refused). Raises
     RuleError naming the field: an unknown player, a player paying themselves, units that
     are not a whole number above 0, or more than is still due between the two.
+
+    On a night with rounds (RULES.md §6c) the payment may be given in the currency instead:
+    ``money`` as typed (``"7.50"``), checked against the totals still outstanding.
     """
-    units = _checked_units(units)
+    if money is None or units is not None:
+        units = _checked_units(units)
 
     def work() -> PaymentView:
         row = load_session(group, session_id, lock=True)
@@ -77,23 +83,30 @@ def record_payment(
         # The plan for the pot the paying page showed becomes the table's (services/plans.py).
         fix_plan(row, leftover_pot, pot_keeper)
         # Read after the lock: a payment another phone made a moment ago is counted.
-        now = settlement(group, session_id)
+        now = settled_now(group, row)
         source = _named(now, payer, "from")
         target = _named(now, payee, "to")
         if source == target:
             raise RuleError("{player} cannot pay themselves.", field="to", player=source)
-        _check_due(now, source, target, units)
         ids = _player_ids(row.id, (source, target))
-        payment = Payment(
-            session_id=row.id, payer_id=ids[source], payee_id=ids[target], units=units, at=utcnow()
-        )
+        payment = Payment(session_id=row.id, payer_id=ids[source], payee_id=ids[target])
+        paid: dict[str, Any] = {"from": source, "to": target}
+        if units is None or now.with_rounds:
+            cents = _checked_cents(now, source, target, units, money)
+            if units is None:
+                payment.cents = cents
+            paid["amount"] = str(cents_amount(cents, now.currency))
+        else:
+            _check_due(now, source, target, units)
+        payment.units, payment.at = units or 0, utcnow()
+        if units is not None:
+            paid["units"] = units
         db.session.add(payment)
         row.version += 1
-        paid = {"from": source, "to": target, "units": units}
         record(row, "payment.recorded", before=None, after=paid)
         db.session.flush()
-        money = amount(units, now.unit_value, now.currency)
-        return PaymentView(payment.id, source, target, units, money, payment.at)
+        given = Decimal(paid["amount"]) if units is None else amount(units, *_money_of(now))
+        return PaymentView(payment.id, source, target, units, given, payment.at)
 
     return write(work)
 
@@ -112,17 +125,9 @@ def delete_payment(group: GroupRef, session_id: int, payment_id: int) -> Payment
         (view,) = (p for p in payment_views(row, *money) if p.id == payment.id)
         db.session.delete(payment)
         row.version += 1
-        record(
-            row,
-            "payment.deleted",
-            before={
-                "from": view.source,
-                "to": view.target,
-                "units": view.units,
-                "at": timestamp(view.at),
-            },
-            after=None,
-        )
+        paid = {"units": view.units} if view.units is not None else {"amount": str(view.amount)}
+        before = {"from": view.source, "to": view.target, **paid, "at": timestamp(view.at)}
+        record(row, "payment.deleted", before=before, after=None)
         db.session.flush()
         return view
 
@@ -155,6 +160,10 @@ def _money(options: dict[str, Any]) -> tuple[Decimal, str] | None:
     if "unit_value" not in options or "currency" not in options:
         return None
     return Decimal(options["unit_value"]), str(options["currency"])
+
+
+def _money_of(now: SettlementView) -> tuple[Decimal, str]:
+    return now.unit_value, now.currency
 
 
 def _checked_units(units: Any) -> int:
@@ -212,6 +221,23 @@ def _check_due(now: SettlementView, source: str, target: str, units: int) -> Non
         field="units",
         **params,
     )
+
+
+def _checked_cents(
+    now: SettlementView, source: str, target: str, units: int | None, money: Any
+) -> int:
+    """A payment on a night settled in the currency (RULES.md §6c), in its cents, checked
+    against the totals outstanding; ``money`` as typed when ``units`` is None. A night without
+    rounds is paid in units."""
+    if units is not None:
+        cents = int(amount(units, now.unit_value, now.currency).scaleb(minor_units(now.currency)))
+    elif not now.with_rounds:
+        raise RuleError("This night has no rounds: give the payment in units.", field="amount")
+    else:
+        cents = tab_cents(money, now.currency)
+    outstanding = {b.player: b.outstanding_amount or Decimal(0) for b in now.balances}
+    check_paid(outstanding, now.currency, source, target, cents)
+    return cents
 
 
 def _within_a_coin(unit_value: Decimal, currency: str) -> int:

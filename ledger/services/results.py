@@ -191,6 +191,7 @@ class SessionView:
     eliminated: Mapping[str, int] | None = None
     buy_ins: Mapping[str, tuple[int, ...]] | None = None
     may_buy_in: tuple[str, ...] = ()  # who may buy back in now (the page's buttons)
+    rounds: tuple[RoundView, ...] = ()  # RULES.md §6c: the night's rounds, oldest first
     # A game's own parts of the answer beside these (Boerenbridge's ``round``, Klaverjassen's
     # ``teams`` and ``sheet``: ``Game.session_parts``), answered as they are.
     parts: Mapping[str, Any] = field(default_factory=dict)
@@ -227,6 +228,7 @@ class SessionView:
             "carried_from": self.carried_from,
             "payout": dict(self.payout) if self.payout is not None else None,
             "on_tab": self.on_tab,
+            "rounds": [r.to_json() for r in self.rounds],
         }
 
     def _game_json(self) -> dict[str, Any]:
@@ -372,6 +374,10 @@ class BalanceView:
     # RULES.md §2: the units of the pot this player keeps (counted in ``units``, not won),
     # and of the pot they brought back at the night's start (their score started at minus it).
     pot_kept: int = 0
+    # RULES.md §6c, a night with rounds: what the rounds give the player, and the total
+    # (``amount`` plus ``rounds``) that ``settled`` and ``outstanding_amount`` then settle.
+    rounds: Decimal | None = None
+    total: Decimal | None = None
     brought_back: int = 0
 
     @property
@@ -380,11 +386,17 @@ class BalanceView:
         or brought back (RULES.md §2)."""
         return winnings(self.units - self.pot_kept, self.brought_back)
 
+    @property
+    def exact(self) -> Decimal:
+        """What is settled for the player, exactly, before rounding to the coin: the amount,
+        or on a night with rounds the total (RULES.md §6c)."""
+        return self.amount if self.total is None else self.total
+
     def to_json(self) -> dict[str, Any]:
         settled = self.amount if self.settled is None else self.settled
         outstanding = self.units if self.outstanding is None else self.outstanding
         left = settled if self.outstanding_amount is None else self.outstanding_amount
-        return {
+        found = {
             "player": self.player,
             "units": self.units,
             "amount": str(self.amount),
@@ -395,6 +407,10 @@ class BalanceView:
             "brought_back": self.brought_back,
             "winnings": self.winnings,
         }
+        if self.total is not None:
+            # The totals are settled in the currency: no units are outstanding as such.
+            found.update(outstanding=None, rounds=str(self.rounds), total=str(self.total))
+        return found
 
 
 @dataclass(frozen=True)
@@ -404,7 +420,7 @@ class PaymentView:
     id: int
     source: str
     target: str
-    units: int
+    units: int | None  # None: given in the currency (a night with rounds, RULES.md §6c)
     amount: Decimal
     at: datetime
 
@@ -420,12 +436,53 @@ class PaymentView:
 
 
 @dataclass(frozen=True)
+class RoundView:
+    """A round of drinks or food (RULES.md §6c, API.md "Rounds"): ``cents`` of the night's
+    ``currency`` paid by ``paid_by`` for the people in ``shares`` (in the seating order it was
+    recorded in), each owing their part; ``what`` it was, None when nobody said."""
+
+    id: int
+    what: str | None
+    cents: int
+    amount: Decimal
+    currency: str
+    paid_by: str
+    shares: Mapping[str, int]
+    parts: Mapping[str, Decimal]
+    at: datetime
+
+    @property
+    def people(self) -> tuple[str, ...]:
+        return tuple(self.shares)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "what": self.what,
+            "amount": str(self.amount),
+            "paid_by": self.paid_by,
+            "for": list(self.shares),
+            "shares": dict(self.shares),
+            "parts": {p: str(part) for p, part in self.parts.items()},
+            "at": timestamp(self.at),
+        }
+
+
+@dataclass(frozen=True)
+class AddedRound:
+    """A round recorded, or (``created`` False) the one a resend of its request recorded."""
+
+    round: RoundView
+    created: bool
+
+
+@dataclass(frozen=True)
 class TransferView:
     """A payment at the end of the night; None is the pot (a pot carried on, or refunded)."""
 
     source: str | None
     target: str | None
-    units: int
+    units: int | None  # None: a night with rounds settles its totals in the currency (§6c)
     amount: Decimal
     # RULES.md §6b: the QR code's text for a transfer in euros to a player with an account.
     epc: str | None = None
@@ -456,6 +513,7 @@ class SettlementView:
     payments: tuple[PaymentView, ...] = ()  # oldest first
     pot_keeper: str | None = None  # who the pot's money is paid to (RULES.md §2)
     on_tab: bool = False  # RULES.md §6a: the night is paid with the tab, no transfers of its own
+    rounds: tuple[RoundView, ...] = ()  # RULES.md §6c: the balances then carry their totals
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -470,7 +528,14 @@ class SettlementView:
             "transfers": [t.to_json() for t in self.transfers],
             "payments": [p.to_json() for p in self.payments],
             "pot_keeper": self.pot_keeper,
+            "rounds": [r.to_json() for r in self.rounds],
         }
+
+    @property
+    def with_rounds(self) -> bool:
+        """Whether the totals are settled in the currency (RULES.md §6c): the night has
+        rounds, or a payment given in the currency."""
+        return any(b.total is not None for b in self.balances)
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ FREE_KINDS = frozenset(
     {
         "hand.deleted",
         "payment.deleted",
+        "round.deleted",
         "player.left",
         "session.finished",
         "pot.carried",  # with the new session's own session.created, which is counted

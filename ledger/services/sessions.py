@@ -30,6 +30,7 @@ from ledger.rules.registry import get_game
 from ledger.services.accounts import with_epc
 from ledger.services.building import (
     build_session_view,
+    has_rounds,
     night_named,
     payment_views,
     player_name,
@@ -424,8 +425,8 @@ def _after_payments(
     turns the other way (the payee now owes the difference back), so none is ever lost."""
     left = dict(balances)
     for p in paid:
-        left[p.source] = left.get(p.source, 0) + p.units
-        left[p.target] = left.get(p.target, 0) - p.units
+        left[p.source] = left.get(p.source, 0) + (p.units or 0)
+        left[p.target] = left.get(p.target, 0) - (p.units or 0)
     return left
 
 
@@ -458,6 +459,10 @@ def delete_session(group: GroupRef, session_id: int) -> None:
             raise Conflict(
                 "{night} has passed its pot on: it can no longer be deleted.",
                 night=night_named(row),
+            )
+        if has_rounds(row.id):  # RULES.md §6c: money paid at the table never goes unseen
+            raise Conflict(
+                "{night} has rounds: take them back before deleting it.", night=night_named(row)
             )
         source = db.session.scalar(select(GameSession).where(GameSession.carried_into_id == row.id))
         if source is not None:

@@ -38,9 +38,11 @@ from ledger.rules.money import amount
 from ledger.rules.nights import NAME_OPTION, game_key, own_name
 from ledger.rules.payout import game_payout
 from ledger.rules.registry import GAMES
+from ledger.services.building import DEFAULT_CURRENCY, cents_amount
 from ledger.services.errors import NotFound, RuleError
 from ledger.services.groups import name_key
 from ledger.services.results import GroupRef, timestamp
+from ledger.services.rounds import rounds_by_session, rounds_from_json
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,11 @@ class Night:
     hands: int  # dealt in (not sitting out)
     hands_won: int
     unit_value: Decimal | None = None  # money games: what one unit of ``score`` is worth
+    # RULES.md §6c: what the player paid for rounds and what their parts of rounds came to,
+    # in ``rounds_currency``; kept apart from ``money``: rounds are not winnings.
+    rounds_paid: Decimal | None = None
+    rounds_owed: Decimal | None = None
+    rounds_currency: str | None = None
     # The game as it is counted: its key, or an Any game's with its name ("tally:Hearts").
     kind: str = ""
     number: int = 0  # the night's number ("Hearts #1": ledger/rules/nights.py)
@@ -150,6 +157,7 @@ class Night:
 
     def to_json(self) -> dict[str, Any]:
         return {
+            **_rounds_json(self.rounds_paid, self.rounds_owed, self.rounds_currency),
             "id": self.session,
             "number": self.number,
             "game": self.game,
@@ -181,6 +189,8 @@ class Totals:
     # currency → the unit ``money`` is counted in for the API: the sessions' unit value, or
     # where they differ, the largest one that measures each of them exactly.
     units: Mapping[str, Decimal] = field(default_factory=dict)
+    # RULES.md §6c: currency → (paid for rounds, owed for parts of rounds); not money won.
+    rounds: Mapping[str, tuple[Decimal, Decimal]] = field(default_factory=dict)
 
     @property
     def plays_points(self) -> bool:
@@ -200,7 +210,17 @@ class Totals:
             "points": dict(self.points),
             "money": {c: _in_units(v, self.units.get(c)) for c, v in self.money.items()},
             "amounts": {c: str(v) for c, v in self.money.items()},
+            "rounds": {c: {"paid": str(p), "owed": str(o)} for c, (p, o) in self.rounds.items()},
         }
+
+
+def _rounds_json(
+    paid: Decimal | None, owed: Decimal | None, currency: str | None
+) -> dict[str, Any]:
+    """A night's rounds as a player's nights answer them, where the night had any."""
+    if currency is None:
+        return {}
+    return {"rounds_paid": str(paid), "rounds_owed": str(owed), "rounds_currency": currency}
 
 
 def _in_units(money: Decimal, unit: Decimal | None) -> int:
@@ -318,6 +338,8 @@ class SessionFacts:
     carried_in: int = 0
     brought_by: str | None = None
     payout: Mapping[str, int] | None = None
+    # RULES.md §6c: each player's (paid, owed) for the night's rounds, in cents.
+    rounds: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     number: int = 0  # the night's number (ledger/rules/nights.py)
 
     def money_of(self, name: str) -> int | None:
@@ -360,12 +382,26 @@ def night_facts(facts: SessionFacts) -> list[tuple[str, Night]]:
             hands=facts.hands.get(name, 0),
             hands_won=facts.hands_won.get(name, 0),
             unit_value=unit_value,
+            **_night_rounds(facts, name, options),
             kind=game_key(facts.game, facts.options),
             number=facts.number,
             own_name=own_name(facts.options),
         )
         nights.append((name, night))
     return nights
+
+
+def _night_rounds(facts: SessionFacts, name: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """What the night's rounds came to for the player (RULES.md §6c), in the currency."""
+    if not facts.rounds:
+        return {}
+    currency = str(options.get("currency") or DEFAULT_CURRENCY)
+    paid, owed = facts.rounds.get(name, (0, 0))
+    return {
+        "rounds_paid": cents_amount(paid, currency),
+        "rounds_owed": cents_amount(owed, currency),
+        "rounds_currency": currency,
+    }
 
 
 def _places(facts: SessionFacts, options: Mapping[str, Any], money: bool) -> dict[str, int]:
@@ -394,7 +430,12 @@ def add_up(name: str, nights: Iterable[Night]) -> Totals:
     points: dict[str, int] = defaultdict(int)
     money: dict[str, Decimal] = defaultdict(Decimal)
     unit_values: dict[str, set[Decimal]] = defaultdict(set)
+    rounds: dict[str, tuple[Decimal, Decimal]] = {}
     for night in nights:
+        if night.rounds_currency is not None:
+            paid, owed = rounds.get(night.rounds_currency, (Decimal(0), Decimal(0)))
+            assert night.rounds_paid is not None and night.rounds_owed is not None
+            rounds[night.rounds_currency] = (paid + night.rounds_paid, owed + night.rounds_owed)
         sessions += 1
         hands += night.hands
         hands_won += night.hands_won
@@ -415,6 +456,7 @@ def add_up(name: str, nights: Iterable[Night]) -> Totals:
         {k: points[k] for k in points_order(points)},
         dict(sorted(money.items())),
         {c: _common_unit(values) for c, values in unit_values.items()},
+        dict(sorted(rounds.items())),
     )
 
 
@@ -498,6 +540,7 @@ def _facts(group: GroupRef, period: Period) -> list[SessionFacts]:
                 hands[session_id][name] += 1
             for name in winners:
                 won[session_id][name] += 1
+    rounds = rounds_by_session(group, where) if rows else {}
     return [
         SessionFacts(
             id=sid,
@@ -512,6 +555,7 @@ def _facts(group: GroupRef, period: Period) -> list[SessionFacts]:
             carried_in=int((state or {}).get("carried_in", 0)),
             brought_by=keeper,
             payout=_payout(game, options or {}, state, start),
+            rounds=rounds.get(sid, {}),
             number=number,
         )
         for sid, game, options, status, started_at, state, start, number, keeper in rows
@@ -612,5 +656,6 @@ def facts_from_json(
         carried_in=int(session.get("carried_in") or 0),
         brought_by=session.get("carried_in_keeper"),
         payout=session.get("payout"),
+        rounds=rounds_from_json(session),
         number=int(session.get("number") or 0),
     )

@@ -16,6 +16,7 @@ def register_pages(app: Flask) -> None:
     """
     from ledger.services.errors import ServiceError
     from ledger.web import access, display, groups, hands, history, home, i18n, sessions, tab
+    from ledger.web import rounds as round_pages
     from ledger.web.errors import service_error_page
     from ledger.web.limits import refuse_unkeepable_text
     from ledger.web.seasons import bp as seasons_bp
@@ -27,6 +28,7 @@ def register_pages(app: Flask) -> None:
         groups.bp,
         sessions.bp,
         hands.bp,
+        round_pages.bp,
         history.bp,
         tab.bp,
         seasons_bp,

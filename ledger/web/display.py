@@ -16,6 +16,7 @@ from flask_babel import format_datetime, get_locale, get_translations
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
+from ledger.pictures.chart import series_class
 from ledger.rules import (
     DUTCH_SUITS,
     GAMES,
@@ -29,7 +30,6 @@ from ledger.rules import (
 )
 from ledger.rules.cards import parse_cards
 from ledger.web import texts
-from ledger.web.chart import series_class
 from ledger.web.i18n import DEFAULT_LANGUAGE, error_text, page_cards_language
 
 bp = Blueprint("display", __name__)

@@ -22,16 +22,17 @@ from flask_babel import gettext as _
 
 from ledger import services
 from ledger.models import utcnow
+from ledger.pictures.chart import score_chart
 from ledger.rules import GAMES, N_, amount
 from ledger.services import accounts, lines, pages, seasons, stats, tab
+from ledger.services.building import night_currency
 from ledger.services.errors import RuleError
 from ledger.services.results import ChangeView, SessionView
 from ledger.web import access
-from ledger.web.chart import score_chart
 from ledger.web.display import format_money, game_name
 from ledger.web.forms import AccountForm, ConfirmForm
 from ledger.web.i18n import error_text
-from ledger.web.summary import join_names
+from ledger.web.summary import join_names, round_text
 from ledger.web.texts import choice_label
 
 bp = Blueprint("history", __name__, url_prefix="/g/<slug>")
@@ -391,6 +392,9 @@ def _number(session_id: Any) -> Any:
 
 def _payment(paid: Mapping[str, Any], session: SessionView) -> dict[str, str]:
     """A payment's blanks: who paid whom how much."""
+    if "units" not in paid:  # given in the currency (a night with rounds, RULES.md §6c)
+        money = format_money(Decimal(paid["amount"]), night_currency(session.options))
+        return {"payer": paid["from"], "payee": paid["to"], "amount": money}
     return {"payer": paid["from"], "payee": paid["to"], "amount": _pot(paid["units"], session)}
 
 
@@ -403,6 +407,20 @@ def _unpaid(change: ChangeView, session: SessionView) -> str:
         "The tick of %(payer)s paying %(payee)s %(amount)s was taken back.",
         **_payment(change.before, session),
     )
+
+
+# A round added, changed or taken back (RULES.md §6c), in words.
+_ROUND_WORDS = {
+    "round.added": N_("A round was added: %(round)s."),
+    "round.changed": N_("A round was changed to: %(round)s (it was: %(was)s)."),
+    "round.deleted": N_("A round was taken back: %(round)s."),
+}
+
+
+def _round(change: ChangeView, session: SessionView) -> str:
+    said = {"round": change.after or change.before, "was": change.before}
+    words = {k: round_text(v, night_currency(session.options)) for k, v in said.items() if v}
+    return _(_ROUND_WORDS[change.kind], **words)
 
 
 def _planned(change: ChangeView, session: SessionView) -> str:
@@ -444,6 +462,7 @@ _WORDS: dict[str, Callable[[ChangeView, SessionView], str]] = {
     "pot.returned": _returned,
     "payment.recorded": _paid,
     "payment.deleted": _unpaid,
+    **dict.fromkeys(_ROUND_WORDS, _round),
     "tab.added": _tab_added,
     "tab.removed": _tab_removed,
 }

@@ -24,6 +24,7 @@ from ledger import services
 from ledger.downloads import download, session_filename
 from ledger.export import XLSX_MIMETYPE, export_workbook, session_data
 from ledger.ids import form_number, query_number, row_number
+from ledger.pictures.chart import score_chart
 from ledger.rules import GAMES, has_name, tidy_name
 from ledger.rules.money import smallest_coin
 from ledger.services import exports
@@ -32,7 +33,6 @@ from ledger.services.request_ids import minted_request_id, new_request_id
 from ledger.services.results import GroupRef, GroupView, SessionView
 from ledger.services.tab import off_tab_refusal as tab_refusal
 from ledger.web import access, i18n, texts
-from ledger.web.chart import score_chart
 from ledger.web.display import format_money, night_game
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
 from ledger.web.pagecache import scoreboards, with_form_token, without_form_token
@@ -481,8 +481,6 @@ def settle(slug: str, session_id: int):
     """Who pays whom, under the table's plan for the pot while the night is open: the same
     plan and transfers on every phone (RULES.md §2)."""
     group, view = _session(slug, session_id)
-    if not view.money and view.payout is None:
-        abort(404)
     return _settle_page(group, view, FinishForm(formdata=None))
 
 
@@ -508,7 +506,8 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
     # The night's figures (services/night.py), under the plan this page shows.
     night = services.night_under(group, view.id, choice or None, keeper)
     view, result = night.session, night.settlement
-    assert result is not None  # a night with money to settle (``settle``)
+    if result is None:  # no money to settle, the game's or the rounds' (RULES.md §6c)
+        abort(404)
     rows = transfer_rows(result.transfers, result.currency)
     # A refund that cannot share the pot evenly leaves the odd units in it: say where they go.
     odd = result.pot if choice == "refund" and view.money else 0
@@ -526,7 +525,7 @@ def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: i
         pot_column=any(s.kept or s.brought_back for s in night.standings),
         transfers=[(t, words, qr) for t, words, qr, _line in rows],
         payments=paid,
-        coins_differ=any(b.settled != b.amount for b in result.balances),
+        coins_differ=any(b.settled != b.exact for b in result.balances),
         smallest_coin=format_money(smallest_coin(result.currency), result.currency),
         copy_text=settle_copy_text(
             title, group.name, view.started_at, [r[3] for r in rows], kept, [w for _p, w in paid]
@@ -597,6 +596,7 @@ def pay(slug: str, session_id: int) -> Response:
                 request.form.get("from"),
                 request.form.get("to"),
                 form_number(request.form.get("units")),
+                money=request.form.get("amount"),
                 leftover_pot=_pot_shown(),
                 pot_keeper=_keeper_shown(),
             )

@@ -339,6 +339,19 @@ def paid_text(payment: Mapping[str, Any], currency: str) -> str:
     )
 
 
+def round_text(made: Mapping[str, Any], currency: str) -> str:
+    """A round in words (RULES.md §6c), from its answer or its line of history: "John paid
+    €18.40 for a round for Enda, John, Rex and Finn", a share above 1 said ("Ann ×2")."""
+    shares = made.get("shares") or {}
+    people = join_names([f"{p} ×{shares[p]}" if shares.get(p, 1) > 1 else p for p in made["for"]])
+    money = format_money(Decimal(str(made["amount"])), currency)
+    said = {"payer": made["paid_by"], "amount": money, "people": people}
+    if made.get("what"):
+        what = made["what"]
+        return gettext("%(payer)s paid %(amount)s for %(what)s for %(people)s", what=what, **said)
+    return gettext("%(payer)s paid %(amount)s for %(people)s", **said)
+
+
 # The night in a message to the group chat: "Thursday 26 November 2026".
 NIGHT_PATTERN = "EEEE d MMMM y"
 

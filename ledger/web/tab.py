@@ -14,13 +14,13 @@ from markupsafe import Markup
 from werkzeug import Response
 
 from ledger import services
+from ledger.pictures.qr import qr_svg
 from ledger.services import accounts
 from ledger.services import tab as tabs_service
 from ledger.services.results import TabView, TransferView
 from ledger.web import access, i18n
 from ledger.web.forms import AccountForm, ConfirmForm, add_error
 from ledger.web.history import player
-from ledger.web.qr import qr_svg
 from ledger.web.summary import paid_text, transfer_text
 
 bp = Blueprint("tab", __name__, url_prefix="/g/<slug>")

@@ -12,17 +12,21 @@ A_NAME = "Secret Snug Club"
 PUBLIC = {("GET", "api.games"), ("POST", "api.create_group")}
 # A payment group A may make after its hand (Philomena owes Zebedee 12 units).
 PAYMENT = {"from": "Philomena", "to": "Zebedee", "units": 2}
+# A round group A records (RULES.md §6c).
+ROUND = {"what": "crisps", "amount": "3.00", "paid_by": "Cornelius", "for": A_PLAYERS}
 SEASON = {"name": "Winter", "game": "spot", "from": "2000-01-01", "to": "2999-12-31"}
 
 
 @pytest.fixture
 def groups(client):
-    """Group A with a session, a hand and a payment, group B with nothing, and A as A sees it."""
+    """Group A with a session, a hand, a payment and a round, group B with nothing, and A as A
+    sees it."""
     a = Table(client, A_NAME)
     b = Table(client, "The Other Table", passphrase="another passphrase")
     sid = a.session(A_PLAYERS, dealer="Zebedee")["id"]
     a.hand(sid, hand_of({"Zebedee": "A 2", "Philomena": "3 4", "Cornelius": "5 6"}))
     a.ok("POST", f"/sessions/{sid}/payments", PAYMENT, 201)
+    a.ok("POST", f"/sessions/{sid}/rounds", ROUND, 201)
     # A season (RULES.md §13): its id is 1, as group A's first.
     assert a.ok("POST", f"/groups/{a.slug}/seasons", SEASON, 201)["id"] == 1
     return a, b, sid
@@ -35,6 +39,7 @@ def snapshot(table: Table, sid: int):
         table.ok("GET", f"/sessions/{sid}/hands"),
         table.ok("GET", f"/sessions/{sid}/history"),
         table.ok("GET", f"/sessions/{sid}/payments"),
+        table.ok("GET", f"/sessions/{sid}/rounds"),
         table.ok("GET", f"/groups/{table.slug}/seasons"),
     )
 
@@ -44,6 +49,7 @@ def a_calls(app, slug: str, sid: int):
     values = {"slug": slug, "session_id": sid, "number": 1, "name": "Cornelius", "payment_id": 1}
     values["call"] = "bids"  # a game's own call (Boerenbridge's)
     values["season_id"] = 1
+    values["round_id"] = 1
     calls = []
     for rule in app.url_map.iter_rules():
         if not rule.endpoint.startswith("api."):
@@ -76,6 +82,8 @@ def body_for(endpoint: str):
         "api.pay_tab": {"from": "Zebedee", "to": "Philomena", "amount": "0.01", "currency": "EUR"},
         "api.set_account": {"iban": "NL91ABNA0417164300", "name": "Cornelius"},
         "api.buy_in": {"player": "Zebedee"},
+        "api.add_round": ROUND,
+        "api.change_round": ROUND,
         "api.game_call": {"bids": {"Zebedee": 0, "Philomena": 0, "Cornelius": 0}},
         "api.create_season": SEASON,
         "api.update_season": {"best_of": 2},

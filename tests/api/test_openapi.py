@@ -264,6 +264,22 @@ def test_a_nights_answers_validate_against_the_spec(app, client, spec):
     for download in ("/export.xlsx", "/hands.csv", "/payments.csv"):
         table.ok("GET", f"/sessions/{sid}{download}")
     assert table.get("/sessions/999999").status_code == 404
+    # Rounds (RULES.md §6c): one recorded, its resend, a refusal, a change, a payment given
+    # in the currency against the totals, then taken back with the round.
+    pints = {"amount": "18.40", "paid_by": "John", "for": SEED_PLAYERS, "request_id": "r-1"}
+    made = table.ok("POST", f"/sessions/{sid}/rounds", pints, 201)
+    table.ok("POST", f"/sessions/{sid}/rounds", pints, 200)
+    refused = {**pints, "amount": "0", "request_id": "r-2"}
+    assert table.post(f"/sessions/{sid}/rounds", refused).status_code == 422
+    table.ok("PUT", f"/sessions/{sid}/rounds/{made['id']}", {**pints, "shares": {"Rex": 2}})
+    table.ok("GET", f"/sessions/{sid}/rounds")
+    with_rounds = table.ok("GET", f"/sessions/{sid}/settlement")
+    first = with_rounds["transfers"][0]
+    paid = {"from": first["from"], "to": first["to"], "amount": first["amount"]}
+    payment = table.ok("POST", f"/sessions/{sid}/payments", paid, 201)
+    table.ok("GET", f"/sessions/{sid}/payments")
+    assert table.delete(f"/sessions/{sid}/payments/{payment['id']}").status_code == 204
+    assert table.delete(f"/sessions/{sid}/rounds/{made['id']}").status_code == 204
     # Finished with the pot carried on: the next Spot night opens with it.
     table.hand(sid, SEED_HAND_1)
     finished = table.ok("POST", f"/sessions/{sid}/finish", {"leftover_pot": "carry"})

@@ -123,9 +123,9 @@ def test_a_group_restored_into_another_database_answers_every_call_as_before(
 
     assert every_answer(app, table) == before
     players = len(made.get(f"/groups/{made.slug}")["players"])
-    # /games, the group's 7 (its stats, tab, seasons and ratings among them), 10 per session
-    # (its two PDFs among them), a page and rivals per player, 2 per season (its PDF).
-    assert len(before) == 8 + 10 * len(ids) + 2 * players + 2 * 2
+    # /games, the group's 7 (its stats, tab, seasons and ratings among them), 11 per session
+    # (its two PDFs and its rounds among them), a page and rivals per player, 2 per season.
+    assert len(before) == 8 + 11 * len(ids) + 2 * players + 2 * 2
 
     # The table plays on: new ids do not clash with the restored ones.
     table.hand(ids["spots"], {"Nora": "", "Enda": "K", "John": "2", "Finn": "3"}, out="Nora")

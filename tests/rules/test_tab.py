@@ -218,7 +218,7 @@ def decoded(code: segno.QRCode) -> list[str]:
 
 
 def test_the_qr_code_scans_to_exactly_the_payload():
-    """The code as the pages make it (ledger/web/qr.py: segno, error level M) scans back to
+    """The code as the pages make it (ledger/pictures/qr.py: segno, error level M) scans back to
     the payload of RULES.md §6b, accents in the name included."""
     text = epc_payload(
         "Séan Ó Briain", "IE29AIBK93115212345678", Decimal("12.05"), remittance("The Local")

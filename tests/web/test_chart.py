@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ledger.web.chart import score_chart
+from ledger.pictures.chart import score_chart
 
 
 def test_one_line_per_player_through_every_hand():

@@ -45,6 +45,8 @@ def tables(app):
         f"{theirs.board}/payments", data={"from": SECRETS[0], "to": SECRETS[1], "units": "5"}
     )
     assert paid.status_code == 302
+    crisps = {"paid_by": SECRETS[0], "amount": "3", "for": list(SECRETS[:2])}
+    assert theirs.client.post(f"{theirs.board}/rounds/new", data=crisps).status_code == 302
     season = {"name": "Their league", "game": "spot", "from": "2000-01-01", "to": "2999-12-31"}
     made = theirs.client.post(f"/g/{theirs.slug}/seasons", data=season)
     assert made.status_code == 303 and made.headers["Location"].endswith("/seasons/1")
@@ -59,6 +61,14 @@ def their_payment_id(app, theirs: Phone) -> int:
     return payment["id"]
 
 
+def their_round_id(app, theirs: Phone) -> int:
+    rounds = app.test_client().get(
+        f"/api/v1/sessions/{theirs.session_id}/rounds", headers=basic(theirs.slug, PASSPHRASE)
+    )
+    (made,) = rounds.get_json()
+    return made["id"]
+
+
 def their_player_id(app, theirs: Phone) -> int:
     group = app.test_client().get(
         f"/api/v1/groups/{theirs.slug}", headers=basic(theirs.slug, PASSPHRASE)
@@ -70,7 +80,7 @@ def their_things(app, theirs: Phone) -> list:
     client, auth = app.test_client(), basic(theirs.slug, PASSPHRASE)
     paths = [f"/groups/{theirs.slug}", f"/groups/{theirs.slug}/seasons"] + [
         f"/sessions/{theirs.session_id}{suffix}"
-        for suffix in ("", "/hands", "/history", "/payments")
+        for suffix in ("", "/hands", "/history", "/payments", "/rounds")
     ]
     return [client.get(f"/api/v1{p}", headers=auth).get_json() for p in paths]
 
@@ -107,6 +117,7 @@ def test_every_page_that_names_a_group_is_walked(app, tables):
         "player_id": 1,
         "name": "Enda",
         "payment_id": 1,
+        "round_id": 1,
         "season_id": 1,
         "what": "sheet",
     }
@@ -126,6 +137,7 @@ def test_their_ids_under_our_group_are_not_found_and_show_nothing_of_theirs(app,
         # itself is echoed on the page, in the language switch; test_stats.py tries theirs.)
         "name": "Intruder",
         "payment_id": their_payment_id(app, theirs),
+        "round_id": their_round_id(app, theirs),
         "season_id": 1,  # their league
         "what": "sheet",
     }
@@ -151,6 +163,7 @@ def test_their_group_address_asks_for_their_passphrase_and_shows_nothing_of_thei
         "player_id": their_player_id(app, theirs),
         "name": "Intruder",
         "payment_id": their_payment_id(app, theirs),
+        "round_id": their_round_id(app, theirs),
         "season_id": 1,
         "what": "sheet",
     }

@@ -115,6 +115,39 @@ def test_the_chart_and_the_hand_pages_follow_the_scoreboard_hand_by_hand(night):
     assert "-58" not in say(chart)  # no figure of John's counts the pot he brought back
 
 
+def test_a_round_nets_into_the_same_total_on_the_settle_up_the_api_and_the_workbook(night):
+    """Issue 39: the rounds join the night's read model; John's game money (what he settles,
+    the pot he brought back in it), his rounds and his total agree everywhere."""
+    board = night.board
+    page = html(night.client.get(f"{board}/rounds/new"))
+    once = re.search(r'name="once" value="([0-9a-f]+)"', page)
+    data = {"once": once.group(1) if once else "", "paid_by": "John", "amount": "4,00"}
+    data["for"] = ["Enda", "John", "Rex", "Finn"]
+    assert night.client.post(f"{board}/rounds/new", data=data).status_code == 302
+
+    # The settle-up: game money -€0.58, the round +€3.00 (€4.00 less his €1.00), total €2.42.
+    settle = html(night.client.get(f"{board}/settle"))
+    assert row_of(settle, "John").startswith("John -€0.58 €3.00 €2.42")
+    listed = say(settle).split("The payments as text")[0]
+    paid = re.findall(r"(\w+) pays John €(\d+\.\d\d)", listed)
+    assert sum(float(p) for _who, p in paid) == pytest.approx(2.42)
+
+    # The API's session and settlement: the same three figures.
+    session = api(night, f"/sessions/{night.session_id}")
+    john = next(s for s in session["standings"] if s["player"] == "John")
+    assert (john["balance_amount"], john["rounds"], john["total"]) == ("-0.58", "3.00", "2.42")
+    settlement = api(night, f"/sessions/{night.session_id}/settlement")
+    balance = next(b for b in settlement["balances"] if b["player"] == "John")
+    assert (balance["amount"], balance["rounds"], balance["total"]) == ("-0.58", "3.00", "2.42")
+    assert sum(t["amount"] == "0.00" for t in settlement["transfers"]) == 0
+
+    # The workbook's Summary: the rounds and the total beside the night's figure.
+    book = load(night.client.get(f"{board}/export.xlsx").data)
+    players = {r["Player"]: r for r in table(book["Summary"], header_row=4)}
+    assert players["John"]["Rounds (EUR)"] == pytest.approx(3.00)
+    assert players["John"]["Total (EUR)"] == pytest.approx(2.42)
+
+
 def pdf_text(response) -> str:
     """A PDF's text as a person reads it, pages joined."""
     assert response.status_code == 200 and response.mimetype == "application/pdf"

@@ -1,0 +1,133 @@
+"""Rounds on the pages (RULES.md §6c): "Add a round" from the scoreboard, the list with each
+part, a refusal beside its field, a change and a take-back, the settle-up's totals, the
+history, and a Dutch page's comma."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.web.pages import Phone, html, table_of_four
+
+SEATS = ["Enda", "John", "Rex", "Finn"]
+
+
+@pytest.fixture
+def phone(client) -> Phone:
+    phone = table_of_four(client)
+    phone.start(ante="0", entry="totals")
+    response = phone.enter({"Enda": 1, "John": 30, "Rex": 50, "Finn": 40})
+    assert response.status_code == 302, html(response)
+    return phone
+
+
+def add_round(phone: Phone, **fields) -> object:
+    page = html(phone.client.get(f"{phone.board}/rounds/new"))
+    once = re.search(r'name="once" value="([0-9a-f]+)"', page)
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
+    data = {"once": once.group(1) if once else "", "for": SEATS, **fields}
+    if token:
+        data["csrf_token"] = token.group(1)
+    return phone.client.post(f"{phone.board}/rounds/new", data=data)
+
+
+def test_the_worked_example_on_the_pages(phone):
+    board = html(phone.client.get(phone.board))
+    assert "Add a round" in board and "No rounds yet" in board
+    form = html(phone.client.get(f"{phone.board}/rounds/new"))
+    # Everyone at the table is ticked; the amount asks for a keypad with decimals.
+    assert form.count('name="for"') == 4 and form.count("checked") >= 5
+    assert 'inputmode="decimal"' in form
+
+    response = add_round(phone, paid_by="John", amount="18.40", what="a round")
+    assert response.status_code == 302, html(response)
+    board = html(phone.client.get(response.headers["Location"]))
+    assert "Saved: John paid €18.40 for a round for Enda, John, Rex and Finn." in board
+    assert "Enda €4.60 · John €4.60 · Rex €4.60 · Finn €4.60" in board
+    crisps = {"for": ["John", "Rex", "Finn"], "what": "crisps"}
+    assert add_round(phone, paid_by="Rex", amount="7.50", **crisps).status_code == 302
+
+    settle = html(phone.client.get(f"{phone.board}/settle"))
+    rows = re.findall(r"<tr>\s*<th scope=\"row\">.*?</tr>", settle, re.S)
+    cells = [re.findall(r"(-?€[\d.]+)", row) for row in rows]
+    assert cells == [
+        ["€1.20", "-€4.60", "-€3.40"],
+        ["-€0.30", "€11.30", "€11.00"],
+        ["-€0.50", "€0.40", "-€0.10"],
+        ["-€0.40", "-€7.10", "-€7.50"],
+    ]
+    for words in ("Finn pays John €7.50", "Enda pays John €3.40", "Rex pays John €0.10"):
+        assert words in settle
+    # A tick pays a total in the currency.
+    assert 'name="amount" value="7.50"' in settle
+
+
+def test_a_refusal_stays_on_the_form_beside_its_field(phone):
+    response = add_round(phone, paid_by="John", amount="12.345")
+    assert response.status_code == 422
+    page = html(response)
+    assert "in whole cents: 12.345 is not." in page
+    assert 'value="12.345"' in page  # what was typed stays
+    response = add_round(phone, paid_by="John", amount="4", **{"share-Rex": "0"})
+    assert "Shares are whole numbers of at least 1: Rex&#39;s is 0." in html(response)
+    assert "No rounds yet" in html(phone.client.get(phone.board))
+
+
+def test_a_double_tap_records_one_round(phone):
+    page = html(phone.client.get(f"{phone.board}/rounds/new"))
+    once = re.search(r'name="once" value="([0-9a-f]+)"', page).group(1)
+    data = {"once": once, "for": SEATS, "paid_by": "Rex", "amount": "8"}
+    assert phone.client.post(f"{phone.board}/rounds/new", data=data).status_code == 302
+    assert phone.client.post(f"{phone.board}/rounds/new", data=data).status_code == 302
+    assert html(phone.client.get(phone.board)).count('class="parts') == 1
+
+
+def test_a_round_is_changed_then_taken_back_and_the_history_says_so(phone):
+    add_round(phone, paid_by="John", amount="18.40")
+    board = html(phone.client.get(phone.board))
+    round_id = re.search(r'id="round-(\d+)"', board).group(1)
+    form = html(phone.client.get(f"{phone.board}/rounds/{round_id}"))
+    assert 'value="18.40"' in form and "Change the round" in form
+    data = {"for": ["Enda", "John"], "paid_by": "John", "amount": "10", "share-John": "3"}
+    assert phone.client.post(f"{phone.board}/rounds/{round_id}", data=data).status_code == 302
+    board = html(phone.client.get(phone.board))
+    assert "John paid €10.00 for Enda and John ×3" in board
+    assert "Enda €2.50 · John €7.50" in board
+    response = phone.client.post(f"{phone.board}/rounds/{round_id}/delete")
+    assert response.status_code == 302
+    assert "No rounds yet" in html(phone.client.get(phone.board))
+    history = html(phone.client.get(f"{phone.board}/history"))
+    assert "A round was added: John paid €18.40 for Enda, John, Rex and Finn." in history
+    assert "A round was changed to: John paid €10.00 for Enda and John ×3" in history
+    assert "A round was taken back: John paid €10.00" in history
+
+
+def test_a_finished_night_offers_no_change(phone):
+    add_round(phone, paid_by="John", amount="18.40")
+    phone.client.post(f"{phone.board}/finish", data={"leftover_pot": "refund"})
+    board = html(phone.client.get(phone.board))
+    assert "Add a round" not in board and "Take back" not in board
+    assert "John paid €18.40" in board
+    response = phone.client.get(f"{phone.board}/rounds/new")
+    assert response.status_code == 302
+
+
+def test_a_dutch_page_takes_a_comma(phone):
+    phone.client.set_cookie("lang", "nl")
+    form = html(phone.client.get(f"{phone.board}/rounds/new"))
+    assert 'placeholder="18,40"' in form
+    assert add_round(phone, paid_by="John", amount="18,40").status_code == 302
+    phone.client.set_cookie("lang", "en")
+    assert "John paid €18.40" in html(phone.client.get(phone.board))
+
+
+def test_another_groups_round_pages_are_not_found(phone, client):
+    add_round(phone, paid_by="John", amount="18.40")
+    board = html(phone.client.get(phone.board))
+    round_id = re.search(r'id="round-(\d+)"', board).group(1)
+    other = Phone(client.application.test_client())
+    other.create_group("Other table")
+    for path in (f"/rounds/{round_id}", "/rounds/new"):
+        response = other.client.get(f"/g/{other.slug}/s/{phone.session_id}{path}")
+        assert response.status_code == 404
