@@ -305,6 +305,12 @@ class Klaverjassen(Game):
         seated = [p for p in state.seats if p in state.scores]
         return _best(state.scores, seated) if seated else ()
 
+    def sides(self, seats: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+        """The two teams, partners opposite: a score sheet's "Ann & Cas" and "Bob & Dee"."""
+        if len(seats) != 4:
+            return super().sides(seats)
+        return tuple(team_players(seats, t) for t in TEAMS)
+
     def session_parts(
         self, state: State, status: str, options: Mapping[str, Any], names: Sequence[str]
     ) -> dict[str, Any]:

@@ -26,9 +26,11 @@ from tests.api.test_trick_games import klaver, rows
 from tests.rules.test_boerenbridge import SEATS, WORKED
 
 
-def klaverjassen_night(table, hands: list[dict]) -> int:
+def klaverjassen_night(table, hands: list[dict], **options) -> int:
     """A finished Klaverjassen night of ``hands`` (teams Ann & Cas, Bob & Dee)."""
-    sid = table.session(list(SEATS), dealer="Dee", game="klaverjassen", hands=len(hands))["id"]
+    sid = table.session(
+        list(SEATS), dealer="Dee", game="klaverjassen", hands=len(hands), **options
+    )["id"]
     for hand in hands:
         table.hand(sid, hand)
     assert table.ok("GET", f"/sessions/{sid}")["status"] == "finished"
@@ -120,12 +122,19 @@ def test_the_trick_games_on_paper_as_on_their_pages(table):
     """The night's PDF: its name and file name, each hand's figures and the totals as the
     scoreboard's, and each hand in the game's own words (nat, pit, bids and tricks) as the
     scoreboard's list of hands says it; the season's table for the wall."""
-    kj = klaverjassen_night(table, AHEAD + BEHIND)
+    kj = klaverjassen_night(table, AHEAD + BEHIND, stake=1)
     sheet = table.get(f"/sessions/{kj}/sheet.pdf")
     text = read(sheet)
     assert text.startswith("Klaverjassen #1 ")
     assert "-klaverjassen-1-" in sheet.headers["Content-Disposition"]
-    assert "3 0 +182 0 +182 4 0 +302 0 +302 Total +232 +666 +232 +666" in text
+    # The wij/zij sheet: a column per team, as the scoreboard's; the money per player (§16:
+    # each player of the team behind pays the stake times the gap, 666 - 232 = 434).
+    assert "# Ann & Cas Bob & Dee 1 +120 +62 2 +112 +120 3 0 +182 4 0 +302" in text
+    assert "Total +232 +666 Ann Bob Cas Dee Money -€4.34 €4.34 -€4.34 €4.34" in text
+    money = table.ok("GET", f"/sessions/{kj}")["money"]
+    assert money == {"Ann": "-4.34", "Bob": "4.34", "Cas": "-4.34", "Dee": "4.34"}
+    blank = read(table.get(f"/sessions/{kj}/blank.pdf"))
+    assert "# Ann & Cas Bob & Dee Points Points 1" in blank
     table.client.post("/open", data={"open-group": table.slug, "open-passphrase": PASSPHRASE})
     page = table.client.get(f"/g/{table.slug}/s/{kj}").get_data(as_text=True)
     board = " ".join(unescape(re.sub(r"<[^>]+>", " ", page)).split())
