@@ -139,6 +139,11 @@ class Game:
         or lowest score); None for a game without one (a money game has no winner)."""
         return None
 
+    def places(self, state: State, options: Mapping[str, Any]) -> dict[str, int] | None:
+        """Each seated player's place where the game stands (1 the best), where the scoreboard
+        shows places (Any game, RULES.md §12); None elsewhere."""
+        return None
+
     def has_leaders(self) -> bool:
         """Whether the game has a measure of who leads (it gives ``leaders``)."""
         return type(self).leaders is not Game.leaders
@@ -151,6 +156,11 @@ class Game:
     def bonuses(self, state: State, options: Mapping[str, Any]) -> dict[str, dict[str, int]] | None:
         """What the end of a finished game adds, by player and name (Gin Rummy); None."""
         return None
+
+    def sides(self, seats: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+        """Who scores together, in seat order (a score sheet's columns): each player alone;
+        a team game its teams, whose players share one score (Klaverjassen)."""
+        return tuple((p,) for p in seats)
 
     def session_parts(
         self, state: State, status: str, options: Mapping[str, Any], names: Sequence[str]

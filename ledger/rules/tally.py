@@ -114,6 +114,15 @@ def leaders(state: State, options: Mapping[str, Any]) -> tuple[str, ...]:
     return _best(state.scores, [p for p in state.seats if p in state.scores], opts)
 
 
+def places(state: State, options: Mapping[str, Any]) -> dict[str, int]:
+    """Each seated player's place by total, 1 the best (the highest, or with ``lowest_wins``
+    the lowest); equal totals share a place and the next counts them all (1, 1, 3)."""
+    sign = 1 if {**GAME.defaults(), **options}["lowest_wins"] else -1
+    seated = [p for p in state.seats if p in state.scores]
+    worse = {p: sign * state.scores[p] for p in seated}
+    return {p: 1 + sum(1 for q in seated if worse[q] < worse[p]) for p in seated}
+
+
 def progress(state: State, options: Mapping[str, Any]) -> Progress | None:
     """Hands played of ``hands`` ("hand 3 of 10"); None without a number of hands."""
     hands = {**GAME.defaults(), **options}["hands"]
@@ -265,6 +274,7 @@ class AnyGame(Game):
     min_players = 2
     max_players = 12
     money = False
+    target_option = "target"  # the scoreboard says what each needs to reach it (§12)
     options = {
         "name": Option("", parse=_name, help=N_("The game's name for the scoreboard.")),
         "lowest_wins": Option(
@@ -321,6 +331,9 @@ class AnyGame(Game):
 
     def leaders(self, state: State, options: Mapping[str, Any]) -> tuple[str, ...] | None:
         return leaders(state, options)
+
+    def places(self, state: State, options: Mapping[str, Any]) -> dict[str, int] | None:
+        return places(state, options)
 
     def penalties(self, options: Mapping[str, Any]) -> bool:
         return bool(options.get("lowest_wins"))

@@ -18,11 +18,21 @@ from sqlalchemy import Row, delete, select
 
 from ledger.extensions import db
 from ledger.models import GameSession, Hand, SessionChart
+from ledger.rules.base import State
 
 # A chart on a phone is a few hundred pixels wide: more points than this show nothing more.
 CHART_POINTS = 120
 
 Point = tuple[int, dict[str, int]]
+
+
+def running(state: State | Mapping[str, Any]) -> dict[str, int]:
+    """What the chart draws of a state (an engine's, or one stored as JSON): a game's points
+    where it keeps them apart from its money (Kaluki's penalty points, RULES.md §10), else
+    its scores."""
+    if isinstance(state, State):
+        return dict(state.totals or state.scores)
+    return dict(state.get("totals") or state["scores"])
 
 
 def sample(row: GameSession | Row[Any], points: int = CHART_POINTS) -> list[Point]:
@@ -107,14 +117,16 @@ def _step_for(played: int) -> int:
 
 def _from_hands(row: GameSession | Row[Any], step: int, played: int) -> list[Point]:
     """The grid's points and the last hand's, read from the hands themselves."""
-    wanted = select(Hand.number, Hand.state_after["scores"]).where(
+    wanted = select(Hand.number, Hand.state_after["totals"], Hand.state_after["scores"]).where(
         Hand.session_id == row.id, Hand.number <= played
     )
     if step > 1:
         numbers = [*range(step, played + 1, step), played]
         wanted = wanted.where(Hand.number.in_(numbers))
     found = db.session.execute(wanted.order_by(Hand.number)).all()
-    return [(number, dict(scores)) for number, scores in found]
+    return [
+        (number, running({"totals": totals, "scores": scores})) for number, totals, scores in found
+    ]
 
 
 def _with_last(chart: Any) -> list[list[Any]]:

@@ -189,7 +189,7 @@ def add_hand(
         if outcome.state.finished:
             row.status, row.finished_at = "finished", now
         db.session.add(hand)
-        charts.added(row, hand.number, outcome.state.scores)
+        charts.added(row, hand.number, charts.running(outcome.state))
         record(
             row,
             "hand.created",
@@ -409,7 +409,7 @@ def undo_hand(
         row.hands_played = number - 1
         row.status, row.finished_at = "open", None
         row.version += 1
-        charts.undone(row, number, previous.state_after["scores"] if previous else None)
+        charts.undone(row, number, charts.running(previous.state_after) if previous else None)
         record(
             row,
             "hand.deleted",
@@ -567,7 +567,7 @@ def _replay_from(
         new = {"id": h.id, "outcome": outcome_to_dict(outcome), "state_after": state.to_dict()}
         if first or new["outcome"] != h.outcome or new["state_after"] != h.state_after:
             changed.append(new)
-            scores[h.number] = dict(state.scores)
+            scores[h.number] = charts.running(state)
     try:
         return apply_seating(game, state, row.seating, row.options)
     except RuleError as e:

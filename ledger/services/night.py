@@ -76,8 +76,11 @@ class Standing:
     ``brought_back`` and ``kept``: the units of the pot the player brought back at the start
     and keeps at the end. ``balance``: what the settle-up settles for them, in units
     (winnings, less the pot brought back, plus the pot kept; None where nothing is settled).
-    ``to_go``: the points still needed to reach the game's target (0 once reached; None
-    without a target). ``rounds``: what the night's rounds give the player in the currency
+    ``to_go``: the points still needed to reach the game's target while the game goes on,
+    from its hands' points (0 once reached; None without a target, or once it is over: Gin
+    Rummy's end adds bonuses). ``place``: the player's place where the game shows places
+    (Any game, RULES.md §12: equal totals share one), once a hand is played; else None.
+    ``rounds``: what the night's rounds give the player in the currency
     (what they paid less their parts, RULES.md §6c), and ``total``: the game's money to settle
     (``balance_amount``) plus ``rounds``, what the transfers settle; both None on a night
     without rounds.
@@ -94,6 +97,7 @@ class Standing:
     winnings_amount: Decimal | None = None
     balance_amount: Decimal | None = None
     to_go: int | None = None
+    place: int | None = None
     rounds: Decimal | None = None
     total: Decimal | None = None
 
@@ -108,6 +112,7 @@ class Standing:
             "balance": self.balance,
             "balance_amount": _text(self.balance_amount),
             "to_go": self.to_go,
+            "place": self.place,
             "rounds": _text(self.rounds),
             "total": _text(self.total),
         }
@@ -243,13 +248,17 @@ def build_night(
     proposal of a keeper while the table has named none)."""
     view = build_session_view(group, row)
     settled = _settled(group, row, view, leftover_pot, pot_keeper)
-    target = get_game(view.game).target(view.options)
+    game = get_game(view.game)
+    target = game.target(view.options)
+    # What each needs is counted while the game goes on (Gin Rummy's end adds bonuses).
+    reach = target if view.status == "open" else None
+    places = _places(row) if view.hands_played else {}
     # A points game with no stake has no game money, only its rounds' (RULES.md §6c).
     priced = view.money or view.payout is not None
     balances = {b.player: b for b in settled.balances} if settled is not None else {}
     brought = _brought(view)
     standings = tuple(
-        _standing(view, seat, balances.get(seat.name), brought, target, priced)
+        _standing(view, seat, balances.get(seat.name), brought, reach, priced, places)
         for seat in view.players
     )
     kept = next((s for s in standings if s.kept), None)
@@ -271,6 +280,7 @@ def _standing(
     brought: PotLine | None,
     target: int | None,
     priced: bool,
+    places: Mapping[str, int] | None,
 ) -> Standing:
     """One player's figures: their score, and from their balance in the settlement (``owed``)
     the game's money (where the night has any) and the rounds' (where it has rounds)."""
@@ -293,6 +303,7 @@ def _standing(
         to_go=max(target - score, 0) if target is not None else None,
         rounds=owed.rounds if owed is not None else None,
         total=owed.total if owed is not None else None,
+        place=(places or {}).get(player),
     )
 
 
@@ -315,6 +326,11 @@ def _settled(
             return None
         game = _rounds_alone(row)
     return _netted(view, game)
+
+
+def _places(row: GameSession | Row[Any]) -> dict[str, int] | None:
+    """Each seated player's place, where the game's scoreboard shows places (Any game)."""
+    return session_game(row).places(State.from_dict(row.state), row.options)
 
 
 def _rounds_alone(row: GameSession | Row[Any]) -> SettlementView:

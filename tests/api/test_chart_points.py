@@ -79,3 +79,25 @@ def test_the_chart_is_one_row_read_however_long_the_night(table, app):
         few = count_queries(app, lambda: services.score_history(group, short))
         many = count_queries(app, lambda: services.score_history(group, long))
     assert few == many == 2  # the session's row and its chart's
+
+
+def test_kalukis_chart_draws_penalty_points_not_money(table, app):
+    """Issue 37: Kaluki's chart drew each player's money (the antes, the buy-ins, the pot);
+    its scoreboard is in penalty points (RULES.md §10), and so is its chart: through hands
+    entered, corrected and undone, kept or made again from the hands."""
+    from tests.api.test_new_games import kaluki_hand, kaluki_to_hand_6
+
+    sid = kaluki_to_hand_6(table)
+    table.ok("PUT", f"/sessions/{sid}/hands/1", kaluki_hand("Ann", Bob=50, Cas=30, Dee=40))
+    table.ok("DELETE", f"/sessions/{sid}/hands/6", status=204)
+    totals = table.ok("GET", f"/sessions/{sid}")["totals"]
+    assert totals == {"Ann": 62, "Bob": 131, "Cas": 98, "Dee": 120}  # Bob 10 fewer
+    with app.app_context():
+        group = services.authenticate(table.slug, table.passphrase)
+        kept = services.score_history(group, sid)
+        db.session.execute(delete(SessionChart).where(SessionChart.session_id == sid))
+        anew = services.score_history(group, sid)
+        db.session.rollback()
+    assert kept == anew
+    assert kept[-1] == (5, totals)
+    assert kept[0] == (1, {"Ann": 0, "Bob": 50, "Cas": 30, "Dee": 40})

@@ -102,8 +102,14 @@ def test_a_game_of_kaluki_buy_in_and_the_pot(new_phone, live_server):
     expect(standing.get_by_role("listitem").nth(2)).to_contain_text("130 to spare")
     expect(page.get_by_text("Pot: 300")).to_be_visible()
     phone.shot("kaluki-eliminated")
+    # Issue 37: a buy-in asks first. A tap by mistake, answered "Cancel", buys nothing.
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    phone.button("Bob buys back in (€1.00)").tap()
+    expect(page.get_by_text("Pot: 300")).to_be_visible()
+    asked = phone.confirm_next()
     phone.button("Bob buys back in (€1.00)").tap()
     expect(page.get_by_text("Bob buys back in at 20.")).to_be_visible()
+    assert asked == ["Bob pays €1.00 into the pot and plays on?"]
     expect(page.get_by_text("Pot: 400")).to_be_visible()
 
     phone.link("Enter hand").tap()

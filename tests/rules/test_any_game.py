@@ -118,6 +118,16 @@ def test_worked_example_hearts_to_100_lowest_wins_cas_wins_116() -> None:
         play(after, hand(Ann=0, Bob=0, Cas=0, Dee=0), **HEARTS)
 
 
+def test_each_player_has_a_place_equal_totals_sharing_one() -> None:
+    """§12's rank: in the worked example after hand 7, Cas 1st (45), Ann 2nd, Dee 3rd, Bob
+    4th; the highest first by default, equal totals sharing a place (1, 1, 3)."""
+    state = start(**HEARTS)
+    state = play(state, hand(Ann=62, Bob=101, Cas=45, Dee=88), **HEARTS).state
+    assert GAME.places(state, options(**HEARTS)) == {"Cas": 1, "Ann": 2, "Dee": 3, "Bob": 4}
+    level = play(start(), hand(Ann=5, Bob=5, Cas=2, Dee=9)).state
+    assert GAME.places(level, options()) == {"Dee": 1, "Ann": 2, "Bob": 2, "Cas": 4}
+
+
 def test_the_highest_total_wins_by_default_and_a_target_is_reached_at_or_past_it() -> None:
     state = play(start(target=10), hand(Ann=10, Bob=3, Cas=-4, Dee=0), target=10).state
     assert (state.finished, state.winners) == (True, ("Ann",))

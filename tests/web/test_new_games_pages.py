@@ -97,6 +97,8 @@ def test_kaluki_shows_who_is_in_and_a_buy_in_button(phone):
     assert "Who is in" in seen and "out in hand 1" in seen
     assert "in: 130 to spare (out past 150)" in seen  # Cas at 20
     assert "Bob buys back in (€1.00)" in seen
+    # Issue 37: one tap bought in; the button now asks first (static/app.js's data-confirm).
+    assert 'data-confirm="Bob pays €1.00 into the pot and plays on?"' in page
     version = re.search(r'name="version" value="(\d+)"', page)
     assert version
     bought = phone.client.post(
@@ -198,3 +200,43 @@ def test_a_kaluki_hand_says_kaluki_and_its_doubled_penalties(phone):
         "Penalty points: Bob 48. Ann goes out. The antes put 200 in the pot. "
         "Ann went kaluki — doubled." in board(phone)
     )
+
+
+def test_any_game_keeps_the_scoreboards_promises(phone):
+    """Issue 37 (docs/rules.md §12): Any game showed no target, no "to go", no rank and no
+    leader mid-game. Now: the target, the hands played of `hands`, what each still needs,
+    each player's place and who is ahead."""
+    phone.start("tally", ("Ann", "Bob", "Cas"), "Cas", name="Hearts", target="100", hands="10")
+    post_hand(phone, {"Ann": {"points": "30"}, "Bob": {"points": "50"}, "Cas": {"points": "10"}})
+    post_hand(phone, {"Ann": {"points": "20"}, "Bob": {"points": "0"}, "Cas": {"points": "5"}})
+
+    seen = board(phone)
+    assert "2 of 10 hands played" in seen
+    assert "Ahead: Ann, Bob" in seen  # 50 each
+    assert "Playing to 100: the game ends when a score reaches it." in seen
+    assert "Ann place 1 50 to go 50 points" in seen
+    assert "Bob deals place 1 50 to go 50 points" in seen  # equal totals share a place
+    assert "Cas plays first place 3 85 to go 15 points" in seen
+
+
+def test_any_game_where_the_lowest_wins_ranks_the_lowest_first(phone):
+    phone.start("tally", ("Ann", "Bob"), "Bob", name="Hearts", lowest_wins="true")
+    post_hand(phone, {"Ann": {"points": "13"}, "Bob": {"points": "0"}})
+    seen = board(phone)
+    assert re.search(r"Ann [a-z ]*place 2 13 points", seen)
+    assert re.search(r"Bob [a-z ]*place 1 0 points", seen) and "Ahead: Bob" in seen
+    assert "to go" not in seen  # no target, nothing to reach
+
+
+def test_gin_says_what_each_needs_from_the_hands_and_nothing_once_it_is_over(phone):
+    """Issue 37: a finished Gin game said Bob had "21 to go", counted from a total with the
+    box points in it. While the game goes on, what each needs is from the hands' points; at
+    the end, the totals with their bonuses stand alone."""
+    phone.start("gin", ("Cas", "Dee"), "Dee", entry="totals")
+    post_hand(phone, {"Cas": {"spots": "3"}, "Dee": {"spots": "43"}}, out="Cas", ending="knock")
+    assert "Cas deals 60 to go 40 points" in board(phone)  # a knock of 3 v 43: 40
+    for ending, cas, dee in (("gin", "0", "10"), ("knock", "2", "32")):
+        post_hand(phone, {"Cas": {"spots": cas}, "Dee": {"spots": dee}}, out="Cas", ending=ending)
+    seen = board(phone)
+    assert "The end of the game" in seen
+    assert "to go" not in seen and "reached" not in seen
