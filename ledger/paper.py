@@ -29,7 +29,8 @@ from ledger.services.night import NightView, night_view
 from ledger.services.results import GroupRef, HandView, SessionView, TransferView
 from ledger.services.season_views import SeasonView
 from ledger.web.display import format_money, night_game, night_name
-from ledger.web.summary import round_text, transfer_text  # the settle-up page's words
+from ledger.web.summary import hand_summary, round_text, transfer_text  # the pages' words
+from ledger.web.texts import hand_text, hand_words
 
 FONTS = Path(__file__).resolve().parent / "fonts"
 FONT = "DejaVu"
@@ -124,19 +125,36 @@ def night_sheet(night: NightView, hands: Sequence[HandView], group_name: str, ti
     sheet.line_of(", ".join(players))
     sheet.heading(_("Hands") if not _rounds(view) else _("Rounds"))
     size = 10 if len(players) <= 6 else 8
-    rows = [_hand_row(h, players) for h in _with_before(hands, night)]
-    totals = [_("Total"), *(_signed(_figure(night, p)) for p in players)]
-    sheet.grid(["#", *players], [*rows, totals], size=size)
+    # A column per side (each player, or a team game's team: its players share a score).
+    sides = _sides(view, players)
+    scored = [side[0] for side in sides]
+    rows = [_hand_row(h, scored) for h in _with_before(hands, night)]
+    totals = [_("Total"), *(_signed(_figure(night, p)) for p in scored)]
+    sheet.grid(["#", *(" & ".join(side) for side in sides)], [*rows, totals], size=size)
     money = _money_row(night, players)
     if money is not None:
         sheet.grid(["", *players], [[_("Money"), *money]], size=size)
     _pot_lines(sheet, night)
+    _in_words(sheet, view, hands)
     if night.session.rounds:
         _drinks(sheet, night, players, size)
     if night.settlement is not None:
         sheet.heading(_("Who pays whom"))
         _transfers(sheet, night.settlement.transfers, night.settlement.currency)
     return sheet.done()
+
+
+def _in_words(sheet: Sheet, view: SessionView, hands: Sequence[HandView]) -> None:
+    """Every hand in the scoreboard's words (its list of hands, ledger/web/summary.py): the
+    game's own where it has them (Klaverjassen's nat and pit, Boerenbridge's bids and
+    tricks), else who won, who pays or scores what, and the pot."""
+    if not hands:
+        return
+    words = hand_words(view.game, view.options)
+    sheet.heading(hand_text(view.game, "all"))
+    for hand in hands:
+        said = hand_summary(hand.to_json(), money=view.money, **words)
+        sheet.line_of(f"#{hand.number} {said}", 9)
 
 
 def _drinks(sheet: Sheet, night: NightView, players: Sequence[str], size: int) -> None:
@@ -202,15 +220,16 @@ def _pot_lines(sheet: Sheet, night: NightView) -> None:
 
 
 def blank_sheet(view: SessionView, title: str) -> bytes:
-    """A score sheet to fill in by hand: a row per hand, for each player the game's columns
-    ("Spots", "Points", or "Melded" and "In hand"), and a last row for the totals."""
+    """A score sheet to fill in by hand: a row per hand, for each player (or team) the game's
+    columns ("Spots", "Points", or "Melded" and "In hand"), and a last row for the totals."""
     players = [p.name for p in view.players if p.active]
     columns = _columns(view, len(players))
     sheet = Sheet(title, _("A score sheet for when the phones die."))
     head = ["#"]
-    for player in players:
-        head += [player, *([""] * (len(columns) - 1))]
-    sub = ["", *(c for _p in players for c in columns)]
+    sides = _sides(view, players)  # a team game's teams write one score each
+    for side in sides:
+        head += [" & ".join(side), *([""] * (len(columns) - 1))]
+    sub = ["", *(c for _p in sides for c in columns)]
     size = 10 if len(head) <= 9 else 7
     rows = [sub, *([str(n), *([""] * (len(head) - 1))] for n in range(1, BLANK_ROWS + 1))]
     rows.append([_("Total"), *([""] * (len(head) - 1))])
@@ -351,6 +370,12 @@ def _columns(view: SessionView, seated: int) -> list[str]:
     if not form.cards or not form.show_total:
         return [_("Points")]
     return [_(form.total_unit).capitalize()]
+
+
+def _sides(view: SessionView, players: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """Who scores together (``Game.sides``): each player alone, or a team game's teams."""
+    game = GAMES.get(view.game)
+    return game.sides(players) if game is not None else tuple((p,) for p in players)
 
 
 def _rounds(view: SessionView) -> bool:

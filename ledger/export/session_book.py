@@ -85,9 +85,9 @@ def session_workbook(
     return _save(wb, stream)
 
 
-def _option_label(option: str) -> str:
+def _option_label(option: str, game: str | None) -> str:
     """An option's name as the new-session page labels it (the workbook is in English)."""
-    return str(labels.option_label(option) or option.replace("_", " ").capitalize())
+    return str(labels.option_label(option, game) or option.replace("_", " ").capitalize())
 
 
 def _option_cell(session: Mapping[str, Any], option: str, value: Any) -> Any:
@@ -100,7 +100,7 @@ def _option_cell(session: Mapping[str, Any], option: str, value: Any) -> Any:
             return f"{_choice(option, value)} (not decided yet)"
         if session.get("leftover_pot"):
             return _choice(option, session["leftover_pot"])
-    label = labels.choice_label(option, value)
+    label = labels.choice_label(option, value, session.get("game"))
     return str(label) if label else _number(value)
 
 
@@ -234,7 +234,7 @@ def _summary_info(
         listed = [s for s in group.get("sessions") or [] if s.get("id") == session.get("id")]
         started = listed[0].get("started_at") if listed else None
     info_header: Row = ["Game", "Session", "Id", "Group", STARTED, FINISHED, "Status", "Hands"]
-    info_header += [_option_label(k) for k in options]
+    info_header += [_option_label(k, session.get("game")) for k in options]
     info: Row = [
         _game_name(session),
         # The night as the pages name it ("Spot #2"), its id beside it (API.md, fourth edition).
@@ -253,7 +253,7 @@ def _summary_info(
     info_header += pot_header
     info += pot_info
     widths: list[float] = [14, 8, 16, 18, 16, 10, 8]
-    widths += [_width(_option_label(k), v) for k, v in settings.items()]
+    widths += [_width(_option_label(k, session.get("game")), v) for k, v in settings.items()]
     widths += [_width(h, v) for h, v in zip(pot_header, pot_info, strict=True)][:-1]
     widths += [60] if pot_info else []
     return info_header, info, widths

@@ -162,6 +162,11 @@ class Game:
         """What the end of a finished game adds, by player and name (Gin Rummy); None."""
         return None
 
+    def sides(self, seats: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+        """Who scores together, in seat order (a score sheet's columns): each player alone;
+        a team game its teams, whose players share one score (Klaverjassen)."""
+        return tuple((p,) for p in seats)
+
     def session_parts(
         self, state: State, status: str, options: Mapping[str, Any], names: Sequence[str]
     ) -> dict[str, Any]:

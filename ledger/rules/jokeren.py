@@ -73,6 +73,8 @@ class Jokeren(Game):
                 "The game ends after this many hands; twice: each player deals twice; "
                 "off: play to the target."
             ),
+            # The word typed for it, in the page's language on the page ("twee keer").
+            choice_labels={rummy.TWICE_ROUND: N_("twice")},
         ),
         "target": Option(
             None,

@@ -271,7 +271,14 @@ class Klaverjassen(Game):
     min_players = 4
     max_players = 4
     options = {
-        "hands": Option(16, minimum=1, maximum=MAX_HANDS, help=N_("How many hands a game has.")),
+        # Never off, unlike the hands of the games that may end at a target (labels.py).
+        "hands": Option(
+            16,
+            minimum=1,
+            maximum=MAX_HANDS,
+            help=N_("How many hands a game has."),
+            label=N_("Hands in the game"),
+        ),
         **payout.OPTIONS,  # RULES.md §7: played for money, on the teams' totals
     }
     entry_type = KlaverEntry
@@ -297,6 +304,12 @@ class Klaverjassen(Game):
     def leaders(self, state: State, options: Mapping[str, Any]) -> tuple[str, ...] | None:
         seated = [p for p in state.seats if p in state.scores]
         return _best(state.scores, seated) if seated else ()
+
+    def sides(self, seats: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+        """The two teams, partners opposite: a score sheet's "Ann & Cas" and "Bob & Dee"."""
+        if len(seats) != 4:
+            return super().sides(seats)
+        return tuple(team_players(seats, t) for t in TEAMS)
 
     def session_parts(
         self, state: State, status: str, options: Mapping[str, Any], names: Sequence[str]

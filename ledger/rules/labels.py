@@ -8,6 +8,7 @@ the other.
 
 from __future__ import annotations
 
+from ledger.rules.game import Option
 from ledger.rules.registry import GAMES
 from ledger.rules.texts import N_
 
@@ -69,9 +70,6 @@ CHOICE_LABELS = {
     ("kaluki_bonus", "none"): N_("changes nothing"),
     ("lowest_wins", "false"): N_("no: the highest wins"),
     ("lowest_wins", "true"): N_("yes (as in Hearts)"),
-    # A word typed for a number of hands (Jokeren: each player deals twice), in the page's
-    # language on the page.
-    ("hands", "twice"): N_("twice"),
     # How a hand of Gin Rummy ended (the hand form's first question).
     ("ending", "knock"): N_("Knock"),
     ("ending", "gin"): N_("Gin"),
@@ -80,24 +78,44 @@ CHOICE_LABELS = {
 }
 
 
-def option_label(name: str) -> str | None:
-    """What an option is called (in English, marked for translation): the shared words, or
-    the game's own (``Option.label``); None where neither has any."""
+def option_label(name: str, game: str | None = None) -> str | None:
+    """What an option is called (in English, marked for translation): ``game``'s own words
+    (``Option.label``, as Klaverjassen's hands, which are never off) before the shared ones;
+    without a game, the shared words or any game's own; None where none has any."""
+    own = _own_option(name, game)
+    if own is not None and own.label:
+        return own.label
     if name in OPTION_LABELS:
         return OPTION_LABELS[name]
-    own = [g.options[name].label for g in GAMES.values() if name in g.options]
-    return next((label for label in own if label), None)
+    if game is not None:
+        return None
+    labels = [g.options[name].label for g in GAMES.values() if name in g.options]
+    return next((label for label in labels if label), None)
 
 
-def choice_label(name: str, value: object) -> str | None:
-    """What a choice of an option is called: the shared words, or the game's own."""
-    key = (name, str(value))
-    if key in CHOICE_LABELS:
-        return CHOICE_LABELS[key]
-    own = [
-        g.options[name].choice_labels.get(str(value)) for g in GAMES.values() if name in g.options
-    ]
-    return next((label for label in own if label), None)
+def choice_label(name: str, value: object, game: str | None = None) -> str | None:
+    """What a choice of an option is called: ``game``'s own words before the shared ones
+    (without a game, the shared words or any game's own)."""
+    return choice_words(name, game).get(str(value))
+
+
+def choice_words(name: str, game: str | None = None) -> dict[str, str]:
+    """The words for the choices of ``name`` by value (as text): ``game``'s own
+    (``Option.choice_labels``) over the shared ones; without a game, every game's own under
+    the shared ones. What a page shows for a choice and reads back when it is typed."""
+    words = {v: label for (o, v), label in CHOICE_LABELS.items() if o == name}
+    if game is None:
+        for g in GAMES.values():
+            if name in g.options:
+                words = {**g.options[name].choice_labels, **words}
+        return words
+    own = _own_option(name, game)
+    return {**words, **(own.choice_labels if own is not None else {})}
+
+
+def _own_option(name: str, game: str | None) -> Option | None:
+    found = GAMES.get(game) if game is not None else None
+    return found.options.get(name) if found is not None else None
 
 
 # A Gin Rummy hand's line on the scoreboard, by how it ended ("undercut": a knock the other

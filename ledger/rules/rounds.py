@@ -15,6 +15,7 @@ fewest transfers (RULES.md §6).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -306,6 +307,10 @@ def parse_amount(text: Any, currency: str) -> int:
     return int(cents)
 
 
+# An amount as a person writes it, once its marks are read: digits, one decimal point.
+_PLAIN = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+
+
 def _decimal(text: str) -> Decimal:
     """``text`` as a number: a single comma is a decimal mark ("18,40"); with both marks the
     last one is ("1.840,00", "1,840.00")."""
@@ -317,6 +322,8 @@ def _decimal(text: str) -> Decimal:
             cleaned = cleaned.replace(",", "")
     elif cleaned.count(",") == 1:
         cleaned = cleaned.replace(",", ".")
+    if not _PLAIN.fullmatch(cleaned):  # no "1e3", "1_000", "NaN": digits and one mark only
+        return Decimal("NaN")
     try:
         return Decimal(cleaned)
     except InvalidOperation:

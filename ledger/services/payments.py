@@ -24,9 +24,10 @@ from sqlalchemy import select
 
 from ledger.extensions import db
 from ledger.ids import MAX_ID
-from ledger.models import Change, Payment, Player, SessionPlayer, utcnow
+from ledger.models import Change, GameSession, Payment, Player, SessionPlayer, utcnow
 from ledger.rules.errors import RuleError
 from ledger.rules.money import amount, format_amount, minor_units, smallest_coin
+from ledger.rules.payout import for_money
 from ledger.rules.tab import check_paid, tab_cents
 from ledger.services.building import cents_amount, payment_views
 from ledger.services.errors import Conflict, NotFound
@@ -84,6 +85,7 @@ def record_payment(
         fix_plan(row, leftover_pot, pot_keeper)
         # Read after the lock: a payment another phone made a moment ago is counted.
         now = settled_now(group, row)
+        _check_paid_in(row, units)
         source = _named(now, payer, "from")
         target = _named(now, payee, "to")
         if source == target:
@@ -160,6 +162,18 @@ def _money(options: dict[str, Any]) -> tuple[Decimal, str] | None:
     if "unit_value" not in options or "currency" not in options:
         return None
     return Decimal(options["unit_value"]), str(options["currency"])
+
+
+def _check_paid_in(row: GameSession, units: int | None) -> None:
+    """A payment in units needs a game with money of its own (a money game, or a points game
+    for a stake): a points game with no stake settles its rounds alone, in the currency
+    (RULES.md §6c)."""
+    game = session_game(row)
+    if units is not None and not (game.money or for_money(game, row.options)):
+        raise RuleError(
+            "This night settles its rounds alone: give the payment as an amount, like 1.50.",
+            field="units",
+        )
 
 
 def _money_of(now: SettlementView) -> tuple[Decimal, str]:

@@ -56,16 +56,17 @@ def page_cards_language() -> str:
     return language if language in CARD_LANGUAGES else DEFAULT_LANGUAGE
 
 
-def error_text(error: RuleError | ServiceError) -> str:
+def error_text(error: RuleError | ServiceError, game: str | None = None) -> str:
     """What the engine or a service refused, in the page's language (the API keeps the English).
 
     Each template is looked up as it is and filled with ``str.format``, never ``%``: a plain
     gettext, with none of Flask-Babel's interpolation, so a "%" in a sentence stays a "%".
+    An option of ``game`` is named by the game's own words where it has them.
     """
-    return _options_by_label(error).render(get_translations().gettext)
+    return _options_by_label(error, game).render(get_translations().gettext)
 
 
-def _options_by_label(error: RuleError | ServiceError) -> Phrase:
+def _options_by_label(error: RuleError | ServiceError, game: str | None = None) -> Phrase:
     """The error's phrase with the option it concerns named as the page names it ("Play to"),
     not by the engine's key ("target"), which a player never sees.
 
@@ -76,9 +77,9 @@ def _options_by_label(error: RuleError | ServiceError) -> Phrase:
     key = phrase.params.get("option")
     if not isinstance(key, str) or error.field != f"options.{key}" or "options" in phrase.params:
         return phrase
-    if labels.option_label(key) is None:
+    if labels.option_label(key, game) is None:
         return phrase
-    label = gettext("“%(option)s”", option=option_label(key))
+    label = gettext("“%(option)s”", option=option_label(key, game))
     named = Phrase(phrase.template, **{**phrase.params, "option": label})
     named.case = phrase.case
     return named

@@ -175,7 +175,7 @@ def _start(
     game = form.game.data or ""
     prefix = _option_field(game, "")
     typed = {k[len(prefix) :]: v for k, v in _options_typed().items() if k.startswith(prefix)}
-    options = {k: texts.typed_choice(k, v) for k, v in typed.items()}
+    options = {k: texts.typed_choice(k, v, game) for k, v in typed.items()}
     # The form's request id: a resend opens the session the first send started, whichever
     # server process it reaches.
     token = minted_request_id(request.form.get(REQUEST_ID_FIELD))
@@ -185,7 +185,7 @@ def _start(
     try:
         added = services.create_session(group, game, players, dealer, options, request_id=token)
     except (services.RuleError, services.Conflict) as e:
-        return None, {_error_place(game, e.field): [i18n.error_text(e)]}
+        return None, {_error_place(game, e.field): [i18n.error_text(e, game)]}
     if asked and dealer != asked:
         flash(_("%(name)s is not playing, so %(dealer)s deals first.", name=asked, dealer=dealer))
     return added.session.id, {}

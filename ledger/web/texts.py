@@ -137,17 +137,20 @@ def text(message: str | None) -> str:
     return gettext(message) if message else ""
 
 
-def option_label(name: str) -> str:
-    label = labels.option_label(name)
+def option_label(name: str, game: str | None = None) -> str:
+    """What the option ``name`` is called on this page (``game``'s own words first)."""
+    label = labels.option_label(name, game)
     return gettext(label) if label else name.replace("_", " ").capitalize()
 
 
-def choice_label(name: str, value: Any) -> str:
-    label = labels.choice_label(name, value)
+def choice_label(name: str, value: Any, game: str | None = None) -> str:
+    """What a choice of the option ``name`` is called on this page (``game``'s own first)."""
+    label = labels.choice_label(name, value, game)
     return gettext(label) if label else str(value)
 
 
-def typed_choice(name: str, typed: str) -> str:
-    """What the engine takes for a word typed in the page's language ("twee keer": twice)."""
-    words = {gettext(label).lower(): v for (o, v), label in CHOICE_LABELS.items() if o == name}
+def typed_choice(name: str, typed: str, game: str | None = None) -> str:
+    """What the engine takes for a word typed in the page's language for a choice of the
+    option ``name``, the shared ones' or ``game``'s own ("twee keer": twice)."""
+    words = {gettext(label).lower(): v for v, label in labels.choice_words(name, game).items()}
     return words.get(typed.strip().lower(), typed)

@@ -190,6 +190,17 @@ def test_a_points_game_without_a_stake_settles_its_rounds(table):
     assert [(t["from"], t["to"], t["amount"]) for t in settlement["transfers"]] == [
         ("Bob", "Ann", "4.50")
     ]
+    # No game money, so no units to pay in: the payment is an amount, and a resend of it
+    # (a double tap) finds nothing left to pay.
+    paying = {"from": "Bob", "to": "Ann", "units": 450}
+    message = error(table.post(f"/sessions/{sid}/payments", paying), 422, "units")
+    assert (
+        message == "This night settles its rounds alone: give the payment as an amount, like 1.50."
+    )
+    paying = {"from": "Bob", "to": "Ann", "amount": "4.50"}
+    table.ok("POST", f"/sessions/{sid}/payments", paying, 201)
+    error(table.post(f"/sessions/{sid}/payments", paying), 422, "amount")
+    assert table.ok("GET", f"/sessions/{sid}/settlement")["transfers"] == []
 
 
 def test_a_payment_in_the_currency_settles_part_of_a_total(table):

@@ -123,6 +123,16 @@ def test_a_pot_carried_on_with_nobody_to_keep_it_is_still_paid_into():
             "10000.01 is not.",
         ),
         (
+            {"amount": "1e3"},
+            "amount",
+            "The amount must be more than 0 and at most 10,000.00, in whole cents: 1e3 is not.",
+        ),
+        (
+            {"amount": "1_000"},
+            "amount",
+            "The amount must be more than 0 and at most 10,000.00, in whole cents: 1_000 is not.",
+        ),
+        (
             {"amount": 18.4},
             "amount",
             'Give the amount as text, like "18.40", so it is kept exactly.',
@@ -158,6 +168,8 @@ def test_every_mistake_at_once():
         (18, 1800),
         (" 7,5 ", 750),
         ("10000", 1_000_000),
+        (".5", 50),
+        ("4.", 400),
     ],
 )
 def test_amounts_as_typed(typed, cents):

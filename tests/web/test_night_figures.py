@@ -125,6 +125,13 @@ def test_a_round_nets_into_the_same_total_on_the_settle_up_the_api_and_the_workb
     data["for"] = ["Enda", "John", "Rex", "Finn"]
     assert night.client.post(f"{board}/rounds/new", data=data).status_code == 302
 
+    # The scoreboard: the round and what it gives each, beside the night's winnings.
+    scoreboard = say(html(night.client.get(board)))
+    assert "What the rounds give so far: Enda -€1.00 · John €3.00 · Rex -€1.00 · Finn -€1.00" in (
+        scoreboard
+    )
+    assert row_of(html(night.client.get(board)), "John").endswith("-38 -€0.38")
+
     # The settle-up: game money -€0.58, the round +€3.00 (€4.00 less his €1.00), total €2.42.
     settle = html(night.client.get(f"{board}/settle"))
     assert row_of(settle, "John").startswith("John -€0.58 €3.00 €2.42")
