@@ -202,6 +202,16 @@ def kaluki_to_hand_6(table) -> int:
     return sid
 
 
+def test_kalukis_antes_are_in_the_pot_as_the_game_starts(table):
+    """Issue 37, RULES.md §10 ("the antes make a pot of 400"): the answer to starting the
+    game has them paid already; the first hand adds none again."""
+    started = table.session(KALUKI, dealer="Dee", game="kaluki", entry="totals")
+    assert (started["pot"], set(started["scores"].values())) == (400, {-100})
+    hand = table.hand(started["id"], kaluki_hand("Ann", Bob=60, Cas=30, Dee=40))
+    assert (hand["pot_before"], hand["pot_after"]) == (400, 400)
+    assert table.ok("GET", f"/sessions/{started['id']}")["scores"]["Ann"] == -100
+
+
 def test_kaluki_worked_example_ann_takes_the_pot_of_500(table):
     sid = kaluki_to_hand_6(table)
     session = table.ok("GET", f"/sessions/{sid}")
