@@ -309,6 +309,23 @@ def test_a_buy_in_is_taken_back_on_its_own_and_the_game_goes_on_as_before_it(tab
     assert ended["scores"] == {"Ann": 400, "Bob": -200, "Cas": -100, "Dee": -100}
 
 
+def test_a_group_with_a_buy_in_taken_back_is_backed_up_and_restored(app, table):
+    sid = kaluki_to_hand_6(table)
+    table.ok("POST", f"/sessions/{sid}/buy_in", {"player": "Dee"})
+    table.ok("POST", f"/sessions/{sid}/buy_in/take_back", {"player": "Dee"})
+    with app.app_context():
+        data = backup_group(table.slug)
+        data["group"]["slug"] = "the-copy"
+        restore_group(loads(dumps(data)))
+        db.session.commit()
+        again = backup_group("the-copy")
+    (night,) = data["sessions"]
+    (copied,) = again["sessions"]
+    assert copied["state"] == night["state"] and copied["state"]["pot"] == 400
+    kinds = [c["kind"] for c in again["changes"]]
+    assert kinds[-2:] == ["player.bought_in", "player.buy_in_taken_back"]
+
+
 def test_an_eliminated_player_has_no_result(table):
     sid = kaluki_to_hand_6(table)
     response = table.post(f"/sessions/{sid}/hands", kaluki_hand("Ann", Cas=20, Dee=5))
