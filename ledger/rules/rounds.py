@@ -119,6 +119,19 @@ def cents_in_micro(cents: int, currency: str) -> int:
     return cents * _MICRO_PER_CENT[minor_units(currency)]
 
 
+def night_totals(
+    currency: str, game: Mapping[PartyT, int], rounds: Sequence[Round], order: Sequence[str]
+) -> dict[PartyT | str, int]:
+    """Each party's total exactly, in millionths of ``currency``: its game money (``game``,
+    millionths, the pot a party as None) plus what the ``rounds`` give it (RULES.md §6c). The
+    night's settle-up and the tab (a night finished onto it carries its rounds) both add up
+    a night so."""
+    exact: dict[PartyT | str, int] = {party: money for party, money in game.items()}
+    for player, cents in given(rounds, order).items():
+        exact[player] = exact.get(player, 0) + cents_in_micro(cents, currency)
+    return exact
+
+
 def settle_night(
     currency: str,
     game: Mapping[PartyT, int],
@@ -132,9 +145,7 @@ def settle_night(
     as ``(payer, payee, cents)``. The totals add up to zero; the transfers settle them."""
     net = given(rounds, order)
     money: dict[Party, int] = {party: units for party, units in game.items()}
-    exact = dict(money)
-    for player, cents in net.items():
-        exact[player] = exact.get(player, 0) + cents_in_micro(cents, currency)
+    exact = night_totals(currency, money, rounds, order)
     for source, target, _ in payments:
         exact.setdefault(source, 0)
         exact.setdefault(target, 0)

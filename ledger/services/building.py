@@ -31,6 +31,7 @@ from ledger.services.results import (
     RoundView,
     SeatView,
     SessionView,
+    night_currency,
 )
 
 # What every hand's outcome, and each of its results, holds: the rest is its game's own.
@@ -250,13 +251,6 @@ def player_name(player_id: int) -> str | None:
 
 
 # ---- rounds (RULES.md §6c) --------------------------------------------------------------------
-
-DEFAULT_CURRENCY = "EUR"
-
-
-def night_currency(options: Mapping[str, Any]) -> str:
-    """The currency a night's rounds are paid in: its ``currency`` option (EUR without one)."""
-    return str(options.get("currency") or DEFAULT_CURRENCY)
 
 
 def round_views(row: Any) -> tuple[RoundView, ...]:

@@ -15,6 +15,14 @@ from typing import Any
 from ledger.rules import nights
 from ledger.rules.keeper import winnings
 
+# The currency of a night without one of its own (a points game with no stake): its rounds'.
+DEFAULT_CURRENCY = "EUR"
+
+
+def night_currency(options: Mapping[str, Any]) -> str:
+    """The currency a night's rounds are paid in: its ``currency`` option (EUR without one)."""
+    return str(options.get("currency") or DEFAULT_CURRENCY)
+
 
 def timestamp(moment: datetime | None) -> str | None:
     """A stored (naive UTC) time as ISO 8601 with a Z: ``2024-05-02T21:14:05Z``."""
@@ -181,6 +189,11 @@ class SessionView:
     def title(self) -> str:
         """The night for people, in English (messages, the bank QR, the files): "Spot #2"."""
         return nights.night_name(self.game_name, self.own_name, self.number)
+
+    @property
+    def paid_in(self) -> str:
+        """The currency the night is paid in: its game's, else its rounds' (RULES.md §6c)."""
+        return self.currency or night_currency(self.options)
 
     on_tab: bool = False  # RULES.md §6a
     # RULES.md §8: a finished game's bonuses by player (Gin Rummy), None in other games.

@@ -38,10 +38,10 @@ from ledger.rules.money import amount
 from ledger.rules.nights import NAME_OPTION, game_key, own_name
 from ledger.rules.payout import game_payout
 from ledger.rules.registry import GAMES
-from ledger.services.building import DEFAULT_CURRENCY, cents_amount
+from ledger.services.building import cents_amount
 from ledger.services.errors import NotFound, RuleError
 from ledger.services.groups import name_key
-from ledger.services.results import GroupRef, timestamp
+from ledger.services.results import GroupRef, night_currency, timestamp
 from ledger.services.rounds import rounds_by_session, rounds_from_json
 
 
@@ -395,7 +395,7 @@ def _night_rounds(facts: SessionFacts, name: str, options: Mapping[str, Any]) ->
     """What the night's rounds came to for the player (RULES.md §6c), in the currency."""
     if not facts.rounds:
         return {}
-    currency = str(options.get("currency") or DEFAULT_CURRENCY)
+    currency = night_currency(options)
     paid, owed = facts.rounds.get(name, (0, 0))
     return {
         "rounds_paid": cents_amount(paid, currency),

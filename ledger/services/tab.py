@@ -27,7 +27,7 @@ from ledger.rules.league import table_from_dict
 from ledger.rules.money import minor_units
 from ledger.rules.nights import own_name
 from ledger.rules.registry import get_game
-from ledger.rules.rounds import cents_in_micro, given
+from ledger.rules.rounds import night_totals
 from ledger.rules.tab import Tab, TabNight, TabPaid, check_payment, night_part, tab_cents, work_out
 from ledger.services.accounts import with_epc
 from ledger.services.building import build_session_view, night_named, night_rounds
@@ -190,10 +190,9 @@ def _nights(group: GroupRef) -> tuple[dict[str, list[TabNight]], dict[int, _Info
         if balances is None:
             continue
         value = Decimal(row.options["unit_value"])
-        parts = {p: night_part(u, value) for p, u in balances.items()}
-        # RULES.md §6c: a night on the tab carries its rounds.
-        for p, cents in given(night_rounds(row), list(parts)).items():
-            parts[p] = parts.get(p, 0) + cents_in_micro(cents, str(row.options["currency"]))
+        game = {p: night_part(u, value) for p, u in balances.items()}
+        # RULES.md §6c: a night on the tab carries its rounds, added up as its settle-up does.
+        parts = night_totals(str(row.options["currency"]), game, night_rounds(row), list(game))
         at = added.get(row.id) or row.finished_at or row.started_at
         nights.setdefault(str(row.options["currency"]), []).append(TabNight(row.id, at, parts))
         # A game that ended by itself keeps its hands correctable (a finished night does not).

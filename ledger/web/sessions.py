@@ -550,7 +550,7 @@ def pay(slug: str, session_id: int) -> Response:
         except (services.RuleError, services.Conflict) as e:
             flash(i18n.error_text(e), "error")
         else:
-            what = paid_text(paid.to_json(), view.currency or "")
+            what = paid_text(paid.to_json(), view.paid_in)
             flash(_("Ticked: %(what)s.", what=what), "success")
     return _back_to_settle(slug, session_id)
 
@@ -566,7 +566,7 @@ def unpay(slug: str, session_id: int, payment_id: int) -> Response:
             # Another phone took it back a moment ago: what this one wanted is done.
             flash(_("That payment was taken back already."), "success")
         else:
-            what = paid_text(paid.to_json(), view.currency or "")
+            what = paid_text(paid.to_json(), view.paid_in)
             flash(_("Taken back: %(what)s.", what=what), "success")
     return _back_to_settle(slug, session_id)
 

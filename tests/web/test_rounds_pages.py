@@ -131,3 +131,40 @@ def test_another_groups_round_pages_are_not_found(phone, client):
     for path in (f"/rounds/{round_id}", "/rounds/new"):
         response = other.client.get(f"/g/{other.slug}/s/{phone.session_id}{path}")
         assert response.status_code == 404
+
+
+def test_a_points_game_settles_its_rounds_alone_and_a_stake_waits_for_the_end(client):
+    """RULES.md §6c: a points game with no stake has a settle-up of its rounds alone, paid in
+    the currency; one played for a stake settles once it has ended, its rounds with it."""
+    phone = table_of_four(client)
+    phone.start("rummy", players=("John", "Rex"), dealer="Rex")
+    board = html(phone.client.get(phone.board))
+    assert "Settle up" not in board
+    page = html(phone.client.get(f"{phone.board}/rounds/new"))
+    once = re.search(r'name="once" value="([0-9a-f]+)"', page).group(1)
+    data = {"once": once, "for": ["John", "Rex"], "paid_by": "John", "amount": "9,01"}
+    assert phone.client.post(f"{phone.board}/rounds/new", data=data).status_code == 302
+    board = html(phone.client.get(phone.board))
+    assert "What the rounds give so far: John €4.50 · Rex -€4.50" in " ".join(
+        re.sub(r"<[^>]+>", " ", board).split()
+    )
+    settle = html(phone.client.get(f"{phone.board}/settle"))
+    rows = re.findall(r"<tr>\s*<th scope=\"row\">.*?</tr>", settle, re.S)
+    assert [re.findall(r"(-?€[\d.]+)", row) for row in rows] == [
+        ["€0.00", "€4.50", "€4.50"],
+        ["€0.00", "-€4.50", "-€4.50"],
+    ]
+    assert "Rex pays John €4.50" in settle and "Finish the night" not in settle
+    tick = {"from": "Rex", "to": "John", "amount": "4.50"}
+    assert phone.client.post(f"{phone.board}/payments", data=tick).status_code == 302
+    assert "Ticked: Rex paid John €4.50." in html(phone.client.get(f"{phone.board}/settle"))
+
+    # For a stake, the game's money is not known before the end: no settle-up yet.
+    phone.start("rummy", players=("John", "Rex"), dealer="Rex", stake="1")
+    data["once"] = re.search(
+        r'name="once" value="([0-9a-f]+)"', html(phone.client.get(f"{phone.board}/rounds/new"))
+    ).group(1)
+    assert phone.client.post(f"{phone.board}/rounds/new", data=data).status_code == 302
+    board = html(phone.client.get(phone.board))
+    assert "John paid €9.01" in board and "Settle up" not in board
+    assert phone.client.get(f"{phone.board}/settle").status_code == 404
