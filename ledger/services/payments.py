@@ -25,7 +25,7 @@ from sqlalchemy import select
 from ledger.extensions import db
 from ledger.ids import MAX_ID
 from ledger.models import Change, GameSession, Payment, Player, SessionPlayer, utcnow
-from ledger.rules.errors import RuleError
+from ledger.rules.errors import RuleError, every_problem
 from ledger.rules.money import amount, format_amount, minor_units, smallest_coin
 from ledger.rules.payout import for_money
 from ledger.rules.tab import check_paid, tab_cents
@@ -72,8 +72,10 @@ def record_payment(
     are not a whole number above 0, or more than is still due between the two.
 
     On a night with rounds (RULES.md §6c) the payment may be given in the currency instead:
-    ``money`` as typed (``"7.50"``), checked against the totals still outstanding.
+    ``money`` as typed (``"7.50"``), checked against the totals still outstanding. A payment
+    given both ways is refused naming both fields: neither is taken over the other.
     """
+    _check_one_way(units, money)
     if money is None or units is not None:
         units = _checked_units(units)
 
@@ -162,6 +164,17 @@ def _money(options: dict[str, Any]) -> tuple[Decimal, str] | None:
     if "unit_value" not in options or "currency" not in options:
         return None
     return Decimal(options["unit_value"]), str(options["currency"])
+
+
+def _check_one_way(units: Any, money: Any) -> None:
+    """A payment is given in units or as an amount, never both: which one was meant cannot be
+    told, so it is refused naming both (``units`` first), and nothing is recorded."""
+    if units is None or money is None:
+        return
+    raise every_problem(
+        RuleError("Give the payment in units or as an amount, not both.", field=field)
+        for field in ("units", "amount")
+    )
 
 
 def _check_paid_in(row: GameSession, units: int | None) -> None:

@@ -224,6 +224,27 @@ def test_a_payment_in_the_currency_settles_part_of_a_total(table):
     assert "€0.10" in message
 
 
+def test_a_payment_given_in_units_and_as_an_amount_is_refused_naming_both(table):
+    """Neither way of giving a payment is taken over the other: one that gives both is
+    refused naming `units` and `amount`, and nothing is recorded (with rounds or without)."""
+    with_rounds = worked_example(table)
+    table.ok("POST", f"/sessions/{with_rounds}/rounds", PINTS, 201)
+    without = table.session(dealer="Finn", ante=0, entry="totals")["id"]
+    table.hand(without, NIGHT_OF_6C)
+    both = "Give the payment in units or as an amount, not both."
+    for sid in (with_rounds, without):
+        version = table.ok("GET", f"/sessions/{sid}")["version"]
+        paying = {"from": "Finn", "to": "Enda", "units": 40, "amount": "0.40"}
+        response = table.post(f"/sessions/{sid}/payments", paying)
+        assert error(response, 422, "units") == both
+        assert [(e["field"], e["message"]) for e in response.get_json()["errors"]] == [
+            ("units", both),
+            ("amount", both),
+        ]
+        assert table.ok("GET", f"/sessions/{sid}/payments") == []
+        assert table.ok("GET", f"/sessions/{sid}")["version"] == version
+
+
 def test_a_night_finished_onto_the_tab_carries_its_rounds(table):
     sid = worked_example(table)
     table.ok("POST", f"/sessions/{sid}/rounds", PINTS, 201)
