@@ -23,6 +23,9 @@ NIGHT_OF_6C = {
 }
 
 
+NIGHT_OF_6C_UNITS = {"Enda": 120, "John": -30, "Rex": -50, "Finn": -40}
+
+
 def worked_example(table) -> int:
     sid = table.session(dealer="Finn", ante=0, entry="totals")["id"]
     hand = table.hand(sid, NIGHT_OF_6C)
@@ -201,6 +204,22 @@ def test_a_points_game_without_a_stake_settles_its_rounds(table):
     table.ok("POST", f"/sessions/{sid}/payments", paying, 201)
     error(table.post(f"/sessions/{sid}/payments", paying), 422, "amount")
     assert table.ok("GET", f"/sessions/{sid}/settlement")["transfers"] == []
+
+
+def test_a_points_night_without_a_stake_has_no_winnings_in_its_settlement_either(table):
+    """One fact, one value: a points night with rounds and no stake won nobody anything at
+    the table, so its settlement's balances answer `winnings: null`, as its standings do; a
+    money night's agree the other way (a number in both)."""
+    points = table.session(players=["Ann", "Bob"], dealer="Bob", game="rummy")["id"]
+    round_ = {"amount": "9.01", "paid_by": "Ann", "for": ["Ann", "Bob"]}
+    table.ok("POST", f"/sessions/{points}/rounds", round_, 201)
+    money = worked_example(table)
+    table.ok("POST", f"/sessions/{money}/rounds", PINTS, 201)
+    for sid, expected in ((points, {"Ann": None, "Bob": None}), (money, NIGHT_OF_6C_UNITS)):
+        night = table.ok("GET", f"/sessions/{sid}")
+        settlement = table.ok("GET", f"/sessions/{sid}/settlement")
+        assert {s["player"]: s["winnings"] for s in night["standings"]} == expected
+        assert {b["player"]: b["winnings"] for b in settlement["balances"]} == expected
 
 
 def test_a_payment_in_the_currency_settles_part_of_a_total(table):
