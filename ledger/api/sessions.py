@@ -151,6 +151,17 @@ def buy_in(group: GroupRef, session_id: int):
     return jsonify(view.to_json())
 
 
+@bp.post("/sessions/<int:session_id>/buy_in/take_back")
+@with_group
+def take_back_buy_in(group: GroupRef, session_id: int):
+    """Kaluki: a buy-in since the last hand taken back on its own (issue 37)."""
+    body = json_object()
+    view = services.take_back_buy_in(
+        group, session_id, text(body, "player"), whole(body, "version")
+    )
+    return jsonify(view.to_json())
+
+
 @bp.post("/sessions/<int:session_id>/reopen")
 @with_group
 def reopen(group: GroupRef, session_id: int):

@@ -88,6 +88,7 @@ CHANGES: dict[str, tuple[str | None, Shape, Shape]] = {
     "player.joined": ("count", SEATING, {"player": NAMED, "after": NAMED}),
     "player.left": ("count", SEATING, {"player": NAMED}),
     "player.bought_in": ("count", None, {**BUY_IN, "request_id?": "text"}),
+    "player.buy_in_taken_back": ("count", {**BUY_IN, "request_id?": "text"}, None),
     "player.renamed": (None, {"player": NAMED}, {"player": NAMED}),
     "session.called": ("count", None, {"call": "text", "+": "json"}),
     "session.finished": (

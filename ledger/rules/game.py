@@ -118,6 +118,11 @@ class Game:
         """How a money session ends (what the leftover pot does): the money games' own."""
         raise RuleError("{game} has no pot to finish.", game=self.name)
 
+    def opened(self, state: State, options: Mapping[str, Any]) -> State:
+        """The state as the table sees it: a game that pays in as it starts (Kaluki's antes,
+        kept with its first hand) shows them paid before hand 1; else the state itself."""
+        return state
+
     def progress(self, state: State, options: Mapping[str, Any]) -> Progress | None:
         """Where a game of a fixed length stands; None for the others."""
         return None

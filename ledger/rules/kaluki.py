@@ -156,6 +156,16 @@ def _antes(state: State, options: Mapping[str, Any]) -> tuple[list[Movement], di
     return [Movement(p, None, ante) for p in state.seats], paid
 
 
+def opened(state: State, options: Mapping[str, Any]) -> State:
+    """The game as the table sees it before its first hand: each ante in the pot from the
+    start (RULES.md §10), though the state keeps them with hand 1."""
+    moves, paid = _antes(state, {**GAME.defaults(), **options})
+    if state.finished or not moves:
+        return state
+    pot = state.pot + sum(m.units for m in moves)
+    return replace(state, scores=_apply(state.scores, moves), pot=pot, pot_antes=paid)
+
+
 def reward(options: Mapping[str, Any]) -> RummyReward:
     """What going kaluki is worth: the others' penalties doubled (``kaluki_bonus``)."""
     if {**GAME.defaults(), **options}["kaluki_bonus"] == "double":
@@ -642,6 +652,9 @@ class Kaluki(Game):
 
     def finish(self, state: State, options: Mapping[str, Any], leftover_pot: str | None) -> Finish:
         return finish(state, options, leftover_pot)
+
+    def opened(self, state: State, options: Mapping[str, Any]) -> State:
+        return opened(state, options)
 
     def buy_in(self, state: State, player: str, options: Mapping[str, Any]) -> BoughtIn:
         return buy_in(state, player, options)

@@ -9,7 +9,7 @@ Unauthorized (401), TooManyAttempts (429; TooManyNewGroups), Busy (503).
 from __future__ import annotations
 
 from ledger.services.auth import authenticate, change_passphrase, create_group
-from ledger.services.buy_ins import buy_in
+from ledger.services.buy_ins import buy_in, take_back_buy_in
 from ledger.services.calls import game_call
 from ledger.services.errors import (
     Busy,
@@ -115,6 +115,7 @@ __all__ = [
     "session_view",
     "set_pot_plan",
     "settlement",
+    "take_back_buy_in",
     "waiting_pots",
     "undo_hand",
 ]

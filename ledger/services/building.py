@@ -20,7 +20,7 @@ from ledger.rules.errors import Phrase
 from ledger.rules.game import Game
 from ledger.rules.money import amount, minor_units
 from ledger.rules.payout import for_money, game_payout
-from ledger.services.loading import session_game
+from ledger.services.loading import session_game, table_state
 from ledger.services.results import (
     GroupRef,
     HandView,
@@ -93,7 +93,7 @@ def ordered_players(state: State) -> list[str]:
 def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionView:
     """A session row as its view, from the row alone: no hand is read, nothing re-scored."""
     game = session_game(row)
-    state = State.from_dict(row.state)
+    state = table_state(row)
     names = ordered_players(state)
     seats = tuple(
         SeatView(name=p, seat=state.seats.index(p) + 1 if p in state.seats else None,
@@ -148,8 +148,17 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         own_name=nights.own_name(options),
         on_tab=bool(row.on_tab),
         rounds=round_views(row),
-        **_parts(game.session_parts(state, row.status, options, names)),
+        **_parts({**game.session_parts(state, row.status, options, names), **_taken_back(row)}),
     )
+
+
+def _taken_back(row: GameSession | Row[Any]) -> dict[str, tuple[str, ...]]:
+    """Whose buy-in may be taken back now (``may_take_back``): the players who bought back in
+    since the last hand of an open game (Kaluki), kept in the seat changes the next hand takes
+    over (services/buy_ins.py)."""
+    if row.status != "open":
+        return {}
+    return {"may_take_back": tuple(op["buy_in"]["player"] for op in row.seating if "buy_in" in op)}
 
 
 def _parts(parts: Mapping[str, Any]) -> dict[str, Any]:

@@ -4,7 +4,9 @@ pot and re-enters, before the next hand is entered.
 A buy-in is kept as a seat change between two hands (``{"buy_in": {player, after_hand,
 units, total}}`` in the session's ``seating``, which the next hand takes over), so a
 correction of an earlier hand and a restore replay it after the hand it followed, and the
-undo of that hand takes it back with it (services/hands.py).
+undo of that hand takes it back with it (services/hands.py). Until the next hand is entered a
+buy-in can also be taken back on its own (``take_back_buy_in``: a tap by mistake), which the history
+says.
 """
 
 from __future__ import annotations
@@ -14,16 +16,17 @@ from typing import Any
 from sqlalchemy import select
 
 from ledger.extensions import db
-from ledger.models import Change, GameSession
+from ledger.models import Change, GameSession, Hand
 from ledger.rules.base import State
 from ledger.rules.errors import RuleError
 from ledger.services.building import build_session_view
 from ledger.services.errors import Conflict
-from ledger.services.loading import check_version, load_session, session_game
+from ledger.services.loading import apply_seating, check_version, load_session, session_game
 from ledger.services.results import GroupRef, SessionView
 from ledger.services.unit_of_work import record, write
 
 BOUGHT_IN = "player.bought_in"
+TAKEN_BACK = "player.buy_in_taken_back"
 
 
 def buy_in(
@@ -65,6 +68,49 @@ def buy_in(
         if request_id is not None:
             after["request_id"] = request_id
         record(row, BOUGHT_IN, hand_number=row.hands_played, before=None, after=after)
+        db.session.flush()
+        return build_session_view(group, row)
+
+    return write(work)
+
+
+def take_back_buy_in(
+    group: GroupRef, session_id: int, player: str | None, version: int | None = None
+) -> SessionView:
+    """``player``'s buy-in since the last hand is taken back: the units leave the pot and the
+    player is eliminated again, the other seat changes since that hand stay made. Conflict
+    once the next hand has been entered (the buy-in is then part of the game) or where the
+    player has no buy-in since the last hand."""
+
+    def work() -> SessionView:
+        row = load_session(group, session_id, lock=True)
+        check_version(row, version)
+        key = (player or "").strip().casefold()
+        made = next(
+            (
+                op
+                for op in row.seating
+                if "buy_in" in op and op["buy_in"]["player"].casefold() == key
+            ),
+            None,
+        )
+        if row.status != "open" or made is None or not key:
+            raise Conflict(
+                "{player} has no buy-in since hand {hand} to take back.",
+                field="player",
+                player=(player or "").strip(),
+                hand=row.hands_played,
+            )
+        ops = [op for op in row.seating if op is not made]
+        last = db.session.scalars(
+            select(Hand.state_after).where(
+                Hand.session_id == row.id, Hand.number == row.hands_played
+            )
+        ).one()
+        state = apply_seating(session_game(row), State.from_dict(last), ops, row.options)
+        row.state, row.seating = state.to_dict(), ops
+        row.version += 1
+        record(row, TAKEN_BACK, hand_number=row.hands_played, before=made["buy_in"], after=None)
         db.session.flush()
         return build_session_view(group, row)
 

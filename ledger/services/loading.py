@@ -70,6 +70,18 @@ def session_game(row: GameSession | Row[Any]) -> Game:
     return get_game(row.game)
 
 
+def table_state(row: GameSession | Row[Any]) -> State:
+    """The session's state as the table sees it: the one kept, except that a game which pays
+    in as it starts but keeps that with its first hand shows it paid before hand 1 (Kaluki's
+    antes in the pot from the start, RULES.md §10: ``Game.opened``). Every view of a night
+    and its settle-up read it, so the scoreboard, the settle-up, the API and the workbook
+    show the same pot and balances."""
+    state = State.from_dict(row.state)
+    if row.status != "open" or row.hands_played:
+        return state
+    return session_game(row).opened(state, row.options)
+
+
 def game_of(group: GroupRef, session_id: int) -> Game:
     """The game the group's session ``session_id`` plays (what reads its hands' entries), or
     NotFound as ``load_session`` says."""

@@ -250,8 +250,9 @@ def build_night(
     settled = _settled(group, row, view, leftover_pot, pot_keeper)
     game = get_game(view.game)
     target = game.target(view.options)
-    # What each needs is counted while the game goes on (Gin Rummy's end adds bonuses).
-    reach = target if view.status == "open" else None
+    # What each needs is counted while a points game goes on (Gin Rummy's end adds bonuses);
+    # a money game's scores are balances (Kaluki's target is where a player is out).
+    reach = target if view.status == "open" and not view.money else None
     places = _places(row) if view.hands_played else {}
     # A points game with no stake has no game money, only its rounds' (RULES.md §6c): no
     # winnings, in its standings and in its settlement's balances alike.

@@ -204,6 +204,8 @@ class SessionView:
     eliminated: Mapping[str, int] | None = None
     buy_ins: Mapping[str, tuple[int, ...]] | None = None
     may_buy_in: tuple[str, ...] = ()  # who may buy back in now (the page's buttons)
+    # whose buy-in since the last hand may be taken back (the page's buttons)
+    may_take_back: tuple[str, ...] = ()
     rounds: tuple[RoundView, ...] = ()  # RULES.md §6c: the night's rounds, oldest first
     # A game's own parts of the answer beside these (Boerenbridge's ``round``, Klaverjassen's
     # ``teams`` and ``sheet``: ``Game.session_parts``), answered as they are.

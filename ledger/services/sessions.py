@@ -52,7 +52,13 @@ from ledger.services.keepers import (
     settlement_balances,
     tab_keeper,
 )
-from ledger.services.loading import check_version, load_session, read_session, session_game
+from ledger.services.loading import (
+    check_version,
+    load_session,
+    read_session,
+    session_game,
+    table_state,
+)
 from ledger.services.plans import check_unpaid, checked_choice, pot_plan
 from ledger.services.results import (
     AddedSession,
@@ -406,7 +412,7 @@ def _settled_state(
     ``leftover_pot`` (else the table's plan, services/plans.py: the same on every phone), a
     finished one as it ended. The keeper's pot and a points game's payout are counted by
     ``settlement_balances`` (services/keepers.py)."""
-    state = State.from_dict(row.state)
+    state = table_state(row)
     if row.status == "finished":
         return state, keeper_names(row)[0]
     if leftover_pot is None:

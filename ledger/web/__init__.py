@@ -15,7 +15,7 @@ def register_pages(app: Flask) -> None:
     Flask prefers to this app-wide one.)
     """
     from ledger.services.errors import ServiceError
-    from ledger.web import access, display, groups, hands, history, home, i18n, sessions, tab
+    from ledger.web import access, display, groups, hands, history, home, i18n, seats, sessions, tab
     from ledger.web import rounds as round_pages
     from ledger.web.errors import service_error_page
     from ledger.web.limits import refuse_unkeepable_text
@@ -27,6 +27,7 @@ def register_pages(app: Flask) -> None:
         display.bp,
         groups.bp,
         sessions.bp,
+        seats.bp,
         hands.bp,
         round_pages.bp,
         history.bp,

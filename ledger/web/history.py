@@ -321,6 +321,16 @@ def _bought_in(change: ChangeView, session: SessionView) -> str:
     )
 
 
+def _taken_back(change: ChangeView, session: SessionView) -> str:
+    made = change.before
+    return _(
+        "%(player)s's buy-in was taken back: %(amount)s out of the pot, out in hand %(hand)d.",
+        player=made["player"],
+        amount=_pot(made["units"], session),
+        hand=made["after_hand"],
+    )
+
+
 def _renamed(change: ChangeView, session: SessionView) -> str:
     was, now = change.before["player"], change.after["player"]
     return _("%(before)s is now called %(after)s.", before=was, after=now)
@@ -456,6 +466,7 @@ _WORDS: dict[str, Callable[[ChangeView, SessionView], str]] = {
     "player.joined": _joined,
     "player.left": _left,
     "player.bought_in": _bought_in,
+    "player.buy_in_taken_back": _taken_back,
     "player.renamed": _renamed,
     "session.finished": _finished,
     "pot.carried": _carried,

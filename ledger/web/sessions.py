@@ -330,6 +330,8 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         # A money game's scores are balances: a points target is the game's own to show.
         target=None if view.money else board.night.target,
         limit=board.night.target,
+        # A closed night's "Open the night again" only where it can be (else the reason).
+        reopen=services.reopen_refusal(group, view.id) if view.closed else "",
         waiting=_waiting_texts(group, view.game).get(view.game, [])
         if view.money and view.status == "open"
         else [],
@@ -416,61 +418,6 @@ def delete(slug: str, session_id: int) -> Response:
         return redirect(url_for(".show", slug=slug, session_id=session_id))
     flash(_("%(game)s #%(id)d is deleted.", game=night_game(gone), id=gone.number), "success")
     return redirect(url_for("groups.show", slug=slug))
-
-
-# --- Players joining and leaving between hands -----------------------------------------------
-
-
-@bp.post("/<int:session_id>/join")
-def join(slug: str, session_id: int) -> Response:
-    group = access.group_for_page(slug)
-    form = PlayerForm(prefix="join")
-    if form.validate_on_submit():
-        try:
-            services.join_session(
-                group, session_id, form.name.data or "", request.form.get("after", "")
-            )
-        except (services.RuleError, services.Conflict) as e:
-            flash(i18n.error_text(e), "error")
-        else:
-            flash(_("%(name)s sits down.", name=form.name.data), "success")
-    else:
-        for message in form.name.errors:
-            flash(str(message), "error")
-    return redirect(url_for(".show", slug=slug, session_id=session_id))
-
-
-@bp.post("/<int:session_id>/buy_in")
-def buy_in(slug: str, session_id: int) -> Response:
-    """A player eliminated in the last hand buys back in (Kaluki): the version the page showed
-    is sent back, so a double tap is refused rather than made twice."""
-    group = access.group_for_page(slug)
-    name = request.form.get("player", "")
-    if ConfirmForm().validate_on_submit():
-        try:
-            view = services.buy_in(
-                group, session_id, name, version=form_number(request.form.get("version"))
-            )
-        except (services.RuleError, services.Conflict) as e:
-            flash(i18n.error_text(e), "error")
-        else:
-            total = view.totals.get(name, 0) if view.totals else 0
-            flash(_("%(name)s buys back in at %(total)d.", name=name, total=total), "success")
-    return redirect(url_for(".show", slug=slug, session_id=session_id))
-
-
-@bp.post("/<int:session_id>/leave")
-def leave(slug: str, session_id: int) -> Response:
-    group = access.group_for_page(slug)
-    name = request.form.get("name", "")
-    if ConfirmForm().validate_on_submit():
-        try:
-            services.leave_session(group, session_id, name)
-        except (services.RuleError, services.Conflict) as e:
-            flash(i18n.error_text(e), "error")
-        else:
-            flash(_("%(name)s leaves the table; their score stays.", name=name), "success")
-    return redirect(url_for(".show", slug=slug, session_id=session_id))
 
 
 # --- Settling up and finishing ----------------------------------------------------------------

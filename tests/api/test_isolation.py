@@ -82,6 +82,7 @@ def body_for(endpoint: str):
         "api.pay_tab": {"from": "Zebedee", "to": "Philomena", "amount": "0.01", "currency": "EUR"},
         "api.set_account": {"iban": "NL91ABNA0417164300", "name": "Cornelius"},
         "api.buy_in": {"player": "Zebedee"},
+        "api.take_back_buy_in": {"player": "Zebedee"},
         "api.add_round": ROUND,
         "api.change_round": ROUND,
         "api.game_call": {"bids": {"Zebedee": 0, "Philomena": 0, "Cornelius": 0}},

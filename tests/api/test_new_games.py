@@ -202,6 +202,16 @@ def kaluki_to_hand_6(table) -> int:
     return sid
 
 
+def test_kalukis_antes_are_in_the_pot_as_the_game_starts(table):
+    """Issue 37, RULES.md §10 ("the antes make a pot of 400"): the answer to starting the
+    game has them paid already; the first hand adds none again."""
+    started = table.session(KALUKI, dealer="Dee", game="kaluki", entry="totals")
+    assert (started["pot"], set(started["scores"].values())) == (400, {-100})
+    hand = table.hand(started["id"], kaluki_hand("Ann", Bob=60, Cas=30, Dee=40))
+    assert (hand["pot_before"], hand["pot_after"]) == (400, 400)
+    assert table.ok("GET", f"/sessions/{started['id']}")["scores"]["Ann"] == -100
+
+
 def test_kaluki_worked_example_ann_takes_the_pot_of_500(table):
     sid = kaluki_to_hand_6(table)
     session = table.ok("GET", f"/sessions/{sid}")
@@ -264,6 +274,56 @@ def test_a_buy_in_sent_twice_with_its_request_id_is_made_once(table):
     again = table.ok("POST", f"/sessions/{sid}/buy_in", body)
 
     assert first == again and again["pot"] == 500
+
+
+def test_a_buy_in_is_taken_back_on_its_own_and_the_game_goes_on_as_before_it(table):
+    """Issue 37: a buy-in tapped by mistake is taken back on its own until the next hand is
+    entered (only undoing the whole hand took it back). The session is then as before it,
+    the history says so, and the worked example plays on from there."""
+    sid = kaluki_to_hand_6(table)
+    before = table.ok("GET", f"/sessions/{sid}")
+    for name in ("Dee", "Bob"):
+        table.ok("POST", f"/sessions/{sid}/buy_in", {"player": name, "request_id": name})
+    back = table.ok("POST", f"/sessions/{sid}/buy_in/take_back", {"player": "dee"})
+    assert (back["pot"], back["buy_ins"], back["eliminated"]) == (500, {"Bob": 1}, ["Dee"])
+    assert back["scores"]["Dee"] == before["scores"]["Dee"] == -100
+    assert back["totals"]["Dee"] == 161 and back["totals"]["Bob"] == 98
+    # A resend of Dee's buy-in buys nothing again; a second take-back has nothing to take.
+    assert (
+        table.ok("POST", f"/sessions/{sid}/buy_in", {"player": "Dee", "request_id": "Dee"})["pot"]
+        == 500
+    )
+    message = error(
+        table.post(f"/sessions/{sid}/buy_in/take_back", {"player": "Dee"}), 409, "player"
+    )
+    assert message == "Dee has no buy-in since hand 6 to take back."
+    history = table.ok("GET", f"/sessions/{sid}/history")
+    assert [c["kind"] for c in history][-3:] == [
+        "player.bought_in", "player.bought_in", "player.buy_in_taken_back",
+    ]  # fmt: skip
+    # The next hand makes Bob's buy-in part of the game: it stays.
+    table.hand(sid, kaluki_hand("Ann", True, Bob="KS QS 4D", Cas="JK JK 5H"))
+    error(table.post(f"/sessions/{sid}/buy_in/take_back", {"player": "Bob"}), 409, "player")
+    table.hand(sid, kaluki_hand("Ann", Bob="9C 2H"))
+    ended = table.ok("POST", f"/sessions/{sid}/finish", {})
+    assert ended["scores"] == {"Ann": 400, "Bob": -200, "Cas": -100, "Dee": -100}
+
+
+def test_a_group_with_a_buy_in_taken_back_is_backed_up_and_restored(app, table):
+    sid = kaluki_to_hand_6(table)
+    table.ok("POST", f"/sessions/{sid}/buy_in", {"player": "Dee"})
+    table.ok("POST", f"/sessions/{sid}/buy_in/take_back", {"player": "Dee"})
+    with app.app_context():
+        data = backup_group(table.slug)
+        data["group"]["slug"] = "the-copy"
+        restore_group(loads(dumps(data)))
+        db.session.commit()
+        again = backup_group("the-copy")
+    (night,) = data["sessions"]
+    (copied,) = again["sessions"]
+    assert copied["state"] == night["state"] and copied["state"]["pot"] == 400
+    kinds = [c["kind"] for c in again["changes"]]
+    assert kinds[-2:] == ["player.bought_in", "player.buy_in_taken_back"]
 
 
 def test_an_eliminated_player_has_no_result(table):

@@ -116,6 +116,47 @@ def test_kaluki_shows_who_is_in_and_a_buy_in_button(phone):
     assert "Went kaluki" in form and 'data-player="Bob"' in form
 
 
+def _version(page: str) -> str:
+    found = re.search(r'name="version" value="(\d+)"', page)
+    assert found
+    return found.group(1)
+
+
+def test_a_kaluki_buy_in_is_taken_back_on_its_own_until_the_next_hand(phone):
+    """Issue 37: a buy-in tapped by mistake could be taken back only by undoing the whole
+    hand. Now on its own, until the next hand is entered; the history says so."""
+    phone.start("kaluki", ("Ann", "Bob", "Cas", "Dee"), "Dee", entry="totals")
+    post_hand(phone, {"Bob": {"spots": "160"}, "Cas": {"spots": "20"}, "Dee": {"spots": "155"}},
+              out="Ann")  # fmt: skip
+    page = html(phone.client.get(phone.board))
+    for name in ("Bob", "Dee"):
+        phone.client.post(f"{phone.board}/buy_in", data={"player": name, "version": _version(page)})
+        page = html(phone.client.get(phone.board))
+    assert "Pot: 600" in words(page) and "Bob buys back in" not in words(page)
+    taken = phone.client.post(
+        f"{phone.board}/buy_in/take_back", data={"player": "Bob", "version": _version(page)}
+    )
+    assert taken.status_code == 302
+    seen = board(phone)
+    assert "Bob's buy-in is taken back: out again." in seen
+    assert "Pot: 500" in seen and "Bob buys back in (€1.00)" in seen  # out, and may buy in
+    assert "Take back Dee's buy-in (€1.00)" in seen  # Dee's stays, at 20 as it was
+    assert "bought in once, at 20" in seen and "Take back Bob's" not in seen
+    history = words(html(phone.client.get(f"{phone.board}/history")))
+    assert "Bob's buy-in was taken back: €1.00 out of the pot, out in hand 1." in history
+    # The next hand entered, Dee's buy-in is part of the game: no button, and a late post
+    # is refused with the reason.
+    phone.seats = ["Ann", "Cas", "Dee"]  # the form's rows: Bob is out
+    post_hand(phone, {"Cas": {"spots": "10"}, "Dee": {"spots": "12"}}, out="Ann")
+    page = html(phone.client.get(phone.board))
+    assert "Take back" not in words(page)
+    phone.client.post(
+        f"{phone.board}/buy_in/take_back", data={"player": "Dee", "version": _version(page)}
+    )
+    seen = board(phone)
+    assert "Dee has no buy-in since hand 2 to take back." in seen and "Pot: 500" in seen
+
+
 def test_kaluki_leaves_the_eliminated_player_out_of_the_next_hand(phone):
     phone.start("kaluki", ("Ann", "Bob", "Cas"), "Cas", entry="totals", buy_in="off")
     post_hand(phone, {"Bob": {"spots": "160"}, "Cas": {"spots": "20"}}, out="Ann")

@@ -213,3 +213,45 @@ def test_a_seasons_night_counts_the_scoreboards_winnings(night):
     assert season["nights"][1]["points"] == {"Enda": 113, "John": -38, "Rex": -60, "Finn": -75}
     john = next(s for s in season["standings"] if s["player"] == "John")
     assert john["total"] == season["nights"][0]["points"]["John"] - 38
+
+
+def test_kalukis_antes_are_in_the_pot_from_the_start_everywhere(client):
+    """Issue 37 (RULES.md §10: "the antes make a pot of 400"): before hand 1 Kaluki showed a
+    pot of 0 and every balance 0, though the antes are paid as the game starts. Now the pot is
+    400 and each balance -€1.00 on the scoreboard, the settle-up, the API and the workbook
+    alike; hand 1 puts in no ante again, and nobody is told what they need "to go" to the
+    target that puts them out."""
+    phone = Phone(client)
+    phone.create_group()
+    phone.start("kaluki", ("Ann", "Bob", "Cas", "Dee"), "Dee", entry="totals")
+    board = phone.board
+
+    scoreboard = html(phone.client.get(board))
+    assert "Pot: 400 (€4.00)" in say(scoreboard)
+    balances = "Ann plays first -100 -€1.00 Bob -100 -€1.00 Cas -100 -€1.00 Dee deals -100 -€1.00"
+    assert f"Balances {balances} Who is in" in say(scoreboard)
+    assert "to go" not in say(scoreboard)
+    settle = html(phone.client.get(f"{board}/settle"))
+    assert "In the pot: 400 units (€4.00)" in say(settle)
+    assert row_of(settle, "Bob") == "Bob -100 -€1.00"
+
+    session = api(phone, f"/sessions/{phone.session_id}")
+    assert (session["pot"], session["scores"]) == (
+        400,
+        dict.fromkeys("Ann Bob Cas Dee".split(), -100),
+    )
+    assert {s["winnings"] for s in session["standings"]} == {-100}
+    assert {s["to_go"] for s in session["standings"]} == {None}
+    settlement = api(phone, f"/sessions/{phone.session_id}/settlement")
+    assert settlement["pot"] == 400 and {b["units"] for b in settlement["balances"]} == {-100}
+
+    book = load(phone.client.get(f"{board}/export.xlsx").data)
+    players = {r["Player"]: r for r in table(book["Summary"], header_row=4)}
+    assert players["Cas"]["Final score (units)"] == -100
+
+    from tests.web.test_new_games_pages import post_hand
+
+    post_hand(phone, {"Bob": {"spots": "20"}, "Cas": {"spots": "30"}, "Dee": {"spots": "9"}},
+              out="Ann")  # fmt: skip
+    after = api(phone, f"/sessions/{phone.session_id}")
+    assert after["pot"] == 400 and after["scores"]["Ann"] == -100

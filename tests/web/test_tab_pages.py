@@ -201,3 +201,22 @@ def test_the_tab_says_a_correction_changes_it_only_when_a_night_on_it_can_be_cor
     phone.enter({"John": "K Q J"}, out="Enda")  # Enda scores 30: the game is over
     assert phone.client.post(f"{board}/finish", data={"settle": "tab"}).status_code == 302
     assert sentence in html(phone.client.get(f"/g/{phone.slug}/tab"))
+
+
+def test_the_scoreboard_offers_open_again_only_when_it_can_be_done(phone):
+    """Issue 37 (a walk over a night's pages in each state, every button tapped): the settle-up
+    had stopped offering "Open the night again" where it can only refuse, but the scoreboard
+    still offered it for a night on the tab and one with payments ticked. Now it says why."""
+    board = night_on_tab(phone)
+    page = html(phone.client.get(board))
+    assert 'id="reopen"' not in page
+    assert "Spot #1 is on the tab: take it off the tab before reopening it." in page
+
+    phone.client.post(f"/g/{phone.slug}/s/{phone.session_id}/off-tab")
+    page = html(phone.client.get(board))
+    assert 'id="reopen"' in page and 'id="reopen-why"' not in page  # now it can be done
+
+    phone.client.post(f"{board}/payments", data={"from": "Finn", "to": "Enda", "units": "5"})
+    page = html(phone.client.get(board))
+    assert 'id="reopen"' not in page
+    assert "Payments were ticked for Spot #1: take them back before reopening it." in page
