@@ -84,13 +84,16 @@ class Sheet(FPDF):
         height: float = 6.5,
         left: int = 1,
         boxes: bool = False,
+        span: int = 1,
     ) -> None:
         """A table with a bold heading row repeated on every page: the first ``left`` columns
         (names) to the left, numbers to the right; ``first`` widens the first column against
-        the others; ``boxes`` draws every cell's box (a sheet to write on)."""
+        the others; ``boxes`` draws every cell's box (a sheet to write on); ``span``: each
+        heading after the first covers that many columns (a player's on a blank sheet)."""
         self.set_font(FONT, "", size)
-        widths = (first, *([1.0] * (len(head) - 1)))
-        align = (*(["LEFT"] * left), *(["RIGHT"] * (len(head) - left)))
+        count = 1 + (len(head) - 1) * span
+        widths = (first, *([1.0] * (count - 1)))
+        align = (*(["LEFT"] * left), *(["RIGHT"] * (count - left)))
         with self.table(
             col_widths=widths,
             text_align=align,
@@ -98,7 +101,13 @@ class Sheet(FPDF):
             headings_style=FontFace(emphasis="BOLD"),
             borders_layout="ALL" if boxes else "HORIZONTAL_LINES",
         ) as table:
-            table.row(list(head))
+            if span == 1:
+                table.row(list(head))
+            else:
+                heading = table.row()
+                heading.cell(head[0])
+                for text in head[1:]:
+                    heading.cell(text, align="CENTER", colspan=span)
             for row in rows:
                 table.row(list(row))
 
@@ -225,15 +234,17 @@ def blank_sheet(view: SessionView, title: str) -> bytes:
     players = [p.name for p in view.players if p.active]
     columns = _columns(view, len(players))
     sheet = Sheet(title, _("A score sheet for when the phones die."))
-    head = ["#"]
     sides = _sides(view, players)  # a team game's teams write one score each
-    for side in sides:
-        head += [" & ".join(side), *([""] * (len(columns) - 1))]
+    # Each player's (or team's) name over their columns, the columns' words under it.
+    head = ["#", *(" & ".join(side) for side in sides)]
     sub = ["", *(c for _p in sides for c in columns)]
-    size = 10 if len(head) <= 9 else 7
-    rows = [sub, *([str(n), *([""] * (len(head) - 1))] for n in range(1, BLANK_ROWS + 1))]
-    rows.append([_("Total"), *([""] * (len(head) - 1))])
-    sheet.grid(head, rows, first=0.6, size=size, height=8.5, boxes=True)
+    # Up to 22 columns (Boerenbridge's seven players): smaller type, and "Total" must fit.
+    wide = len(sub) > 15
+    size = 10 if len(sub) <= 9 else 5.5 if wide else 7
+    rows = [sub, *([str(n), *([""] * (len(sub) - 1))] for n in range(1, BLANK_ROWS + 1))]
+    rows.append([_("Total"), *([""] * (len(sub) - 1))])
+    first = 1.2 if wide else 0.6
+    sheet.grid(head, rows, first=first, size=size, height=8.5, boxes=True, span=len(columns))
     return sheet.done()
 
 
@@ -358,18 +369,18 @@ def _day(view: SessionView) -> str:
 
 
 def _columns(view: SessionView, seated: int) -> list[str]:
-    """What a player's cell of a hand holds in this game, from the game's own facts: the
-    points melded and those left in hand where both are entered, else its running total."""
+    """What a player's cell of a hand holds in this game, in the page's language: the game's
+    own paper columns (``Game.paper_columns``: "Spots"; "Melded" and "In hand"; Boerenbridge's
+    "Bid", "Tricks" and "Points"), one "Points" for a game not known."""
     game = GAMES.get(view.game)
     if game is None:
         return [_("Points")]
-    results = game.entry_fields().get("results")
-    if isinstance(results, dict) and "melded" in results:
-        return [_("Melded"), _("In hand")]
-    form = game.entry_form(view.options, seated)
-    if not form.cards or not form.show_total:
-        return [_("Points")]
-    return [_(form.total_unit).capitalize()]
+    return [_upper(_(word)) for word in game.paper_columns(view.options, seated)]
+
+
+def _upper(text: str) -> str:
+    """A column's heading with a capital letter: "spots" as "Spots"."""
+    return text[:1].upper() + text[1:]
 
 
 def _sides(view: SessionView, players: Sequence[str]) -> tuple[tuple[str, ...], ...]:

@@ -82,8 +82,9 @@ def handle_api_error(e: APIError) -> Response:
 
 def handle_rule_error(e: RuleError) -> Response:
     """A well-formed request that breaks a rule of the game: 422. A hand's (and a round's)
-    lists every problem found in it, so a client can mark them all at once."""
-    if request.endpoint not in HAND_ENDPOINTS:
+    lists every problem found in it, so a client can mark them all at once; so does any
+    refusal of more than one field (a payment given both in units and as an amount)."""
+    if request.endpoint not in HAND_ENDPOINTS and len(e.problems) == 1:
         return json_error(422, e.message, e.field)
     problems = [{"message": p.message, "field": p.field} for p in e.problems]
     return json_error(422, e.message, e.field, problems=problems)

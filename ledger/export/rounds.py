@@ -94,20 +94,38 @@ def round_movements(session: Mapping[str, Any]) -> Iterator[tuple[str, str, Deci
 
 
 def totals_columns(session: Mapping[str, Any], currency: str) -> Row:
-    """The Summary's rounds and total columns, where the night has rounds."""
+    """The Summary's rounds and total columns, where the night has rounds; with the pot
+    brought back or kept before them where there is one, so that the row adds up: Amount
+    (the night's winnings, the pot left out) plus Pot plus Rounds is the Total, as the
+    settle-up shows Money, Pot, Rounds and Total."""
     if not _with_rounds(session):
         return []
-    return [f"Rounds ({currency})", f"Total ({currency})"]
+    pot = [f"Pot ({currency})"] if _with_pot(session) else []
+    return [*pot, f"Rounds ({currency})", f"Total ({currency})"]
 
 
 def totals_cells(session: Mapping[str, Any], name: str) -> Row:
-    """A player's rounds and total on the Summary: the night's figures (its standings, as
-    every page shows them: ledger/services/night.py)."""
+    """A player's pot (where there is one), rounds and total on the Summary: the night's
+    figures (its standings, as every page shows them: ledger/services/night.py). The pot is
+    what the settle-up settles less what was won: the pot kept less the pot brought back."""
     if not _with_rounds(session):
         return []
     standings = session.get("standings") or []
     found: Mapping[str, Any] = next((s for s in standings if s["player"] == name), {})
-    return [Decimal(str(found.get("rounds") or 0)), Decimal(str(found.get("total") or 0))]
+    pot: Row = []
+    if _with_pot(session):
+        settled = _decimal(found.get("balance_amount"))
+        pot = [settled - _decimal(found.get("winnings_amount"))]
+    return [*pot, _decimal(found.get("rounds")), _decimal(found.get("total"))]
+
+
+def _with_pot(session: Mapping[str, Any]) -> bool:
+    """Whether a player of the night brought a pot back or keeps one (RULES.md §2)."""
+    return any(s.get("brought_back") or s.get("pot_kept") for s in session.get("standings") or [])
+
+
+def _decimal(value: Any) -> Decimal:
+    return Decimal(str(value or 0))
 
 
 def _with_rounds(session: Mapping[str, Any]) -> bool:

@@ -429,6 +429,11 @@ class Boerenbridge(Game):
     def play_hand(self, state: State, entry: Any, options: Mapping[str, Any]) -> HandOutcome:
         return play(state, entry, options)
 
+    def paper_columns(self, options: Mapping[str, Any], seated: int) -> tuple[str, ...]:
+        """On paper a Boerenbridge table writes each player's bid, the tricks they took and
+        the points the round scored them."""
+        return (N_("Bid"), N_("Tricks"), N_("Points"))
+
     def start(
         self, players: Sequence[str], dealer: str, options: Mapping[str, Any], carried_pot: int
     ) -> State:

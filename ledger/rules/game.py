@@ -281,6 +281,20 @@ class Game:
         answers it), sentence by sentence; none where the pages' shared words say it."""
         return ()
 
+    def paper_columns(self, options: Mapping[str, Any], seated: int) -> tuple[str, ...]:
+        """What a table writes for each player each hand on the blank paper score sheet
+        (ledger/paper.py), as message ids the sheet translates: the points melded and those
+        left in hand where both are entered (Rummy 500), the total of the cards left where a
+        hand is entered as cards and shows one ("spots"), else one column, "Points". A game
+        whose paper has other columns says them (Boerenbridge: bid, tricks and points)."""
+        results = self.entry_fields().get("results")
+        if isinstance(results, dict) and "melded" in results:
+            return (N_("Melded"), N_("In hand"))
+        form = self.entry_form(options, seated)
+        if form.cards and form.show_total:
+            return (form.total_unit,)
+        return (N_("Points"),)
+
     def says_out(self) -> bool:
         """Whether a hand's words say who went out (or that nobody did)."""
         return self.nobody_out and self.out_scores and self.cards

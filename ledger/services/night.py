@@ -254,8 +254,12 @@ def build_night(
     # a money game's scores are balances (Kaluki's target is where a player is out).
     reach = target if view.status == "open" and not view.money else None
     places = _places(row) if view.hands_played else {}
-    # A points game with no stake has no game money, only its rounds' (RULES.md §6c).
+    # A points game with no stake has no game money, only its rounds' (RULES.md §6c): no
+    # winnings, in its standings and in its settlement's balances alike.
     priced = view.money or view.payout is not None
+    if settled is not None and not priced:
+        unpriced = tuple(replace(b, game_money=False) for b in settled.balances)
+        settled = replace(settled, balances=unpriced)
     balances = {b.player: b for b in settled.balances} if settled is not None else {}
     brought = _brought(view)
     standings = tuple(

@@ -25,7 +25,7 @@ from sqlalchemy import select
 from ledger.extensions import db
 from ledger.ids import MAX_ID
 from ledger.models import Change, GameSession, Payment, Player, SessionPlayer, utcnow
-from ledger.rules.errors import RuleError
+from ledger.rules.errors import RuleError, every_problem
 from ledger.rules.money import amount, format_amount, minor_units, smallest_coin
 from ledger.rules.payout import for_money
 from ledger.rules.tab import check_paid, tab_cents
@@ -67,15 +67,14 @@ def record_payment(
     Checked against what is outstanding in the session's settlement now, under the table's
     plan for the pot (for an open session ``leftover_pot`` and ``pot_keeper`` are the plan the
     paying page showed: it becomes the table's if none was chosen, and a page that showed
-    another than the one chosen is refused). Raises
-    RuleError naming the field: an unknown player, a player paying themselves, units that
-    are not a whole number above 0, or more than is still due between the two.
+    another than the one chosen is refused). Raises RuleError naming the field: an unknown
+    player, a player paying themselves, units not a whole number above 0, more than is still
+    due between the two, or both units and ``money``.
 
     On a night with rounds (RULES.md §6c) the payment may be given in the currency instead:
     ``money`` as typed (``"7.50"``), checked against the totals still outstanding.
     """
-    if money is None or units is not None:
-        units = _checked_units(units)
+    units = _units_given(units, money)
 
     def work() -> PaymentView:
         row = load_session(group, session_id, lock=True)
@@ -162,6 +161,18 @@ def _money(options: dict[str, Any]) -> tuple[Decimal, str] | None:
     if "unit_value" not in options or "currency" not in options:
         return None
     return Decimal(options["unit_value"]), str(options["currency"])
+
+
+def _units_given(units: Any, money: Any) -> int | None:
+    """The units a payment gives, checked; None for one given as an amount. A payment is given
+    in units or as an amount, never both: which one was meant cannot be told, so it is refused
+    naming both (``units`` first), and nothing is recorded."""
+    if units is not None and money is not None:
+        raise every_problem(
+            RuleError("Give the payment in units or as an amount, not both.", field=field)
+            for field in ("units", "amount")
+        )
+    return _checked_units(units) if money is None or units is not None else None
 
 
 def _check_paid_in(row: GameSession, units: int | None) -> None:

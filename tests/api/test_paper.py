@@ -65,6 +65,22 @@ def test_a_blank_score_sheet_has_the_names_and_the_games_columns(table):
     assert "Ann Bob Spots Spots" in read(table.get(f"/sessions/{spot}/blank.pdf"))
 
 
+def test_boerenbridges_blank_sheet_has_a_bid_tricks_and_points_for_each_player(table):
+    """The paper a Boerenbridge table keeps (RULES.md §15): each player's bid, the tricks they
+    took and the points, in English and in Dutch (bod, slagen, punten); other games keep
+    their one column."""
+    sid = table.session(["Ann", "Bob", "Cas"], dealer="Cas", game="boerenbridge")["id"]
+    text = read(table.get(f"/sessions/{sid}/blank.pdf"))
+    assert "Boerenbridge #1" in text and "Ann Bob Cas" in text
+    assert text.count("Bid Tricks Points") == 3
+    dutch = read(table.get(f"/sessions/{sid}/blank.pdf?lang=nl"))
+    assert dutch.count("Bod Slagen Punten") == 3 and "Totaal" in dutch
+    hearts = table.session(["Ann", "Bob", "Cas"], dealer="Cas", game="tally", name="Hearts")
+    assert "Ann Bob Cas Points Points Points 1 " in read(
+        table.get(f"/sessions/{hearts['id']}/blank.pdf")
+    )
+
+
 def test_a_seasons_table_for_the_wall(table):
     sid = worked_season(table)
     text = read(table.get(f"/groups/{table.slug}/seasons/{sid}/table.pdf"))

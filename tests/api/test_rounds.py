@@ -23,6 +23,9 @@ NIGHT_OF_6C = {
 }
 
 
+NIGHT_OF_6C_UNITS = {"Enda": 120, "John": -30, "Rex": -50, "Finn": -40}
+
+
 def worked_example(table) -> int:
     sid = table.session(dealer="Finn", ante=0, entry="totals")["id"]
     hand = table.hand(sid, NIGHT_OF_6C)
@@ -203,6 +206,22 @@ def test_a_points_game_without_a_stake_settles_its_rounds(table):
     assert table.ok("GET", f"/sessions/{sid}/settlement")["transfers"] == []
 
 
+def test_a_points_night_without_a_stake_has_no_winnings_in_its_settlement_either(table):
+    """One fact, one value: a points night with rounds and no stake won nobody anything at
+    the table, so its settlement's balances answer `winnings: null`, as its standings do; a
+    money night's agree the other way (a number in both)."""
+    points = table.session(players=["Ann", "Bob"], dealer="Bob", game="rummy")["id"]
+    round_ = {"amount": "9.01", "paid_by": "Ann", "for": ["Ann", "Bob"]}
+    table.ok("POST", f"/sessions/{points}/rounds", round_, 201)
+    money = worked_example(table)
+    table.ok("POST", f"/sessions/{money}/rounds", PINTS, 201)
+    for sid, expected in ((points, {"Ann": None, "Bob": None}), (money, NIGHT_OF_6C_UNITS)):
+        night = table.ok("GET", f"/sessions/{sid}")
+        settlement = table.ok("GET", f"/sessions/{sid}/settlement")
+        assert {s["player"]: s["winnings"] for s in night["standings"]} == expected
+        assert {b["player"]: b["winnings"] for b in settlement["balances"]} == expected
+
+
 def test_a_payment_in_the_currency_settles_part_of_a_total(table):
     sid = worked_example(table)
     table.ok("POST", f"/sessions/{sid}/rounds", PINTS, 201)
@@ -222,6 +241,27 @@ def test_a_payment_in_the_currency_settles_part_of_a_total(table):
         "amount",
     )
     assert "€0.10" in message
+
+
+def test_a_payment_given_in_units_and_as_an_amount_is_refused_naming_both(table):
+    """Neither way of giving a payment is taken over the other: one that gives both is
+    refused naming `units` and `amount`, and nothing is recorded (with rounds or without)."""
+    with_rounds = worked_example(table)
+    table.ok("POST", f"/sessions/{with_rounds}/rounds", PINTS, 201)
+    without = table.session(dealer="Finn", ante=0, entry="totals")["id"]
+    table.hand(without, NIGHT_OF_6C)
+    both = "Give the payment in units or as an amount, not both."
+    for sid in (with_rounds, without):
+        version = table.ok("GET", f"/sessions/{sid}")["version"]
+        paying = {"from": "Finn", "to": "Enda", "units": 40, "amount": "0.40"}
+        response = table.post(f"/sessions/{sid}/payments", paying)
+        assert error(response, 422, "units") == both
+        assert [(e["field"], e["message"]) for e in response.get_json()["errors"]] == [
+            ("units", both),
+            ("amount", both),
+        ]
+        assert table.ok("GET", f"/sessions/{sid}/payments") == []
+        assert table.ok("GET", f"/sessions/{sid}")["version"] == version
 
 
 def test_a_night_finished_onto_the_tab_carries_its_rounds(table):

@@ -54,6 +54,44 @@ def test_the_nights_workbook_has_a_rounds_sheet_and_the_summarys_totals(client):
         assert money(row["Rounds (EUR)"]) == Decimal(b["rounds"])
         assert money(row["Total (EUR)"]) == Decimal(b["total"])
     assert money(players["John"]["Total (EUR)"]) == Decimal("11.00")
+    # No pot was brought back or kept: no Pot column between the Amount and the Rounds.
+    assert "Pot (EUR)" not in players["John"]
+
+
+def test_the_summarys_row_adds_up_with_the_pot_brought_back_and_kept(client):
+    """A night with rounds whose pot John brought back (20) and Finn keeps (35): each row of
+    the Summary reads Amount (won at the table, the pot left out), Pot, Rounds and Total side
+    by side, as the settle-up does, and adds up to its Total."""
+    t = Table.new_group(client)
+    first = t.new_session("spot", ["Enda", "John", "Rex", "Finn"], "Finn")
+    t.hand(first, {"Enda": "J 10", "John": "A 3", "Rex": "2 9", "Finn": "Q K"})  # pot 20
+    t.ok("POST", f"/sessions/{first}/finish", {"leftover_pot": "carry", "pot_keeper": "John"})
+    sid = t.new_session("spot", ["Enda", "John", "Finn"], "John")
+    t.hand(sid, {"Enda": "5", "John": "6", "Finn": "7"})  # nobody out: pot 35
+    pints = {"what": "a round", "amount": "12.00", "paid_by": "Enda", "for": ["John", "Finn"]}
+    t.ok("POST", f"/sessions/{sid}/rounds", pints, 201)
+    t.ok("POST", f"/sessions/{sid}/finish", {"leftover_pot": "carry", "pot_keeper": "Finn"})
+    wb = load(t.ok("GET", f"/sessions/{sid}/export.xlsx"))
+
+    header_row = next(i for i, row in enumerate(rows(wb["Summary"]), 1) if row[:1] == ["Player"])
+    header = rows(wb["Summary"])[header_row - 1]
+    money_columns = ["Amount (EUR)", "Pot (EUR)", "Rounds (EUR)", "Total (EUR)"]
+    start = header.index("Amount (EUR)")
+    assert header[start : start + 4] == money_columns
+    pot_cell = wb["Summary"].cell(header_row + 1, start + 2)
+    assert pot_cell.number_format == '"€"#,##0.00'
+    players = {r["Player"]: r for r in summary_players(wb["Summary"])}
+    standings = {s["player"]: s for s in t.get(f"/sessions/{sid}")["standings"]}
+    assert {p: money(r["Pot (EUR)"]) for p, r in players.items()} == {
+        "Enda": Decimal("0.00"),
+        "John": Decimal("-0.20"),
+        "Finn": Decimal("0.35"),
+    }
+    for name, row in players.items():
+        amount, pot, drinks, total = (money(row[c]) for c in money_columns)
+        assert amount + pot + drinks == total, name
+        assert amount == Decimal(standings[name]["winnings_amount"])
+        assert total == Decimal(standings[name]["total"])
 
 
 def test_payments_csv_has_each_part_of_each_round(client):

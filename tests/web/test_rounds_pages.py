@@ -168,3 +168,18 @@ def test_a_points_game_settles_its_rounds_alone_and_a_stake_waits_for_the_end(cl
     board = html(phone.client.get(phone.board))
     assert "John paid €9.01" in board and "Settle up" not in board
     assert phone.client.get(f"{phone.board}/settle").status_code == 404
+
+
+def test_a_tick_given_in_units_and_as_an_amount_is_refused_and_records_nothing(phone):
+    """A tick that says both units and an amount cannot say which it meant: refused, in the
+    page's words (English and Dutch), and nothing is paid."""
+    assert add_round(phone, paid_by="John", amount="18.40").status_code == 302
+    tick = {"from": "Finn", "to": "John", "units": "40", "amount": "7.50"}
+    assert phone.client.post(f"{phone.board}/payments", data=tick).status_code == 302
+    settle = html(phone.client.get(f"{phone.board}/settle"))
+    assert "Give the payment in units or as an amount, not both." in settle
+    assert "Ticked" not in settle and 'id="payments"' not in settle
+    phone.client.set_cookie("lang", "nl")
+    assert phone.client.post(f"{phone.board}/payments", data=tick).status_code == 302
+    settle = html(phone.client.get(f"{phone.board}/settle"))
+    assert "Geef de betaling in eenheden of als bedrag, niet allebei." in settle
