@@ -6,6 +6,7 @@ saves the hand once and opens nothing else."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
@@ -19,6 +20,11 @@ PASSPHRASE = "pints of plain"
 HAND_1 = {"Enda": "J-10", "John": "A-3", "Rex": "2-9", "Finn": "Q-K"}
 # Where a thumb taps at the bottom of the first screen: the band the floating bar took.
 BOTTOM = (195, 844 - 20)
+# A double tap's two touches come well within the 600 ms a saved form stays (static/outbox.js
+# HOLD). Two taps sent further apart than this (a machine too busy to send them sooner) are
+# two taps, not a double tap; that try is made again on the next hand.
+DOUBLE_TAP_GAP = 0.55
+DOUBLE_TAP_TRIES = 4
 
 # The element drawn at a point, marked so the same element can be found again; what it is.
 MARK_JS = """([x, y]) => {
@@ -86,26 +92,36 @@ def test_a_double_tap_on_save_saves_once_and_opens_nothing_else(new_phone, live_
     phone.link(re.compile(r"^Spot #\d+")).tap()
     board = page.url
     api.ok("POST", f"/sessions/{session['id']}/hands", hand_entry(HAND_1), 201)
-    phone.link("Enter hand").tap()
-    expect(phone.heading(re.compile(r"^Hand 2\b"))).to_be_visible()
-    phone.fill_hand({"Enda": "2", "Rex": "3", "Finn": "4"}, out="John")
-    # The thumb on Save at the bottom of the screen, where the scoreboard then draws its
-    # last hands.
-    save = page.locator("#save-hand")
-    save.evaluate("b => b.scrollIntoView({block: 'end'})")
-    box = save.bounding_box()
-    assert box is not None
-    where = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    for hand in range(2, 2 + DOUBLE_TAP_TRIES):
+        phone.link("Enter hand").tap()
+        expect(phone.heading(re.compile(rf"^Hand {hand}\b"))).to_be_visible()
+        phone.fill_hand({"Enda": "2", "Rex": "3", "Finn": "4"}, out="John")
+        # The thumb on Save at the bottom of the screen, where the scoreboard then draws its
+        # last hands.
+        save = page.locator("#save-hand")
+        save.evaluate("b => b.scrollIntoView({block: 'end'})")
+        box = save.bounding_box()
+        assert box is not None
+        where = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
-    page.touchscreen.tap(*where)
-    try:  # the second tap of a double tap, at once if the next page is already shown
-        page.wait_for_url(re.compile(r"saved=2"), wait_until="load", timeout=400)
-    except PlaywrightError:
-        pass
-    page.touchscreen.tap(*where)
+        started = time.monotonic()
+        page.touchscreen.tap(*where)
+        try:  # the second tap of a double tap, at once if the next page is already shown
+            page.wait_for_url(re.compile(rf"saved={hand}"), wait_until="load", timeout=300)
+        except PlaywrightError:
+            pass
+        page.touchscreen.tap(*where)
+        gap = time.monotonic() - started
 
-    expect(phone.status()).to_contain_text("Hand 2 saved.")
-    page.wait_for_timeout(1000)  # a row opened by the second tap would have loaded by now
-    assert page.url.startswith(board) and "saved=2" in page.url, page.url
-    expect(phone.status()).to_contain_text("Hand 2 saved.")
-    assert api.ok("GET", f"/sessions/{session['id']}")["hands_played"] == 2
+        expect(phone.status()).to_contain_text(f"Hand {hand} saved.")
+        page.wait_for_timeout(1000)  # a row opened by the second tap would have loaded by now
+        if gap < DOUBLE_TAP_GAP:
+            break
+        # The machine was too busy to tap twice that quickly: those were two taps, not a
+        # double tap. Try again on the next hand.
+        page.goto(board)
+    else:
+        raise AssertionError(f"no two taps within {DOUBLE_TAP_GAP} s in {DOUBLE_TAP_TRIES} tries")
+    assert page.url.startswith(board) and f"saved={hand}" in page.url, page.url
+    expect(phone.status()).to_contain_text(f"Hand {hand} saved.")
+    assert api.ok("GET", f"/sessions/{session['id']}")["hands_played"] == hand
