@@ -430,6 +430,10 @@ class BalanceView:
         if self.total is not None:
             # The totals are settled in the currency: no units are outstanding as such.
             found.update(outstanding=None, rounds=str(self.rounds), total=str(self.total))
+        if not self.game_money:
+            # A night without game money (RULES.md §6c) has no units nor game amount to give:
+            # null, as its standings' balance, beside the rounds and the total it settles.
+            found.update(units=None, amount=None)
         return found
 
 
