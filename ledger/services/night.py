@@ -36,7 +36,7 @@ from ledger.rules import rounds as rules
 from ledger.rules.base import State
 from ledger.rules.keeper import winnings
 from ledger.rules.money import amount, minor_units
-from ledger.rules.payout import for_money
+from ledger.rules.payout import for_money, game_payout
 from ledger.rules.registry import get_game
 from ledger.rules.settle import Party
 from ledger.rules.tab import night_part
@@ -48,8 +48,8 @@ from ledger.services.building import (
     payment_views,
 )
 from ledger.services.errors import RuleError
-from ledger.services.loading import read_session, session_game
-from ledger.services.plans import pot_plan
+from ledger.services.loading import read_session, session_game, table_state
+from ledger.services.plans import planned_choice, pot_plan
 from ledger.services.results import (
     BalanceView,
     GroupRef,
@@ -248,6 +248,7 @@ def build_night(
     proposal of a keeper while the table has named none)."""
     view = build_session_view(group, row)
     settled = _settled(group, row, view, leftover_pot, pot_keeper)
+    won = night_winnings(row, view.carried_in_keeper, leftover_pot)
     game = get_game(view.game)
     target = game.target(view.options)
     # What each needs is counted while a points game goes on (Gin Rummy's end adds bonuses);
@@ -263,7 +264,7 @@ def build_night(
     balances = {b.player: b for b in settled.balances} if settled is not None else {}
     brought = _brought(view)
     standings = tuple(
-        _standing(view, seat, balances.get(seat.name), brought, reach, priced, places)
+        _standing(view, seat, balances.get(seat.name), brought, reach, priced, places, won)
         for seat in view.players
     )
     kept = next((s for s in standings if s.kept), None)
@@ -286,14 +287,16 @@ def _standing(
     target: int | None,
     priced: bool,
     places: Mapping[str, int] | None,
+    won: Mapping[str, int] | None,
 ) -> Standing:
-    """One player's figures: their score, and from their balance in the settlement (``owed``)
-    the game's money (where the night has any) and the rounds' (where it has rounds)."""
+    """One player's figures: their score, what they won (``won``: ``night_winnings``), and
+    from their balance in the settlement (``owed``) the game's money to settle (where the
+    night has any) and the rounds' (where it has rounds)."""
     player = seat.name
     score = view.scores.get(player, 0)
     back = brought.units if brought is not None and brought.keeper == player else 0
     game = owed if priced else None
-    won = game.winnings if game is not None else winnings(score, back) if view.money else None
+    won = won.get(player, 0) if won is not None else None
     return Standing(
         player=player,
         seat=seat.seat,
@@ -310,6 +313,33 @@ def _standing(
         total=owed.total if owed is not None else None,
         place=(places or {}).get(player),
     )
+
+
+def night_winnings(
+    row: GameSession | Row[Any], brought_by: str | None, choice: str | None = None
+) -> dict[str, int] | None:
+    """What each player won or lost on the night, in units: the one definition of a night's
+    result in money, which its standings show and the stats, the player pages and the group
+    workbook read (RULES.md §2 "A night's winnings leave the kept pot out", §7).
+
+    A money night: each player's balance as the night ends, an open one under the table's
+    plan for its pot (or ``choice``: the settle-up's "refund" pays the antes back now), less
+    the pot ``brought_by`` brought back at its start; the pot kept is never in a balance. A
+    points game for a stake: its payout once it has ended. Else None: no money was won.
+    From the row alone (no query), so the stats can read every night of a period at once.
+    """
+    game = session_game(row)
+    state = table_state(row)
+    names = ordered_players(state)
+    if not game.money:
+        payout = game_payout(game, state, row.options, State.from_dict(row.start_state))
+        return None if payout is None else {p: payout.get(p, 0) for p in names}
+    if row.status == "open":
+        plan = choice or planned_choice(row, game)
+        if plan is not None:
+            state = game.finish(state, row.options, plan).state
+    back = state.carried_in
+    return {p: winnings(state.scores.get(p, 0), back if p == brought_by else 0) for p in names}
 
 
 def _settled(
