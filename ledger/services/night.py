@@ -296,17 +296,17 @@ def _standing(
     score = view.scores.get(player, 0)
     back = brought.units if brought is not None and brought.keeper == player else 0
     game = owed if priced else None
-    won = won.get(player, 0) if won is not None else None
+    mine = won.get(player, 0) if won is not None else None
     return Standing(
         player=player,
         seat=seat.seat,
         active=seat.active,
         score=score,
-        winnings=won,
+        winnings=mine,
         brought_back=back,
         kept=game.pot_kept if game is not None else 0,
         balance=game.units if game is not None else None,
-        winnings_amount=_amount(view, won),
+        winnings_amount=_amount(view, mine),
         balance_amount=game.amount if game is not None else None,
         to_go=max(target - score, 0) if target is not None else None,
         rounds=owed.rounds if owed is not None else None,
