@@ -61,8 +61,8 @@ from ledger.services.sessions import (
     session_history,
     session_numbers,
     session_view,
-    settlement,
 )
+from ledger.services.settlement import settlement
 
 __all__ = [
     "Busy",

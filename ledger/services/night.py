@@ -59,7 +59,7 @@ from ledger.services.results import (
     SettlementView,
     TransferView,
 )
-from ledger.services.sessions import night_epc, settle_row, settlement
+from ledger.services.settlement import night_epc, settle_row, settlement
 
 # The nights kept built per process: the tables being played and a few more.
 KEPT_NIGHTS = 256
