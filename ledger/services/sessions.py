@@ -3,7 +3,8 @@
 - ``create_session`` (a request id sent again answers the session it started),
   ``session_view``, ``join_session``, ``leave_session``, ``finish_session`` and
   ``session_history`` (every change, oldest first). Who pays whom at the end is the
-  settlement's own (ledger/services/settlement.py).
+  settlement's own (ledger/services/settlement.py), a pot carried between nights the pot's
+  (ledger/services/pot.py).
 - ``delete_session`` (one started by mistake, before its first hand), ``remembered_table``
   (the seats and the deal the group's last session left) and ``only_open_session``.
 """
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import delete, func, select
@@ -54,6 +54,7 @@ from ledger.services.loading import (
     session_game,
 )
 from ledger.services.plans import check_unpaid, checked_choice, pot_plan
+from ledger.services.pot import carry_pot, pot_to_take_up, return_pot
 from ledger.services.results import (
     AddedSession,
     ChangeView,
@@ -100,7 +101,7 @@ def create_session(
         options = _named_as_before(group, rules.key, chosen)
         first = next((p for p in seats if name_key(p) == name_key(dealer.strip())), dealer)
         here = {p.id for p in known.values()}
-        source = _pot_to_take_up(group, rules.key, options, here) if rules.money else None
+        source = pot_to_take_up(group, rules.key, options, here) if rules.money else None
         carried = source.carried_pot if source is not None else 0
         # The antes in the pot travel with it, so a refund on a later night gives them back
         # to the players who paid them (RULES.md §2), not to whoever antes tonight.
@@ -114,7 +115,7 @@ def create_session(
         row = _open_session(group, rules.key, options, state, request_id)
         row.carried_in_keeper_id = keeper_id
         if source is not None:
-            _carry_pot(source, into=row)
+            carry_pot(source, into=row)
         _record_start(row, state, source, keeper_id)
         db.session.flush()
         return AddedSession(build_session_view(group, row), created=True)
@@ -336,7 +337,7 @@ def delete_session(group: GroupRef, session_id: int) -> None:
             )
         source = db.session.scalar(select(GameSession).where(GameSession.carried_into_id == row.id))
         if source is not None:
-            _return_pot(source, row)
+            return_pot(source, row)
         # The rows that belong to the session only; the database's cascades are the backstop.
         for model in (Change, Hand, SessionPlayer):
             db.session.execute(delete(model).where(model.session_id == row.id))
@@ -370,19 +371,6 @@ def only_open_session(group: GroupRef) -> int | None:
         .limit(2)
     ).all()
     return ids[0] if len(ids) == 1 else None
-
-
-def _return_pot(source: GameSession, deleted: GameSession) -> None:
-    """The pot ``source`` carried into ``deleted`` waits again for the next session."""
-    source.carried_into_id = None
-    source.version += 1
-    record(
-        source,
-        "pot.returned",
-        before={"carried_into": deleted.id},
-        after={"carried_into": None, "pot": source.carried_pot},
-    )
-    db.session.flush()
 
 
 def _started_by(group: GroupRef, request_id: str | None) -> GameSession | None:
@@ -470,19 +458,6 @@ def _next_number(group: GroupRef, series: str) -> int:
     return int(highest or 0) + 1
 
 
-def _carry_pot(source: GameSession, *, into: GameSession) -> None:
-    """The pot left by ``source`` goes into the new session ``into``."""
-    # A pot is taken up once: the version guard makes a second taker start over.
-    source.carried_into_id = into.id
-    source.version += 1
-    record(
-        source,
-        "pot.carried",
-        before={"carried_into": None},
-        after={"session": into.id, "pot": source.carried_pot},
-    )
-
-
 def _record_start(
     row: GameSession, state: State, source: GameSession | None, keeper_id: int | None = None
 ) -> None:
@@ -503,46 +478,6 @@ def _record_start(
             "carried_from": source.id if source is not None else None,
         },
     )
-
-
-def _pot_to_take_up(
-    group: GroupRef, game: str, options: Mapping[str, Any], here: set[int]
-) -> GameSession | None:
-    """The latest pot waiting for a session of ``game`` played for the same money.
-
-    A pot with a keeper is where its keeper is: it waits for a session the keeper plays in
-    (``here``: the ids of the players sitting down), who brings it back (RULES.md §2).
-
-    The money settings live in the options' JSON, compared here rather than in SQL (JSON
-    paths differ between SQLite and PostgreSQL); the pots waiting at once are a handful.
-    """
-    waiting = db.session.scalars(
-        select(GameSession)
-        .where(
-            GameSession.group_id == group.id,
-            GameSession.game == game,
-            GameSession.status == "finished",
-            GameSession.carried_pot > 0,
-            GameSession.carried_into_id.is_(None),
-        )
-        .order_by(GameSession.finished_at.desc(), GameSession.id.desc())
-    )
-    wanted = _money_settings(options)
-    return next(
-        (
-            s
-            for s in waiting
-            if _money_settings(s.options) == wanted
-            and (s.pot_keeper_id is None or s.pot_keeper_id in here)
-        ),
-        None,
-    )
-
-
-def _money_settings(options: Mapping[str, Any]) -> tuple[str | None, Decimal | None]:
-    """What one unit is worth: the currency and the unit value (0.5 and 0.50 are the same)."""
-    unit_value = options.get("unit_value")
-    return options.get("currency"), Decimal(unit_value) if unit_value is not None else None
 
 
 def _seating(state: State) -> dict[str, Any]:
