@@ -50,16 +50,11 @@ from ledger.services.building import (
 from ledger.services.errors import RuleError
 from ledger.services.loading import read_session, session_game
 from ledger.services.plans import pot_plan
-from ledger.services.results import (
-    BalanceView,
-    GroupRef,
-    HandView,
-    SeatView,
-    SessionView,
-    SettlementView,
-    TransferView,
-)
 from ledger.services.settlement import night_epc, settle_row, settlement
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.hands import HandView
+from ledger.services.views.money import BalanceView, SettlementView, TransferView
+from ledger.services.views.sessions import SeatView, SessionView
 
 # The nights kept built per process: the tables being played and a few more.
 KEPT_NIGHTS = 256

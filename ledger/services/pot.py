@@ -15,8 +15,8 @@ from sqlalchemy import select
 
 from ledger.extensions import db
 from ledger.models import GameSession
-from ledger.services.results import GroupRef
 from ledger.services.unit_of_work import record
+from ledger.services.views.groups import GroupRef
 
 
 def pot_to_take_up(

@@ -55,13 +55,9 @@ from ledger.services.loading import (
 )
 from ledger.services.plans import check_unpaid, checked_choice, pot_plan
 from ledger.services.pot import carry_pot, pot_to_take_up, return_pot
-from ledger.services.results import (
-    AddedSession,
-    ChangeView,
-    GroupRef,
-    SessionView,
-)
 from ledger.services.unit_of_work import record, write
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.sessions import AddedSession, ChangeView, SessionView
 
 
 def create_session(

@@ -24,13 +24,8 @@ from ledger.services.building import payment_views, player_name
 from ledger.services.keepers import keeper_names, settlement_balances
 from ledger.services.loading import load_session, session_game, table_state
 from ledger.services.plans import pot_plan
-from ledger.services.results import (
-    BalanceView,
-    GroupRef,
-    PaymentView,
-    SettlementView,
-    TransferView,
-)
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.money import BalanceView, PaymentView, SettlementView, TransferView
 
 
 def settlement(
