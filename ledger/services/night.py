@@ -253,7 +253,7 @@ def build_night(
     # winnings, in its standings and in its settlement's balances alike.
     priced = view.money or view.payout is not None
     if settled is not None and not priced:
-        unpriced = tuple(replace(b, game_money=False) for b in settled.balances)
+        unpriced = tuple(replace(b, winnings=None) for b in settled.balances)
         settled = replace(settled, balances=unpriced)
     balances = {b.player: b for b in settled.balances} if settled is not None else {}
     brought = _brought(view)

@@ -250,7 +250,7 @@ def _settlement(
         settled, pairs = settle_amounts(balances, unit, currency)
         transfers = tuple(TransferView(t.source, t.target, t.units, money) for t, money in pairs)
     views = tuple(
-        BalanceView(p, u, amount(u, unit, currency), settled.get(p))
+        BalanceView(p, u, amount(u, unit, currency), settled.get(p), winnings=u)
         for p, u in sorted(balances.items(), key=lambda pu: (-pu[1], pu[0]))
     )
     if row.on_tab:

@@ -18,6 +18,7 @@ from ledger.rules import game as game_rules
 from ledger.rules import nights
 from ledger.rules.base import State
 from ledger.rules.epc import remittance
+from ledger.rules.keeper import settled_winnings
 from ledger.rules.money import amount, settle_amounts
 from ledger.services.accounts import with_epc
 from ledger.services.building import payment_views, player_name
@@ -91,6 +92,7 @@ def settle_row(
                 outstanding_amount=owed[p],
                 pot_kept=kept.get(p, 0),
                 brought_back=brought.get(p, 0),
+                winnings=settled_winnings(balances[p], kept.get(p, 0), brought.get(p, 0)),
             )
             for p in players
         ),

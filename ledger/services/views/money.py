@@ -9,7 +9,6 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from ledger.rules.keeper import winnings
 from ledger.services.views.base import timestamp
 from ledger.services.views.rounds import RoundView
 
@@ -35,17 +34,11 @@ class BalanceView:
     rounds: Decimal | None = None
     total: Decimal | None = None
     brought_back: int = 0
-    # False on a night without game money (a points game with no stake settling its rounds
-    # alone, RULES.md §6c): it has no winnings, as its standings say (services/night.py).
-    game_money: bool = True
-
-    @property
-    def winnings(self) -> int | None:
-        """What the player won or lost on the night, in units: ``units`` without the pot kept
-        or brought back (RULES.md §2); None on a night without game money."""
-        if not self.game_money:
-            return None
-        return winnings(self.units - self.pot_kept, self.brought_back)
+    # What the player won or lost on the night, in units: ``units`` without the pot kept or
+    # brought back (RULES.md §2, worked out by the settlement: rules/keeper.py). None on a
+    # night without game money (a points game with no stake settling its rounds alone,
+    # RULES.md §6c): it has no winnings, as its standings say (services/night.py).
+    winnings: int | None = None
 
     @property
     def exact(self) -> Decimal:
