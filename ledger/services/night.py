@@ -48,6 +48,7 @@ from ledger.services.building import (
     payment_views,
 )
 from ledger.services.errors import RuleError
+from ledger.services.keepers import keeper_choices
 from ledger.services.loading import read_session, session_game, table_state
 from ledger.services.plans import planned_choice, pot_plan
 from ledger.services.settlement import night_epc, settle_row, settlement
@@ -205,6 +206,20 @@ def night_of(group: GroupRef, row: Row[Any]) -> NightView:
         night = build_night(group, row)
         _kept().put(key, night)
     return night
+
+
+def proposed_keeper(night: NightView) -> str | None:
+    """The keeper the finish page proposes for a pot carried on (RULES.md §2): the player
+    owed the most, by the night's ``score`` (each balance before the pot is paid to a keeper,
+    started at minus a pot brought back); equal, the first in playing order from the dealer's
+    left. Players still at the table first."""
+    order = keeper_choices(night.session)
+    standings = {s.player: s for s in night.standings}
+    seated = [p for p in order if standings[p].active]
+    candidates = seated or order
+    if not candidates:
+        return None
+    return max(candidates, key=lambda p: (standings[p].score, -candidates.index(p)))
 
 
 def night_settlement(group: GroupRef, session_id: int) -> SettlementView:

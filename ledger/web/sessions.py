@@ -28,7 +28,8 @@ from ledger.pictures.chart import score_chart
 from ledger.rules import GAMES, has_name, tidy_name
 from ledger.rules.money import smallest_coin
 from ledger.services import exports
-from ledger.services.keepers import keeper_choices, proposed_keeper
+from ledger.services.keepers import keeper_choices
+from ledger.services.night import proposed_keeper
 from ledger.services.pages import page_stamp
 from ledger.services.request_ids import minted_request_id, new_request_id
 from ledger.services.tab import off_tab_refusal as tab_refusal
@@ -271,16 +272,14 @@ def show(slug: str, session_id: int) -> str:
     if browser_session.get("_flashes") or current_app.jinja_env.auto_reload:
         return _scoreboard(group, session_id, stamp.nights_version)[0]
     # What the page depends on beyond the session: the group's other nights (a pot waiting
-    # from one: the group's nights version moves with every change to any of its nights), the
-    # prefix the app is served under and the address (with ?saved=N, the hand just saved),
-    # the language and the group's name in the header. Not the browser: every phone signed
-    # in to the group sees the same page, but for each form's token, which goes in per
-    # response. So one build of a version serves the whole table. Session ids are never used
-    # twice (ledger/models.py), and the night's start is in the key besides: a page kept for
-    # a deleted night is never served for a new one, even on a database that gave the new
-    # one the deleted one's id. Nothing else is on the page: its players' names, rounds,
-    # payments and the tab move the night's version; a bank account, a season or the tab's
-    # payments are not shown here.
+    # from one: the group's nights version moves with any change to any night), the prefix
+    # the app is served under and the address (?saved=N, the hand just saved), the language
+    # and the group's name. Not the browser: every phone signed in sees the same page, but
+    # for each form's token, put in per response: one build of a version serves the table.
+    # Session ids are never used twice (ledger/models.py), and the night's start is in the
+    # key besides: a page kept for a deleted night never answers for a new one given its id.
+    # The players' names, rounds and payments move the night's version; a bank account, a
+    # season or the tab's payments are not on this page.
     key = (
         session_id,
         stamp.started_at,
@@ -452,19 +451,24 @@ def _pot_choices(view: SessionView) -> tuple[str, ...]:
     return GAMES[view.game].pot_choices()
 
 
-def _plan(view: SessionView) -> tuple[str, str | None]:
+def _plan(group: GroupRef, view: SessionView) -> tuple[str, str | None]:
     """The plan the page shows: the pot's choice, and who keeps a carried pot (the one the
     table chose, else the one the rules propose)."""
     choice = view.leftover_pot or GAMES[view.game].pot_choice(view.options) or ""
-    keeper = view.pot_keeper or proposed_keeper(view) if choice == "carry" and view.pot else None
+    keeper = view.pot_keeper or _proposed(group, view) if choice == "carry" and view.pot else None
     return choice, keeper
+
+
+def _proposed(group: GroupRef, view: SessionView) -> str | None:
+    """The keeper the rules propose for the night's pot, by the night's figures."""
+    return proposed_keeper(services.night_view(group, view.id))
 
 
 def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: int = 200):
     """The settle-up page. While the session is open the transfers are those it will end with
     under the table's plan for the pot, and the finish form finishes with that same plan:
     what the table pays from this page is what finishing stores."""
-    choice, keeper = _plan(view)
+    choice, keeper = _plan(group, view)
     keepers = keeper_choices(view)
     # The night's figures (services/night.py), under the plan this page shows.
     night = services.night_under(group, view.id, choice or None, keeper)
@@ -522,7 +526,7 @@ def pot(slug: str, session_id: int) -> Response:
     choice = request.form.get("pot")
     if ConfirmForm().validate_on_submit() and choice is not None:
         keeper = (
-            (request.form.get("keeper") or proposed_keeper(view)) if choice == "carry" else None
+            (request.form.get("keeper") or _proposed(group, view)) if choice == "carry" else None
         )
         try:
             services.set_pot_plan(group, session_id, choice, keeper if view.pot else None)
@@ -616,7 +620,7 @@ def finish(slug: str, session_id: int):
         keeper = None
         if leftover == "carry" and view.pot:
             # The page always names one; a form without it gets the one the page proposes.
-            keeper = form.pot_keeper.data or proposed_keeper(view)
+            keeper = form.pot_keeper.data or _proposed(group, view)
         # A payment ticked on another phone changes no score: the page is still right.
         plan = (leftover, keeper if leftover == "carry" else None)
         version = services.past_payments(group, session_id, form_number(shown), plan)
