@@ -36,9 +36,10 @@ from ledger.rules.base import State
 from ledger.rules.money import amount
 from ledger.rules.nights import NAME_OPTION, game_key, own_name
 from ledger.rules.registry import GAMES
-from ledger.services.building import cents_amount
+from ledger.services.building import cents_amount, night_scores
 from ledger.services.errors import NotFound, RuleError
 from ledger.services.groups import name_key
+from ledger.services.loading import session_game, table_state
 from ledger.services.night import night_winnings
 from ledger.services.rounds import rounds_by_session, rounds_from_json
 from ledger.services.views.base import night_currency, timestamp
@@ -550,7 +551,7 @@ def _facts(group: GroupRef, period: Period) -> list[SessionFacts]:
             options=row.options or {},
             status=row.status,
             started_at=row.started_at,
-            scores=_final_scores(row.game, row.options or {}, row.state),
+            scores=_scores(row),
             winners=(row.state or {}).get("winners", ()),
             hands=hands.get(row.id, {}),
             hands_won=won.get(row.id, {}),
@@ -562,21 +563,20 @@ def _facts(group: GroupRef, period: Period) -> list[SessionFacts]:
     ]
 
 
+def _scores(row: Any) -> Mapping[str, int]:
+    """The night's scores as its pages show them (services/building.py ``night_scores``); a
+    night of a game this server does not know, as stored."""
+    if row.game not in GAMES or not row.state:
+        return (row.state or {}).get("scores", {})
+    return night_scores(row, session_game(row), table_state(row))
+
+
 def _winnings(row: Any) -> dict[str, int] | None:
     """The night's winnings as its read model has them (services/night.py), from its row; a
     night of a game this server does not know has none."""
     if row.game not in GAMES or not row.state:
         return None
     return night_winnings(row, row.brought_by)
-
-
-def _final_scores(game_key: str, options: Mapping[str, Any], state: Any) -> Mapping[str, int]:
-    """The scores a finished game ends with (Gin Rummy's bonuses added), else as they stand."""
-    scores = (state or {}).get("scores", {})
-    game = GAMES.get(game_key)
-    if game is None or not (state or {}).get("finished"):
-        return scores
-    return game.final_totals(State.from_dict(state), {**game.defaults(), **options})
 
 
 def session_facts(group: GroupRef, period: Period = ALL_TIME) -> list[SessionFacts]:
