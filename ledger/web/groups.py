@@ -17,7 +17,7 @@ from ledger.services import auth, exports, seasons, stats, tab
 from ledger.services.views.groups import GroupRef
 from ledger.web import access, history
 from ledger.web.forms import ConfirmForm, PassphraseForm, PlayerForm, add_error
-from ledger.web.i18n import error_text
+from ledger.words.language import error_text
 
 bp = Blueprint("groups", __name__, url_prefix="/g/<slug>")
 

@@ -33,18 +33,15 @@ from ledger.services.request_ids import minted_request_id, new_request_id
 from ledger.services.tab import off_tab_refusal as tab_refusal
 from ledger.services.views.groups import GroupRef, GroupView
 from ledger.services.views.sessions import SessionView
-from ledger.web import access, i18n, texts
-from ledger.web.display import format_money, night_game
+from ledger.web import access, i18n
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm
 from ledger.web.pagecache import scoreboards, with_form_token, without_form_token
-from ledger.web.summary import (
-    hand_summary,
-    kept_text,
-    odd_units_text,
-    paid_text,
-    settle_copy_text,
-)
 from ledger.web.tab import transfer_rows
+from ledger.words import games as game_words
+from ledger.words.display import format_money, night_game
+from ledger.words.hands import hand_summary
+from ledger.words.language import error_text
+from ledger.words.money import kept_text, odd_units_text, paid_text, settle_copy_text
 
 bp = Blueprint("sessions", __name__, url_prefix="/g/<slug>/s")
 
@@ -144,7 +141,7 @@ def _waiting_texts(group: GroupRef, game: str | None = None) -> dict[str, list[s
     for pot in services.waiting_pots(group, game):
         words = {
             "amount": format_money(pot.amount, pot.currency),
-            "game": texts.text(GAMES[pot.game].name),
+            "game": game_words.text(GAMES[pot.game].name),
             "unit": format_money(pot.unit_value, pot.currency),
         }
         line = (
@@ -176,7 +173,7 @@ def _start(
     game = form.game.data or ""
     prefix = _option_field(game, "")
     typed = {k[len(prefix) :]: v for k, v in _options_typed().items() if k.startswith(prefix)}
-    options = {k: texts.typed_choice(k, v, game) for k, v in typed.items()}
+    options = {k: game_words.typed_choice(k, v, game) for k, v in typed.items()}
     # The form's request id: a resend opens the session the first send started, whichever
     # server process it reaches.
     token = minted_request_id(request.form.get(REQUEST_ID_FIELD))
@@ -186,7 +183,7 @@ def _start(
     try:
         added = services.create_session(group, game, players, dealer, options, request_id=token)
     except (services.RuleError, services.Conflict) as e:
-        return None, {_error_place(game, e.field): [i18n.error_text(e, game)]}
+        return None, {_error_place(game, e.field): [error_text(e, game)]}
     if asked and dealer != asked:
         flash(_("%(name)s is not playing, so %(dealer)s deals first.", name=asked, dealer=dealer))
     return added.session.id, {}
@@ -310,7 +307,7 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
     hand_json = [h.to_json() for h in board.recent]
     saved_hand = board.saved.to_json() if board.saved is not None else None
     names = [p.name for p in view.players]
-    words = texts.hand_words(view.game, view.options)
+    words = game_words.hand_words(view.game, view.options)
 
     def summary(hand: dict[str, Any]) -> str:
         return hand_summary(hand, money=view.money, **words)
@@ -327,7 +324,9 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         more_hands=max(0, view.hands_played - len(hand_json)),
         saved=saved_hand,
         saved_summary=summary(saved_hand) if saved_hand else None,
-        chart=score_chart(names, list(board.history), label=texts.hand_text(view.game, "chart")),
+        chart=score_chart(
+            names, list(board.history), label=game_words.hand_text(view.game, "chart")
+        ),
         # A money game's scores are balances: a points target is the game's own to show.
         target=None if view.money else board.night.target,
         limit=board.night.target,
@@ -358,7 +357,7 @@ def hands(slug: str, session_id: int) -> str:
     low = max(0, top - HANDS_PAGE)
     page = services.iter_hands(group, session_id, after=low, limit=top - low)
     hand_json = [h.to_json() for h in page]
-    words = texts.hand_words(view.game, view.options)
+    words = game_words.hand_words(view.game, view.options)
 
     def summary(hand: dict[str, Any]) -> str:
         return hand_summary(hand, money=view.money, **words)
@@ -399,9 +398,9 @@ def undo(slug: str, session_id: int) -> Response:
                 "Nothing is undone: the session changed on another phone since this page was "
                 "loaded. Look at the scoreboard, then undo again if you mean to."
             )
-            flash(stale if e.field == "version" else i18n.error_text(e), "error")
+            flash(stale if e.field == "version" else error_text(e), "error")
         else:
-            flash(texts.hand_text(view.game, "undone", number=number), "success")
+            flash(game_words.hand_text(view.game, "undone", number=number), "success")
     return redirect(url_for(".show", slug=slug, session_id=session_id))
 
 
@@ -415,7 +414,7 @@ def delete(slug: str, session_id: int) -> Response:
     try:
         services.delete_session(group, session_id)
     except services.Conflict as e:
-        flash(i18n.error_text(e), "error")
+        flash(error_text(e), "error")
         return redirect(url_for(".show", slug=slug, session_id=session_id))
     flash(_("%(game)s #%(id)d is deleted.", game=night_game(gone), id=gone.number), "success")
     return redirect(url_for("groups.show", slug=slug))
@@ -512,7 +511,7 @@ def pot(slug: str, session_id: int) -> Response:
         try:
             services.set_pot_plan(group, session_id, choice, keeper if view.pot else None)
         except (services.RuleError, services.Conflict) as e:
-            flash(i18n.error_text(e), "error")
+            flash(error_text(e), "error")
         else:
             flash(_("Every phone now shows this plan for the pot."), "success")
     return _back_to_settle(slug, session_id)
@@ -549,7 +548,7 @@ def pay(slug: str, session_id: int) -> Response:
                 pot_keeper=_keeper_shown(),
             )
         except (services.RuleError, services.Conflict) as e:
-            flash(i18n.error_text(e), "error")
+            flash(error_text(e), "error")
         else:
             what = paid_text(paid.to_json(), view.paid_in)
             flash(_("Ticked: %(what)s.", what=what), "success")
@@ -580,7 +579,7 @@ def reopen(slug: str, session_id: int) -> Response:
         try:
             services.reopen_session(group, session_id)
         except services.Conflict as e:
-            flash(i18n.error_text(e), "error")
+            flash(error_text(e), "error")
         else:
             flash(_("The night is open again."), "success")
     return redirect(url_for(".show", slug=slug, session_id=session_id))
@@ -610,10 +609,10 @@ def finish(slug: str, session_id: int):
                 group, session_id, leftover, version=version, pot_keeper=keeper, settle=settle
             )
         except services.RuleError as e:
-            flash(i18n.error_text(e), "error")
+            flash(error_text(e), "error")
         except services.Conflict as e:
             if e.field != "version":
-                flash(i18n.error_text(e), "error")
+                flash(error_text(e), "error")
             elif view.money:
                 flash(
                     _(

@@ -19,10 +19,11 @@ from ledger.services import accounts
 from ledger.services import tab as tabs_service
 from ledger.services.views.money import TransferView
 from ledger.services.views.tab import TabView
-from ledger.web import access, i18n
+from ledger.web import access
 from ledger.web.forms import AccountForm, ConfirmForm, add_error
 from ledger.web.history import player
-from ledger.web.summary import paid_text, transfer_text
+from ledger.words.language import error_text
+from ledger.words.money import paid_text, transfer_text
 
 bp = Blueprint("tab", __name__, url_prefix="/g/<slug>")
 
@@ -89,7 +90,7 @@ def pay(slug: str) -> Response:
                 group, form.get("from"), form.get("to"), form.get("amount"), form.get("currency")
             )
         except services.RuleError as e:
-            flash(i18n.error_text(e), "error")
+            flash(error_text(e), "error")
         else:
             what = paid_text(paid.to_json(), paid.currency)
             flash(_("Ticked: %(what)s.", what=what), "success")
@@ -118,7 +119,7 @@ def off_tab(slug: str, session_id: int) -> Response:
         try:
             tabs_service.take_off_tab(group, session_id)
         except services.Conflict as e:
-            flash(i18n.error_text(e), "error")
+            flash(error_text(e), "error")
         else:
             flash(_("The night is off the tab: it is settled on its own."), "success")
     return redirect(url_for("sessions.settle", slug=slug, session_id=session_id))
@@ -140,6 +141,6 @@ def account(slug: str, name: str) -> Response | tuple[str, int]:
                 flash(_("The bank account is kept."), "success")
         except services.RuleError as e:
             # Refused: the page again as typed, the message beside its box (which has the focus).
-            add_error(form, "account_name" if e.field == "name" else e.field, i18n.error_text(e))
+            add_error(form, "account_name" if e.field == "name" else e.field, error_text(e))
             return player(slug, name, form), 422
     return redirect(url_for("history.player", slug=slug, name=name, _anchor="account"))
