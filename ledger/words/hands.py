@@ -165,14 +165,8 @@ def _money_summary(hand: Mapping[str, Any]) -> str:
             )
         )
     elif story.pot_before is not None and after is not None:
-        sentences.append(_the_pot_now(story.pot_before, after, _antes(hand, story)))
+        sentences.append(_the_pot_now(story))
     return " ".join(sentences)
-
-
-def _antes(hand: Mapping[str, Any], story: PotStory) -> int:
-    """The units this hand's antes put in the pot: what went into it, but the odd units."""
-    into = sum(int(m["units"]) for m in hand.get("movements") or () if m.get("to") is None)
-    return max(into - story.odd_units, 0)
 
 
 def _pot_story(hand: Mapping[str, Any]) -> PotStory:
@@ -185,12 +179,15 @@ def _pot_story(hand: Mapping[str, Any]) -> PotStory:
         )
         for r in _in_order(hand)
     ]
-    payments = [Movement(p["from"], p["to"], int(p["units"])) for p in hand.get("payments") or ()]
+    # Every movement: between players, and into the pot (the antes, the odd units); a hand
+    # given with its payments alone has no antes to tell.
+    given = hand.get("movements", hand.get("payments")) or ()
+    moved = [Movement(m["from"], m["to"], int(m["units"])) for m in given]
     return pot_story(
         results,
         hand.get("out"),
         list(hand.get("winners") or ()),
-        payments,
+        moved,
         hand.get("pot_before"),
         hand.get("pot_after"),
     )
@@ -200,7 +197,7 @@ def _who_won(story: PotStory) -> str:
     """The first sentence: who went out or won, and who paid them what."""
     winners, payers = list(story.winners), story.paid
     if story.out_wins_alone and story.out is not None:
-        return _goes_out(story.out, story.taken, story.received.get(story.out, 0), payers)
+        return _goes_out(story.out, story.taken, story.collected, payers)
     if not winners:
         return gettext("Nobody wins this hand.")
     if not payers:
@@ -212,27 +209,26 @@ def _who_won(story: PotStory) -> str:
     return _winners_clause(winners, story.received) + ": " + _payers_clause(payers) + "."
 
 
-def _the_pot_now(before: int, after: int, antes: int = 0) -> str:
-    """The pot after the hand; ``before`` is after the hand's antes, ``antes`` what they put in."""
+def _the_pot_now(story: PotStory) -> str:
+    """The pot after the hand, from the pot after its antes (``pot_before``) and before them."""
+    before, after, was = story.pot_before, story.pot_after, story.pot_before_antes
     if after == 0:
         return gettext("The pot is empty.")
-    if after == before and antes and antes == before:
+    if after == before and story.antes and was == 0:
         return gettext("The antes put %(units)s in the pot.", units=after)
-    if after == before and antes:
-        return gettext(
-            "The antes raise the pot from %(was)s to %(units)s.", was=before - antes, units=after
-        )
+    if after == before and story.antes:
+        return gettext("The antes raise the pot from %(was)s to %(units)s.", was=was, units=after)
     if after == before:
         return gettext("The pot stays at %(units)s.", units=after)
-    if after > before:
+    if after is not None and before is not None and after > before:
         return gettext("The pot grows to %(units)s.", units=after)
     return gettext("The pot is now %(units)s.", units=after)
 
 
-def _goes_out(out: str, pot: int, paid_in: int, payers: Sequence[tuple[str, int]]) -> str:
-    """The player out collects the pot and the payments: one sentence with the whole amount
-    first, the sum the table checks ("collects 74: the pot of 40, and John pays 16, …")."""
-    total = pot + paid_in
+def _goes_out(out: str, pot: int, total: int, payers: Sequence[tuple[str, int]]) -> str:
+    """The player out collects the pot and the payments (``total``, the engine's story's):
+    one sentence with the whole amount first, the sum the table checks ("collects 74: the pot
+    of 40, and John pays 16, …")."""
     if pot and payers:
         return gettext(
             "%(name)s goes out and collects %(units)s: the pot of %(pot)s, and %(payments)s.",
