@@ -1,20 +1,26 @@
-"""The pages' Jinja filters and globals: the words of ledger/words/display.py and games.py
-under the names the templates use, a moment as a <time> element and the CSRF field."""
+"""What the pages show alike: the templates' filters and globals (the words of
+ledger/words/display.py and games.py under the names the templates use, a moment as a <time>
+element, the CSRF field) and a transfer's row with its QR code (a night's, the tab's, a
+season's settle-up)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint
 from flask_babel import format_datetime
+from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from ledger.pictures.chart import series_class
+from ledger.pictures.qr import qr_svg
+from ledger.services.views.money import TransferView
 from ledger.words import display, games
 from ledger.words.language import error_text
+from ledger.words.money import transfer_text
 
 bp = Blueprint("display", __name__)
 
@@ -50,6 +56,24 @@ def csrf_field() -> Markup:
 @bp.app_template_global("series_class")
 def _series_class(index: int) -> str:
     return series_class(index)
+
+
+def transfer_rows(
+    transfers: Sequence[TransferView], currency: str
+) -> list[tuple[TransferView, str, Markup | None, str]]:
+    """Each transfer with its words, its QR code (euros to a player with an account) and its
+    line for "Copy as text", which gives the IBAN to pay."""
+    rows: list[tuple[TransferView, str, Markup | None, str]] = []
+    for t in transfers:
+        words = transfer_text(t.to_json(), currency)
+        if t.epc is None:
+            rows.append((t, words, None, words))
+            continue
+        name, iban = t.epc.split("\n")[5:7]
+        title = _("QR code for a banking app: %(what)s", what=words)
+        line = _("%(what)s (IBAN %(iban)s, %(name)s)", what=words, iban=iban, name=name)
+        rows.append((t, words, qr_svg(t.epc, title=title), line))
+    return rows
 
 
 # The templates' names for the words' functions (ledger/words/).

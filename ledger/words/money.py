@@ -14,6 +14,7 @@ from typing import Any
 from flask_babel import format_date, gettext, ngettext
 
 from ledger.rules import GAMES
+from ledger.services.plans import WaitingPot
 from ledger.services.views.sessions import SessionView
 from ledger.words.display import format_money
 from ledger.words.games import text
@@ -107,3 +108,21 @@ def odd_units_text(view: SessionView, units: int) -> str:
         units,
         game=text(GAMES[view.game].name),
     )
+
+
+def waiting_text(pot: WaitingPot) -> str:
+    """A pot waiting to be taken up, and what for (RULES.md §2): "Mick's €1.60 waits for a
+    Spot night at €0.10 a unit with Mick at the table"."""
+    words = {
+        "amount": format_money(pot.amount, pot.currency),
+        "game": text(GAMES[pot.game].name),
+        "unit": format_money(pot.unit_value, pot.currency),
+    }
+    if pot.keeper:
+        return gettext(
+            "%(name)s's %(amount)s waits for a %(game)s night at %(unit)s a unit with "
+            "%(name)s at the table.",
+            name=pot.keeper,
+            **words,
+        )
+    return gettext("A pot of %(amount)s waits for a %(game)s night at %(unit)s a unit.", **words)

@@ -16,8 +16,9 @@ from ledger.services.request_ids import new_request_id
 from ledger.services.views.groups import GroupRef
 from ledger.services.views.hands import HandView
 from ledger.services.views.sessions import SessionView
-from ledger.web import access, entry, unsaved_hand
+from ledger.web import access, unsaved_hand
 from ledger.web.forms import HandForm
+from ledger.web.nights import entry
 from ledger.words import games as game_words
 from ledger.words.display import typed_cards
 from ledger.words.hands import hand_summary

@@ -11,7 +11,7 @@ from ledger.downloads import download
 from ledger.rules import GAMES, RuleError
 from ledger.services import league, seasons
 from ledger.web import access
-from ledger.web.tab import transfer_rows
+from ledger.web.display import transfer_rows
 from ledger.words.language import error_text
 
 bp = Blueprint("seasons", __name__, url_prefix="/g/<slug>")

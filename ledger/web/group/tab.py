@@ -1,6 +1,6 @@
 """The group's tab (RULES.md §6a) and the players' bank accounts (§6b) on the pages: the tab's
-settle-up with the same shared ticks as a night's, its history, and the QR code beside each
-euro transfer to a player with an account (on a night's settle-up too)."""
+settle-up with the same shared ticks as a night's and its history; the QR code beside each
+euro transfer to a player with an account is drawn by web/display.py's transfer rows."""
 
 from __future__ import annotations
 
@@ -10,40 +10,20 @@ from collections.abc import Sequence
 
 from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from markupsafe import Markup
 from werkzeug import Response
 
 from ledger import services
-from ledger.pictures.qr import qr_svg
 from ledger.services import accounts
 from ledger.services import tab as tabs_service
-from ledger.services.views.money import TransferView
 from ledger.services.views.tab import TabView
 from ledger.web import access
+from ledger.web.display import transfer_rows
 from ledger.web.forms import AccountForm, ConfirmForm, add_error
-from ledger.web.history import player
+from ledger.web.group.history import player
 from ledger.words.language import error_text
-from ledger.words.money import paid_text, transfer_text
+from ledger.words.money import paid_text
 
 bp = Blueprint("tab", __name__, url_prefix="/g/<slug>")
-
-
-def transfer_rows(
-    transfers: Sequence[TransferView], currency: str
-) -> list[tuple[TransferView, str, Markup | None, str]]:
-    """Each transfer with its words, its QR code (euros to a player with an account) and its
-    line for "Copy as text", which gives the IBAN to pay."""
-    rows: list[tuple[TransferView, str, Markup | None, str]] = []
-    for t in transfers:
-        words = transfer_text(t.to_json(), currency)
-        if t.epc is None:
-            rows.append((t, words, None, words))
-            continue
-        name, iban = t.epc.split("\n")[5:7]
-        title = _("QR code for a banking app: %(what)s", what=words)
-        line = _("%(what)s (IBAN %(iban)s, %(name)s)", what=words, iban=iban, name=name)
-        rows.append((t, words, qr_svg(t.epc, title=title), line))
-    return rows
 
 
 def _stamp(tabs: Sequence[TabView]) -> str:
