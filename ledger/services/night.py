@@ -265,12 +265,16 @@ def build_night(
     # a money game's scores are balances (Kaluki's target is where a player is out).
     reach = target if view.status == "open" and not view.money else None
     places = _places(row) if view.hands_played else {}
-    # A points game with no stake has no game money, only its rounds' (RULES.md §6c): no
-    # winnings, in its standings and in its settlement's balances alike.
+    # Each balance's winnings are the night's (``night_winnings``), as its standings': a
+    # points game with no stake has no game money, only its rounds' (RULES.md §6c), and no
+    # winnings in either.
     priced = view.money or view.payout is not None
-    if settled is not None and not priced:
-        unpriced = tuple(replace(b, winnings=None) for b in settled.balances)
-        settled = replace(settled, balances=unpriced)
+    if settled is not None:
+        mine = tuple(
+            replace(b, winnings=won.get(b.player, 0) if priced and won is not None else None)
+            for b in settled.balances
+        )
+        settled = replace(settled, balances=mine)
     balances = {b.player: b for b in settled.balances} if settled is not None else {}
     brought = _brought(view)
     standings = tuple(
