@@ -16,7 +16,7 @@ from flask_babel import format_datetime, get_locale, get_translations
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
-from ledger.pictures.chart import series_class
+from ledger.pictures.chart import series_class, side_class
 from ledger.rules import (
     DUTCH_SUITS,
     GAMES,
@@ -186,9 +186,8 @@ def night_name(night: Any) -> str:
     return nights.night_name(name, own, night.number, translate)
 
 
-@bp.app_template_global("series_class")
-def _series_class(index: int) -> str:
-    return series_class(index)
+bp.add_app_template_global(series_class)
+bp.add_app_template_global(side_class)
 
 
 @bp.app_template_global("suit_letter")

@@ -315,18 +315,23 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         return hand_summary(hand, money=view.money, **words)
 
     recent = [(h, summary(h)) for h in reversed(hand_json)]
+    game = GAMES[view.game]
     return render_template(
         "sessions/show.html",
         group=group,
         session=view,
         night=board.night,
         ahead=board.night.ahead,
-        game=GAMES[view.game],
+        game=game,
         recent=recent,
         more_hands=max(0, view.hands_played - len(hand_json)),
         saved=saved_hand,
         saved_summary=summary(saved_hand) if saved_hand else None,
-        chart=score_chart(names, list(board.history), label=texts.hand_text(view.game, "chart")),
+        chart=score_chart(
+            names, list(board.history), label=texts.hand_text(view.game, "chart"), game=game
+        ),
+        # Who scores together (Game.sides): the chart's lines, its legend and the dots.
+        sides=game.sides(names),
         # A money game's scores are balances: a points target is the game's own to show.
         target=None if view.money else board.night.target,
         limit=board.night.target,

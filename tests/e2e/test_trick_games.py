@@ -102,7 +102,7 @@ def test_klaverjassen_the_worked_example_on_the_wij_zij_sheet(new_phone, live_se
     phone.save_hand(2)
     _klaver_hand(phone, 3, "Ann & Cas", "70", {"Ann & Cas": [20]})
     phone.save_hand(3)
-    expect(phone.status()).to_contain_text("Nat: Bob & Dee scores 182.")
+    expect(phone.status()).to_contain_text("Nat: Bob & Dee score 182.")
     _klaver_hand(phone, 4, "Bob & Dee", "", {"Bob & Dee": [20, 20]}, pit="Bob & Dee")
     phone.save_hand(4)
 
