@@ -12,6 +12,7 @@ import pytest
 from tests.rules.test_boerenbridge import SEATS, WORKED
 from tests.web.pages import Phone, html
 from tests.web.test_new_games_pages import board, words
+from tests.web.test_night_figures import pdf_text
 from tests.web.test_trick_games_pages import klaver, post
 
 
@@ -78,3 +79,78 @@ def test_the_klaverjassen_chart_draws_one_line_per_team(phone):
     # Partners' dots beside their scores are their team's colour.
     dots = re.findall(r'id="score-\d".*?legend-dot (series-\d)', page, re.S)
     assert dots == ["series-0", "series-1", "series-0", "series-1"]
+
+
+# --- 4. Who paid for the round ------------------------------------------------------------
+
+
+def _drinks_night(phone: Phone) -> None:
+    phone.add_players("Enda", "John", "Rex", "Finn")
+    phone.start(ante="0", entry="totals")
+    assert phone.enter({"Enda": 1, "John": 30, "Rex": 50, "Finn": 40}).status_code == 302
+
+
+def _drinks_form(phone: Phone) -> tuple[str, dict[str, str]]:
+    page = html(phone.client.get(f"{phone.board}/rounds/new"))
+    once = re.search(r'name="once" value="([0-9a-f]+)"', page)
+    assert once, page
+    return page, {"once": once.group(1)}
+
+
+def test_nobody_is_ticked_as_the_payer_and_a_forgotten_payer_is_asked_for(phone):
+    _drinks_night(phone)
+    page, data = _drinks_form(phone)
+    assert not re.search(r'name="paid_by"[^>]*checked', page)
+    forgot = {**data, "for": ["Enda", "John"], "amount": "8.00", "what": "pints"}
+    response = phone.client.post(f"{phone.board}/rounds/new", data=forgot)
+    assert response.status_code == 422
+    said = words(html(response))
+    assert "Say who paid for the round." in said
+    assert "pints" not in words(board(phone).split("Drinks and food", 1)[1])  # nothing stored
+    assert "No drinks or food yet" in board(phone)
+
+    # Once someone paid, the next form lists them first and says so, still unticked.
+    paid = {**forgot, "paid_by": "Rex"}
+    assert phone.client.post(f"{phone.board}/rounds/new", data=paid).status_code == 302
+    page, _ = _drinks_form(phone)
+    assert not re.search(r'name="paid_by"[^>]*checked', page)
+    found = re.findall(r'<label class="check" for="paid-\d+">(.*?)</label>', page, re.S)
+    labels = [words(label) for label in found]
+    assert labels == ["Rex · paid last time", "Enda", "John", "Finn"]
+
+
+# --- 5. One word, one meaning -------------------------------------------------------------
+
+
+def test_a_boerenbridge_night_says_rounds_of_cards_and_drinks_and_food_apart(phone):
+    phone.start("boerenbridge", SEATS, "Ann", max_cards="4")
+    seen = board(phone)
+    assert seen.count("No rounds yet") == 1 and "Enter round" in seen
+    assert "Add drinks or food" in seen and "Add a round" not in seen
+    assert "No drinks or food yet" in seen
+
+    phone.client.post("/language", data={"lang": "nl"})
+    seen = board(phone)
+    assert "Drankjes of eten toevoegen" in seen and "Ronde invoeren" in seen
+    assert seen.count("Nog geen rondes") == 1 and "Nog geen drankjes of eten" in seen
+    form = words(html(phone.client.get(f"{phone.board}/rounds/new")))
+    assert form.startswith("Drankjes of eten toevoegen") or "Drankjes of eten toevoegen" in form
+
+
+def test_the_settle_up_and_the_night_sheet_name_drinks_and_food_in_both_languages(phone):
+    _drinks_night(phone)
+    _page, data = _drinks_form(phone)
+    bought = {**data, "for": ["Enda", "John"], "amount": "8.00", "paid_by": "Rex"}
+    assert phone.client.post(f"{phone.board}/rounds/new", data=bought).status_code == 302
+    settle = words(html(phone.client.get(f"{phone.board}/settle")))
+    assert "Player Game Drinks and food Total" in settle and "Rounds" not in settle
+    sheet = pdf_text(phone.client.get(f"/g/{phone.slug}/s/{phone.session_id}/sheet.pdf"))
+    assert "Drinks and food" in sheet and "Rounds" not in sheet
+
+    phone.client.post("/language", data={"lang": "nl"})
+    settle = words(html(phone.client.get(f"{phone.board}/settle")))
+    assert "Speler Spel Drankjes en eten Totaal" in settle and "Rondes" not in settle
+    sheet = pdf_text(phone.client.get(f"/g/{phone.slug}/s/{phone.session_id}/sheet.pdf"))
+    assert "Drankjes en eten" in sheet and "Rondes" not in sheet
+    history = words(html(phone.client.get(f"{phone.board}/history")))
+    assert "Drankjes of eten toegevoegd: Rex betaalde" in history
