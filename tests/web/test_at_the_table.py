@@ -154,3 +154,19 @@ def test_the_settle_up_and_the_night_sheet_name_drinks_and_food_in_both_language
     assert "Drankjes en eten" in sheet and "Rondes" not in sheet
     history = words(html(phone.client.get(f"{phone.board}/history")))
     assert "Drankjes of eten toegevoegd: Rex betaalde" in history
+
+
+# --- 7. The group's players open their pages ----------------------------------------------
+
+
+def test_the_group_page_opens_each_players_page_where_an_account_is_set_before_a_night(phone):
+    phone.add_players("Enda", "John")
+    page = html(phone.client.get(f"/g/{phone.slug}"))
+    players = page.split('id="player-list"')[1].split("</ul>")[0]
+    links = re.findall(r'<a class="name" href="([^"]+)">([^<]+)</a>', players)
+    assert [name for _, name in links] == ["Enda", "John"]
+    john = phone.client.get(links[1][0])
+    assert john.status_code == 200
+    assert "Bank account" in words(html(john)) and 'name="iban"' in html(john)
+    # Renaming is still there, a step of its own beside the name.
+    assert words(players).count("Rename – ") == 2
