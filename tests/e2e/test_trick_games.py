@@ -32,16 +32,14 @@ def test_boerenbridge_the_worked_example_bids_then_tricks(new_phone, live_server
             # Dee deals and bids last: the page says which bid Dee may not make.
             page.get_by_label("Bid – Dee", exact=True).fill("")
             note = page.locator("#hook-note")
-            expect(note).to_have_text(
-                "Dee deals and may not bid 1: the bids would add up to the round’s cards."
-            )
+            refusal = "Dee deals and may not bid 1: the bids would add up to 4, the round's cards."
+            expect(note).to_have_text(refusal)  # the very words the server refuses it with
             phone.check_width("boerenbridge-bids")
             phone.shot("boerenbridge-bids")
             page.get_by_label("Bid – Dee", exact=True).fill("1")
             phone.button("Save the bids").tap()
-            expect(page.locator("#row-3-error")).to_have_text(
-                "Dee deals and may not bid 1: the bids would add up to 4, the round's cards."
-            )
+            expect(page.locator("#row-3-error")).to_have_text(refusal)
+            expect(page.get_by_text(refusal)).to_have_count(1)  # said once, not twice
             page.get_by_label("Bid – Dee", exact=True).fill("0")
         phone.button("Save the bids").tap()
         expect(page.get_by_label("Bid – Ann", exact=True)).to_have_count(0)
