@@ -4,15 +4,19 @@ posts them (tests/e2e/test_at_the_table.py plays the ones a player's eyes need i
 
 from __future__ import annotations
 
+import copy
 import re
 from html import unescape
 
 import pytest
 
+from ledger.backup import BackupError, backup_group, restore_group
+from ledger.extensions import db
 from tests.rules.test_boerenbridge import SEATS, WORKED
-from tests.web.pages import Phone, html
+from tests.web.pages import PASSPHRASE, Phone, html
 from tests.web.test_new_games_pages import board, words
 from tests.web.test_night_figures import pdf_text
+from tests.web.test_season_pages import api_night, new_season
 from tests.web.test_trick_games_pages import klaver, post
 
 
@@ -170,3 +174,107 @@ def test_the_group_page_opens_each_players_page_where_an_account_is_set_before_a
     assert "Bank account" in words(html(john)) and 'name="iban"' in html(john)
     # Renaming is still there, a step of its own beside the name.
     assert words(players).count("Rename – ") == 2
+
+
+# --- 6. Seasons ---------------------------------------------------------------------------
+
+
+def _tied_season(phone: Phone) -> str:
+    """Ann, Bob, Cas on 4 points each after two nights: Ann and Cas won one each and share
+    first place, Bob won none and is third, so the prizes are unequal on equal points."""
+    for order in (["Ann", "Bob", "Cas"], ["Cas", "Bob", "Ann"]):
+        api_night(phone, order)
+    status, where = new_season(phone, booby="0", best_of="")
+    assert status == 303, where
+    return where
+
+
+def test_the_season_page_says_why_equal_points_get_unequal_places(phone):
+    where = _tied_season(phone)
+    page = words(html(phone.client.get(where)))
+    assert "1 Ann 4" in page and "1 Cas 4" in page and "3 Bob 4" in page
+    assert (
+        "Cas and Bob have equal points: Cas is placed higher for more nights won (1 against 0)."
+        in page
+    )
+    assert "Equal points: more nights won places higher, then the best night" in page
+    phone.client.post("/language", data={"lang": "nl"})
+    page = words(html(phone.client.get(where)))
+    assert "Cas en Bob hebben evenveel punten" in page
+
+
+def test_the_group_page_counts_a_season_in_nights_played_and_days_left(phone):
+    _tied_season(phone)
+    line = words(html(phone.client.get(f"/g/{phone.slug}")).split('class="season-line"')[1])
+    assert line.startswith("> Winter: Ann, Cas share the lead · 2 nights played · 30 days left")
+    assert "nights left" not in line
+
+
+def test_closing_a_season_asks_first_and_its_settle_up_has_balances_and_ticks(phone):
+    where = _tied_season(phone)
+    page = html(phone.client.get(where))
+    for button in ("close-now", "close-tab"):
+        assert re.search(rf'id="{button}" data-confirm="Close the season\? ', page), button
+    assert phone.client.post(where, data={"settle": "now"}).status_code == 303
+    page = words(html(phone.client.get(where)))
+    balances = page.split("Balances", 1)[1].split("Who pays whom")[0]
+    assert "Player Prize Entry fee Balance" in balances
+    assert "Ann €6.75 -€5.00 €1.75" in balances and "Bob €1.50 -€5.00 -€3.50" in balances
+    assert "Bob pays Ann €1.75" in page and "Bob pays Cas €1.75" in page
+
+    tick = {"from": "Bob", "to": "Ann", "paid": "yes"}
+    for _ in range(2):  # a double tap is one tick
+        assert phone.client.post(where, data=tick).status_code == 303
+    page = html(phone.client.get(where))
+    assert "Ticked: Bob paid Ann €1.75." in words(page)
+    pressed = re.findall(r'aria-pressed="(\w+)"[^>]*>.*?<span class="what">([^<]+)<', page, re.S)
+    assert pressed == [("true", "Bob pays Ann €1.75"), ("false", "Bob pays Cas €1.75")]
+
+    # A tick of a payment the settle-up does not make is refused and changes nothing.
+    wrong = phone.client.post(where, data={"from": "Ann", "to": "Bob", "paid": "yes"})
+    page = html(phone.client.get(wrong.headers["Location"]))
+    assert "settle-up has no payment from Ann to Bob." in words(page)
+    assert page.count('aria-pressed="true"') == 1
+
+    phone.client.post(where, data={"from": "Bob", "to": "Cas", "paid": "yes"})
+    assert "Everything is paid." in words(html(phone.client.get(where)))
+    phone.client.post(where, data={**tick, "paid": "no"})
+    page = html(phone.client.get(where))
+    assert "Taken back: Bob paid Ann €1.75." in words(page)
+    assert page.count('aria-pressed="true"') == 1 and "Everything is paid." not in page
+
+
+def test_a_seasons_ticks_follow_a_rename_and_a_backup_and_a_damaged_tick_is_refused(app, phone):
+    where = _tied_season(phone)
+    phone.client.post(where, data={"settle": "now"})
+    phone.client.post(where, data={"from": "Bob", "to": "Ann", "paid": "yes"})
+    bob = re.search(
+        r'action="(/g/[^"]+/players/\d+)"[^>]*>\s*<input[^>]*>\s*<div class="field">\s*'
+        r'<label for="rename-\d+">New name for Bob',
+        html(phone.client.get(f"/g/{phone.slug}")),
+    )
+    assert bob, "Bob's rename form"
+    assert phone.client.post(bob.group(1), data={"rename-name": "Bobby"}).status_code == 302
+    page = html(phone.client.get(where))
+    assert re.search(r'aria-pressed="true"[^>]*>.*?Bobby pays Ann €1\.75', page, re.S)
+
+    with app.app_context():
+        data = backup_group(phone.slug)
+        db.session.rollback()
+    (closed,) = [s["closed"] for s in data["seasons"]]
+    assert [(t["from"], t["to"]) for t in closed["paid"]] == [("Bobby", "Ann")]
+    damaged = copy.deepcopy(data)
+    damaged["seasons"][0]["closed"]["paid"][0]["to"] = "Bobby"
+    with app.app_context(), pytest.raises(BackupError, match="its ticks are not payments"):
+        restore_group(damaged, slug="damaged-here")
+    with app.app_context():
+        restore_group(data, slug="restored-here")
+    restored = Phone(phone.client, slug="restored-here")
+    restored.client.post(
+        "/open", data={"open-group": "restored-here", "open-passphrase": PASSPHRASE}
+    )
+    seasons = html(restored.client.get("/g/restored-here/seasons"))
+    there = re.search(r'href="(/g/restored-here/seasons/\d+)"', seasons)
+    assert there, seasons
+    page = html(restored.client.get(there.group(1)))
+    assert re.search(r'aria-pressed="true"[^>]*>.*?Bobby pays Ann €1\.75', page, re.S)
