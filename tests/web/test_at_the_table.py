@@ -12,6 +12,7 @@ import pytest
 
 from ledger.backup import BackupError, backup_group, restore_group
 from ledger.extensions import db
+from tests.api.helpers import basic
 from tests.rules.test_boerenbridge import SEATS, WORKED
 from tests.web.pages import PASSPHRASE, Phone, html
 from tests.web.test_new_games_pages import board, words
@@ -278,3 +279,18 @@ def test_a_seasons_ticks_follow_a_rename_and_a_backup_and_a_damaged_tick_is_refu
     assert there, seasons
     page = html(restored.client.get(there.group(1)))
     assert re.search(r'aria-pressed="true"[^>]*>.*?Bobby pays Ann €1\.75', page, re.S)
+
+
+def test_a_season_with_a_tick_is_not_deleted(phone):
+    where = _tied_season(phone)
+    phone.client.post(where, data={"settle": "now"})
+    phone.client.post(where, data={"from": "Bob", "to": "Ann", "paid": "yes"})
+    season_id = where.rsplit("/", 1)[1]
+    api = f"/api/v1/groups/{phone.slug}/seasons/{season_id}"
+    refused = phone.client.delete(api, headers=basic(phone.slug, PASSPHRASE))
+    assert refused.status_code == 409
+    assert refused.get_json()["error"]["message"] == (
+        "Payments are ticked in Winter's settle-up: the season stays."
+    )
+    phone.client.post(where, data={"from": "Bob", "to": "Ann", "paid": "no"})
+    assert phone.client.delete(api, headers=basic(phone.slug, PASSPHRASE)).status_code == 204
