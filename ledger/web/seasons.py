@@ -45,11 +45,11 @@ def index(slug: str):
 @bp.route("/seasons/<int:season_id>", methods=["GET", "POST"])
 def show(slug: str, season_id: int):
     group = access.group_for_page(slug)
-    if request.method == "POST" and "from" in request.form:  # a tick of its settle-up, or not
-        _tick(group, season_id, request.form.get("paid") != "no")
-    elif request.method == "POST":  # the close, settled now or onto the tab (closed: 409)
-        seasons.close_season(group, season_id, request.form.get("settle", "now"))
-    if request.method == "POST":
+    if request.method == "POST":  # a tick of its settle-up (or not), else the close (closed: 409)
+        if "from" in request.form:
+            _tick(group, season_id, request.form.get("paid") != "no")
+        else:  # settled now or onto the tab
+            seasons.close_season(group, season_id, request.form.get("settle", "now"))
         return redirect(url_for(".show", slug=slug, season_id=season_id), 303)
     season = seasons.season_view(group, season_id)
     paid = season.settlement
@@ -58,10 +58,9 @@ def show(slug: str, season_id: int):
 
 
 def _tick(group: access.GroupRef, season_id: int, paid: bool) -> None:
+    form = request.form
     try:
-        done = seasons.tick_season(
-            group, season_id, request.form.get("from"), request.form.get("to"), paid
-        )
+        done = seasons.tick_season(group, season_id, form.get("from"), form.get("to"), paid)
     except (RuleError, Conflict) as e:
         return flash(i18n.error_text(e), "error")
     what = paid_text(done.to_json(), seasons.season_view(group, season_id).currency)

@@ -331,8 +331,7 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         chart=score_chart(
             names, list(board.history), label=texts.hand_text(view.game, "chart"), game=game
         ),
-        # Who scores together (Game.sides): the chart's lines, its legend and the dots.
-        sides=game.sides(names),
+        sides=game.sides(names),  # who scores together: the chart's lines, legend and dots
         # A money game's scores are balances: a points target is the game's own to show.
         target=None if view.money else board.night.target,
         limit=board.night.target,
