@@ -157,3 +157,17 @@ def test_no_card_or_table_runs_over_at_360_px_in_any_language_light_or_dark(new_
                 page.goto(pages[9])
                 phone.shot(f"settle-{scheme}-nl")
     assert not problems, "\n".join(problems)
+
+
+def test_a_name_on_the_group_page_opens_the_players_page_for_a_bank_account(new_phone, live_server):
+    """Issue 45 §7: a tap on a player's name only renamed; now it opens their page."""
+    phone = _phone(new_phone, live_server, "player-list", ("Enda", "John"))
+    page = phone.page
+    players = phone.region("Players")
+    players.get_by_role("link", name="John", exact=True).tap()
+    expect(phone.heading("John")).to_be_visible()
+    expect(phone.region("Bank account").get_by_label("IBAN")).to_be_visible()
+    page.go_back()
+    players.get_by_text("Rename – Enda").tap()
+    expect(page.get_by_label("New name for Enda")).to_be_visible()
+    phone.shot("player-list")

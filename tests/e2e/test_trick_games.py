@@ -86,9 +86,13 @@ def test_klaverjassen_the_worked_example_on_the_wij_zij_sheet(new_phone, live_se
     page = phone.page
     phone.link("New session").tap()
     page.get_by_role("radio", name=re.compile(r"^Klaverjassen\s")).check()
-    expect(page.locator("#teams-hint")).to_have_text(
+    # Said beside the seats (issue 45 §9), while Klaverjassen is the game picked.
+    seats = page.get_by_role("group", name="Players, clockwise")
+    expect(seats.locator("#teams-hint")).to_have_text(
         "Partners sit opposite: seats 1 and 3 play together against seats 2 and 4."
     )
+    page.get_by_role("radio", name=re.compile(r"^Boerenbridge\s")).check()
+    expect(seats.locator("#teams-hint")).to_be_hidden()
     phone.page.go_back()
     phone.start_session("Klaverjassen", list(SEATS), dealer="Dee")
 
@@ -111,5 +115,9 @@ def test_klaverjassen_the_worked_example_on_the_wij_zij_sheet(new_phone, live_se
     expect(sheet.locator("#team-total-1")).to_have_text("232")
     expect(sheet.locator("#team-total-2")).to_have_text("666")
     expect(page.locator(".status-line").first).to_contain_text("4 of 16 hands played")
+    # One line per team on the chart, named as its legend names it (issue 45 §9).
+    lines = page.locator("#chart svg polyline title")
+    expect(lines).to_have_text(["Ann & Cas", "Bob & Dee"])
+    expect(page.locator("#chart .legend li")).to_have_text(["Ann & Cas", "Bob & Dee"])
     phone.check_width("klaverjassen-sheet")
     phone.shot("klaverjassen-sheet")
