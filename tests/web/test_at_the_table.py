@@ -294,3 +294,15 @@ def test_a_season_with_a_tick_is_not_deleted(phone):
     )
     phone.client.post(where, data={"from": "Bob", "to": "Ann", "paid": "no"})
     assert phone.client.delete(api, headers=basic(phone.slug, PASSPHRASE)).status_code == 204
+
+
+def test_another_group_cannot_tick_a_seasons_payment(phone, client):
+    where = _tied_season(phone)
+    phone.client.post(where, data={"settle": "now"})
+    other = Phone(client.application.test_client())
+    other.create_group("Other table", "another passphrase")
+    season_id = where.rsplit("/", 1)[1]
+    tick = {"from": "Bob", "to": "Ann", "paid": "yes"}
+    response = other.client.post(f"/g/{other.slug}/seasons/{season_id}", data=tick)
+    assert response.status_code == 404
+    assert 'aria-pressed="true"' not in html(phone.client.get(where))
