@@ -120,6 +120,16 @@ def _a_full_evening(live_server: str) -> tuple[str, list[str]]:
     ours = api.ok("POST", f"/groups/{slug}/seasons", season, 201)["id"]
     closed = api.ok("POST", f"/groups/{slug}/seasons/{ours}/close", {"settle": "now"})
     first = closed["settlement"]["transfers"][0]
+    # Every other game's scoreboard and hand form too, as many players as it takes (up to 4).
+    games = api.ok("GET", "/games")
+    more = []
+    for g in games:
+        if g["key"] in ("spot", "boerenbridge", "klaverjassen"):
+            continue
+        seated = FOUR[: max(g["min_players"], min(4, g["max_players"]))]
+        body = {"game": g["key"], "players": seated, "dealer": seated[-1], "options": {}}
+        started = api.ok("POST", f"/groups/{slug}/sessions", body, 201)["id"]
+        more += [f"/g/{slug}/s/{started}", f"/g/{slug}/s/{started}/hands/new"]
     s, b, k, p = (f"/g/{slug}/s/{n}" for n in (drinks, bridge, klaver, pot))
     pages = [
         "/", f"/g/{slug}", f"/g/{slug}/invite", f"/g/{slug}/s/new", f"/g/{slug}/tab",
@@ -129,7 +139,7 @@ def _a_full_evening(live_server: str) -> tuple[str, list[str]]:
         b, f"{b}/hands/new", f"{b}/hands/new?both=1", k, f"{k}/hands/new", f"{k}/hands/1",
         f"{s}/hands/99",
     ]  # fmt: skip
-    return slug, pages + [f"/g/{slug}/seasons/{ours}#{first['from']}"]
+    return slug, pages + more + [f"/g/{slug}/seasons/{ours}#{first['from']}"]
 
 
 def test_no_card_or_table_runs_over_at_360_px_in_any_language_light_or_dark(new_phone, live_server):
