@@ -11,9 +11,10 @@ from ledger import paper
 from ledger.downloads import download
 from ledger.rules import GAMES, RuleError
 from ledger.services import Conflict, league, seasons
-from ledger.web import access, i18n
-from ledger.web.summary import paid_text
-from ledger.web.tab import transfer_rows
+from ledger.web import access
+from ledger.web.display import transfer_rows
+from ledger.words.language import error_text
+from ledger.words.money import paid_text
 
 bp = Blueprint("seasons", __name__, url_prefix="/g/<slug>")
 
@@ -37,7 +38,7 @@ def index(slug: str):
         ratings=league.all_ratings(group),  # RULES.md §14
         games=list(GAMES),
         form=form or {"request_id": uuid.uuid4().hex},
-        error=error and (i18n.error_text(error), error.field),
+        error=error and (error_text(error), error.field),
     )
     return page, 422 if error else 200
 
@@ -62,7 +63,7 @@ def _tick(group: access.GroupRef, season_id: int, paid: bool) -> None:
     try:
         done = seasons.tick_season(group, season_id, form.get("from"), form.get("to"), paid)
     except (RuleError, Conflict) as e:
-        return flash(i18n.error_text(e), "error")
+        return flash(error_text(e), "error")
     what = paid_text(done.to_json(), seasons.season_view(group, season_id).currency)
     said = _("Ticked: %(what)s.", what=what) if paid else _("Taken back: %(what)s.", what=what)
     flash(said, "success")
