@@ -8,6 +8,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.e2e.test_new_games import _phone
+from tests.live.api import new_group
 from tests.rules.test_boerenbridge import SEATS, WORKED
 
 KEPT = "You typed here before on this phone"
@@ -66,7 +67,8 @@ FOUR = ["Annemarie", "Bartholomeus", "Cas", "Dee"]
 
 # Every card, section, table, form and list of the page whose content is wider than its box
 # (scrollWidth > clientWidth): what runs over its card. A .table-scroll scrolls sideways on
-# purpose (a season of many nights), and what is only for screen readers is drawn 1 px wide.
+# purpose (a season of many nights), what is only for screen readers is drawn 1 px wide, and
+# a closed <details> still lays out what it hides.
 OVER_JS = """
 () => Array.from(document.querySelectorAll(
   "main .card, main section, main table, main form, main fieldset, main ul, main figure, main"
@@ -83,8 +85,6 @@ def _a_full_evening(live_server: str) -> tuple[str, list[str]]:
     """A group with every kind of page filled: a Spot night with drinks and food and a tick,
     one with a pot and a tick, Boerenbridge with its bids saved, Klaverjassen with its sheet,
     a closed season with its balances and a tick, the tab."""
-    from tests.live.api import new_group
-
     api = new_group(live_server, name="Donderdag in Café De Vergulde Zwaan", passphrase=PASSPHRASE)
     slug = api.slug or ""
     for name in FOUR:
