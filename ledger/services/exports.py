@@ -21,7 +21,7 @@ from ledger.extensions import db
 from ledger.services.groups import group_view
 from ledger.services.hands import iter_hands
 from ledger.services.loading import read_session
-from ledger.services.night import NightView, night_of, night_view
+from ledger.services.night import NightView, build_night, night_view
 from ledger.services.season_views import SeasonView
 from ledger.services.seasons import group_seasons
 from ledger.services.sessions import session_view
@@ -124,7 +124,9 @@ def _each_streamed(group: GroupRef, ids: list[int]) -> Iterator[StreamedSession]
     # writes the session's hands before asking for the next session, which ends the snapshot.
     for session_id in ids:
         with _snapshot():
-            night = night_of(group, read_session(group, session_id))
+            # Built for the workbook, not kept: a long history would push the nights being
+            # played out of the process's kept ones (services/night.py).
+            night = build_night(group, read_session(group, session_id))
             yield StreamedSession(night, _hands_in_chunks(group, session_id), group.name)
         db.session.expunge_all()
 
