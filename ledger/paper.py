@@ -2,9 +2,9 @@
 table, as A4 PDFs that print well in black and white, in the page's language.
 
 fpdf2 draws them (pure Python, maintained, small: it needs no system library, unlike the HTML
-to PDF tools); the bank QR codes are segno's, as on the pages, placed as images. The font is
-DejaVu Sans Condensed, shipped in ledger/fonts, so every name and "€" prints. Texts are the
-catalogue's (Flask-Babel): a caller renders inside the language it wants.
+to PDF tools) on ledger/pdf.py's sheet; the bank QR codes are segno's, as on the pages, placed
+as images. Texts are the catalogue's (Flask-Babel): a caller renders inside the language it
+wants.
 """
 
 from __future__ import annotations
@@ -12,17 +12,15 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 import segno
 from flask_babel import gettext as _
 from flask_babel import ngettext
-from fpdf import FPDF
-from fpdf.fonts import FontFace
 
 from ledger import services
 from ledger.downloads import group_filename, session_filename
+from ledger.pdf import Sheet
 from ledger.rules.registry import GAMES
 from ledger.services import exports, seasons
 from ledger.services.night import NightView, night_view
@@ -32,87 +30,7 @@ from ledger.web.display import format_money, night_game, night_name
 from ledger.web.summary import hand_summary, round_text, transfer_text  # the pages' words
 from ledger.web.texts import hand_text, hand_words
 
-FONTS = Path(__file__).resolve().parent / "fonts"
-FONT = "DejaVu"
-MARGIN = 12  # mm
 BLANK_ROWS = 24  # a blank sheet's hands, one page
-GREY = (200, 200, 200)
-
-
-class Sheet(FPDF):
-    """An A4 page with the app's font, a title and a footer naming the app and the page."""
-
-    def __init__(self, title: str, subtitle: str = "") -> None:
-        super().__init__(orientation="portrait", unit="mm", format="A4")
-        self.add_font(FONT, "", str(FONTS / "DejaVuSansCondensed.ttf"))
-        self.add_font(FONT, "B", str(FONTS / "DejaVuSansCondensed-Bold.ttf"))
-        self.set_margins(MARGIN, MARGIN, MARGIN)
-        self.set_auto_page_break(True, margin=MARGIN + 6)
-        self.set_title(title)
-        self.set_creator("Pub Ledger")
-        self.set_draw_color(*GREY)
-        self.add_page()
-        self.set_font(FONT, "B", 18)
-        self.multi_cell(0, 9, title, new_x="LMARGIN", new_y="NEXT")
-        if subtitle:
-            self.set_font(FONT, "", 10)
-            self.multi_cell(0, 5, subtitle, new_x="LMARGIN", new_y="NEXT")
-        self.ln(3)
-
-    def footer(self) -> None:
-        self.set_y(-MARGIN - 2)
-        self.set_font(FONT, "", 8)
-        self.cell(0, 4, f"Pub Ledger · {self.page_no()}/{{nb}}", align="R")
-
-    def heading(self, text: str) -> None:
-        self.ln(2)
-        self.set_font(FONT, "B", 13)
-        self.cell(0, 8, text, new_x="LMARGIN", new_y="NEXT")
-        self.set_font(FONT, "", 10)
-
-    def line_of(self, text: str, size: int = 10) -> None:
-        self.set_font(FONT, "", size)
-        self.multi_cell(0, 5.5, text, new_x="LMARGIN", new_y="NEXT")
-
-    def grid(
-        self,
-        head: Sequence[str],
-        rows: Iterable[Sequence[str]],
-        *,
-        first: float = 1.0,
-        size: float = 10,
-        height: float = 6.5,
-        left: int = 1,
-        boxes: bool = False,
-        span: int = 1,
-    ) -> None:
-        """A table with a bold heading row repeated on every page: the first ``left`` columns
-        (names) to the left, numbers to the right; ``first`` widens the first column against
-        the others; ``boxes`` draws every cell's box (a sheet to write on); ``span``: each
-        heading after the first covers that many columns (a player's on a blank sheet)."""
-        self.set_font(FONT, "", size)
-        count = 1 + (len(head) - 1) * span
-        widths = (first, *([1.0] * (count - 1)))
-        align = (*(["LEFT"] * left), *(["RIGHT"] * (count - left)))
-        with self.table(
-            col_widths=widths,
-            text_align=align,
-            line_height=height,
-            headings_style=FontFace(emphasis="BOLD"),
-            borders_layout="ALL" if boxes else "HORIZONTAL_LINES",
-        ) as table:
-            if span == 1:
-                table.row(list(head))
-            else:
-                heading = table.row()
-                heading.cell(head[0])
-                for text in head[1:]:
-                    heading.cell(text, align="CENTER", colspan=span)
-            for row in rows:
-                table.row(list(row))
-
-    def done(self) -> bytes:
-        return bytes(self.output())
 
 
 def night_sheet(night: NightView, hands: Sequence[HandView], group_name: str, title: str) -> bytes:
@@ -269,7 +187,7 @@ def season_table(season: SeasonView, group_name: str) -> bytes:
         ]
         for s in table.standings
     ]
-    sheet.grid(head, rows, first=0.4, size=11, left=2)
+    sheet.grid(head, rows, weights=(0.4, 3, 1, 1, 1, 1), size=11, left=2)
     if any(s.below_line for s in table.standings):
         sheet.line_of(
             ngettext(
@@ -281,12 +199,9 @@ def season_table(season: SeasonView, group_name: str) -> bytes:
         )
     if table.nights:
         sheet.heading(_("Night by night"))
-        shown = [f"#{n.number}" for n in table.nights]
-        night_rows = [
-            [s.player, *(_points_of(n, s.player) for n in table.nights)] for s in table.standings
-        ]
-        size = 10 if len(shown) <= 12 else 7
-        sheet.grid([_("Player"), *shown], night_rows, first=2.5, size=size)
+        players = [s.player for s in table.standings]
+        nights = [(f"#{n.number}", [_points_of(n, p) for p in players]) for n in table.nights]
+        sheet.carried_grid(_("Player"), players, nights, size=10 if len(nights) <= 12 else 9)
     if table.pot:
         sheet.heading(_("The prize pot"))
         sheet.line_of(_money(season.money(table.pot), season.currency))

@@ -1,0 +1,136 @@
+"""Paper laid out as a person would (issues 45 and 46): a season of a year prints, its
+night-by-night grid carried onto further tables with the names again; every PDF read back
+with pypdf, where each word stands on the page checked as well."""
+
+from __future__ import annotations
+
+import io
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+from pypdf import PdfReader
+
+from tests.api.test_seasons import WORKED, spot_night
+
+A4_WIDTH = 595.0  # points
+MARGIN = 12 / 25.4 * 72  # the sheets' 12 mm, in points
+
+
+@dataclass(frozen=True)
+class Word:
+    """A piece of text as pypdf places it: its page (from 0), where it starts, its text."""
+
+    page: int
+    x: float
+    y: float
+    text: str
+
+
+def words(data: bytes) -> list[Word]:
+    """Every piece of text of the PDF with its page and place."""
+    found: list[Word] = []
+    for number, page in enumerate(PdfReader(io.BytesIO(data)).pages):
+
+        def seen(text, cm, tm, font, size, number=number) -> None:
+            if text.strip():
+                found.append(Word(number, tm[4] * cm[0] + cm[4], tm[5] * cm[3] + cm[5], text))
+
+        page.extract_text(visitor_text=seen)
+    return found
+
+
+def pdf(response) -> bytes:
+    assert response.status_code == 200, response.get_data(as_text=True)[:300]
+    assert response.mimetype == "application/pdf"
+    return response.get_data()
+
+
+def page_text(data: bytes) -> str:
+    return " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(data)).pages)
+
+
+# --- 46.1: a season of a year prints ---------------------------------------------------------
+
+
+def grid_rows(found: list[Word], players: list[str]) -> list[list[Word]]:
+    """The night-by-night grid's lines that start with a player's name, in their order."""
+    rows: dict[tuple[int, float], list[Word]] = {}
+    for w in found:
+        rows.setdefault((w.page, round(w.y, 1)), []).append(w)
+    lines = [sorted(ws, key=lambda w: w.x) for _, ws in sorted(rows.items(), key=_down)]
+    return [line for line in lines if line[0].text.strip() in players]
+
+
+def _down(item):
+    (page, y), _ = item
+    return (page, -y)
+
+
+def test_a_weekly_league_of_a_year_prints_its_nights_on_tables_carried_below(table):
+    """52 nights (a weekly league) answered 500 ("Not enough horizontal space"): now the grid
+    goes on in further tables, each beginning with the players' names, every night's
+    number and points on the page, nothing past the margins."""
+    names = ["Ann", "Bob", "Cas", "Dee"]
+    chance = random.Random(46)
+    for _ in range(52):
+        order = names[:]
+        chance.shuffle(order)
+        spot_night(table, order)
+    sid = table.ok("POST", f"/groups/{table.slug}/seasons", {**WORKED, "best_of": None}, 201)["id"]
+    season = table.ok("GET", f"/groups/{table.slug}/seasons/{sid}")
+    data = pdf(table.get(f"/groups/{table.slug}/seasons/{sid}/table.pdf"))
+    found = words(data)
+    assert all(MARGIN - 1 <= w.x <= A4_WIDTH - MARGIN for w in found)
+    text = page_text(data)
+    for night in season["nights"]:
+        assert f"#{night['number']}" in text
+    # Each player's line of each carried table: their points night after night, in order.
+    lines = grid_rows(found, names)  # the standings' lines begin with a rank, not a name
+    tables = len(lines) // len(names)
+    assert tables >= 2
+    for name in names:
+        mine = [line for line in lines if line[0].text.strip() == name]
+        assert len(mine) == tables
+        points = [w.text.strip() for line in mine for w in line[1:]]
+        assert points == [str(n["points"][name]) for n in season["nights"]]
+
+
+def test_a_clubs_two_hundred_nights_of_twelve_players_print(app):
+    """A club's season of 200 nights, twelve players a night and up to 40 characters a name,
+    scored by winnings (wide numbers): it prints, each table of the grid within the page."""
+    from ledger.paper import season_table
+    from ledger.rules.league import NightResult, Rules, standings
+    from ledger.services.season_views import SeasonView
+
+    chance = random.Random(200)
+    club = [f"Player {n:02d} " + "W" * chance.randint(1, 28) for n in range(20)]
+    start = datetime(2026, 1, 1, 20)
+    results = []
+    for n in range(1, 201):
+        played = tuple(chance.sample(club, 12))
+        won = {p: chance.randint(-99_999, 99_999) for p in played}
+        results.append(NightResult(n, n, start + timedelta(days=n), played, won))
+    made = standings(results, Rules(scoring="winnings", best_of=100))
+    season = SeasonView(
+        id=1,
+        name="Club",
+        game="spot",
+        game_name=None,
+        title="Spot",
+        first_day=start.date(),
+        last_day=(start + timedelta(days=365)).date(),
+        options={"scoring": "winnings", "best_of": 100},
+        status="open",
+        table=made,
+        currency="EUR",
+        unit_value=Decimal("0.01"),
+    )
+    with app.test_request_context():
+        data = season_table(season, "The Club")
+    found = words(data)
+    assert all(MARGIN - 1 <= w.x <= A4_WIDTH - MARGIN for w in found)
+    text = page_text(data)
+    assert all(f"#{n}" in text.split() for n in range(1, 201))
+    assert "(" in text  # the nights best_of dropped, in brackets as before
