@@ -153,9 +153,7 @@ def season_figures(quick: bool = False) -> list[tuple[str, float, str | None, bo
             return go
 
         added = (random.Random(7), random.Random(7))
-        changed = paired(
-            finished(league, added[0]), finished(plain, added[1]), max(3, repeat // 2)
-        )
+        changed = paired(finished(league, added[0]), finished(plain, added[1]), max(3, repeat // 2))
     what = f"{nights:,} nights"
     return [
         (f"group page: {what} and {count} seasons / {what} and none", group, f"<= {RATIO:g}",

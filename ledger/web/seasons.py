@@ -10,6 +10,7 @@ from ledger import paper
 from ledger.downloads import download
 from ledger.rules import GAMES, RuleError
 from ledger.services import league, seasons
+from ledger.services.errors import Conflict
 from ledger.web import access, i18n
 from ledger.web.tab import transfer_rows
 
@@ -26,7 +27,7 @@ def index(slug: str):
         if request.method == "POST":
             added = seasons.create_season(group, form, form.get("request_id") or None)
             return redirect(url_for(".show", slug=slug, season_id=added.season.id), 303)
-    except RuleError as e:
+    except (RuleError, Conflict) as e:  # a field refused; the group full
         error = e
     page = render_template(
         "seasons/index.html",
