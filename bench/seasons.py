@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import os
 import random
 import statistics
 import sys
@@ -104,6 +105,7 @@ def season_figures(quick: bool = False) -> list[tuple[str, float, str | None, bo
     nights, count = (120, 12) if quick else (1000, 60)
     repeat = 7 if quick else 11
     with tempfile.TemporaryDirectory(prefix="ledger-bench-seasons-") as folder:
+        os.environ["LEDGER_INSTANCE_PATH"] = folder  # not a developer's instance/config.py
         app = create_app(
             {
                 "TESTING": True,

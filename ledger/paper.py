@@ -24,13 +24,25 @@ from ledger.pdf import Sheet
 from ledger.rules.registry import GAMES
 from ledger.services import exports, seasons
 from ledger.services.night import NightView, night_view
-from ledger.services.results import GroupRef, HandView, SessionView, TransferView
+from ledger.services.results import (
+    GroupRef,
+    HandView,
+    PaymentView,
+    SessionView,
+    TransferView,
+)
 from ledger.services.season_views import SeasonView
 from ledger.web.display import format_money, night_game, night_name
-from ledger.web.summary import hand_summary, round_text, transfer_text  # the pages' words
+from ledger.web.summary import (  # the pages' words
+    hand_summary,
+    paid_text,
+    round_text,
+    transfer_text,
+)
 from ledger.web.texts import hand_text, hand_words
 
 BLANK_ROWS = 24  # a blank sheet's hands, one page
+QR_MM = 36  # a bank transfer's QR code, wide and high: a phone scans it from a wall
 
 
 def night_sheet(night: NightView, hands: Sequence[HandView], group_name: str, title: str) -> bytes:
@@ -65,9 +77,15 @@ def night_sheet(night: NightView, hands: Sequence[HandView], group_name: str, ti
     _in_words(sheet, view, hands)
     if night.session.rounds:
         _drinks(sheet, night, players, size)
-    if night.settlement is not None:
+    settled = night.settlement
+    if settled is not None:
         sheet.heading(_("Who pays whom"))
-        _transfers(sheet, night.settlement.transfers, night.settlement.currency)
+        if settled.on_tab:  # RULES.md §6a: the tab pays it; the night has no transfers
+            sheet.line_of(
+                _("This night is on the tab: it is paid when the group settles the tab."), 11
+            )
+        else:
+            _transfers(sheet, settled.transfers, settled.currency, settled.payments)
     return sheet.done()
 
 
@@ -216,19 +234,35 @@ def season_table(season: SeasonView, group_name: str) -> bytes:
 # --- Pieces -----------------------------------------------------------------------------------
 
 
-def _transfers(sheet: Sheet, transfers: Sequence[TransferView], currency: str) -> None:
-    """Each transfer in words, with the QR code a banking app scans where it has one."""
+def _transfers(
+    sheet: Sheet,
+    transfers: Sequence[TransferView],
+    currency: str,
+    payments: Sequence[PaymentView] = (),
+) -> None:
+    """Every transfer: those still to pay in words, each with the QR code a banking app scans
+    where it has one (on the same page: never a page break between them), then those ticked
+    as paid at the table, marked paid (the settle-up page's "Paid")."""
     if not transfers:
-        sheet.line_of(_("Nobody owes anybody anything."))
+        sheet.line_of(_("Everything is paid.") if payments else _("Nobody owes anybody anything."))
     for t in transfers:
-        sheet.line_of(transfer_text(t.to_json(), currency), 11)
-        if t.epc is not None:
-            png = io.BytesIO()
-            segno.make(t.epc, error="m").save(png, kind="png", scale=8, border=4)
-            if sheet.will_page_break(40):
-                sheet.add_page()
-            sheet.image(png, w=36, h=36)
-            sheet.line_of(_("Scan with a banking app to pay"), 8)
+        words = transfer_text(t.to_json(), currency)
+        if t.epc is None:
+            sheet.line_of(words, 11)
+            continue
+        caption = _("Scan with a banking app to pay")
+        # The transfer, its code and the code's caption begin the next page if they do not
+        # all fit on this one.
+        sheet.keep_together(sheet.height_of(words, 11) + QR_MM + sheet.height_of(caption, 8))
+        sheet.line_of(words, 11)
+        png = io.BytesIO()
+        segno.make(t.epc, error="m").save(png, kind="png", scale=8, border=4)
+        sheet.image(png, w=QR_MM, h=QR_MM)
+        sheet.line_of(caption, 8)
+    if payments:
+        sheet.heading(_("Paid"))
+        for paid in payments:
+            sheet.line_of(f"✓ {paid_text(paid.to_json(), currency)}", 11)
 
 
 def _with_before(

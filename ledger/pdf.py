@@ -18,6 +18,7 @@ FONTS = Path(__file__).resolve().parent / "fonts"
 FONT = "DejaVu"
 MARGIN = 12  # mm
 GREY = (200, 200, 200)
+LINE = 5.5  # mm: a line of text
 # The smallest type a word is set in to fit its column, in points: still readable on paper.
 SMALLEST = 4.5
 
@@ -55,7 +56,20 @@ class Sheet(FPDF):
 
     def line_of(self, text: str, size: int = 10) -> None:
         self.set_font(FONT, "", size)
-        self.multi_cell(0, 5.5, text, new_x="LMARGIN", new_y="NEXT")
+        self.multi_cell(0, LINE, text, new_x="LMARGIN", new_y="NEXT")
+
+    def height_of(self, text: str, size: int = 10) -> float:
+        """How high ``line_of`` draws ``text``, in mm (a long one takes lines more)."""
+        self.set_font(FONT, "", size)
+        height = self.multi_cell(0, LINE, text, dry_run=True, output="HEIGHT")
+        assert isinstance(height, float | int)  # what output="HEIGHT" answers
+        return float(height)
+
+    def keep_together(self, height: float) -> None:
+        """A new page unless ``height`` mm more fit on this one: what follows (a transfer and
+        its QR code) is never split by a page break."""
+        if self.will_page_break(height):
+            self.add_page()
 
     def grid(
         self,

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 
 from pypdf import PdfReader
 
+from tests.api.helpers import SEED_HAND_1, SEED_HAND_2
 from tests.api.test_seasons import WORKED, spot_night
 
 A4_WIDTH = 595.0  # points
@@ -134,3 +136,53 @@ def test_a_clubs_two_hundred_nights_of_twelve_players_print(app):
     text = page_text(data)
     assert all(f"#{n}" in text.split() for n in range(1, 201))
     assert "(" in text  # the nights best_of dropped, in brackets as before
+
+
+# --- 45.10: a transfer keeps its QR code; a ticked one is listed, marked paid ---------------
+
+IBANS = {"Enda": "NL91ABNA0417164300", "John": "DE89370400440532013000"}
+PAYS = re.compile(r"(\w+) pays (\w+) (€\d+\.\d\d)")
+
+
+def test_a_transfer_and_its_qr_code_are_never_split_by_a_page_break(table):
+    """However many hands come before the settle-up, each transfer to a player with a bank
+    account is on the same page as its QR code and the code's caption."""
+    sid = table.session()["id"]
+    for name, iban in IBANS.items():
+        account = {"iban": iban, "name": name}
+        table.ok("PUT", f"/groups/{table.slug}/players/{name}/account", account)
+    for n in range(10):
+        table.hand(sid, SEED_HAND_1 if n % 2 == 0 else SEED_HAND_2)
+        settled = table.ok("GET", f"/sessions/{sid}/settlement")["transfers"]
+        coded = [t for t in settled if t["to"] in IBANS]
+        assert coded
+        reader = PdfReader(io.BytesIO(pdf(table.get(f"/sessions/{sid}/sheet.pdf"))))
+        seen = 0
+        for page in reader.pages:
+            text = " ".join(page.extract_text().split())
+            mine = [m for m in PAYS.findall(text) if m[1] in IBANS]
+            assert len(page.images) == len(mine) == text.count("Scan with a banking app"), n
+            seen += len(mine)
+        assert seen == len(coded)
+
+
+def test_a_nights_sheet_lists_every_transfer_the_ticked_ones_marked_paid(table):
+    sid = table.session()["id"]
+    table.hand(sid, SEED_HAND_1)
+    table.hand(sid, SEED_HAND_2)
+    before = table.ok("GET", f"/sessions/{sid}/settlement")["transfers"]
+    assert len(before) == 3
+    first = before[0]  # Finn pays Enda €0.38
+    body = {"from": first["from"], "to": first["to"], "units": first["units"]}
+    table.ok("POST", f"/sessions/{sid}/payments", body, 201)
+    text = page_text(pdf(table.get(f"/sessions/{sid}/sheet.pdf")))
+    owed, paid = text.split(" Paid ")
+    for t in before[1:]:
+        assert f"{t['from']} pays {t['to']} €{t['amount']}" in owed
+    assert f"✓ {first['from']} paid {first['to']} €{first['amount']}" in paid
+    assert f"{first['from']} pays {first['to']}" not in text
+    for t in before[1:]:
+        paying = {"from": t["from"], "to": t["to"], "units": t["units"]}
+        table.ok("POST", f"/sessions/{sid}/payments", paying, 201)
+    text = page_text(pdf(table.get(f"/sessions/{sid}/sheet.pdf?lang=nl")))
+    assert "Alles is betaald." in text and text.count("✓") == 3
