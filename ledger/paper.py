@@ -22,6 +22,7 @@ from ledger import services
 from ledger.downloads import group_filename, session_filename
 from ledger.pdf import Sheet
 from ledger.rules.registry import GAMES
+from ledger.rules.table import PaperRows
 from ledger.services import exports, seasons
 from ledger.services.night import NightView, night_view
 from ledger.services.results import (
@@ -165,22 +166,38 @@ def _pot_lines(sheet: Sheet, night: NightView) -> None:
 
 
 def blank_sheet(view: SessionView, title: str) -> bytes:
-    """A score sheet to fill in by hand: a row per hand, for each player (or team) the game's
-    columns ("Spots", "Points", or "Melded" and "In hand"), and a last row for the totals."""
+    """A score sheet to fill in by hand: a row per hand (or per round where the game fixes
+    them: Boerenbridge's, each with its cards and dealer), for each player (or team) the
+    game's columns ("Spots", "Points", or "Melded" and "In hand"), and a row for the totals."""
     players = [p.name for p in view.players if p.active]
     columns = _columns(view, len(players))
-    sheet = Sheet(title, _("A score sheet for when the phones die."))
+    given = _paper_rows(view, players)
+    fixed = ["#", *(_upper(_(word)) for word in given.headings)] if given else ["#"]
+    rows = given.rows if given else tuple(() for _n in range(BLANK_ROWS))
     sides = _sides(view, players)  # a team game's teams write one score each
     # Each player's (or team's) name over their columns, the columns' words under it.
-    head = ["#", *(" & ".join(side) for side in sides)]
-    sub = ["", *(c for _p in sides for c in columns)]
-    # Up to 22 columns (Boerenbridge's seven players): smaller type, and "Total" must fit.
+    head = [*fixed, *(" & ".join(side) for side in sides)]
+    sub = [*([""] * len(fixed)), *(c for _p in sides for c in columns)]
+    # Many columns (Boerenbridge's seven players: 24) turn the page and take smaller type; a
+    # word still too wide for its column is set smaller again (ledger/pdf.py), never split.
     wide = len(sub) > 15
-    size = 10 if len(sub) <= 9 else 5.5 if wide else 7
-    rows = [sub, *([str(n), *([""] * (len(sub) - 1))] for n in range(1, BLANK_ROWS + 1))]
-    rows.append([_("Total"), *([""] * (len(sub) - 1))])
-    first = 1.2 if wide else 0.6
-    sheet.grid(head, rows, first=first, size=size, height=8.5, boxes=True, span=len(columns))
+    size = 10 if len(sub) <= 9 else 7
+    blank = [""] * (len(sub) - len(fixed))
+    body = [[str(n), *cells, *blank] for n, cells in enumerate(rows, start=1)]
+    total = [_("Total"), *([""] * (len(sub) - 1))]
+    sheet = Sheet(title, _("A score sheet for when the phones die."), wide=wide)
+    weights = (1.2, *([1.0, 1.6][: len(fixed) - 1]), *([1.0] * (len(sub) - len(fixed))))
+    sheet.grid(
+        head,
+        [sub, *body, total],
+        weights=weights,
+        size=size,
+        height=7 if wide else 8.5,
+        left=len(fixed),
+        boxes=True,
+        span=len(columns),
+        fixed=len(fixed),
+    )
     return sheet.done()
 
 
@@ -330,6 +347,14 @@ def _columns(view: SessionView, seated: int) -> list[str]:
 def _upper(text: str) -> str:
     """A column's heading with a capital letter: "spots" as "Spots"."""
     return text[:1].upper() + text[1:]
+
+
+def _paper_rows(view: SessionView, players: Sequence[str]) -> PaperRows | None:
+    """The rows the game fixes on its blank sheet (``Game.paper_rows``), or None."""
+    game = GAMES.get(view.game)
+    if game is None or not players:
+        return None
+    return game.paper_rows(view.options, players, view.dealer, view.hands_played)
 
 
 def _sides(view: SessionView, players: Sequence[str]) -> tuple[tuple[str, ...], ...]:

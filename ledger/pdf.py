@@ -26,8 +26,9 @@ SMALLEST = 4.5
 class Sheet(FPDF):
     """An A4 page with the app's font, a title and a footer naming the app and the page."""
 
-    def __init__(self, title: str, subtitle: str = "") -> None:
-        super().__init__(orientation="portrait", unit="mm", format="A4")
+    def __init__(self, title: str, subtitle: str = "", *, wide: bool = False) -> None:
+        """``wide``: the page turned (landscape), for a table of many columns."""
+        super().__init__(orientation="landscape" if wide else "portrait", unit="mm", format="A4")
         self.add_font(FONT, "", str(FONTS / "DejaVuSansCondensed.ttf"))
         self.add_font(FONT, "B", str(FONTS / "DejaVuSansCondensed-Bold.ttf"))
         self.set_margins(MARGIN, MARGIN, MARGIN)
@@ -83,14 +84,15 @@ class Sheet(FPDF):
         left: int = 1,
         boxes: bool = False,
         span: int = 1,
+        fixed: int = 1,
     ) -> None:
         """A table across the page with a bold heading row repeated on every page: the first
         ``left`` columns (names) to the left, numbers to the right; ``first`` widens the first
         column against the others (or ``weights`` gives every column's share); ``boxes`` draws
-        every cell's box (a sheet to write on); ``span``: each heading after the first covers
-        that many columns (a player's on a blank sheet)."""
+        every cell's box (a sheet to write on); ``span``: each heading after the first
+        ``fixed`` ones covers that many columns (a player's on a blank sheet)."""
         self.set_font(FONT, "", size)
-        count = 1 + (len(head) - 1) * span
+        count = fixed + (len(head) - fixed) * span
         shares = weights or (first, *([1.0] * (count - 1)))
         widths = [self.epw * w / sum(shares) for w in shares]
         align = (*(["LEFT"] * left), *(["RIGHT"] * (count - left)))
@@ -102,9 +104,10 @@ class Sheet(FPDF):
             borders_layout="ALL" if boxes else "HORIZONTAL_LINES",
         ) as table:
             heading = table.row()
-            self.fitted(heading, head[0], widths[0], size, "B")
-            for i, text in enumerate(head[1:]):
-                covered = sum(widths[1 + i * span : 1 + (i + 1) * span])
+            for text, width in zip(head[:fixed], widths, strict=False):
+                self.fitted(heading, text, width, size, "B")
+            for i, text in enumerate(head[fixed:]):
+                covered = sum(widths[fixed + i * span : fixed + (i + 1) * span])
                 where = "CENTER" if span > 1 else None
                 self.fitted(heading, text, covered, size, "B", align=where, colspan=span)
             for cells in rows:

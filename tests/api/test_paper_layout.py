@@ -186,3 +186,47 @@ def test_a_nights_sheet_lists_every_transfer_the_ticked_ones_marked_paid(table):
         table.ok("POST", f"/sessions/{sid}/payments", paying, 201)
     text = page_text(pdf(table.get(f"/sessions/{sid}/sheet.pdf?lang=nl")))
     assert "Alles is betaald." in text and text.count("✓") == 3
+
+
+# --- 45.11: blank sheets: whole words, and Boerenbridge's rounds --------------------------------
+
+SEVEN = ["Annemarie", "Bob", "Cas", "Dee", "Evertjan", "Fien", "Gus"]
+
+
+def tokens(data: bytes) -> list[str]:
+    """Every word the PDF draws, as drawn: a word split over two lines is two tokens."""
+    return [t for w in words(data) for t in w.text.split()]
+
+
+def test_a_blank_sheets_words_are_never_split_inside(table):
+    """Up to seven players of Boerenbridge (24 columns), in Dutch and English: every heading,
+    name and "Totaal" whole ("Totaa" over "l" before), whatever the width of its column."""
+    for count, game in ((4, "boerenbridge"), (7, "boerenbridge"), (6, "spot"), (4, "rummy500")):
+        players = SEVEN[:count]
+        sid = table.session(players, dealer=players[-1], game=game)["id"]
+        for lang, total in (("nl", "Totaal"), ("en", "Total")):
+            drawn = set(tokens(pdf(table.get(f"/sessions/{sid}/blank.pdf?lang={lang}"))))
+            assert total in drawn and set(players) <= drawn, (game, count, lang)
+            if game == "boerenbridge" and lang == "nl":
+                assert {"Bod", "Slagen", "Punten", "Kaarten", "Gever"} <= drawn
+
+
+def test_a_boerenbridge_sheet_has_a_row_per_round_with_its_cards_and_dealer(table):
+    """Five rounds (at most three cards: 1, 2, 3, 2, 1), each row with its cards and who
+    deals it (the deal passes left from the first dealer), then the totals: not 24 rows."""
+    players = ["Ann", "Bob", "Cas", "Dee"]
+    sid = table.session(players, dealer="Cas", game="boerenbridge", max_cards=3)["id"]
+    found = words(pdf(table.get(f"/sessions/{sid}/blank.pdf")))
+    lines: dict[float, list[str]] = {}
+    for w in found:
+        lines.setdefault(round(w.y), []).append(w.text.strip())
+    rows = [cells for _y, cells in sorted(lines.items(), reverse=True) if cells[0].isdigit()]
+    assert rows == [
+        ["1", "1", "Cas"],
+        ["2", "2", "Dee"],
+        ["3", "3", "Ann"],
+        ["4", "2", "Bob"],
+        ["5", "1", "Cas"],
+    ]
+    text = page_text(pdf(table.get(f"/sessions/{sid}/blank.pdf")))
+    assert "# Cards Dealer Ann Bob Cas Dee" in text and "Total" in text.split()
