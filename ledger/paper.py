@@ -25,14 +25,11 @@ from ledger.rules.registry import GAMES
 from ledger.rules.table import PaperRows
 from ledger.services import exports, seasons
 from ledger.services.night import NightView, night_view
-from ledger.services.results import (
-    GroupRef,
-    HandView,
-    PaymentView,
-    SessionView,
-    TransferView,
-)
 from ledger.services.season_views import SeasonView
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.hands import HandView
+from ledger.services.views.money import PaymentView, TransferView
+from ledger.services.views.sessions import SessionView
 from ledger.web.display import format_money, night_game, night_name
 from ledger.web.summary import (  # the pages' words
     hand_summary,

@@ -29,8 +29,8 @@ from ledger.rules.league import SeasonTable, standings
 from ledger.rules.registry import GAMES
 from ledger.rules.season_options import SeasonFields
 from ledger.services.league import finished, finished_results, named_game, same_game
-from ledger.services.results import GroupRef
 from ledger.services.stats import Period
+from ledger.services.views.groups import GroupRef
 
 # The groups whose open seasons' tables are kept per process (each group's all together).
 KEPT_GROUPS = 32
