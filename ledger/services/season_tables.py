@@ -15,7 +15,7 @@ only the seasons whose key moved are built again, together, their nights' result
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from datetime import date, datetime
 from decimal import Decimal
 
@@ -28,7 +28,7 @@ from ledger.models import GameSession, Season
 from ledger.rules.league import SeasonTable, standings
 from ledger.rules.registry import GAMES
 from ledger.rules.season_options import SeasonFields
-from ledger.services.league import finished, finished_results, named_game, same_game
+from ledger.services.league import finished, finished_results, named_game
 from ledger.services.stats import Period
 from ledger.services.views.groups import GroupRef
 
@@ -49,7 +49,7 @@ def open_tables(group: GroupRef, rows: Sequence[Season]) -> dict[int, SeasonTabl
     kept = dict(_kept().get(group.id) or {})
     stale = [row for row in rows if row.id not in kept or kept[row.id][0] != keys[row.id]]
     if stale:
-        built = _built(group, stale)
+        built = _built(group, stale, counted)
         for row in stale:
             kept[row.id] = (keys[row.id], built[row.id])
         _kept().put(group.id, kept)
@@ -58,7 +58,7 @@ def open_tables(group: GroupRef, rows: Sequence[Season]) -> dict[int, SeasonTabl
 
 def built_table(group: GroupRef, row: Season) -> SeasonTable:
     """The season's table built now from its nights (the close keeps it as it stands)."""
-    return _built(group, [row])[row.id]
+    return _built(group, [row], _counted(group, [row]))[row.id]
 
 
 def fields_of(row: Season) -> SeasonFields:
@@ -81,19 +81,18 @@ def fields_of(row: Season) -> SeasonFields:
     )
 
 
-def _built(group: GroupRef, rows: Sequence[Season]) -> dict[int, SeasonTable]:
-    """The tables of ``rows`` from their nights' results, the nights of all of them read
-    once (from the first day of the earliest to the last day of the latest)."""
+def _built(
+    group: GroupRef, rows: Sequence[Season], counted: Mapping[int, tuple[Counted, ...]]
+) -> dict[int, SeasonTable]:
+    """The tables of ``rows`` from the results of the nights each counts (``counted``), the
+    nights of all of them read once (from the first day of the earliest to the last day of
+    the latest). A night finished since ``counted`` was read waits for the next read: its
+    version is not in this table's key, so that read builds the table again."""
     facts = finished(group, _spanned(rows))
-    results = finished_results(group, facts)
+    results = {f.id: (f, r) for f, r in finished_results(group, facts)}
     tables = {}
     for row in rows:
-        period = Period.of_dates(row.first_day, row.last_day)
-        mine = [
-            (f, r)
-            for f, r in results
-            if period.holds(f.started_at) and same_game(f, row.game, row.game_name)
-        ]
+        mine = [results[i] for _at, i, _version in counted[row.id] if i in results]
         game = GAMES.get(row.game)
         latest = mine[-1][0].options if mine else {}
         lower = game is not None and game.penalty_points({**game.defaults(), **latest})
