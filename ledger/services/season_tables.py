@@ -25,7 +25,7 @@ from sqlalchemy import select
 from ledger.extensions import db
 from ledger.lru import Kept
 from ledger.models import GameSession, Season
-from ledger.rules.league import SeasonTable, standings
+from ledger.rules.league import SeasonTable, night_places, standings
 from ledger.rules.registry import GAMES
 from ledger.rules.season_options import SeasonFields
 from ledger.services.league import finished, finished_results, named_game
@@ -90,13 +90,15 @@ def _built(
     version is not in this table's key, so that read builds the table again."""
     facts = finished(group, _spanned(rows))
     results = {f.id: (f, r) for f, r in finished_results(group, facts)}
+    placed = {i: night_places(r) for i, (_f, r) in results.items()}  # once for every season
     tables = {}
     for row in rows:
         mine = [results[i] for _at, i, _version in counted[row.id] if i in results]
         game = GAMES.get(row.game)
         latest = mine[-1][0].options if mine else {}
         lower = game is not None and game.penalty_points({**game.defaults(), **latest})
-        tables[row.id] = standings([r for _, r in mine], fields_of(row).rules(lower_better=lower))
+        rules = fields_of(row).rules(lower_better=lower)
+        tables[row.id] = standings([r for _, r in mine], rules, placed)
     return tables
 
 
