@@ -48,11 +48,14 @@ FREE_KINDS = frozenset(
 )
 
 
-# A season (RULES.md §13) is one row, but its table is built over all its nights whenever one
-# of them changes, and shown on the group page, the seasons page and every player's page: it
-# counts as much as a long night. With the default bound a group keeps at most 1,000 seasons,
-# fewer as its nights grow; anyone may make seasons, so they cannot be free.
-SEASON_HANDS = 100
+# A season (RULES.md §13) is one row, but while it is open its table is built again over all
+# its nights whenever one of them changes, and it is shown on the group page, the seasons page
+# and every player's page. Anyone may make seasons, so they cannot be free: with the default
+# bound a group keeps at most 200 (a season a month for sixteen years), fewer as its nights
+# grow, which also bounds what one finished night costs: every open season counting it built
+# again, at most about 1.7 million season-nights in a group at the bound, against 8 million
+# if a season counted 100.
+SEASON_HANDS = 500
 
 # What a group keeps beside its sessions' history, its players and its tab payments: each
 # kind's rows (their table, with its ``group_id``), and how many hands one row counts as. A
