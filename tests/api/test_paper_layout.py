@@ -7,10 +7,15 @@ from __future__ import annotations
 import io
 import random
 import re
+import shutil
+import subprocess
+import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
+from pathlib import Path
 
+from PIL import Image
 from pypdf import PdfReader
 
 from tests.api.helpers import SEED_HAND_1, SEED_HAND_2
@@ -49,6 +54,29 @@ def pdf(response) -> bytes:
     return response.get_data()
 
 
+def pages_drawn(data: bytes, folder: Path) -> list[Image.Image]:
+    """Each page as Poppler's pdftoppm draws it for a printer, grey, 40 dots an inch."""
+    tool = shutil.which("pdftoppm")
+    assert tool, "pdftoppm draws the pages: install Debian's poppler-utils (.ci/run does)"
+    here = Path(tempfile.mkdtemp(dir=folder))  # a folder each: no page of another PDF
+    (here / "paper.pdf").write_bytes(data)
+    subprocess.run([tool, "-gray", "-r", "40", here / "paper.pdf", here / "page"], check=True)
+    return [Image.open(p) for p in sorted(here.glob("page-*.pgm"))]
+
+
+def ink_in_the_margins(data: bytes, folder: Path) -> list[int]:
+    """The pages (from 1) with anything drawn in their left or right 10 mm (the sheets keep
+    12 mm): a column run off the paper, or a word past its cell."""
+    found = []
+    for number, page in enumerate(pages_drawn(data, folder), start=1):
+        width, height = page.size
+        edge = round(width * 10 / (210 if width < height else 297))
+        strips = (page.crop((0, 0, edge, height)), page.crop((width - edge, 0, width, height)))
+        if any(strip.getextrema()[0] < 160 for strip in strips):
+            found.append(number)
+    return found
+
+
 def page_text(data: bytes) -> str:
     return " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(data)).pages)
 
@@ -70,7 +98,7 @@ def _down(item):
     return (page, -y)
 
 
-def test_a_weekly_league_of_a_year_prints_its_nights_on_tables_carried_below(table):
+def test_a_weekly_league_of_a_year_prints_its_nights_on_tables_carried_below(table, tmp_path):
     """52 nights (a weekly league) answered 500 ("Not enough horizontal space"): now the grid
     goes on in further tables, each beginning with the players' names, every night's
     number and points on the page, nothing past the margins."""
@@ -85,6 +113,7 @@ def test_a_weekly_league_of_a_year_prints_its_nights_on_tables_carried_below(tab
     data = pdf(table.get(f"/groups/{table.slug}/seasons/{sid}/table.pdf"))
     found = words(data)
     assert all(MARGIN - 1 <= w.x <= A4_WIDTH - MARGIN for w in found)
+    assert ink_in_the_margins(data, tmp_path) == []
     text = page_text(data)
     for night in season["nights"]:
         assert f"#{night['number']}" in text
@@ -99,7 +128,7 @@ def test_a_weekly_league_of_a_year_prints_its_nights_on_tables_carried_below(tab
         assert points == [str(n["points"][name]) for n in season["nights"]]
 
 
-def test_a_clubs_two_hundred_nights_of_twelve_players_print(app):
+def test_a_clubs_two_hundred_nights_of_twelve_players_print(app, tmp_path):
     """A club's season of 200 nights, twelve players a night and up to 40 characters a name,
     scored by winnings (wide numbers): it prints, each table of the grid within the page."""
     from ledger.paper import season_table
@@ -133,6 +162,7 @@ def test_a_clubs_two_hundred_nights_of_twelve_players_print(app):
         data = season_table(season, "The Club")
     found = words(data)
     assert all(MARGIN - 1 <= w.x <= A4_WIDTH - MARGIN for w in found)
+    assert ink_in_the_margins(data, tmp_path) == []
     text = page_text(data)
     assert all(f"#{n}" in text.split() for n in range(1, 201))
     assert "(" in text  # the nights best_of dropped, in brackets as before
@@ -198,15 +228,17 @@ def tokens(data: bytes) -> list[str]:
     return [t for w in words(data) for t in w.text.split()]
 
 
-def test_a_blank_sheets_words_are_never_split_inside(table):
+def test_a_blank_sheets_words_are_never_split_inside(table, tmp_path):
     """Up to seven players of Boerenbridge (24 columns), in Dutch and English: every heading,
     name and "Totaal" whole ("Totaa" over "l" before), whatever the width of its column."""
     for count, game in ((4, "boerenbridge"), (7, "boerenbridge"), (6, "spot"), (4, "rummy500")):
         players = SEVEN[:count]
         sid = table.session(players, dealer=players[-1], game=game)["id"]
         for lang, total in (("nl", "Totaal"), ("en", "Total")):
-            drawn = set(tokens(pdf(table.get(f"/sessions/{sid}/blank.pdf?lang={lang}"))))
+            data = pdf(table.get(f"/sessions/{sid}/blank.pdf?lang={lang}"))
+            drawn = set(tokens(data))
             assert total in drawn and set(players) <= drawn, (game, count, lang)
+            assert ink_in_the_margins(data, tmp_path) == [], (game, count, lang)
             if game == "boerenbridge" and lang == "nl":
                 assert {"Bod", "Slagen", "Punten", "Kaarten", "Gever"} <= drawn
 
