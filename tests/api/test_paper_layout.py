@@ -262,3 +262,15 @@ def test_a_boerenbridge_sheet_has_a_row_per_round_with_its_cards_and_dealer(tabl
     ]
     text = page_text(pdf(table.get(f"/sessions/{sid}/blank.pdf")))
     assert "# Cards Dealer Ann Bob Cas Dee" in text and "Total" in text.split()
+
+
+def test_a_night_on_the_tab_says_so_on_its_sheet(table):
+    """A night on the tab has no transfers of its own: its sheet says the tab pays it, not
+    that nobody owes anything."""
+    sid = table.session()["id"]
+    table.hand(sid, SEED_HAND_1)
+    table.hand(sid, SEED_HAND_2)
+    table.ok("POST", f"/sessions/{sid}/finish", {"leftover_pot": "refund", "settle": "tab"})
+    text = page_text(pdf(table.get(f"/sessions/{sid}/sheet.pdf")))
+    assert "This night is on the tab: it is paid when the group settles the tab." in text
+    assert "Nobody owes anybody anything." not in text
