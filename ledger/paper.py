@@ -179,7 +179,9 @@ def blank_sheet(view: SessionView, title: str) -> bytes:
     body = [[str(n), *cells, *blank] for n, cells in enumerate(rows, start=1)]
     total = [_("Total"), *([""] * (len(sub) - 1))]
     sheet = Sheet(title, _("A score sheet for when the phones die."), wide=wide)
-    weights = (1.2, *([1.0, 1.6][: len(fixed) - 1]), *([1.0] * (len(sub) - len(fixed))))
+    # "#" a narrow column beside a few wide ones, as wide as the others beside many ("Total").
+    number = 0.6 if len(sub) <= 9 else 1.2
+    weights = (number, *([1.0, 1.6][: len(fixed) - 1]), *([1.0] * (len(sub) - len(fixed))))
     sheet.grid(
         head,
         [sub, *body, total],
