@@ -240,9 +240,12 @@ def season_table(season: SeasonView, group_name: str) -> bytes:
         sheet.line_of(_money(season.money(table.pot), season.currency))
         for p in table.prizes:
             sheet.line_of(f"{p.player}: {_money(season.money(p.units), season.currency)}")
-    if season.settlement is not None and not season.settlement.on_tab:
+    settled = season.settlement
+    if settled is not None and not settled.on_tab:
         sheet.heading(_("Who pays whom"))
-        _transfers(sheet, season.settlement.transfers, season.currency)
+        owed = [t for t in settled.transfers if not settled.is_paid(t)]
+        ticked = [t for t in settled.transfers if settled.is_paid(t)]
+        _transfers(sheet, owed, season.currency, ticked)
     return sheet.done()
 
 
@@ -253,11 +256,12 @@ def _transfers(
     sheet: Sheet,
     transfers: Sequence[TransferView],
     currency: str,
-    payments: Sequence[PaymentView] = (),
+    payments: Sequence[PaymentView | TransferView] = (),
 ) -> None:
     """Every transfer: those still to pay in words, each with the QR code a banking app scans
     where it has one (on the same page: never a page break between them), then those ticked
-    as paid at the table, marked paid (the settle-up page's "Paid")."""
+    as paid (``payments``: a night's payments, a season's ticked transfers), marked paid (the
+    settle-up page's "Paid")."""
     if not transfers:
         sheet.line_of(_("Everything is paid.") if payments else _("Nobody owes anybody anything."))
     for t in transfers:

@@ -19,7 +19,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 from tests.api.helpers import SEED_HAND_1, SEED_HAND_2
-from tests.api.test_seasons import WORKED, spot_night
+from tests.api.test_seasons import WORKED, spot_night, worked_season
 
 A4_WIDTH = 595.0  # points
 MARGIN = 12 / 25.4 * 72  # the sheets' 12 mm, in points
@@ -274,3 +274,21 @@ def test_a_night_on_the_tab_says_so_on_its_sheet(table):
     text = page_text(pdf(table.get(f"/sessions/{sid}/sheet.pdf")))
     assert "This night is on the tab: it is paid when the group settles the tab." in text
     assert "Nobody owes anybody anything." not in text
+
+
+def test_a_closed_seasons_table_lists_its_ticked_transfers_as_paid(app, table):
+    """The season's settle-up ticked on its page (issue 45 §6): its table on paper lists the
+    transfer under "Paid", the others still to pay with their QR codes."""
+    from ledger.backup import find_group
+    from ledger.services import seasons
+
+    sid = worked_season(table)
+    closed = table.ok("POST", f"/groups/{table.slug}/seasons/{sid}/close", {"settle": "now"})
+    first, *rest = closed["settlement"]["transfers"]
+    with app.test_request_context():
+        seasons.tick_season(find_group(table.slug), sid, first["from"], first["to"])
+    text = page_text(pdf(table.get(f"/groups/{table.slug}/seasons/{sid}/table.pdf")))
+    owed, paid = text.split(" Paid ", 1)
+    assert f"✓ {first['from']} paid {first['to']} €{first['amount']}" in paid
+    assert f"{first['from']} pays {first['to']}" not in text
+    assert rest and all(f"{t['from']} pays {t['to']} €{t['amount']}" in owed for t in rest)
