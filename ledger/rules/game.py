@@ -119,8 +119,10 @@ class Game:
         raise RuleError("{game} has no pot to finish.", game=self.name)
 
     def opened(self, state: State, options: Mapping[str, Any]) -> State:
-        """The state as the table sees it: a game that pays in as it starts (Kaluki's antes,
-        kept with its first hand) shows them paid before hand 1; else the state itself."""
+        """The state of an open night as the table sees it: a game that pays in as it starts
+        (Kaluki's antes, kept with its first hand) shows them paid before hand 1; a night that
+        is a run of games (Cribbage) shows the next game's board at 0 once one is won (its last
+        deal keeps the board as it ended); else the state itself."""
         return state
 
     def progress(self, state: State, options: Mapping[str, Any]) -> Progress | None:
@@ -157,6 +159,12 @@ class Game:
         """Each player's final total in a finished game: the scores, plus what the end adds
         (Gin Rummy's bonuses)."""
         return dict(state.scores)
+
+    def stake_money(self, state: State, options: Mapping[str, Any]) -> dict[str, int] | None:
+        """A points game played for a stake whose money is not RULES.md §7's (the stake times
+        the gap in points, once the game ends) gives it here, by player, as it stands: Cribbage
+        pays a stake a game won, game by game through the night. None: §7's payout."""
+        return None
 
     def bonuses(self, state: State, options: Mapping[str, Any]) -> dict[str, dict[str, int]] | None:
         """What the end of a finished game adds, by player and name (Gin Rummy); None."""
