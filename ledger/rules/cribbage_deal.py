@@ -136,7 +136,9 @@ def _checked_show(
     if value in NO_SHOW:
         problems.add(
             RuleError(
-                "No hand counts {count}: at the table 'nineteen' means nothing, enter 0.",
+                "No hand counts 19: at the table 'nineteen' means nothing, enter 0."
+                if value == 19
+                else "No hand counts {count}: no five cards make 19, 25, 26 or 27.",
                 field=where,
                 players=players,
                 count=value,

@@ -170,7 +170,9 @@ def _read_field(
         return value
     if kind == CARDS_OR_WHOLE and not isinstance(value, str):
         example = f.metadata.get("example")
-        raise ShapeError(f'{key} must be cards as text, like "{example}", or a whole number.', where)
+        raise ShapeError(
+            f'{key} must be cards as text, like "{example}", or a whole number.', where
+        )
     if not isinstance(value, str):
         example = f.metadata.get("example")
         said = f'{key} must be text, like "{example}".' if example else f"{key} must be text."
