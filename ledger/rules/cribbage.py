@@ -183,7 +183,6 @@ def _won(
     worst = max(lost.values(), default=1)
     return {
         "number": number,
-        "winner": side_name(tally.winner),
         "winners": list(tally.winner),
         "skunk": SKUNK_WORDS[worst],
         "scores": dict(scores),
@@ -330,14 +329,20 @@ class Cribbage(Game):
         over = bool(state.more.get(OVER_KEY))
         board = start_board(state) if state.seats else {}
         return {
-            "games": list(state.more.get(GAMES_KEY, [])),
-            "game": {
-                "number": int(state.more.get(GAME_KEY, 1)),
+            "games": [_game_shown(g) for g in state.more.get(GAMES_KEY, [])],
+            "board": {
+                "game": int(state.more.get(GAME_KEY, 1)),
                 "sides": [{"players": list(s), "score": board[s]} for s in board],
                 "fresh": over or state.hands_played == 0,
             },
             "games_won": games_won(state),
         }
+
+
+def _game_shown(game: Mapping[str, Any]) -> dict[str, Any]:
+    """A game of the night as the session answers it: its winner named ("Ann", or a team
+    "Ann & Cas"; kept as the list, so a rename finds each name)."""
+    return {"number": game["number"], "winner": side_name(game["winners"]), **game}
 
 
 GAME = Cribbage()

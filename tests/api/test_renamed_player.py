@@ -86,6 +86,13 @@ def before_the_rename(table: Table, bob: str) -> dict[str, int]:
     ids["klaverjassen"] = sid = table.new_session("klaverjassen", ["Ann", bob, "Cas", "Dan"], "Dan")
     body = {"playing": 2, "teams": [{"team": 2, "points": 100, "roem": 20}]}
     table.ok("POST", f"/sessions/{sid}/hands", body, 201)
+    # Cribbage: Bob wins a game to 61 (his name in the night's games) and a game goes on.
+    ids["cribbage"] = sid = table.new_session("cribbage", ["Ann", bob], "Ann", target=61, stake=1)
+    crib = {"starter": "5H", "crib": "2D 3D KS QC"}
+    shows = [{"player": bob, "show": "5S 5D JH 10C", "pegged": 40}]
+    shows += [{"player": "Ann", "show": "4C 6C 7C 8C", "pegged": 3}]
+    table.ok("POST", f"/sessions/{sid}/hands", {**crib, "results": shows}, 201)
+    table.ok("POST", f"/sessions/{sid}/hands", {**crib, "results": shows}, 201)
     assert {table.get(f"/sessions/{sid}")["game"] for sid in ids.values()} == set(GAMES)
     return ids
 
@@ -124,8 +131,13 @@ def after_the_rename(table: Table, ids: dict[str, int], bob: str) -> None:
     )
     body = {"playing": 1, "teams": [{"team": 1, "points": 70, "roem": 20}]}  # nat
     table.ok("POST", f"/sessions/{ids['klaverjassen']}/hands", body, 201)
+    shows = [{"player": bob, "show": "5S 5D JH 10C", "pegged": 2}]
+    shows += [{"player": "Ann", "show": "4C 6C 7C 8C", "pegged": 3}]
+    deal = {"starter": "5H", "crib": "2D 3D KS QC", "results": shows}
+    table.ok("PUT", f"/sessions/{ids['cribbage']}/hands/2", deal)  # replays the game won
     for game in ("spots", "rummy", "spin", "rummy500", "kaluki", "jokeren", "boerenbridge"):
         table.ok("POST", f"/sessions/{ids[game]}/finish", {})
+    table.ok("POST", f"/sessions/{ids['cribbage']}/finish", {})
 
 
 def answers(table: Table, ids: dict[str, int], bob: str) -> dict[str, Any]:

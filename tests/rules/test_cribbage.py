@@ -233,7 +233,6 @@ def test_the_worked_example_deal_by_deal() -> None:
     assert three.more["crib"]["counted"] is False
     assert three.more["won"] == {
         "number": 1,
-        "winner": "Ann",
         "winners": ["Ann"],
         "skunk": None,
         "scores": {"Ann": 61, "Bob": 53},
@@ -263,7 +262,7 @@ def test_the_non_dealer_counts_first_and_wins() -> None:
     out = GAME.play(
         state, deal("2C", {"Ann": "5S 5D 5H 10C", "Bob": "AS 3H 9C QD"}, "4S 6H 8S KC"), options()
     )
-    assert out.more["won"]["winner"] == "Bob"
+    assert out.more["won"]["winners"] == ["Bob"]
     assert dict(out.state.scores) == {"Ann": 115, "Bob": 121}
     ann = next(r for r in out.results if r.player == "Ann")
     assert ann.more["counted"] is False and ann.points == 0
@@ -276,7 +275,7 @@ def test_his_heels_comes_before_everything() -> None:
         deal("JS", {"Ann": "5S 5D 5H 10C", "Bob": "AS 3H 9C QD"}, "4S 6H 8S KC", {"Bob": 5}),
         options(),
     )
-    assert out.more["won"]["winner"] == "Ann"
+    assert out.more["won"]["winners"] == ["Ann"]
     assert dict(out.state.scores) == {"Ann": 121, "Bob": 120}
 
 
