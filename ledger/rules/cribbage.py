@@ -15,7 +15,16 @@ from dataclasses import replace
 from typing import Any
 
 from ledger.rules import entries, payout, spot
-from ledger.rules.base import HandOutcome, PlayerResult, State, in_play_order, next_seat
+from ledger.rules.base import (
+    HandEntry,
+    HandOutcome,
+    PlayerResult,
+    ResultEntry,
+    State,
+    in_play_order,
+    next_seat,
+)
+from ledger.rules.cards import Card, card_label, parse_cards
 from ledger.rules.cribbage_deal import (
     GAME_KEY,
     GAMES_KEY,
@@ -31,8 +40,8 @@ from ledger.rules.cribbage_deal import (
     sides_of,
     start_board,
 )
-from ledger.rules.cribbage_show import Part
-from ledger.rules.errors import RuleError
+from ledger.rules.cribbage_show import Part, count, spoken, total
+from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.game import Game, Option, check_players
 from ledger.rules.texts import N_
 
@@ -279,6 +288,7 @@ class Cribbage(Game):
     cards = False
     out_scores = False
     target_option = "target"
+    stake_per_game = True
 
     def play_hand(self, state: State, entry: Any, options: Mapping[str, Any]) -> HandOutcome:
         return play(state, entry, options)
@@ -322,6 +332,59 @@ class Cribbage(Game):
         stake = payout.stake({**self.defaults(), **options})
         return night_money(state, stake) if stake else None
 
+    def preview(
+        self, typed: Mapping[str, str], options: Mapping[str, Any], language: str
+    ) -> dict[str, tuple[int, Phrase]] | None:
+        if {**self.defaults(), **options}["entry"] != "cards":
+            return None
+        return preview(typed, options, language)
+
+    def form_result(
+        self,
+        player: str,
+        index: int,
+        core: ResultEntry,
+        posted: Mapping[str, Any],
+        problems: Problems,
+    ) -> CribResult:
+        """A player's show as typed (cards, or a count: digits alone) and what they pegged."""
+        show = str(posted.get("show") or "").strip()
+        pegged = str(posted.get("pegged") or "").strip()
+        number = entries.typed_whole(pegged) if pegged else 0
+        if number is None:
+            problems.add(
+                RuleError(
+                    "{player} pegged {pegged}: give a whole number, 0 to 60.",
+                    field=f"results[{index}].pegged",
+                    players=(player,),
+                    player=player,
+                    pegged=pegged,
+                )
+            )
+        counted = entries.typed_whole(show) if show.isdigit() else None
+        return CribResult(player, counted if counted is not None else show or None, number)
+
+    def form_entry(
+        self, core: HandEntry, posted: Mapping[str, Any], number: int, problems: Problems
+    ) -> CribEntry:
+        """The starter, the crib (cards, or a count) and who pegged out, with the shows."""
+        crib = str(posted.get("crib") or "").strip()
+        return CribEntry(
+            results=tuple(r for r in core.results if isinstance(r, CribResult)),
+            starter=str(posted.get("starter") or "").strip() or None,
+            crib=int(crib) if crib.isdigit() and len(crib) < 4 else crib or None,
+            pegged_out=str(posted.get("pegged_out") or "").strip() or None,
+            cards_language=core.cards_language,
+        )
+
+    def hand_phrases(self, hand: Mapping[str, Any]) -> tuple[Phrase, ...]:
+        return deal_phrases(hand)
+
+    def paper_columns(self, options: Mapping[str, Any], seated: int) -> tuple[str, ...]:
+        """A cribbage sheet: what each player pegged, their show, the crib when they deal,
+        and the board."""
+        return (N_("Pegged"), N_("Show"), N_("Crib"), N_("Board"))
+
     def session_parts(
         self, state: State, status: str, options: Mapping[str, Any], names: Sequence[str]
     ) -> dict[str, Any]:
@@ -337,6 +400,97 @@ class Cribbage(Game):
             },
             "games_won": games_won(state),
         }
+
+
+def preview(
+    typed: Mapping[str, str], options: Mapping[str, Any], language: str
+) -> dict[str, tuple[int, Phrase]]:
+    """Each box of four cards typed so far with the starter, counted: its points and the
+    count as a table says it (the crib's by the crib's flush rule). A box not yet four good
+    cards, or no good starter yet, is left out."""
+    starter = _quietly(typed.get("starter", ""), language)
+    if starter is None or len(starter) != 1:
+        return {}
+    counted: dict[str, tuple[int, Phrase]] = {}
+    for box, text in typed.items():
+        if box == "starter":
+            continue
+        cards = _quietly(text, language)
+        if cards is None or len(cards) != 4 or len({*cards, starter[0]}) != 5:
+            continue
+        parts = count(cards, starter[0], crib=box == "crib")
+        counted[box] = (total(parts), spoken(parts))
+    return counted
+
+
+def _quietly(text: str, language: str) -> tuple[Card, ...] | None:
+    try:
+        return parse_cards(text, suits_required=True, language=language)
+    except RuleError:
+        return None
+
+
+def deal_phrases(hand: Mapping[str, Any]) -> tuple[Phrase, ...]:
+    """A deal in words, in the order it was counted: the starter and his heels, the play,
+    each show and the crib spelled out ("Bob's show: 15-2, 15-4, … nobs is 21."), a show the
+    game ended before, and the game won (with its skunk)."""
+    results = {r["player"]: r for r in hand.get("results", ())}
+    dealer = str(hand.get("dealer"))
+    if dealer not in results:
+        return ()
+    said = (
+        [Phrase("Starter {card}.", card=card_label(hand["starter"]))] if hand.get("starter") else []
+    )
+    counts = {p: [_part(c) for c in r.get("counts", ())] for p, r in results.items()}
+    if counts[dealer] and counts[dealer][0].what == "his_heels":
+        said.append(Phrase("His heels: {player} 2.", player=dealer))
+        counts[dealer] = counts[dealer][1:]
+    pegged = ", ".join(f"{p} {int(r.get('pegged', 0))}" for p, r in results.items())
+    said.append(Phrase("The play: {pegged}.", pegged=pegged))
+    for p in in_play_order(tuple(results), dealer):
+        said.append(_show_phrase(Phrase("{player}'s show", player=p), counts[p], results[p]))
+    crib = hand.get("crib") or {}
+    crib_parts = [_part(c) for c in crib.get("counts", ())]
+    said.append(_show_phrase(Phrase("{player}'s crib", player=dealer), crib_parts, crib, "points"))
+    won = hand.get("won")
+    if won:
+        said += _won_phrases(won)
+    return tuple(said)
+
+
+def _part(given: Mapping[str, Any]) -> Part:
+    return Part(str(given["what"]), (), int(given["points"]))
+
+
+def _show_phrase(
+    whose: Phrase, parts: Sequence[Part], shown: Mapping[str, Any], key: str = "show_points"
+) -> Phrase:
+    points = int(shown.get(key, 0))
+    if not shown.get("counted", True):
+        return Phrase(
+            "{whose}, {points}, was not counted: the game was won before it.",
+            whose=whose,
+            points=points,
+        )
+    if not parts:  # a count typed (``entry`` points), or nothing
+        return Phrase("{whose}: {points}.", whose=whose, points=points)
+    return Phrase("{whose}: {count}.", whose=whose, count=spoken(parts))
+
+
+def _won_phrases(won: Mapping[str, Any]) -> list[Phrase]:
+    said = [
+        Phrase(
+            "{winner} won game {number}.",
+            winner=side_name(won["winners"]),
+            number=int(won["number"]),
+        )
+    ]
+    for player, games in won.get("lost", {}).items():
+        if int(games) == 2:
+            said.append(Phrase("{player} is skunked: two games.", player=player))
+        elif int(games) == 3:
+            said.append(Phrase("{player} is double skunked: three games.", player=player))
+    return said
 
 
 def _game_shown(game: Mapping[str, Any]) -> dict[str, Any]:

@@ -93,6 +93,8 @@ class Game:
     # each), read with the session's own when the form's cards are worked out.
     preset: ClassVar[Mapping[str, Any]] = {}
     buys_in: ClassVar[bool] = False  # an eliminated player may buy back in (Kaluki)
+    # A stake is so many units a game won (Cribbage), not a point (RULES.md §7).
+    stake_per_game: ClassVar[bool] = False
     # The game's own calls between hands (Boerenbridge's "bids": saved before a round is
     # played), each made by ``call`` on the state and kept to replay (services/calls.py).
     calls: ClassVar[tuple[str, ...]] = ()
@@ -350,6 +352,15 @@ class Game:
         read it (with each result from ``form_result``), ``posted`` the form's other fields by
         name (the game's own template names them). By default ``core`` is the entry."""
         return core
+
+    def preview(
+        self, typed: Mapping[str, str], options: Mapping[str, Any], language: str
+    ) -> dict[str, tuple[int, Phrase]] | None:
+        """What the game works out of a hand's boxes as typed so far, before it is saved
+        (``typed``: the boxes by the names the game's template gives them, cards in
+        ``language``'s letters), by box: the points and their words (Cribbage: each show's
+        count in parts, live on the form). None: the game shows nothing before it is saved."""
+        return None
 
     # --- The rest -------------------------------------------------------------------------
 

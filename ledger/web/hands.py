@@ -16,7 +16,7 @@ from ledger.services.request_ids import new_request_id
 from ledger.services.results import GroupRef, HandView, SessionView
 from ledger.web import access, display, entry, texts, unsaved_hand
 from ledger.web.forms import HandForm
-from ledger.web.i18n import error_text
+from ledger.web.i18n import error_text, page_cards_language
 from ledger.web.summary import hand_summary
 
 bp = Blueprint("hands", __name__, url_prefix="/g/<slug>/s/<int:session_id>/hands")
@@ -351,3 +351,15 @@ def _corrected_meanwhile(
     return _render_form(
         group, view, form, players, hand.dealer, hand.leader, entry.RowErrors(), hand, notice
     )
+
+
+@bp.get("/count")
+def count(slug: str, session_id: int) -> dict[str, Any]:
+    """What the game makes of a hand's boxes as typed so far (``Game.preview``: a Cribbage
+    show's count in parts, live on the form), in the page's words; nothing is stored."""
+    _group, view = _session(slug, session_id)
+    typed = {k: v[:80] for k, v in list(request.args.items())[:12]}
+    found = GAMES[view.game].preview(typed, view.options, page_cards_language())
+    if found is None:
+        abort(404)
+    return {box: {"points": n, "said": said.render(_)} for box, (n, said) in found.items()}

@@ -1,0 +1,102 @@
+"""Cribbage's pages as a phone posts them: the deal entered in one screen, the board, the last
+deal's counts spelled out, the games of the night, the live count and every refusal at once
+(tests/e2e plays the worked example in Chromium with the scripts on)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.pages import Phone, hidden_fields, html
+from tests.web.test_new_games_pages import board, words
+
+WORKED = (
+    ("5H", {"Bob": ("5S 5D JH 10C", 4), "Ann": ("4C 6C 7C 8C", 3)}, "2D 3D KS QC"),
+    ("JS", {"Ann": ("5H 5D 5C QD", 5), "Bob": ("7H 8H 9H 10H", 2)}, "AC 4S KD 2C"),
+    ("6D", {"Bob": ("9C 9S 3H KC", 3), "Ann": ("4H 4D 5C 6H", 6)}, "2S 3S 7D 8D"),
+)
+
+
+@pytest.fixture
+def phone(client) -> Phone:
+    phone = Phone(client)
+    phone.create_group()
+    phone.start("cribbage", ("Ann", "Bob"), "Ann", target="61", stake="1", unit_value="0.50")
+    return phone
+
+
+def post(
+    phone: Phone, starter: str, shows: dict[str, tuple[str, Any]], crib: str, status=302, **more
+):
+    data: dict[str, Any] = {**hidden_fields(html(phone.client.get(f"{phone.board}/hands/new")))}
+    for i, name in enumerate(phone.seats):
+        data[f"results-{i}-player"] = name
+        show, pegged = shows.get(name, ("", ""))
+        data[f"results-{i}-show"] = show
+        data[f"results-{i}-pegged"] = str(pegged)
+    data.update(starter=starter, crib=crib, **more)
+    response = phone.client.post(f"{phone.board}/hands/new", data=data)
+    assert response.status_code == status, words(html(response))[:2000]
+    return response
+
+
+def test_the_worked_example_on_the_pages(phone):
+    form = words(html(phone.client.get(f"{phone.board}/hands/new")))
+    assert "Starter (the card turned up)" in form and "Show – Bob" in form
+    assert form.index("Show – Bob") < form.index("Show – Ann")  # counted from the dealer's left
+    post(phone, *WORKED[0])
+    seen = board(phone)
+    assert (
+        "Bob's show: 15-2, 15-4, 15-6, 15-8, 15-10, 15-12, 15-14, three of a kind is 20, nobs is 21."
+        in seen
+    )
+    assert "Ann's crib: 15-2, 15-4, 15-6, 15-8." in seen
+    assert "25 / 61" in seen and "24 / 61" in seen and "needs 36" in seen
+    post(phone, *WORKED[1])
+    assert "His heels: Bob 2." in board(phone)
+    post(phone, *WORKED[2])
+    seen = board(phone)
+    assert "Ann won game 1." in seen
+    assert "Ann's crib, 7, was not counted: the game was won before it." in seen
+    assert "The board · game 2" in seen and "A new game: the board starts at 0." in seen
+    assert "Ann 1 game · Bob 0 games" in seen
+    assert "Played for 1 unit a game (€0.50)." in seen
+    assert "€0.50" in seen and "-€0.50" in seen.replace("−", "-")
+
+
+def test_a_refused_deal_lists_every_problem_at_once(phone):
+    shows = {"Bob": ("5S 5D JH", 4), "Ann": ("4C 6C 5H 8C", 61)}
+    said = words(html(post(phone, "5H", shows, "2D 3D KS 4C", status=422)))
+    assert "Bob's show has 3 cards: a show is four cards." in said
+    assert "Ann pegged 61: the play gives 0 to 60." in said
+    assert "The 5♥ is typed in the starter and Ann's show: one pack has one." in said
+    assert "The 4♣ is typed in Ann's show and the crib: one pack has one." in said
+    assert "4 things in this hand do not add up" in said
+    assert phone.client.get(f"/api/v1/sessions/{phone.session_id}").status_code in (401, 200)
+
+
+def test_the_live_count_in_parts(phone):
+    asked = phone.client.get(
+        f"{phone.board}/hands/count",
+        query_string={
+            "starter": "5H",
+            "results-0-show": "5S 5D JH 10C",
+            "crib": "2D 3D KS",
+            "results-1-show": "4C 6C 7C 8C",
+        },
+    )
+    assert asked.status_code == 200
+    assert asked.get_json() == {
+        "results-0-show": {
+            "points": 21,
+            "said": "15-2, 15-4, 15-6, 15-8, 15-10, 15-12, 15-14, three of a kind is 20, nobs is 21",
+        },
+        "results-1-show": {"points": 13, "said": "15-2, 15-4, a run of 5 is 9, a flush is 13"},
+    }
+    dutch = phone.client.get(
+        f"{phone.board}/hands/count",
+        query_string={"starter": "5h", "crib": "5s 5r Bh 10k"},
+        headers={"Accept-Language": "nl"},
+    )
+    assert dutch.get_json()["crib"]["points"] == 21
