@@ -101,61 +101,58 @@ def _checked_show(
     language: str,
     problems: Problems,
 ) -> tuple[Card, ...] | int | None:
-    """One show or the crib as entered: four cards, or a count no five cards refuse."""
+    """One show or the crib as entered: four cards, or a count no five cards refuse; None
+    after a problem, added to ``problems``."""
+    said = {"field": where, "players": (player,) if player is not None else ()}
+    try:
+        if by_cards:
+            return _show_cards(value, said, player, language)
+        return _show_count(value, said, player)
+    except RuleError as e:
+        problems.add(e)
+        return None
+
+
+def _show_cards(
+    value: str | int | None, said: dict[str, Any], player: str | None, language: str
+) -> tuple[Card, ...]:
     what = _place(player)
-    players = (player,) if player is not None else ()
-    if by_cards:
-        if isinstance(value, int) or not value:
-            problems.add(
-                RuleError("Type the four cards of {what}.", field=where, players=players, what=what)
-            )
-            return None
-        cards = _read_cards(value, where, player, language, problems)
-        if cards is not None and len(cards) != 4:
-            problems.add(
-                RuleError(
-                    "{what} has {n} cards: a show is four cards.",
-                    field=where,
-                    players=players,
-                    what=what.capitalized(),
-                    n=len(cards),
-                )
-            )
-            return None
-        return cards
+    if isinstance(value, int) or not value:
+        raise RuleError("Type the four cards of {what}.", what=what, **said)
+    cards = parse_cards(
+        value,
+        suits_required=True,
+        game_name=Phrase(NAME),
+        player=player,
+        field=said["field"],
+        language=language,
+    )
+    if len(cards) != 4:
+        raise RuleError(
+            "{what} has {n} cards: a show is four cards.",
+            what=what.capitalized(),
+            n=len(cards),
+            **said,
+        )
+    return cards
+
+
+def _show_count(value: str | int | None, said: dict[str, Any], player: str | None) -> int:
+    what = _place(player)
     if not isinstance(value, int):
-        problems.add(
-            RuleError(
-                "Give the count of {what} as a number, 0 to 29.",
-                field=where,
-                players=players,
-                what=what,
-            )
+        raise RuleError("Give the count of {what} as a number, 0 to 29.", what=what, **said)
+    if value == 19:
+        raise RuleError(
+            "No hand counts 19: at the table 'nineteen' means nothing, enter 0.", **said
         )
-        return None
     if value in NO_SHOW:
-        problems.add(
-            RuleError(
-                "No hand counts 19: at the table 'nineteen' means nothing, enter 0."
-                if value == 19
-                else "No hand counts {count}: no five cards make 19, 25, 26 or 27.",
-                field=where,
-                players=players,
-                count=value,
-            )
+        raise RuleError(
+            "No hand counts {count}: no five cards make 19, 25, 26 or 27.", count=value, **said
         )
-        return None
     if not 0 <= value <= MOST_SHOW:
-        problems.add(
-            RuleError(
-                "A show counts 0 to 29: {what} cannot count {count}.",
-                field=where,
-                players=players,
-                what=what,
-                count=value,
-            )
+        raise RuleError(
+            "A show counts 0 to 29: {what} cannot count {count}.", what=what, count=value, **said
         )
-        return None
     return value
 
 
