@@ -73,7 +73,12 @@
           var out = document.getElementById(input.getAttribute("data-count") || "");
           if (!out) return;
           var found = counted[input.name];
-          out.textContent = found ? found.points + " \u2014 " + found.said : "";
+          out.textContent = "";
+          if (!found) return;
+          var points = document.createElement("strong");
+          points.textContent = String(found.points);
+          out.appendChild(points);
+          out.appendChild(document.createTextNode(" \u2014 " + found.said));
         });
       })
       .catch(function () { /* offline: the count comes with the saved deal */ });
