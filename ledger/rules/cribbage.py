@@ -383,7 +383,7 @@ class Cribbage(Game):
     def paper_columns(self, options: Mapping[str, Any], seated: int) -> tuple[str, ...]:
         """A cribbage sheet: what each player pegged, their show, the crib when they deal,
         and the board."""
-        return (N_("Pegged"), N_("Show"), N_("Crib"), N_("Board"))
+        return (N_("Pegged"), N_("Hand"), N_("Crib"), N_("Board"))
 
     def session_parts(
         self, state: State, status: str, options: Mapping[str, Any], names: Sequence[str]
