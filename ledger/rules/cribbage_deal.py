@@ -13,6 +13,7 @@ from ledger.rules.base import State
 from ledger.rules.cards import Card, card_label, parse_cards
 from ledger.rules.cribbage_show import Part, count, total
 from ledger.rules.errors import Phrase, Problems, RuleError
+from ledger.rules.texts import N_
 
 NAME = "Cribbage"
 MOST_PEGGED = 60  # pegged in one deal's play (RULES.md §17)
@@ -179,11 +180,9 @@ def _one_pack(
             continue
         named = [w[0] for w in where]
         said = named[0] if len(set(map(str, named))) == 1 else _and(named)
-        template = (
-            "The {card} is typed twice in {places}: one pack has one."
-            if len(set(map(str, named))) == 1
-            else "The {card} is typed in {places}: one pack has one."
-        )
+        template = N_("The {card} is typed in {places}: one pack has one.")
+        if len(set(map(str, named))) == 1:
+            template = N_("The {card} is typed twice in {places}: one pack has one.")
         players = tuple(dict.fromkeys(w[1] for w in where if w[1] is not None))
         problems.add(
             RuleError(
@@ -356,11 +355,12 @@ def _check_play(
         )
     elif out is None and len(reached) > 1:
         names = [side_name(s) for s in reached]
+        said = N_("{names} both pass {target} in the play: say who pegged out first.")
+        if len(reached) > 2:
+            said = N_("{names} all pass {target} in the play: say who pegged out first.")
         problems.add(
             RuleError(
-                "{names} all pass {target} in the play: say who pegged out first."
-                if len(reached) > 2
-                else "{names} both pass {target} in the play: say who pegged out first.",
+                said,
                 field="pegged_out",
                 players=tuple(p for s in reached for p in s),
                 target=target,

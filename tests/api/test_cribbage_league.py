@@ -9,9 +9,11 @@ import json
 
 from ledger.backup import backup_group, restore_group
 from ledger.extensions import db
+from tests.api.helpers import PASSPHRASE
 from tests.api.test_cribbage import WORKED, body
 from tests.api.test_paper import read
 from tests.api.test_trick_games_league import season
+from tests.export.history import Table as Kept
 from tests.export.sheets import load, rows
 
 # Two games won by Ann to 61, Bob skunked in the second (short of 31).
@@ -94,9 +96,7 @@ def test_a_night_of_two_games_restores_as_it_was(app, client, table):
         data = json.loads(json.dumps(backup_group(table.slug)))
         db.session.rollback()
         copy = restore_group(data, slug="the-copy")
-    from tests.export.history import Table as Kept
-
-    kept = Kept(client, copy.slug)
+    kept = Kept(client, copy.slug, PASSPHRASE)
     (new,) = [s["id"] for s in kept.get(f"/groups/{copy.slug}")["sessions"]]
     for what in ("", "/hands"):
         before, after = (
