@@ -361,8 +361,7 @@ class Cribbage(Game):
                     pegged=pegged,
                 )
             )
-        counted = entries.typed_whole(show) if show.isdigit() else None
-        return CribResult(player, counted if counted is not None else show or None, number)
+        return CribResult(player, _count_or_cards(show), number)
 
     def form_entry(
         self, core: HandEntry, posted: Mapping[str, Any], number: int, problems: Problems
@@ -372,7 +371,7 @@ class Cribbage(Game):
         return CribEntry(
             results=tuple(r for r in core.results if isinstance(r, CribResult)),
             starter=str(posted.get("starter") or "").strip() or None,
-            crib=int(crib) if crib.isdigit() and len(crib) < 4 else crib or None,
+            crib=_count_or_cards(crib),
             pegged_out=str(posted.get("pegged_out") or "").strip() or None,
             cards_language=core.cards_language,
         )
@@ -421,6 +420,12 @@ def preview(
         parts = count(cards, starter[0], crib=box == "crib")
         counted[box] = (total(parts), spoken(parts))
     return counted
+
+
+def _count_or_cards(typed: str) -> str | int | None:
+    """A box that takes a show: digits alone are a count (``entry`` points), else cards."""
+    counted = entries.typed_whole(typed)
+    return counted if counted is not None else typed or None
 
 
 def _quietly(text: str, language: str) -> tuple[Card, ...] | None:

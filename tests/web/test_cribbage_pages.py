@@ -99,3 +99,19 @@ def test_the_live_count_in_parts(phone):
         headers={"Accept-Language": "nl"},
     )
     assert dutch.get_json()["crib"]["points"] == 21
+
+
+def test_points_entry_on_the_page_refuses_a_nineteen(client):
+    phone = Phone(client)
+    phone.create_group()
+    phone.start("cribbage", ("Ann", "Bob", "Cas"), "Cas", entry="points")
+    page = html(phone.client.get(f"{phone.board}/hands/new"))
+    assert "Show counts – Ann" in words(page) and "data-picker" not in page  # no card buttons
+    shows = {"Ann": ("19", 2), "Bob": ("8", 1), "Cas": ("4", 0)}
+    said = words(html(post(phone, "", shows, "²", status=422)))
+    assert "No hand counts 19: at the table 'nineteen' means nothing, enter 0." in said
+    assert "Give the count of the crib as a number, 0 to 29." in said
+    post(phone, "JH", {**shows, "Ann": ("0", 2)}, "6")
+    seen = board(phone)
+    assert "His heels: Cas 2." in seen and "Cas's crib: 6." in seen
+    assert "Ann's show: 0." in seen
