@@ -495,3 +495,15 @@ def test_a_nights_money_adds_up_to_nothing(
         assert max(scores.values()) == target
         assert all(scores[p] < target for p in scores if p not in game["winners"])
     assert all(0 <= s < target or s == target for s in state.scores.values())
+
+
+def test_its_players_options_and_defaults_as_the_rules_give_them() -> None:
+    assert (GAME.min_players, GAME.max_players, GAME.money) == (2, 4, False)
+    assert GAME.defaults() == {
+        "target": 121, "entry": "cards", "skunks": "double_triple",
+        "stake": 0, "unit_value": "0.01", "currency": "EUR",
+    }  # fmt: skip
+    with pytest.raises(RuleError, match="The option target cannot be '100'"):
+        options(target=100)
+    with pytest.raises(RuleError, match="Cribbage is played by 2 to 4 players, not 5"):
+        GAME.new_state(("A", "B", "C", "D", "E"), "A", options())
