@@ -119,3 +119,24 @@ def test_points_entry_on_the_page_refuses_a_nineteen(client):
     seen = board(phone)
     assert "His heels: Cas 2." in seen and "Cas's crib: 6." in seen
     assert "Ann's show: 0." in seen
+
+
+def test_a_corrected_show_is_recounted_and_said_in_the_history(phone):
+    post(phone, *WORKED[0])
+    post(phone, *WORKED[1])
+    edit = f"{phone.board}/hands/1/edit"
+    data: dict[str, Any] = {**hidden_fields(html(phone.client.get(edit)))}
+    starter, shows, crib = WORKED[0]
+    shows = {**shows, "Bob": ("5S 5D QH 10C", 4)}  # the queen, not the jack: no nobs
+    for i, name in enumerate(phone.seats):
+        data[f"results-{i}-player"] = name
+        data[f"results-{i}-show"], data[f"results-{i}-pegged"] = shows[name][0], str(shows[name][1])
+    data.update(starter=starter, crib=crib)
+    assert phone.client.post(edit, data=data).status_code == 302
+    history = words(html(phone.client.get(f"{phone.board}/history")))
+    assert "Hand 1 corrected: Bob 5S 5D JH 10C / 4 → 5S 5D QH 10C / 4." in history
+    assert (
+        "Bob's show: 15-2, 15-4, 15-6, 15-8, 15-10, 15-12, 15-14, three of a kind is 20."
+        in board(phone)
+    )
+    assert "49 / 61" in board(phone) and "43 / 61" in board(phone)  # hand 2 recounted on it
