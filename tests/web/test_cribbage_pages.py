@@ -140,3 +140,13 @@ def test_a_corrected_show_is_recounted_and_said_in_the_history(phone):
         in board(phone)
     )
     assert "49 / 61" in board(phone) and "43 / 61" in board(phone)  # hand 2 recounted on it
+
+
+def test_the_live_count_is_the_groups_own_and_cribbages_own(client, phone):
+    new = words(html(phone.client.get(f"/g/{phone.slug}/s/new")))
+    assert "with four, partners sit opposite: seats 1 and 3 against seats 2 and 4." in new
+    stranger = client.application.test_client()
+    asked = stranger.get(f"{phone.board}/hands/count", query_string={"starter": "5H"})
+    assert asked.status_code in (302, 401, 404) and b"15-" not in asked.get_data()
+    phone.start("spot", ("Ann", "Bob"), "Ann")
+    assert phone.client.get(f"{phone.board}/hands/count").status_code == 404
