@@ -152,3 +152,12 @@ def test_four_players_in_two_teams(table):
         "player": "text", "show": "cards_or_whole", "pegged": "whole",
     }  # fmt: skip
     assert games["cribbage"]["options"]["target"] == 121
+
+
+def test_dutch_card_letters_are_read_and_kept_in_english(table):
+    sid = worked_night(table)
+    dutch = body("5h", {"Bob": ("5s 5r Bh 10k", 4), "Ann": ("4k 6k 7k 8k", 3)}, "2r 3r Hs Vk")
+    hand = table.hand(sid, {**dutch, "cards_language": "nl"})
+    assert hand["scores_after"] == {"Ann": 24, "Bob": 25}
+    assert hand["entry"]["results"][0]["show"] == "5S 5D JH 10C"
+    assert hand["entry"]["crib"] == "2D 3D KS QC" and hand["entry"]["starter"] == "5H"

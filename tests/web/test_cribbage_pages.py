@@ -60,6 +60,8 @@ def test_the_worked_example_on_the_pages(phone):
     assert "The board · game 2" in seen and "A new game: the board starts at 0." in seen
     assert "Ann 1 game · Bob 0 games" in seen
     assert "Played for 1 unit a game (€0.50)." in seen
+    settle = words(html(phone.client.get(f"{phone.board}/settle")))
+    assert "Bob pays Ann €0.50" in settle
     history = words(html(phone.client.get(f"{phone.board}/history")))
     assert "Hand 1 entered: Ann 4C 6C 7C 8C / 3, Bob 5S 5D JH 10C / 4." in history
     hands = words(html(phone.client.get(f"{phone.board}/hands")))
