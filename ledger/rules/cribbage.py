@@ -43,6 +43,7 @@ from ledger.rules.cribbage_deal import (
 from ledger.rules.cribbage_show import Part, count, spoken, total
 from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.game import Game, Option, check_players
+from ledger.rules.samples import SampleNight, Step
 from ledger.rules.texts import N_
 
 
@@ -383,6 +384,29 @@ class Cribbage(Game):
         """A cribbage sheet: what each player pegged, their show, the crib when they deal,
         and the board."""
         return (N_("Pegged"), N_("Hand"), N_("Crib"), N_("Board"))
+
+    def sample_night(self, players: Sequence[str]) -> SampleNight:
+        """Two players to 61: the followed player (the second) wins game 1 in the first deal,
+        a deal of game 2, then deal 1 corrected (samples.py)."""
+        seats = (players[0], players[1])
+
+        def deal(first: str, first_pegged: int) -> dict[str, Any]:
+            results = [
+                {"player": seats[1], "show": "5S 5D JH 10C", "pegged": first_pegged},
+                {"player": seats[0], "show": first, "pegged": 3},
+            ]
+            return {"starter": "5H", "crib": "2D 3D KS QC", "results": results}
+
+        return SampleNight(
+            seats,
+            seats[0],
+            {"target": 61, "stake": 1},
+            (Step("hand", deal("4C 6C 7C 8C", 40)),),
+            (
+                Step("hand", deal("4C 6C 7C 9C", 2)),
+                Step("correct", deal("4C 6C 7C 8C", 41), number=1),
+            ),
+        )
 
     def session_parts(
         self, state: State, status: str, options: Mapping[str, Any], names: Sequence[str]
