@@ -152,3 +152,22 @@ def test_the_live_count_is_the_groups_own_and_cribbages_own(client, phone):
     assert asked.status_code in (302, 401, 404) and b"15-" not in asked.get_data()
     phone.start("spot", ("Ann", "Bob"), "Ann")
     assert phone.client.get(f"{phone.board}/hands/count").status_code == 404
+
+
+def test_four_in_two_teams_on_the_board(client):
+    phone = Phone(client)
+    phone.create_group()
+    phone.start("cribbage", ("Ann", "Bob", "Cas", "Dee"), "Dee", target="61")
+    shows = {
+        "Ann": ("5S 5D JH 10C", 2), "Bob": ("4C 6C 7C 8C", 1),
+        "Cas": ("2S 3H 9D KD", 3), "Dee": ("AH 4H QS QH", 4),
+    }  # fmt: skip
+    form = words(html(phone.client.get(f"{phone.board}/hands/new")))
+    assert form.index("Show – Ann") < form.index("Show – Bob") < form.index("Show – Dee")
+    post(phone, "5H", shows, "2D 3D KS QC")
+    seen = board(phone)
+    # Ann & Cas: pegged 2 + 3, Ann's 21, Cas's 4 (2 + 3 + K, 5 + K) = 30. Bob & Dee: pegged
+    # 1 + 4, Bob's 13, Dee's 10 (two fifteens of A 4 Q, two of 5 Q, the queens' pair), Dee's
+    # crib 8 = 36.
+    assert "Ann & Cas needs 31 30 / 61" in seen and "Bob & Dee needs 25 36 / 61" in seen
+    assert "Cas's show: 15-2, 15-4." in seen and "Dee's crib: 15-2, 15-4, 15-6, 15-8." in seen
