@@ -127,7 +127,10 @@ def test_a_corrected_show_is_recounted_and_said_in_the_history(phone):
     post(phone, *WORKED[0])
     post(phone, *WORKED[1])
     edit = f"{phone.board}/hands/1/edit"
-    data: dict[str, Any] = {**hidden_fields(html(phone.client.get(edit)))}
+    shown = html(phone.client.get(edit))
+    assert 'value="5S 5D JH 10C"' in shown and 'value="2D 3D KS QC"' in shown  # as saved
+    assert 'id="starter" name="starter" type="text" value="5H"' in shown
+    data: dict[str, Any] = {**hidden_fields(shown)}
     starter, shows, crib = WORKED[0]
     shows = {**shows, "Bob": ("5S 5D QH 10C", 4)}  # the queen, not the jack: no nobs
     for i, name in enumerate(phone.seats):
