@@ -174,3 +174,16 @@ def test_four_in_two_teams_on_the_board(client):
     # crib 8 = 36.
     assert "Ann & Cas needs 31 30 / 61" in seen and "Bob & Dee needs 25 36 / 61" in seen
     assert "Cas's show: 15-2, 15-4." in seen and "Dee's crib: 15-2, 15-4, 15-6, 15-8." in seen
+
+
+def test_a_deal_in_dutch(phone):
+    phone.client.post("/language", data={"lang": "nl"})
+    form = words(html(phone.client.get(f"{phone.board}/hands/new")))
+    assert "Starter (de omgedraaide kaart)" in form and "Hand – Bob" in form
+    assert "Gepegd in het spel – Ann" in form and "Wie pegde als eerste uit?" in form
+    # The Dutch letters: boer, vrouw, heer; ruiten, klaveren, schoppen.
+    post(phone, "5h", {"Bob": ("5s 5r Bh 10k", 4), "Ann": ("4k 6k 7k 8k", 3)}, "2r 3r Hs Vk")
+    seen = board(phone)
+    bob = "de hand van Bob: 15-2, 15-4, 15-6, 15-8, 15-10, 15-12, 15-14, drie gelijke is 20, "
+    assert bob + "nobs is 21." in seen
+    assert "Het bord · potje 1" in seen and "25 / 61" in seen
