@@ -495,6 +495,7 @@ def _show_phrase(
     whose: Phrase, parts: Sequence[Part], shown: Mapping[str, Any], key: str = "show_points"
 ) -> Phrase:
     points = int(shown.get(key, 0))
+    whose = whose.capitalized()  # it starts the sentence ("De hand van Bob: …")
     if not shown.get("counted", True):
         return Phrase(
             "{whose}, {points}, was not counted: the game was won before it.",

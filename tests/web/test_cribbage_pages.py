@@ -184,6 +184,6 @@ def test_a_deal_in_dutch(phone):
     # The Dutch letters: boer, vrouw, heer; ruiten, klaveren, schoppen.
     post(phone, "5h", {"Bob": ("5s 5r Bh 10k", 4), "Ann": ("4k 6k 7k 8k", 3)}, "2r 3r Hs Vk")
     seen = board(phone)
-    bob = "de hand van Bob: 15-2, 15-4, 15-6, 15-8, 15-10, 15-12, 15-14, drie gelijke is 20, "
+    bob = "De hand van Bob: 15-2, 15-4, 15-6, 15-8, 15-10, 15-12, 15-14, drie gelijke is 20, "
     assert bob + "nobs is 21." in seen
     assert "Het bord · potje 1" in seen and "25 / 61" in seen
