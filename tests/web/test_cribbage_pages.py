@@ -187,3 +187,7 @@ def test_a_deal_in_dutch(phone):
     bob = "De hand van Bob: 15-2, 15-4, 15-6, 15-8, 15-10, 15-12, 15-14, drie gelijke is 20, "
     assert bob + "nobs is 21." in seen
     assert "Het bord · potje 1" in seen and "25 / 61" in seen
+    post(phone, "Vk", {"Ann": ("2s 3r 4h 9k", 0), "Bob": ("As 6r 7h 8h", 0)}, "5s 5h Hk Bk")
+    assert "Starter V♣." in board(phone)
+    phone.client.post("/language", data={"lang": "en"})
+    assert "Starter Q♣." in board(phone)
