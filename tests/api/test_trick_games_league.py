@@ -185,3 +185,21 @@ def test_partners_are_never_rivals_nor_each_others_nemesis(table):
     assert found["nemesis"] == "Bob"
     cas = table.ok("GET", f"/groups/{table.slug}/players/Cas/rivals?game=klaverjassen")
     assert {r["opponent"]: r["tied"] for r in cas["rivals"]} == {"Dee": 0, "Eve": 0}
+
+
+def test_cribbage_team_mates_are_not_rivals_either(table):
+    """Cribbage's four in two teams (partners opposite, RULES.md §17): Ann and Cas win a game
+    to 61 together; Ann's rivals that night are Bob and Dee, never Cas."""
+    from tests.api.test_cribbage import body
+
+    sid = table.session(["Ann", "Bob", "Cas", "Dee"], dealer="Dee", game="cribbage",
+                        target=61, stake=2)["id"]  # fmt: skip
+    shows = {"Ann": ("4H 4D 5C 6H", 60), "Bob": ("AS 3H 9C QD", 0),
+             "Cas": ("5S 5D JH 10C", 0), "Dee": ("AH 4S QS QH", 0)}  # fmt: skip
+    table.hand(sid, body("2C", shows, "7S 7H 10S KC"))
+    assert table.ok("POST", f"/sessions/{sid}/finish", {})["winners"] == ["Ann", "Cas"]
+    for player, partner in (("Ann", "Cas"), ("Bob", "Dee")):
+        found = table.ok("GET", f"/groups/{table.slug}/players/{player}/rivals")
+        opponents = {r["opponent"]: (r["above"], r["below"], r["tied"]) for r in found["rivals"]}
+        assert partner not in opponents
+        assert set(opponents) == {"Ann", "Bob", "Cas", "Dee"} - {player, partner}
