@@ -313,13 +313,15 @@ def _player_sheets(wb: Workbook, nights: Sequence[tuple[str, Night]], names: Seq
         _player_sheet(wb, _sheet_title(name, taken), history)
 
 
-def group_export_workbook(export: GroupExport) -> bytes:
-    """The group's workbook: its listing first, then each session as the service streams it."""
+def group_export_workbook(export: GroupExport, *, stream: IO[bytes] | None = None) -> bytes:
+    """The group's workbook: its listing first, then each session as the service streams it.
+    Writes to ``stream`` if given, else returns the file's bytes."""
     return group_workbook(
         export.group.to_json(),
         _each_streamed(export.streamed),
         tabs=export.tabs,
         seasons=export.seasons,
+        stream=stream,
     )
 
 

@@ -6,6 +6,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from ledger import network, services
@@ -44,8 +45,25 @@ def _group_page(slug: str, player_form: PlayerForm | None = None, status: int = 
         just_made=request.args.get("new") == "1",
         tabs=tab.group_tabs(group),  # RULES.md §6a
         seasons=seasons.seasons_under_way(group),  # RULES.md §13
+        workbook=workbook_note(exports.group_workbook_size(view)),  # issue 46.5
     )
     return html if status == 200 else (html, status)
+
+
+def workbook_note(size: exports.BookSize | None) -> str | None:
+    """What the page says before a large workbook is downloaded: its size and its wait."""
+    if size is None:
+        return None
+    minutes = round(size.seconds / 60)
+    if minutes < 2:
+        wait = _("about a minute") if size.seconds >= 45 else _("under a minute")
+    else:
+        wait = ngettext("about %(num)d minute", "about %(num)d minutes", minutes)
+    return _(
+        "A large file: about %(megabytes)d MB, %(wait)s to make.",
+        megabytes=size.megabytes,
+        wait=wait,
+    )
 
 
 @bp.get("")
