@@ -5,8 +5,8 @@ size limit holds most nights of: each counts three lines), written straight into
 as copies of one night made through the API (bench/bigserver.py), and its workbook written
 in a process of its own (``group_export_workbook``, as the download answers it):
 
-- the seconds it takes, for 10,000 nights (goal: within 10 s) and for 1,000, and their ratio
-  (a cost linear in the nights: about 10);
+- the seconds of a core it takes (process time), for 10,000 nights (goal: within 10 s) and
+  for 1,000, and their ratio (a cost linear in the nights: about 10);
 - the process's peak memory while it is written: the growth of its resident size
   (ru_maxrss) and the peak of Python's allocations (tracemalloc, in a second run of its own,
   since tracing slows the run), goal: within 100 MB.
@@ -55,10 +55,12 @@ with app.app_context():
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     if traced:
         tracemalloc.start()
-    started = time.perf_counter()
+    # Seconds of a core: the machine is shared, and the time waited for it is not the
+    # workbook's.
+    started = time.process_time()
     with open(os.devnull, "wb") as sink:
         group_export_workbook(exports.group_export(group), stream=sink)
-    seconds = time.perf_counter() - started
+    seconds = time.process_time() - started
     peak = tracemalloc.get_traced_memory()[1] if traced else 0
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(seconds, (after - before) / 1024, peak / 2**20)
@@ -138,8 +140,9 @@ def workbook_figures(quick: bool = False) -> list[tuple[str, float, str | None, 
     ratio = seconds / timed[small][0]
     scale = f"{large:,} nights"
     return [
-        (f"group workbook of {scale}: seconds", seconds, f"<= {SECONDS:g}", seconds <= SECONDS),
-        (f"group workbook of {small:,} nights: seconds", timed[small][0], None, True),
+        (f"group workbook of {scale}: seconds of a core", seconds, f"<= {SECONDS:g}",
+         seconds <= SECONDS),
+        (f"group workbook of {small:,} nights: seconds of a core", timed[small][0], None, True),
         (f"group workbook: {scale} / {small:,} nights", ratio, None, True),
         (f"group workbook of {scale}: RSS growth, MB", growth, f"<= {MEGABYTES:g}",
          growth <= MEGABYTES),

@@ -8,8 +8,10 @@ from datetime import UTC, datetime
 
 import pytest
 
+from ledger import downloads
 from ledger.services import exports
 from ledger.services.views.groups import GroupView, SessionSummary
+from tests.export import sheets
 from tests.web.pages import Phone, html
 
 
@@ -62,3 +64,19 @@ def test_the_group_page_says_the_size_and_the_wait_in_english_and_dutch(phone, m
     monkeypatch.setattr(exports, "BOOK_SECONDS_PER_NIGHT", 1.0)
     page = html(phone.client.get(f"/g/{phone.slug}"))
     assert "A large file: about 6 MB, under a minute to make." in page
+
+
+def test_a_large_workbook_is_sent_from_a_file_on_disk_whole(phone, monkeypatch):
+    phone.start()
+    small = phone.client.get(f"/g/{phone.slug}/export.xlsx")
+    # Anything over 100 bytes goes to disk: the file sent is the same workbook, whole.
+    monkeypatch.setattr(downloads, "SPOOL_BYTES", 100)
+    large = phone.client.get(f"/g/{phone.slug}/export.xlsx")
+    body = large.get_data()
+    large.close()
+    assert large.status_code == 200 and large.headers["Content-Length"] == str(len(body))
+    assert large.headers["Content-Disposition"] == small.headers["Content-Disposition"]
+    assert sheets.load(body).sheetnames == sheets.load(small.data).sheetnames
+    assert sheets.rows(sheets.load(body)["Sessions"]) == sheets.rows(
+        sheets.load(small.data)["Sessions"]
+    )

@@ -11,7 +11,7 @@ from werkzeug.wrappers import Response
 
 from ledger import network, services
 from ledger.backup import backup_group, dumps
-from ledger.downloads import download, group_filename
+from ledger.downloads import download, download_written, group_filename
 from ledger.export import XLSX_MIMETYPE, group_export_workbook
 from ledger.pictures.qr import qr_svg
 from ledger.services import auth, exports, seasons, stats, tab
@@ -221,8 +221,9 @@ def sign_out_everywhere(slug: str) -> Response:
 @bp.get("/export.xlsx")
 def export(slug: str) -> Response:
     group = access.group_for_page(slug)
-    return download(
-        group_export_workbook(exports.group_export(group)),
+    export = exports.group_export(group)
+    return download_written(
+        lambda stream: group_export_workbook(export, stream=stream),
         XLSX_MIMETYPE,
         group_filename(group.slug, "xlsx"),
     )
