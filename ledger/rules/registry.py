@@ -11,6 +11,7 @@ from __future__ import annotations
 from ledger.rules import (
     boerenbridge,
     gin,
+    hartenjagen,
     jokeren,
     kaluki,
     klaverjassen,
@@ -38,6 +39,7 @@ GAMES: dict[str, Game] = {
         tally.GAME,
         boerenbridge.GAME,
         klaverjassen.GAME,
+        hartenjagen.GAME,
     )
 }
 
