@@ -11,7 +11,6 @@ from __future__ import annotations
 from ledger.rules import (
     boerenbridge,
     gin,
-    hartenjagen,
     jokeren,
     kaluki,
     klaverjassen,
@@ -39,7 +38,6 @@ GAMES: dict[str, Game] = {
         tally.GAME,
         boerenbridge.GAME,
         klaverjassen.GAME,
-        hartenjagen.GAME,
     )
 }
 
