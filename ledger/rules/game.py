@@ -295,6 +295,21 @@ class Game:
             return (form.total_unit,)
         return (N_("Points"),)
 
+    def sits_out(self, state: State) -> str | None:
+        """Who sits the next hand out as the deal goes round: the dealer, where the game's
+        dealer is not dealt in with this many seated (Spots at five, Skat at four); else
+        nobody."""
+        seated = len(state.seats)
+        if seated == self.dealer_sits_out_with and state.dealer in state.seats:
+            return state.dealer
+        return None
+
+    def preview(self, state: State, entry: Any, options: Mapping[str, Any]) -> tuple[Phrase, ...]:
+        """What a hand's form shows of the hand typed so far, before it is saved (Skat: the
+        value, won or lost and any overbid, with the reason); a RuleError for a hand that
+        cannot be worked out yet. Nothing by default."""
+        return ()
+
     def says_out(self) -> bool:
         """Whether a hand's words say who went out (or that nobody did)."""
         return self.nobody_out and self.out_scores and self.cards

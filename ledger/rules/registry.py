@@ -16,6 +16,7 @@ from ledger.rules import (
     klaverjassen,
     rummy,
     rummy500,
+    skat,
     spin,
     spot,
     spots,
@@ -38,6 +39,7 @@ GAMES: dict[str, Game] = {
         tally.GAME,
         boerenbridge.GAME,
         klaverjassen.GAME,
+        skat.GAME,
     )
 }
 

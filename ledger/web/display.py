@@ -18,7 +18,6 @@ from markupsafe import Markup
 
 from ledger.pictures.chart import series_class
 from ledger.rules import (
-    DUTCH_SUITS,
     GAMES,
     amount,
     card_label,
@@ -28,7 +27,7 @@ from ledger.rules import (
     nights,
     rank_letter,
 )
-from ledger.rules.cards import parse_cards
+from ledger.rules.cards import parse_cards, suit_letter
 from ledger.web import texts
 from ledger.web.i18n import DEFAULT_LANGUAGE, error_text, page_cards_language
 
@@ -192,9 +191,10 @@ def _series_class(index: int) -> str:
 
 
 @bp.app_template_global("suit_letter")
-def suit_letter(suit: str) -> str:
-    """The letter a suit is typed with on this page: "D", on a Dutch page "r"."""
-    return DUTCH_SUITS[suit] if page_cards_language() == "nl" else suit
+def page_suit_letter(suit: str) -> str:
+    """The letters a suit is typed with on this page: "D", on a Dutch page "r", on a German
+    page "ka"."""
+    return suit_letter(suit, page_cards_language())
 
 
 bp.add_app_template_global(texts.text, "engine_text")
