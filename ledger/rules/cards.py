@@ -96,9 +96,7 @@ def parse_cards(
     for token in _tokens(text):
         try:
             cards.append(
-                _read_token(
-                    _Token(token, jokers, ranks, suits_required, game_name, language)
-                )
+                _read_token(_Token(token, jokers, ranks, suits_required, game_name, language))
             )
         except _Bad as bad:
             problems.append(
