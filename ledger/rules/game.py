@@ -281,6 +281,12 @@ class Game:
         answers it), sentence by sentence; none where the pages' shared words say it."""
         return ()
 
+    def entry_phrases(self, entry: Mapping[str, Any]) -> tuple[Phrase, ...]:
+        """A hand's entry as stored, in the game's own words (the history: "Cas: ♥ hearts,
+        bid 40, with 1, hand, 70 card points"); none where the history's shared words, player
+        by player, say it."""
+        return ()
+
     def paper_columns(self, options: Mapping[str, Any], seated: int) -> tuple[str, ...]:
         """What a table writes for each player each hand on the blank paper score sheet
         (ledger/paper.py), as message ids the sheet translates: the points melded and those

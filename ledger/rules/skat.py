@@ -259,6 +259,44 @@ def deal_phrases(hand: Mapping[str, Any]) -> tuple[Phrase, ...]:
     return tuple(said)
 
 
+def entry_phrases(entry: Mapping[str, Any]) -> tuple[Phrase, ...]:
+    """A deal as entered, for the history: "Cas: ♥ hearts, bid 40, with 1, hand, 70 card
+    points"; "all passed"."""
+    declarer, game = entry.get("declarer"), str(entry.get("game") or "")
+    if not declarer:
+        return (Phrase("all passed"),)
+    parts = [Phrase(GAME_WORDS.get(game, game)), Phrase("bid {bid}", bid=str(entry.get("bid")))]
+    matadors = entry.get("matadors")
+    if isinstance(matadors, int) and matadors:
+        word = "with {count}" if matadors > 0 else "without {count}"
+        parts.append(Phrase(word, count=abs(matadors)))
+    if entry.get("cards"):
+        parts.append(Phrase("cards {cards}", cards=str(entry["cards"])))
+    parts += [Phrase(FLAG_WORDS[flag]) for flag in FLAG_WORDS if entry.get(flag)]
+    if entry.get("card_points") is not None:
+        parts.append(Phrase("{points} card points", points=int(entry["card_points"])))
+    tricks = entry.get("tricks")
+    if tricks in TRICK_WORDS and (game == NULL or tricks != "some"):
+        parts.append(Phrase(TRICK_WORDS[tricks]))
+    said = parts[0]
+    for part in parts[1:]:
+        said = Phrase("{said}, {part}", said=said, part=part)
+    return (Phrase("{player}: {said}", player=str(declarer), said=said),)
+
+
+FLAG_WORDS: dict[str, str] = {
+    "hand": N_("hand"),
+    "schneider_announced": N_("schneider announced"),
+    "schwarz_announced": N_("schwarz announced"),
+    "ouvert": N_("ouvert"),
+}
+TRICK_WORDS: dict[str, str] = {
+    "all": N_("all tricks"),
+    "none": N_("no trick"),
+    "some": N_("a trick"),
+}
+
+
 def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else ("−" + str(-n) if n < 0 else "0")
 
@@ -308,6 +346,11 @@ class Skat(Game):
         payout.PAYOUT: replace(payout.OPTIONS[payout.PAYOUT], default="everyone"),
     }
     entry_type = SkatEntry
+    # What the deal's form offers (templates/games/skat/entry.html): the values a bid can
+    # take, and the game buttons with their words.
+    bids = BIDS
+    game_buttons = tuple(GAME_WORDS.items())
+    game_words = GAME_WORDS
     cards = False
     out_scores = False
     dealer_sits_out_with = 4
@@ -348,6 +391,9 @@ class Skat(Game):
 
     def hand_phrases(self, hand: Mapping[str, Any]) -> tuple[Phrase, ...]:
         return deal_phrases(hand)
+
+    def entry_phrases(self, entry: Mapping[str, Any]) -> tuple[Phrase, ...]:
+        return entry_phrases(entry)
 
     def preview(self, state: State, entry: Any, options: Mapping[str, Any]) -> tuple[Phrase, ...]:
         return preview_phrases(state, entry)

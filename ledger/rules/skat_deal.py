@@ -386,8 +386,8 @@ def _tricks(tricks: str | None, problems: Problems, *, required: bool) -> str:
 
 
 def form_deal(core: HandEntry, posted: Mapping[str, Any], problems: Problems) -> SkatEntry:
-    """A deal from the page's boxes: declarer ("" for all passed), bid, game, with/without and
-    the number (or the twelve cards), the flags, card points and tricks."""
+    """A deal from the page's boxes: declarer ("" for all passed, none chosen refused), bid,
+    game, with/without and the number (or the twelve cards), the flags, card points, tricks."""
     text = {k: str(v or "").strip() for k, v in posted.items() if not isinstance(v, list)}
     numbers: dict[str, int | None] = {}
     for box in ("bid", "matadors", "card_points"):
@@ -397,14 +397,16 @@ def form_deal(core: HandEntry, posted: Mapping[str, Any], problems: Problems) ->
     matadors = numbers["matadors"]
     if matadors is not None and text.get("with") == "without":
         matadors = -matadors
+    if "declarer" not in posted:
+        problems.add(RuleError("Say who declared, or that all passed.", field="declarer"))
     declarer = text.get("declarer") or None
+    if declarer is None:  # all passed (the form's choice with no name)
+        return SkatEntry(declarer=None, cards_language=core.cards_language)
     game = text.get("game") or None
     flags = {
         f: text.get(f) in ("1", "on", "true", "yes")
         for f in ("hand", "schneider_announced", "schwarz_announced", "ouvert")
     }
-    if declarer is None:
-        return SkatEntry(declarer=None, cards_language=core.cards_language)
     cards = text.get("cards") or None if game not in (NULL, None) else None
     return SkatEntry(
         declarer=declarer,

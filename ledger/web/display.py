@@ -192,8 +192,7 @@ def _series_class(index: int) -> str:
 
 @bp.app_template_global("suit_letter")
 def page_suit_letter(suit: str) -> str:
-    """The letters a suit is typed with on this page: "D", on a Dutch page "r", on a German
-    page "ka"."""
+    """The letters a suit is typed with on this page: "D", in Dutch "r", in German "ka"."""
     return suit_letter(suit, page_cards_language())
 
 

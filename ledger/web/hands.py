@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 
 from ledger import services
 from ledger.ids import form_number
-from ledger.rules import GAMES
+from ledger.rules import GAMES, Game
 from ledger.services.request_ids import new_request_id
 from ledger.services.results import GroupRef, HandView, SessionView
 from ledger.web import access, display, entry, texts, unsaved_hand
@@ -87,6 +87,7 @@ def _render_form(
     errors: entry.RowErrors,
     hand: HandView | None = None,
     notice: Notice | None = None,
+    preview: Sequence[str] = (),
 ):
     shape = entry.layout(view.game, view.options, len(players))
     html = render_template(
@@ -101,6 +102,7 @@ def _render_form(
         errors=errors,
         hand=hand,
         notice=notice,
+        preview=preview,
     )
     if notice is not None:
         return html, 409
@@ -133,6 +135,9 @@ def new(slug: str, session_id: int):
 
     game = GAMES[view.game]
     typed, errors = entry.read(form, game, view.options, view.dealer, view.hands_played + 1)
+    if "preview" in request.form:  # what the hand comes to, shown before it is saved
+        errors, said = _previewed(group, session_id, typed, errors, game, None)
+        return _render_form(group, view, form, players, view.dealer, None, errors, preview=said)
     if form.validate() and not errors:
         try:
             added = services.add_hand(
@@ -158,6 +163,15 @@ def new(slug: str, session_id: int):
                 + "#saved"
             )
     return _render_form(group, view, form, players, view.dealer, view.leader, errors)
+
+
+def _previewed(group: GroupRef, sid: int, typed: Any, errors: Any, game: Game, n: Any) -> Any:
+    """The game's words for a hand before it is saved (``Game.preview``), or why it has none."""
+    try:
+        said = () if errors else services.preview_hand(group, sid, typed, n)
+    except services.RuleError as e:
+        return entry.place(e, [], game), []
+    return errors, [p.render(_) for p in said]
 
 
 def _loaded_at(form: HandForm, view: SessionView) -> None:
@@ -279,6 +293,9 @@ def edit(slug: str, session_id: int, number: int):
 
     game = GAMES[view.game]
     typed, errors = entry.read(form, game, view.options, hand.dealer, number)
+    if "preview" in request.form:
+        errors, said = _previewed(group, session_id, typed, errors, game, number)
+        return _render_form(group, view, form, players, hand.dealer, None, errors, hand, None, said)
     if form.validate() and not errors:
         version = _whole(form.version.data)
         try:
