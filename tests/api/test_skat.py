@@ -148,3 +148,55 @@ def test_the_games_list_describes_a_deal(table):
     assert skat["options"]["deals"] is None
     assert skat["entry"]["matadors"] == "whole" and skat["entry"]["cards"] == "cards"
     assert skat["entry"]["tricks"] == "text" and skat["entry"]["hand"] == "flag"
+
+
+def test_the_nights_list_and_a_blank_list_on_paper(table):
+    from tests.api.test_paper import read
+
+    sid = start(table, **MONEY, deals=5)
+    for body in WORKED:
+        table.hand(sid, body)
+    text = read(table.get(f"/sessions/{sid}/sheet.pdf"))
+    assert "Skat #1" in text and "Total +30 +226 −90" in text.replace("-90", "−90")
+    assert "Cas played ♥ hearts after a bid of 40 and took 70 card points." in text
+    assert "With 1, game 2, hand 3 × 10 = 30: overbid at 40." in text
+    assert "Ann pays Bob" in text or "Cas pays Bob" in text
+    four = start(table, ["Ann", "Bob", "Cas", "Dee"], dealer="Dee")
+    table.hand(four, {"declarer": "Ann", "bid": 18, "game": "diamonds", "matadors": 1,
+                      "card_points": 50})  # fmt: skip
+    text = read(table.get(f"/sessions/{four}/sheet.pdf"))
+    assert "1 −86 +30 +30 +30" in text.replace("-86", "−86")  # the dealer sat out, scored 30
+    blank = read(table.get(f"/sessions/{four}/blank.pdf"))
+    assert "Skat #2" in blank and "Ann Bob Cas Dee" in blank
+
+
+def test_skat_in_the_league_stats_and_workbook(table):
+    from io import BytesIO
+
+    from openpyxl import load_workbook
+
+    from tests.api.test_trick_games_league import season
+
+    sid = start(table, deals=5)
+    for body in WORKED:
+        table.hand(sid, body)
+    places = season(table, "skat")
+    assert places["nights"][0]["places"] == {"Bob": 1, "Ann": 2, "Cas": 3}
+    points = season(table, "skat", scoring="points")
+    assert [(s["player"], s["total"]) for s in points["standings"]] == [
+        ("Bob", 226),
+        ("Ann", 30),
+        ("Cas", -90),
+    ]
+    ratings = table.ok("GET", f"/groups/{table.slug}/ratings?game=skat")["players"]
+    assert [p["player"] for p in ratings] == ["Bob", "Ann", "Cas"]
+    stats = {p["name"]: p for p in table.ok("GET", f"/groups/{table.slug}/stats")["players"]}
+    assert stats["Bob"]["points"]["skat"] == 226 and stats["Bob"]["games_won"]["skat"] == 1
+    book = load_workbook(BytesIO(table.call("GET", f"/sessions/{sid}/export.xlsx").data))
+    summary = list(book["Summary"].iter_rows(values_only=True))
+    assert ("Skat", "Skat #1") == summary[1][:2] and "Seeger–Fabian" in summary[1]
+    assert [row[:4:3] for row in summary[4:7]] == [("Ann", 30), ("Bob", 226), ("Cas", -90)]
+    hands = list(book["Hands"].iter_rows(values_only=True))
+    assert [row[5::2] for row in hands[1:]] == [
+        (86, 0, 0), (0, 146, 0), (40, 40, -130), (-96, 40, 40), (0, 0, 0),
+    ]  # fmt: skip
