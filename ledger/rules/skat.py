@@ -20,7 +20,16 @@ from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.game import Game, Option, Progress
 from ledger.rules.lengths import optional_whole
 from ledger.rules.skat_deal import Deal, SkatEntry, checked_deal, form_deal, sitting_out
-from ledger.rules.skat_values import BIDS, GRAND, NULL, Valued, null_name, null_value, reason
+from ledger.rules.skat_values import (
+    BIDS,
+    GAME_KEYS,
+    GRAND,
+    NULL,
+    Valued,
+    null_name,
+    null_value,
+    reason,
+)
 from ledger.rules.texts import N_
 
 __all__ = ["BIDS", "GAME", "SkatEntry", "null_value"]
@@ -34,6 +43,8 @@ MAX_DEALS = 400
 LIST = "list"  # where the state keeps the list, a line per deal
 WON = "won_games"
 LOST = "lost_games"
+OVERBID = 2  # a kept line's verdict for an overbid game (1 won, 0 lost)
+PASSED = "-"  # a kept line for a deal all passed
 
 # --- The list ------------------------------------------------------------------------------------
 
@@ -42,12 +53,19 @@ def list_points(seats: Sequence[str], declarer: str, valued: Valued, kind: str) 
     """What a deal adds to each player's line of the list: the declarer's won value (+ 50 on
     the Seeger–Fabian list) or twice the lost value against (− 50), and on that list 40 to
     each other player at the table for a lost game (30 at four, the dealer sitting out too)."""
+    return points_of(seats, declarer, valued.value, valued.won, kind)
+
+
+def points_of(
+    seats: Sequence[str], declarer: str, value: int, won: bool, kind: str
+) -> dict[str, int]:
+    """``list_points`` from a deal's value and verdict alone (a line of the kept list)."""
     points = dict.fromkeys(seats, 0)
     seeger = kind == SEEGER
-    if valued.won:
-        points[declarer] = valued.value + (WON_BONUS if seeger else 0)
+    if won:
+        points[declarer] = value + (WON_BONUS if seeger else 0)
         return points
-    points[declarer] = -2 * valued.value - (WON_BONUS if seeger else 0)
+    points[declarer] = -2 * value - (WON_BONUS if seeger else 0)
     if seeger:
         for player in seats:
             if player != declarer:
@@ -87,7 +105,7 @@ def play(state: State, entry: Any, options: Mapping[str, Any]) -> HandOutcome:
         hands_played=number,
         finished=finished,
         winners=_best(scores, seats) if finished else (),
-        more=_kept(state.more, deal, valued, points, state.dealer, out),
+        more=_kept(state.more, seats, deal, valued),
     )
     return HandOutcome(
         number=number,
@@ -121,30 +139,59 @@ def _deal_winners(
 
 
 def _kept(
-    more: Mapping[str, Any],
-    deal: Deal | None,
-    valued: Valued | None,
-    points: Mapping[str, int],
-    dealer: str,
-    out: str | None,
+    more: Mapping[str, Any], seats: Sequence[str], deal: Deal | None, valued: Valued | None
 ) -> dict[str, Any]:
-    """The list's new line and the games won and lost, kept between deals."""
+    """The games won and lost, and the list's new line, kept between deals. The list is one
+    text, a line per deal: "seat,game,value,verdict" (the declarer's seat, the game's place in
+    GAME_KEYS, the value, 1 won, 0 lost, 2 overbid), "-" for all passed, lines joined by ";".
+    The points, who dealt and the running totals follow from them and the seats
+    (``list_lines``): a long night's state stays small and quick to store, so each deal costs
+    what the first did (bench/skat.py)."""
     won = dict(more.get(WON, {}))
     lost = dict(more.get(LOST, {}))
+    line = PASSED
     if deal is not None and valued is not None:
         tally = won if valued.won else lost
         tally[deal.declarer] = tally.get(deal.declarer, 0) + 1
-    line = {
-        "declarer": deal.declarer if deal is not None else None,
-        "game": deal.declared.game if deal is not None else None,
-        "value": valued.value if valued is not None else None,
-        "won": valued.won if valued is not None else None,
-        "overbid": valued.overbid if valued is not None else False,
-        "dealer": dealer,
-        "sitting_out": out,
-        "points": dict(points),
-    }
-    return {**more, WON: won, LOST: lost, LIST: [*more.get(LIST, []), line]}
+        verdict = OVERBID if valued.overbid else int(valued.won)
+        seat, game = list(seats).index(deal.declarer), GAME_KEYS.index(deal.declared.game)
+        line = f"{seat},{game},{valued.value},{verdict}"
+    kept = str(more.get(LIST) or "")
+    return {**more, WON: won, LOST: lost, LIST: f"{kept};{line}" if kept else line}
+
+
+def list_lines(state: State, kind: str) -> list[dict[str, Any]]:
+    """The list as clubs keep it, from the kept lines: per deal its number, who dealt and who
+    sat out, the declarer, game, value and verdict, each player's points and running total."""
+    seats = state.seats
+    text = str(state.more.get(LIST) or "")
+    lines_kept = text.split(";") if text else []
+    kept = [[int(n) for n in line.split(",")] if line != PASSED else [-1] for line in lines_kept]
+    first = (seats.index(state.dealer) - len(kept)) % len(seats)
+    running = dict.fromkeys(state.scores, 0)
+    lines = []
+    for number, line in enumerate(kept, start=1):
+        dealer = seats[(first + number - 1) % len(seats)]
+        said: dict[str, Any] = {"declarer": None, "game": None, "value": None, "won": None}
+        points = dict.fromkeys(seats, 0)
+        if line[0] >= 0:
+            declarer, value, won = seats[line[0]], int(line[2]), line[3] == 1
+            points = points_of(seats, declarer, value, won, kind)
+            said = {"declarer": declarer, "game": GAME_KEYS[line[1]], "value": value, "won": won}
+        for player, got in points.items():
+            running[player] = running.get(player, 0) + got
+        lines.append(
+            {
+                **said,
+                "number": number,
+                "overbid": line[0] >= 0 and line[3] == OVERBID,
+                "dealer": dealer,
+                "sitting_out": sitting_out(seats, dealer),
+                "points": points,
+                "totals": dict(running),
+            }
+        )
+    return lines
 
 
 def deal_facts(deal: Deal | None, valued: Valued | None, out: str | None) -> dict[str, Any]:
@@ -374,19 +421,14 @@ class Skat(Game):
         """Each player's games won and lost, who sits out the deal to come, and the list:
         a line per deal with the running totals (API.md fifth edition)."""
         players = list(state.scores)
-        running = dict.fromkeys(players, 0)
-        lines = []
-        for number, line in enumerate(state.more.get(LIST, []), start=1):
-            for player, points in line.get("points", {}).items():
-                running[player] = running.get(player, 0) + int(points)
-            lines.append({**line, "number": number, "totals": dict(running)})
+        opts = {**self.defaults(), **options}
         won, lost = state.more.get(WON, {}), state.more.get(LOST, {})
         return {
             WON: {p: int(won.get(p, 0)) for p in players},
             LOST: {p: int(lost.get(p, 0)) for p in players},
             "sitting_out": None if state.finished else self.sits_out(state),
-            "deals": deals_in_night({**self.defaults(), **options}, len(state.seats)),
-            LIST: lines,
+            "deals": deals_in_night(opts, len(state.seats)),
+            LIST: list_lines(state, str(opts[LIST])),
         }
 
     def hand_phrases(self, hand: Mapping[str, Any]) -> tuple[Phrase, ...]:
