@@ -26,8 +26,11 @@ from ledger.downloads import group_filename, session_filename
 from ledger.rules.registry import GAMES
 from ledger.services import exports, seasons
 from ledger.services.night import NightView, night_view
-from ledger.services.results import GroupRef, HandView, SessionView, TransferView
 from ledger.services.season_views import SeasonView
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.hands import HandView
+from ledger.services.views.money import TransferView
+from ledger.services.views.sessions import SessionView
 from ledger.web.display import format_money, night_game, night_name
 from ledger.web.summary import hand_summary, round_text, transfer_text  # the pages' words
 from ledger.web.texts import hand_text, hand_words

@@ -13,7 +13,9 @@ from ledger import services
 from ledger.ids import form_number
 from ledger.rules import GAMES, Game
 from ledger.services.request_ids import new_request_id
-from ledger.services.results import GroupRef, HandView, SessionView
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.hands import HandView
+from ledger.services.views.sessions import SessionView
 from ledger.web import access, display, entry, texts, unsaved_hand
 from ledger.web.forms import HandForm
 from ledger.web.i18n import error_text

@@ -27,7 +27,7 @@ from ledger.rules import GAMES, N_, amount
 from ledger.services import accounts, lines, pages, seasons, stats, tab
 from ledger.services.building import night_currency
 from ledger.services.errors import RuleError
-from ledger.services.results import ChangeView, SessionView
+from ledger.services.views.sessions import ChangeView, SessionView
 from ledger.web import access
 from ledger.web.display import format_money, game_name
 from ledger.web.forms import AccountForm, ConfirmForm

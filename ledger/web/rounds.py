@@ -12,7 +12,7 @@ from ledger import services
 from ledger.ids import form_number
 from ledger.services import rounds
 from ledger.services.request_ids import minted_request_id, new_request_id
-from ledger.services.results import RoundView
+from ledger.services.views.rounds import RoundView
 from ledger.web import access, i18n
 from ledger.web.forms import ConfirmForm
 from ledger.web.summary import round_text

@@ -30,8 +30,9 @@ from ledger.rules.money import smallest_coin
 from ledger.services import exports
 from ledger.services.keepers import keeper_choices, proposed_keeper
 from ledger.services.request_ids import minted_request_id, new_request_id
-from ledger.services.results import GroupRef, GroupView, SessionView
 from ledger.services.tab import off_tab_refusal as tab_refusal
+from ledger.services.views.groups import GroupRef, GroupView
+from ledger.services.views.sessions import SessionView
 from ledger.web import access, i18n, texts
 from ledger.web.display import format_money, night_game
 from ledger.web.forms import ConfirmForm, FinishForm, NewSessionForm, PlayerForm

@@ -32,7 +32,7 @@ from ledger.rules import (
 from ledger.rules.base import HandEntry, ResultEntry
 from ledger.rules.errors import Phrase
 from ledger.rules.labels import ENDING_WORDS
-from ledger.services.results import SessionView
+from ledger.services.views.sessions import SessionView
 from ledger.web.display import format_money
 from ledger.web.texts import text
 

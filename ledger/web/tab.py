@@ -17,7 +17,8 @@ from ledger import services
 from ledger.pictures.qr import qr_svg
 from ledger.services import accounts
 from ledger.services import tab as tabs_service
-from ledger.services.results import TabView, TransferView
+from ledger.services.views.money import TransferView
+from ledger.services.views.tab import TabView
 from ledger.web import access, i18n
 from ledger.web.forms import AccountForm, ConfirmForm, add_error
 from ledger.web.history import player
