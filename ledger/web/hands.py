@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ledger import services
@@ -89,7 +89,6 @@ def _render_form(
     errors: entry.RowErrors,
     hand: HandView | None = None,
     notice: Notice | None = None,
-    preview: Sequence[str] = (),
 ):
     shape = entry.layout(view.game, view.options, len(players))
     html = render_template(
@@ -104,7 +103,6 @@ def _render_form(
         errors=errors,
         hand=hand,
         notice=notice,
-        preview=preview,
     )
     if notice is not None:
         return html, 409
@@ -138,8 +136,8 @@ def new(slug: str, session_id: int):
     game = GAMES[view.game]
     typed, errors = entry.read(form, game, view.options, view.dealer, view.hands_played + 1)
     if "preview" in request.form:  # what the hand comes to, shown before it is saved
-        errors, said = _previewed(group, session_id, typed, errors, game, None)
-        return _render_form(group, view, form, players, view.dealer, None, errors, preview=said)
+        errors = errors or _previewed(group, session_id, typed, game, None)
+        return _render_form(group, view, form, players, view.dealer, None, errors)
     if form.validate() and not errors:
         try:
             added = services.add_hand(
@@ -167,13 +165,13 @@ def new(slug: str, session_id: int):
     return _render_form(group, view, form, players, view.dealer, view.leader, errors)
 
 
-def _previewed(group: GroupRef, sid: int, typed: Any, errors: Any, game: Game, n: Any) -> Any:
-    """The game's words for a hand before it is saved (``Game.preview``), or why it has none."""
+def _previewed(group: GroupRef, sid: int, typed: Any, game: Game, n: int | None) -> Any:
+    """The game's words for a hand before it is saved (``Game.preview``: ``g.preview``)."""
     try:
-        said = () if errors else services.preview_hand(group, sid, typed, n)
+        g.preview = [p.render(_) for p in services.preview_hand(group, sid, typed, n)]
     except services.RuleError as e:
-        return entry.place(e, [], game), []
-    return errors, [p.render(_) for p in said]
+        return entry.place(e, [], game)
+    return entry.RowErrors()
 
 
 def _loaded_at(form: HandForm, view: SessionView) -> None:
@@ -296,8 +294,8 @@ def edit(slug: str, session_id: int, number: int):
     game = GAMES[view.game]
     typed, errors = entry.read(form, game, view.options, hand.dealer, number)
     if "preview" in request.form:
-        errors, said = _previewed(group, session_id, typed, errors, game, number)
-        return _render_form(group, view, form, players, hand.dealer, None, errors, hand, None, said)
+        errors = errors or _previewed(group, session_id, typed, game, number)
+        return _render_form(group, view, form, players, hand.dealer, None, errors, hand)
     if form.validate() and not errors:
         version = _whole(form.version.data)
         try:

@@ -247,15 +247,14 @@ def _created(change: ChangeView, session: SessionView) -> str:
     return text
 
 
-def _hand_words(change: ChangeView, side: Mapping[str, Any], at: SessionView) -> dict[str, Any]:
+def _hand_said(change: ChangeView, side: Mapping[str, Any], at: SessionView) -> dict[str, Any]:
     """A hand's number and entry (``side``), in its game's words where it has them (Skat)."""
-    said = GAMES[at.game].entry_phrases(side["entry"]) if at.game in GAMES else ()
-    text = " ".join(p.render(_) for p in said)
-    return {"number": change.hand_number, "entry": text or _entry_text(side["entry"])}
+    said = " ".join(p.render(_) for p in GAMES[at.game].entry_phrases(side["entry"]))
+    return {"number": change.hand_number, "entry": said or _entry_text(side["entry"])}
 
 
 def _hand_created(change: ChangeView, session: SessionView) -> str:
-    return _("Hand %(number)d entered: %(entry)s.", **_hand_words(change, change.after, session))
+    return _("Hand %(number)d entered: %(entry)s.", **_hand_said(change, change.after, session))
 
 
 def _hand_corrected(change: ChangeView, session: SessionView) -> str:
@@ -281,8 +280,8 @@ def _hand_corrected(change: ChangeView, session: SessionView) -> str:
         if bool(old.get(mark)) != bool(new.get(mark)):
             was_marked, is_marked = _yes(old.get(mark)), _yes(new.get(mark))
             diffs.append(f"{mark}: {was_marked} → {is_marked}")
-    if session.game in GAMES and GAMES[session.game].entry_phrases(new):  # its own words
-        said = [_hand_words(change, s, session)["entry"] for s in (change.before, change.after)]
+    if GAMES[session.game].entry_phrases(new):  # the game's own words (Skat)
+        said = [_hand_said(change, s, session)["entry"] for s in (change.before, change.after)]
         diffs = [" → ".join(said)] if said[0] != said[1] else []
     text = _(
         "Hand %(number)d corrected: %(changes)s.",
@@ -304,9 +303,8 @@ def _yes(value: Any) -> str:
 
 
 def _hand_deleted(change: ChangeView, session: SessionView) -> str:
-    return _(
-        "Hand %(number)d undone; it was: %(entry)s.", **_hand_words(change, change.before, session)
-    )
+    words = _hand_said(change, change.before, session)
+    return _("Hand %(number)d undone; it was: %(entry)s.", **words)
 
 
 def _joined(change: ChangeView, session: SessionView) -> str:
