@@ -125,3 +125,34 @@ def test_the_declarers_cards_are_read_in_the_pages_letters_and_shown_in_them(pho
     phone.client.set_cookie("lang", "en")
     form = html(phone.client.get(f"{phone.board}/hands/1/edit"))
     assert 'value="JC JH AH 10H KH 9H 7H AS 10S KD 8C 7C"' in form
+
+
+def test_a_deals_page_says_it_in_words(phone):
+    for deal in WORKED[:3]:
+        post(phone, deal)
+    page = words(html(phone.client.get(f"{phone.board}/hands/3")))
+    assert "Cas played ♥ hearts after a bid of 40 and took 70 card points." in page
+    assert "The list: Ann +40, Bob +40, Cas −130." in page
+
+
+def test_a_corrections_value_is_worked_out_where_that_deal_stood(client):
+    # At four the dealer sits out: deal 2 was Ann's to deal, so Ann cannot have declared it,
+    # though Ann may declare the deal to come.
+    phone = Phone(client)
+    phone.create_group()
+    phone.start("skat", [*SEATS, "Dee"], "Dee")
+    seats = [*SEATS, "Dee"]
+    for declarer in ("Ann", "Bob"):
+        data = {**hidden_fields(html(phone.client.get(f"{phone.board}/hands/new")))}
+        data.update({f"results-{i}-player": n for i, n in enumerate(seats)})
+        data.update({**WORKED[0], "declarer": declarer})
+        assert phone.client.post(f"{phone.board}/hands/new", data=data).status_code == 302
+    data = {**hidden_fields(html(phone.client.get(f"{phone.board}/hands/2/edit")))}
+    data.update({f"results-{i}-player": n for i, n in enumerate(seats)})
+    data.update({**WORKED[0], "declarer": "Ann", "preview": "1"})
+    refused = phone.client.post(f"{phone.board}/hands/2/edit", data=data)
+    assert refused.status_code == 422
+    assert "Ann deals and sits out this deal." in words(html(refused))
+    data["declarer"] = "Cas"
+    shown = words(html(phone.client.post(f"{phone.board}/hands/2/edit", data=data)))
+    assert "With 2, game 3 × 12 = 36: won" in shown
