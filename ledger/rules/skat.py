@@ -418,15 +418,15 @@ class Skat(Game):
     def session_parts(
         self, state: State, status: str, options: Mapping[str, Any], names: Sequence[str]
     ) -> dict[str, Any]:
-        """Each player's games won and lost, who sits out the deal to come, and the list:
-        a line per deal with the running totals (API.md fifth edition)."""
+        """Each player's games won and lost and the list, a line per deal with the running
+        totals (API.md fifth edition; who sits out the deal to come is every game's
+        ``sits_out``, answered as the session's ``sitting_out``)."""
         players = list(state.scores)
         opts = {**self.defaults(), **options}
         won, lost = state.more.get(WON, {}), state.more.get(LOST, {})
         return {
             WON: {p: int(won.get(p, 0)) for p in players},
             LOST: {p: int(lost.get(p, 0)) for p in players},
-            "sitting_out": None if state.finished else self.sits_out(state),
             "deals": deals_in_night(opts, len(state.seats)),
             LIST: list_lines(state, str(opts[LIST])),
         }

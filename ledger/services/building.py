@@ -118,6 +118,7 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         hands_played=row.hands_played,
         dealer=state.dealer if state.seats else None,
         leader=next_leader(game, state),
+        sitting_out=game.sits_out(state) if row.status == "open" else None,
         pot=state.pot if money else None,
         carried_in=state.carried_in if money else None,
         scores=scores,

@@ -200,3 +200,11 @@ def test_skat_in_the_league_stats_and_workbook(table):
     assert [row[5::2] for row in hands[1:]] == [
         (86, 0, 0), (0, 146, 0), (40, 40, -130), (-96, 40, 40), (0, 0, 0),
     ]  # fmt: skip
+
+
+def test_every_game_answers_who_sits_the_next_hand_out(table):
+    five = ["Ann", "Bob", "Cas", "Dee", "Eve"]
+    spots = table.session(five, dealer="Eve", game="spots")
+    assert spots["sitting_out"] == "Eve"  # Spots at five: the dealer is not dealt in
+    assert table.session(five[:4], dealer="Dee", game="spots")["sitting_out"] is None
+    assert table.ok("GET", f"/sessions/{start(table)}")["sitting_out"] is None

@@ -256,7 +256,12 @@ def test_at_four_the_dealer_sits_out_and_scores_30_for_a_lost_game() -> None:
     assert points(lost) == {"Ann": -86, "Bob": 30, "Cas": 30, "Dee": 30}
     assert [r.sitting_out for r in lost.results] == [False, False, False, True]
     assert GAME.sits_out(lost.state) == "Ann"  # the deal passes to the left
-    assert GAME.session_parts(lost.state, "open", options(), FOUR)["sitting_out"] == "Ann"
+    assert GAME.session_parts(lost.state, "open", options(), FOUR)["lost_games"] == {
+        "Ann": 1,
+        "Bob": 0,
+        "Cas": 0,
+        "Dee": 0,
+    }
     with pytest.raises(RuleError) as caught:
         play(lost.state, SkatEntry("Ann", 18, "diamonds", 1, card_points=70))
     assert caught.value.message == "Ann deals and sits out this deal."

@@ -108,7 +108,8 @@ def test_at_four_the_dealer_sits_out(client):
     phone.start("skat", [*SEATS, "Dee"], "Dee")
     form = words(html(phone.client.get(f"{phone.board}/hands/new")))
     assert "Dee deals and sits out this deal." in form
-    assert "Sits out: Dee" in board(phone)
+    seen = board(phone)
+    assert "Sits out: Dee" in seen and "Dee deals and sits out" in seen  # beside Dee's score
 
 
 def test_the_declarers_cards_are_read_in_the_pages_letters_and_shown_in_them(phone):
