@@ -19,6 +19,7 @@ from ledger.rules.base import HandEntry, HandOutcome, PlayerResult, State, left_
 from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.game import Game, Option, Progress
 from ledger.rules.lengths import optional_whole
+from ledger.rules.samples import SampleNight, Step
 from ledger.rules.skat_deal import Deal, SkatEntry, checked_deal, form_deal, sitting_out
 from ledger.rules.skat_values import (
     BIDS,
@@ -444,6 +445,23 @@ class Skat(Game):
         self, core: HandEntry, posted: Mapping[str, Any], number: int, problems: Problems
     ) -> SkatEntry:
         return form_deal(core, posted, problems)
+
+    def sample_night(self, players: Sequence[str]) -> SampleNight:
+        """At four, the dealer sitting out (samples.py): the followed player (``players[1]``)
+        wins a suit game with the cards typed, all pass, then they lose a Null on the
+        Seeger–Fabian list (the others, the dealer sitting out too, score 30) and deal 1 is
+        corrected to a won Grand; played for a stake, each pair settling the gap."""
+        seats = tuple(players[:4])
+        player = seats[1]
+        cards = "JC JH AH 10H KH 9H 7H AS 10S KD 8C 7C"
+        won = {"declarer": player, "bid": 30, "game": "hearts", "cards": cards, "hand": True,
+               "card_points": 70}  # fmt: skip
+        null = {"declarer": player, "bid": 23, "game": "null", "tricks": "some"}
+        grand = {"declarer": player, "bid": 18, "game": "grand", "matadors": -2,
+                 "card_points": 95}  # fmt: skip
+        before = (Step("hand", won), Step("hand", {"declarer": None}))
+        after = (Step("hand", null), Step("correct", grand, number=1))
+        return SampleNight(seats, seats[-1], {"stake": 1}, before, after)
 
 
 GAME = Skat()
