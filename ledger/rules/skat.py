@@ -448,9 +448,10 @@ class Skat(Game):
 
     def sample_night(self, players: Sequence[str]) -> SampleNight:
         """At four, the dealer sitting out (samples.py): the followed player (``players[1]``)
-        wins a suit game with the cards typed, all pass, then they lose a Null on the
-        Seeger–Fabian list (the others, the dealer sitting out too, score 30) and deal 1 is
-        corrected to a won Grand; played for a stake, each pair settling the gap."""
+        wins a suit game with the cards typed and loses a Null on the Seeger–Fabian list (the
+        others, the dealer sitting out too, score 30); then all pass while they deal and sit
+        out, and deal 1 is corrected to a won Grand; played for a stake, each pair settling
+        the gap."""
         seats = tuple(players[:4])
         player = seats[1]
         cards = "JC JH AH 10H KH 9H 7H AS 10S KD 8C 7C"
@@ -459,8 +460,8 @@ class Skat(Game):
         null = {"declarer": player, "bid": 23, "game": "null", "tricks": "some"}
         grand = {"declarer": player, "bid": 18, "game": "grand", "matadors": -2,
                  "card_points": 95}  # fmt: skip
-        before = (Step("hand", won), Step("hand", {"declarer": None}))
-        after = (Step("hand", null), Step("correct", grand, number=1))
+        before = (Step("hand", won), Step("hand", null))
+        after = (Step("hand", {"declarer": None}), Step("correct", grand, number=1))
         return SampleNight(seats, seats[-1], {"stake": 1}, before, after)
 
 
