@@ -233,8 +233,9 @@ def _pot_lines(sheet: Sheet, night: NightView) -> None:
 
 
 def blank_sheet(view: SessionView, title: str) -> bytes:
-    """A score sheet to fill in by hand: a row per hand, for each player (or team) the game's
-    columns ("Spots", "Points", or "Melded" and "In hand"), and a last row for the totals."""
+    """A score sheet to fill in by hand: a row per hand (a page's, or the night's where the
+    game has a length: ``Game.paper_rows``), for each player (or team) the game's columns
+    ("Spots", "Points", or "Melded" and "In hand"), and a last row for the totals."""
     players = [p.name for p in view.players if p.active]
     columns = _columns(view, len(players))
     sheet = Sheet(title, _("A score sheet for when the phones die."))
@@ -245,7 +246,9 @@ def blank_sheet(view: SessionView, title: str) -> bytes:
     # Up to 22 columns (Boerenbridge's seven players): smaller type, and "Total" must fit.
     wide = len(sub) > 15
     size = 10 if len(sub) <= 9 else 5.5 if wide else 7
-    rows = [sub, *([str(n), *([""] * (len(sub) - 1))] for n in range(1, BLANK_ROWS + 1))]
+    game = GAMES.get(view.game)
+    count = (game.paper_rows(view.options, len(players)) if game else None) or BLANK_ROWS
+    rows = [sub, *([str(n), *([""] * (len(sub) - 1))] for n in range(1, count + 1))]
     rows.append([_("Total"), *([""] * (len(sub) - 1))])
     first = 1.2 if wide else 0.6
     sheet.grid(head, rows, first=first, size=size, height=8.5, boxes=True, span=len(columns))

@@ -302,6 +302,11 @@ class Game:
             return (form.total_unit,)
         return (N_("Points"),)
 
+    def paper_rows(self, options: Mapping[str, Any], seated: int) -> int | None:
+        """How many hands the blank paper score sheet has rows for: the night's length where
+        the game keeps one (Skat's deals: 36 at three, 48 at four); None: a page's."""
+        return None
+
     def sits_out(self, state: State) -> str | None:
         """Who sits the next hand out as the deal goes round: the dealer, where the game's
         dealer is not dealt in with this many seated (Spots at five, Skat at four); else

@@ -446,6 +446,10 @@ class Skat(Game):
     ) -> SkatEntry:
         return form_deal(core, posted, problems)
 
+    def paper_rows(self, options: Mapping[str, Any], seated: int) -> int | None:
+        """The blank list has a line for every deal of the night."""
+        return deals_in_night({**self.defaults(), **options}, seated)
+
     def sample_night(self, players: Sequence[str]) -> SampleNight:
         """At four, the dealer sitting out (samples.py): the followed player (``players[1]``)
         wins a suit game with the cards typed and loses a Null on the Seeger–Fabian list (the

@@ -168,6 +168,7 @@ def test_the_nights_list_and_a_blank_list_on_paper(table):
     assert "1 −86 +30 +30 +30" in text.replace("-86", "−86")  # the dealer sat out, scored 30
     blank = read(table.get(f"/sessions/{four}/blank.pdf"))
     assert "Skat #2" in blank and "Ann Bob Cas Dee" in blank
+    assert " 48 " in blank and " 49 " not in blank  # a line for each of the night's 48 deals
 
 
 def test_skat_in_the_league_stats_and_workbook(table):
