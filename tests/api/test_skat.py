@@ -209,3 +209,18 @@ def test_every_game_answers_who_sits_the_next_hand_out(table):
     assert spots["sitting_out"] == "Eve"  # Spots at five: the dealer is not dealt in
     assert table.session(five[:4], dealer="Dee", game="spots")["sitting_out"] is None
     assert table.ok("GET", f"/sessions/{start(table)}")["sitting_out"] is None
+
+
+def test_a_deal_sent_twice_is_one_deal_and_wrong_types_are_400(table):
+    sid = start(table)
+    body = {**WORKED[0], "request_id": "deal-1"}
+    first = table.hand(sid, body)
+    again = table.hand(sid, body, status=200)
+    assert again["number"] == first["number"] == 1
+    assert table.ok("GET", f"/sessions/{sid}")["hands_played"] == 1
+    for field, value in (("matadors", True), ("game", 5), ("hand", "yes"), ("card_points", 7.5)):
+        response = table.post(f"/sessions/{sid}/hands", {**WORKED[0], field: value})
+        assert error(response, 400, field)
+    response = table.post(f"/sessions/{sid}/hands", {**WORKED[0], "declarer": "Dee"})
+    assert error(response, 422, "declarer") == "Dee, the declarer, is not seated in this session."
+    assert table.ok("GET", f"/sessions/{sid}")["hands_played"] == 1
