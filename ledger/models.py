@@ -382,8 +382,9 @@ class Season(Model):
 
     While open its table is never stored: it is worked out from the nights each time, so a
     corrected night changes it at once. Closing it keeps in ``closed`` the table and the
-    settle-up it closed with, so no later night changes it; ``on_tab``: its balances went onto
-    the group's tab in its currency (RULES.md §6a) at ``closed_at``.
+    settle-up it closed with, so no later night changes it, and under ``"paid"`` the transfers
+    of that settle-up ticked as paid on its page (from, to, amount, at); ``on_tab``: its
+    balances went onto the group's tab in its currency (RULES.md §6a) at ``closed_at``.
     """
 
     __tablename__ = "seasons"

@@ -180,7 +180,10 @@ def _drinks(sheet: Sheet, night: NightView, players: Sequence[str], size: int) -
     by = {s.player: s for s in night.standings}
     cash = night.settlement.currency if night.settlement is not None else ""
     game = [_("Game"), *(_money(by[p].balance_amount if p in by else None, cash) for p in players)]
-    drinks = [_("Rounds"), *(_money(by[p].rounds if p in by else None, cash) for p in players)]
+    drinks = [
+        _("Drinks and food"),
+        *(_money(by[p].rounds if p in by else None, cash) for p in players),
+    ]
     total = [_("Total"), *(_money(by[p].total if p in by else None, cash) for p in players)]
     sheet.grid(["", *players], [game, drinks, total], size=size)
 

@@ -5,6 +5,8 @@
   while it is open (never stored as totals: a corrected night changes it at once).
 - ``close_season``: the table is kept as it closed (no later night changes it) and settled:
   the fewest transfers with their bank QR codes, or onto the group's tab.
+- ``tick_season``: a transfer of a closed season's settle-up ticked as paid, or the tick
+  taken back (kept with the season as it closed: every phone sees it).
 - ``seasons_under_way``, ``player_seasons``: the group page's line and a player's places.
 
 A night's result is read from the night's read model (ledger/services/league.py
@@ -127,12 +129,52 @@ def close_season(group: GroupRef, season_id: int, settle: Any = None) -> SeasonV
     return write(work)
 
 
+def tick_season(
+    group: GroupRef, season_id: int, source: Any, target: Any, paid: bool = True
+) -> TransferView:
+    """A transfer of a closed season's settle-up ticked as paid, or its tick taken back: kept
+    with the season as it closed (its transfers never change after), so every phone's page
+    shows it. A tick made twice (a double tap, two phones) is one tick."""
+
+    def work() -> TransferView:
+        row = _load(group, season_id, lock=True)
+        view = _view(group, row)
+        if view.settlement is None or view.settlement.on_tab:
+            raise Conflict("{season} has no payments of its own to tick.", season=row.name)
+        transfer = next(
+            (t for t in view.settlement.transfers if (t.source, t.target) == (source, target)),
+            None,
+        )
+        if transfer is None:
+            raise RuleError(
+                "{season}'s settle-up has no payment from {payer} to {payee}.",
+                field="from",
+                season=row.name,
+                payer=str(source),
+                payee=str(target),
+            )
+        kept = row.closed or {}
+        ticks = [t for t in kept.get("paid", ()) if (t["from"], t["to"]) != (source, target)]
+        if paid:
+            at = utcnow().isoformat()
+            ticks.append({"from": source, "to": target, "amount": str(transfer.amount), "at": at})
+        row.closed = {**kept, "paid": ticks}
+        db.session.flush()
+        return transfer
+
+    return write(work)
+
+
 def delete_season(group: GroupRef, season_id: int) -> None:
     """Remove the season: refused once a payment is recorded against it (a season on the tab
     whose tab was paid since)."""
 
     def work() -> None:
         row = _load(group, season_id, lock=True)
+        if (row.closed or {}).get("paid"):
+            raise Conflict(
+                "Payments are ticked in {season}'s settle-up: the season stays.", season=row.name
+            )
         if row.on_tab and season_paid(group, row):
             raise Conflict(
                 "The tab has been paid since {season} went on it: the season stays.",
@@ -223,6 +265,9 @@ def _view(group: GroupRef, row: Season) -> SeasonView:
         if closed
         else nights_left(row.first_day, row.last_day, today, len(table.nights)),
         under_way=not closed and row.first_day <= today <= row.last_day,
+        days_left=(row.last_day - today).days
+        if not closed and row.first_day <= today <= row.last_day
+        else None,
     )
 
 
@@ -257,7 +302,8 @@ def _settlement(
         transfers = ()
     else:
         transfers = with_epc(group, transfers, currency, remittance(group.name, row.name))
-    return SeasonSettlement(currency, unit, views, transfers, row.on_tab)
+    paid = frozenset((t["from"], t["to"]) for t in (row.closed or {}).get("paid", ()))
+    return SeasonSettlement(currency, unit, views, transfers, row.on_tab, paid)
 
 
 def _fields(row: Season) -> SeasonFields:

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import uuid
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from ledger import paper
 from ledger.downloads import download
 from ledger.rules import GAMES, RuleError
-from ledger.services import league, seasons
+from ledger.services import Conflict, league, seasons
 from ledger.web import access
 from ledger.web.display import transfer_rows
 from ledger.words.language import error_text
+from ledger.words.money import paid_text
 
 bp = Blueprint("seasons", __name__, url_prefix="/g/<slug>")
 
@@ -44,13 +46,27 @@ def index(slug: str):
 @bp.route("/seasons/<int:season_id>", methods=["GET", "POST"])
 def show(slug: str, season_id: int):
     group = access.group_for_page(slug)
-    if request.method == "POST":  # the close, settled now or onto the tab (closed: 409)
-        seasons.close_season(group, season_id, request.form.get("settle", "now"))
+    if request.method == "POST":  # a tick of its settle-up (or not), else the close (closed: 409)
+        if "from" in request.form:
+            _tick(group, season_id, request.form.get("paid") != "no")
+        else:  # settled now or onto the tab
+            seasons.close_season(group, season_id, request.form.get("settle", "now"))
         return redirect(url_for(".show", slug=slug, season_id=season_id), 303)
     season = seasons.season_view(group, season_id)
     paid = season.settlement
     rows = transfer_rows(paid.transfers, paid.currency) if paid else []
     return render_template("seasons/show.html", group=group, season=season, transfers=rows)
+
+
+def _tick(group: access.GroupRef, season_id: int, paid: bool) -> None:
+    form = request.form
+    try:
+        done = seasons.tick_season(group, season_id, form.get("from"), form.get("to"), paid)
+    except (RuleError, Conflict) as e:
+        return flash(error_text(e), "error")
+    what = paid_text(done.to_json(), seasons.season_view(group, season_id).currency)
+    said = _("Ticked: %(what)s.", what=what) if paid else _("Taken back: %(what)s.", what=what)
+    flash(said, "success")
 
 
 @bp.get("/s/<int:session_id>/<any(sheet, blank):what>.pdf")
