@@ -119,3 +119,41 @@ def test_a_refused_deal_is_said_above_the_form(new_phone, live_server):
     phone.button("Save hand").tap()
     expect(page.locator("#form-errors")).to_contain_text(message)
     expect(page.get_by_label("Bid", exact=True)).to_have_value("24")
+
+
+def test_a_list_of_four_long_names_fits_360_px_in_either_language(new_phone, live_server):
+    """The list at four (the dealer sitting out) with long names, a few deals in, and the deal
+    form: nothing runs over its card at 360 px, in English or Dutch; the table may scroll."""
+    from tests.e2e.test_at_the_table import FOUR, NARROW, OVER_JS
+    from tests.live.api import new_group
+
+    api = new_group(live_server, passphrase="pints of plain")
+    slug = api.slug or ""
+    for name in FOUR:
+        api.ok("POST", f"/groups/{slug}/players", {"name": name}, 201)
+    body = {"game": "skat", "players": FOUR, "dealer": FOUR[-1], "options": {"stake": 1}}
+    sid = api.ok("POST", f"/groups/{slug}/sessions", body, 201)["id"]
+    deals = [
+        {"declarer": FOUR[0], "bid": 18, "game": "diamonds", "matadors": 1, "card_points": 40},
+        {"declarer": FOUR[1], "bid": 96, "game": "grand", "matadors": -1, "hand": True,
+         "card_points": 92},
+        {"declarer": None},
+    ]  # fmt: skip
+    for deal in deals:
+        api.ok("POST", f"/sessions/{sid}/hands", deal, 201)
+    phone = new_phone("skat-narrow", viewport=NARROW)
+    page = phone.page
+    phone.sign_in(slug, "pints of plain")
+    problems = []
+    for language in ("en", "nl"):
+        page.context.add_cookies([{"name": "lang", "value": language, "url": live_server}])
+        for address in (f"/g/{slug}/s/{sid}", f"/g/{slug}/s/{sid}/hands/new"):
+            page.goto(address)
+            problems += [f"{language} {address}: {e}" for e in page.evaluate(OVER_JS)]
+            wider = page.evaluate("document.documentElement.scrollWidth") - NARROW["width"]
+            if wider > 0:
+                problems.append(f"{language} {address}: the page is {wider} px too wide")
+    page.goto(f"/g/{slug}/s/{sid}")
+    expect(page.locator("#sitting-out")).to_contain_text(FOUR[2])  # the fourth deal's dealer
+    phone.shot("skat-four-narrow")
+    assert not problems, "\n".join(problems)
