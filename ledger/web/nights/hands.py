@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ledger import services
@@ -92,6 +92,7 @@ def _render_form(
     errors: entry.RowErrors,
     hand: HandView | None = None,
     notice: Notice | None = None,
+    preview: Sequence[str] = (),
 ):
     shape = entry.layout(view.game, view.options, len(players))
     html = render_template(
@@ -106,6 +107,7 @@ def _render_form(
         errors=errors,
         hand=hand,
         notice=notice,
+        preview=preview,  # what the hand comes to before it is saved (Game.preview)
     )
     if notice is not None:
         return html, 409
@@ -139,8 +141,8 @@ def new(slug: str, session_id: int):
     game = GAMES[view.game]
     typed, errors = entry.read(form, game, view.options, view.dealer, view.hands_played + 1)
     if "preview" in request.form:  # what the hand comes to, shown before it is saved
-        errors = errors or _previewed(group, session_id, typed, game, None)
-        return _render_form(group, view, form, players, view.dealer, None, errors)
+        errors, said = _previewed(group, session_id, typed, errors, game, None)
+        return _render_form(group, view, form, players, view.dealer, None, errors, preview=said)
     if form.validate() and not errors:
         try:
             added = services.add_hand(
@@ -168,13 +170,24 @@ def new(slug: str, session_id: int):
     return _render_form(group, view, form, players, view.dealer, view.leader, errors)
 
 
-def _previewed(group: GroupRef, sid: int, typed: Any, game: Game, n: int | None) -> Any:
-    """The game's words for a hand before it is saved (``Game.preview``: ``g.preview``)."""
+def _previewed(
+    group: GroupRef,
+    session_id: int,
+    typed: Any,
+    errors: entry.RowErrors,
+    game: Game,
+    number: int | None,
+) -> tuple[entry.RowErrors, list[str]]:
+    """What the hand typed so far comes to, in the page's language (``Game.preview``: the next
+    hand, or hand ``number`` corrected), or why it cannot be worked out yet; nothing is saved.
+    A form that did not read (``errors``) is shown with its mistakes."""
+    if errors:
+        return errors, []
     try:
-        g.preview = [p.render(_) for p in services.preview_hand(group, sid, typed, n)]
+        said = services.preview_hand(group, session_id, typed, number)
     except services.RuleError as e:
-        return entry.place(e, [], game)
-    return entry.RowErrors()
+        return entry.place(e, [], game), []
+    return errors, [p.render(_) for p in said]
 
 
 def _loaded_at(form: HandForm, view: SessionView) -> None:
@@ -297,8 +310,10 @@ def edit(slug: str, session_id: int, number: int):
     game = GAMES[view.game]
     typed, errors = entry.read(form, game, view.options, hand.dealer, number)
     if "preview" in request.form:
-        errors = errors or _previewed(group, session_id, typed, game, number)
-        return _render_form(group, view, form, players, hand.dealer, None, errors, hand)
+        errors, said = _previewed(group, session_id, typed, errors, game, number)
+        return _render_form(
+            group, view, form, players, hand.dealer, None, errors, hand, preview=said
+        )
     if form.validate() and not errors:
         version = _whole(form.version.data)
         try:
