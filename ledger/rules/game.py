@@ -32,7 +32,7 @@ from ledger.rules.base import (
 from ledger.rules.cards import JOKER, RANKS, SUITS, Card, spot_value
 from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.samples import SampleNight, default_night
-from ledger.rules.table import EntryForm, RummyReward
+from ledger.rules.table import EntryForm, PaperRows, RummyReward
 from ledger.rules.texts import N_
 
 
@@ -302,11 +302,6 @@ class Game:
             return (form.total_unit,)
         return (N_("Points"),)
 
-    def paper_rows(self, options: Mapping[str, Any], seated: int) -> int | None:
-        """How many hands the blank paper score sheet has rows for: the night's length where
-        the game keeps one (Skat's deals: 36 at three, 48 at four); None: a page's."""
-        return None
-
     def sits_out(self, state: State) -> str | None:
         """Who sits the next hand out as the deal goes round: the dealer, where the game's
         dealer is not dealt in with this many seated (Spots at five, Skat at four); else
@@ -321,6 +316,15 @@ class Game:
         value, won or lost and any overbid, with the reason); a RuleError for a hand that
         cannot be worked out yet. Nothing by default."""
         return ()
+
+    def paper_rows(
+        self, options: Mapping[str, Any], seats: Sequence[str], dealer: str | None, played: int
+    ) -> PaperRows | None:
+        """The rows of the blank paper score sheet (ledger/paper.py) where the game fixes them
+        before they are played: a row per round with the cards it deals and its dealer
+        (Boerenbridge); None for a numbered row per hand, as many as a page holds.
+        ``dealer`` deals the hand after the ``played`` ones, ``seats`` in clockwise order."""
+        return None
 
     def sample_night(self, players: Sequence[str]) -> SampleNight:
         """A few hands of the game as the API takes them, for the tests that go through every

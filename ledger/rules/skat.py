@@ -31,6 +31,7 @@ from ledger.rules.skat_values import (
     null_value,
     reason,
 )
+from ledger.rules.table import PaperRows
 from ledger.rules.texts import N_
 
 __all__ = ["BIDS", "GAME", "SkatEntry", "null_value"]
@@ -446,9 +447,17 @@ class Skat(Game):
     ) -> SkatEntry:
         return form_deal(core, posted, problems)
 
-    def paper_rows(self, options: Mapping[str, Any], seated: int) -> int | None:
-        """The blank list has a line for every deal of the night."""
-        return deals_in_night({**self.defaults(), **options}, seated)
+    def paper_rows(
+        self, options: Mapping[str, Any], seats: Sequence[str], dealer: str | None, played: int
+    ) -> PaperRows:
+        """The blank list: a line for every deal of the night with who deals it (at four the
+        dealer sits it out), the deal passing to the left from the night's first dealer."""
+        deals = deals_in_night({**self.defaults(), **options}, len(seats))
+        known = dealer if dealer in seats else None
+        first = seats[0] if known is None else next_seat(seats, known, -played)
+        return PaperRows(
+            (N_("Dealer"),), tuple((next_seat(seats, first, i),) for i in range(deals))
+        )
 
     def sample_night(self, players: Sequence[str]) -> SampleNight:
         """At four, the dealer sitting out (samples.py): the followed player (``players[1]``)
