@@ -169,6 +169,9 @@ def test_the_nights_list_and_a_blank_list_on_paper(table):
     blank = read(table.get(f"/sessions/{four}/blank.pdf"))
     assert "Skat #2" in blank and "Ann Bob Cas Dee" in blank
     assert " 48 " in blank and " 49 " not in blank  # a line for each of the night's 48 deals
+    # Each with its dealer, passing to the left from the first (Dee dealt deal 1).
+    assert "# Dealer Ann Bob Cas Dee" in blank
+    assert "1 Dee 2 Ann 3 Bob 4 Cas 5 Dee" in blank and "48 Cas" in blank
 
 
 def test_skat_in_the_league_stats_and_workbook(table):
