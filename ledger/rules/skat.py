@@ -439,7 +439,9 @@ class Skat(Game):
     def entry_phrases(self, entry: Mapping[str, Any]) -> tuple[Phrase, ...]:
         return entry_phrases(entry)
 
-    def preview(self, state: State, entry: Any, options: Mapping[str, Any]) -> tuple[Phrase, ...]:
+    def preview_entry(
+        self, state: State, entry: Any, options: Mapping[str, Any]
+    ) -> tuple[Phrase, ...]:
         return preview_phrases(state, entry)
 
     def form_entry(

@@ -203,9 +203,9 @@ def add_hand(
 def preview_hand(
     group: GroupRef, session_id: int, entry: Entry, number: int | None = None
 ) -> tuple[Phrase, ...]:
-    """What the game shows of a hand typed so far, before it is saved (``Game.preview``): as
-    the next hand, or as hand ``number`` corrected. A RuleError for one it cannot work out;
-    nothing is written."""
+    """What the game shows of a hand typed so far, before it is saved
+    (``Game.preview_entry``): as the next hand, or as hand ``number`` corrected. A RuleError
+    for one it cannot work out; nothing is written."""
     row = read_session(group, session_id)
     state = row.state
     if number is not None and 1 <= number <= row.hands_played:
@@ -213,7 +213,7 @@ def preview_hand(
             Hand.session_id == row.id, Hand.number == number - 1
         )
         state = db.session.scalar(earlier) if number > 1 else row.start_state
-    return session_game(row).preview(State.from_dict(state), entry, row.options)
+    return session_game(row).preview_entry(State.from_dict(state), entry, row.options)
 
 
 def correct_hand(
