@@ -245,6 +245,7 @@ def start(players: Sequence[str], dealer: str) -> None:
 
 class Cribbage(Game):
     key = "cribbage"
+    night_of_games = True  # game after game to the target: the night ends, not a game
     name = N_("Cribbage")
     description = N_(
         "The pub game of Britain and Ireland: every show counted from the cards, the board "

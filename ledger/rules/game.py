@@ -74,6 +74,8 @@ class Game:
     rummy_label: ClassVar[str] = N_("Went rummy (out in one turn, nothing laid down before)")
     dealer_sits_out_with: ClassVar[int | None] = None  # with this many seated (Spots)
     rounds: ClassVar[bool] = False  # its table calls a hand a round (Spin Rummy)
+    # A night is a run of games (Cribbage): the shared pages end "the night", not "the game".
+    night_of_games: ClassVar[bool] = False
     out_scores: ClassVar[bool] = True  # who went out changes the score (not Spin Rummy)
     target_option: ClassVar[str | None] = None  # the option naming the score that ends it
     # Options a preset fixes and a session does not list (Jokeren: two packs, two jokers

@@ -19,7 +19,7 @@ from ledger.rules import GAMES, N_, amount
 from ledger.services.views.base import night_currency
 from ledger.services.views.sessions import ChangeView, SessionView
 from ledger.words.display import format_money, game_name
-from ledger.words.games import choice_label
+from ledger.words.games import choice_label, session_text
 from ledger.words.hands import join_names
 from ledger.words.money import round_text
 
@@ -229,7 +229,7 @@ def _finished_words(change: ChangeView, session: SessionView) -> str:
     pot = int(((change.before or {}).get("state") or {}).get("pot", 0))
     choice = after.get("leftover_pot")
     if choice is None or not session.money:
-        return _("The game was ended at the table.")
+        return session_text(session.game, "ended")
     if not pot:
         return _("The night was finished.")
     keeper = after.get("pot_keeper")

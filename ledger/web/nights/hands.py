@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from werkzeug.datastructures import MultiDict
 from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
 
 from ledger import services
 from ledger.ids import form_number
