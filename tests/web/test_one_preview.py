@@ -68,3 +68,6 @@ def test_a_corrected_deal_is_previewed_on_the_state_before_it(client):
 def test_a_game_without_a_preview_has_none(client):
     phone = _phone(client, "spot", ("Ann", "Bob"), "Ann")
     assert phone.client.get(f"{phone.board}/hands/count").status_code == 404
+    mistyped = {"results-0-player": "Ann", "results-0-cards": "ZZ", "out": "Bob"}
+    asked = phone.client.get(f"{phone.board}/hands/count", query_string=mistyped)
+    assert asked.status_code == 404  # nothing to show, whatever was typed

@@ -190,8 +190,8 @@ def _previewed(
     asked = Typed(boxes, page_cards_language(), None if errors else typed)
     try:
         found = services.preview_hand(group, session_id, asked, number)
-    except services.RuleError as e:
-        return entry.place(e, [], game), _shown(Preview())
+    except services.RuleError as e:  # the game previews, and says why not yet
+        return entry.place(e, [], game), _shown(Preview(), True)
     return errors, _shown(found or Preview(), found is not None)
 
 
@@ -418,7 +418,7 @@ def count(slug: str, session_id: int):
     dealer = view.dealer if number is None else _hand(group, session_id, number).dealer
     typed, errors = entry.read(form, game, view.options, dealer, number or view.hands_played + 1)
     errors, shown = _previewed(group, session_id, typed, errors, game, number)
-    if not shown["previews"] and not errors:
+    if not shown["previews"]:
         abort(404)
     answer = {**shown["boxes"], **({"said": shown["said"]} if shown["said"] else {})}
     if not errors:
