@@ -8,8 +8,8 @@ those games override: nothing outside a game's module asks which game it is."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from ledger.rules import entries
@@ -30,27 +30,13 @@ from ledger.rules.base import (
 from ledger.rules.book_columns import HandColumn
 from ledger.rules.cards import JOKER, RANKS, SUITS, Card, spot_value
 from ledger.rules.errors import Phrase, Problems, RuleError
+from ledger.rules.gameparts import Option as Option
+from ledger.rules.gameparts import Preview as Preview
+from ledger.rules.gameparts import Progress as Progress
+from ledger.rules.gameparts import Typed as Typed
 from ledger.rules.samples import SampleNight, default_night
 from ledger.rules.table import EntryForm, PaperRows, RummyReward
 from ledger.rules.texts import N_
-
-
-@dataclass(frozen=True)
-class Option:
-    """One game option: its default and what it may be (RULES.md marks these *option*)."""
-
-    default: Any
-    choices: tuple[Any, ...] | None = None  # allowed values, or None for a range/free value
-    minimum: int | None = None  # for whole-number options
-    maximum: int | None = None
-    help: str = ""
-    # For free-form values (a currency, a unit value): returns the clean value or raises RuleError.
-    parse: Callable[[Any], Any] | None = None
-    # What the pages and workbooks call a game's own option and its choices (by value as
-    # text), where ledger/rules/labels.py has no words for them (the options games share).
-    label: str = ""
-    choice_labels: Mapping[str, str] = field(default_factory=dict)
-
 
 # The money games' option saying what the pot left at the end of a night does.
 LEFTOVER_POT = "leftover_pot"
@@ -87,6 +73,8 @@ class Game:
     rummy_label: ClassVar[str] = N_("Went rummy (out in one turn, nothing laid down before)")
     dealer_sits_out_with: ClassVar[int | None] = None  # with this many seated (Spots)
     rounds: ClassVar[bool] = False  # its table calls a hand a round (Spin Rummy)
+    # A night is a run of games (Cribbage): the shared pages end "the night", not "the game".
+    night_of_games: ClassVar[bool] = False
     out_scores: ClassVar[bool] = True  # who went out changes the score (not Spin Rummy)
     target_option: ClassVar[str | None] = None  # the option naming the score that ends it
     # Options a preset fixes and a session does not list (Jokeren: two packs, two jokers
@@ -291,6 +279,11 @@ class Game:
         answers it), sentence by sentence; none where the pages' shared words say it."""
         return ()
 
+    def entry_phrases(self, entry: Mapping[str, Any]) -> tuple[Phrase, ...]:
+        """A hand's entry as stored, in the game's own words for the history ("Cas: ♥ hearts,
+        bid 40, with 1, hand, 70 card points"); none: the history's shared words."""
+        return ()
+
     def paper_columns(self, options: Mapping[str, Any], seated: int) -> tuple[str, ...]:
         """What a table writes for each player each hand on the blank paper sheet (ledger/
         paper.py), as message ids: melded and in hand where both are entered (Rummy 500), the
@@ -317,6 +310,20 @@ class Game:
         """The game's own columns on the workbooks' Hands sheets (ledger/export/): none unless
         it says them (Boerenbridge's bid and tricks; Klaverjassen's teams' points)."""
         return ()
+
+    def sits_out(self, state: State) -> str | None:
+        """Who sits the next hand out: the dealer, where the game's dealer is not dealt in
+        with this many seated (Spots at five, Skat at four); else nobody."""
+        if len(state.seats) == self.dealer_sits_out_with and state.dealer in state.seats:
+            return state.dealer
+        return None
+
+    def preview(self, state: State, typed: Typed, options: Mapping[str, Any]) -> Preview | None:
+        """What a hand typed so far comes to on the state before it (the next hand's, or the
+        state before a corrected one), before it is saved: sentences about the whole hand
+        and, box by box, points with their words (``Preview``); a RuleError saying why it
+        cannot be worked out yet. None: the game shows nothing before a hand is saved."""
+        return None
 
     def sample_night(self, players: Sequence[str]) -> SampleNight:
         """A few hands of the game as the API takes them, for the tests that go through every
@@ -371,15 +378,6 @@ class Game:
         read it (with each result from ``form_result``), ``posted`` the form's other fields by
         name (the game's own template names them). By default ``core`` is the entry."""
         return core
-
-    def preview(
-        self, typed: Mapping[str, str], options: Mapping[str, Any], language: str
-    ) -> dict[str, tuple[int, Phrase]] | None:
-        """What the game works out of a hand's boxes as typed so far, before it is saved
-        (``typed``: the boxes by the names the game's template gives them, cards in
-        ``language``'s letters), by box: the points and their words (Cribbage: each show's
-        count in parts, live on the form). None: the game shows nothing before it is saved."""
-        return None
 
     # --- The rest -------------------------------------------------------------------------
 
@@ -456,17 +454,6 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.key}>"
-
-
-@dataclass(frozen=True)
-class Progress:
-    """Where a game with a fixed length stands, for "Round 2 · hand 3 of 4"."""
-
-    round: int
-    hand: int  # the hand within the round, 1-based, of the next hand to be entered
-    hands_in_round: int
-    rounds: int
-    contract: str | None = None  # Spin Rummy: the round's contract in words
 
 
 def check_options(game: Game, given: Mapping[str, Any]) -> dict[str, Any]:

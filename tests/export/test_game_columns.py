@@ -116,3 +116,26 @@ def test_the_group_workbook_and_csv_carry_every_games_own_columns(app, nights):
     assert [r["Cas bid"] for r in listed if r["Id"] == str(ids["boerenbridge"])] == ["1", "1"]
     night = t.ok("GET", f"/sessions/{ids['klaverjassen']}/hands.csv").decode()
     assert [r["Team 1 nat"] for r in csv.DictReader(io.StringIO(night))] == ["no", "yes"]
+
+
+def test_skat_names_each_deals_declarer_game_value_and_whether_it_was_won(client):
+    t = Table.new_group(client)
+    sid = t.new_session("skat", ["Ann", "Bob", "Cas"], "Cas")
+    cards = "JC JH AH 10H KH 9H 7H AS 10S KD 8C 7C"
+    deals = [
+        {"declarer": "Bob", "bid": 30, "game": "hearts", "cards": cards, "hand": True,
+         "card_points": 70},
+        {"declarer": "Ann", "bid": 23, "game": "null", "tricks": "some"},
+        {"declarer": None},
+    ]  # fmt: skip
+    answered = [t.ok("POST", f"/sessions/{sid}/hands", d, 201) for d in deals]
+    rows = _hands(t, sid)
+    assert [r["Declarer"] for r in rows] == ["Bob", "Ann", None]
+    assert [r["Declared game"] for r in rows] == ["hearts", "null", None]
+    assert [r["Bid"] for r in rows] == [30, 23, None]
+    assert [r["Won"] for r in rows] == ["yes", "no", None]
+    # The value as the deal's answer (and the scoreboard) has it: the won hearts game counts
+    # for Bob, the lost Null against Ann.
+    assert [r["Value"] for r in rows] == [a["value"] for a in answered]
+    assert rows[0]["Value"] > 0 and rows[0]["Bob points"] > 0 and rows[1]["Ann points"] < 0
+    assert rows[0]["Card points"] == 70
