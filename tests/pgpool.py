@@ -63,6 +63,15 @@ SELECT setval(c.oid, 1, false)
 """
 
 
+def worker_tag() -> str:
+    """This process's name among pytest-xdist's workers (``gw0``, ``gw1``…), or ``main``.
+
+    Part of the name of every schema and database the tests make, beside a random part that
+    alone keeps them apart: a name says which worker left it, should a run be killed.
+    """
+    return os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+
 def external_database_url() -> URL | None:
     """LEDGER_TEST_DATABASE_URL, read as the app reads database URLs, or None when unset."""
     raw = os.environ.get("LEDGER_TEST_DATABASE_URL")
@@ -102,7 +111,7 @@ class SchemaPool:
             if made_for == tables:
                 del self.free[i]
                 return schema, False
-        schema = f"t_{uuid.uuid4().hex}"
+        schema = f"t_{worker_tag()}_{uuid.uuid4().hex}"
         with self.engine.connect() as connection:
             connection.execute(text(f'CREATE SCHEMA "{schema}"'))
         return schema, True
@@ -190,6 +199,10 @@ def external_database() -> Iterator[Engine | None]:
             try:
                 with server.connect() as connection:
                     connection.execute(text(f'CREATE DATABASE "{url.database}"'))
+            except exc.DBAPIError as e:
+                # pytest-xdist's workers start together: another one may have made it first.
+                if "already exists" not in str(e) and "pg_database_datname_index" not in str(e):
+                    raise
             finally:
                 server.dispose()
         yield engine
