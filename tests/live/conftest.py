@@ -32,9 +32,10 @@ def live_server_log_checked(request) -> Iterator[None]:
     """After each test on the shared server: an error the server did not handle (a traceback
     in its log: a 500) fails the test it came in (or the next, if a module's fixture caused
     it), with the log's new lines to read."""
-    yield
     if "live_server" not in request.fixturenames:
+        yield
         return
-    log = LOGS.get(request.getfixturevalue("live_server"))
+    log = LOGS.get(request.getfixturevalue("live_server"))  # None: a module's own server
+    yield
     if log is not None and "Traceback" in (news := log.news()):
         pytest.fail(f"ledger serve logged an error it did not handle:\n{news}", pytrace=False)
