@@ -70,6 +70,10 @@ class Group(Model):
     failed_since: Mapped[datetime | None] = mapped_column(DateTime)
     # Bumped by "sign out every phone": every invite link made before it stops working.
     invite_epoch: Mapped[int] = mapped_column(Integer, default=0)
+    # Rises with every change to any of the group's nights (each line of a night's history,
+    # ledger/services/unit_of_work.py): a page that shows another night's news (a pot waiting
+    # from it) is kept under it as well as under its own night's version (ledger/web/).
+    nights_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Credential(Model):
@@ -380,10 +384,12 @@ class Season(Model):
     Any game's name), first and last day, and its options (scoring, best_of, min_nights,
     entry_fee, unit_value, currency, prizes, booby).
 
-    While open its table is never stored: it is worked out from the nights each time, so a
+    While open its table is never stored: it is worked out from the nights (kept per process
+    until one of them or the season's options change: ledger/services/season_tables.py), so a
     corrected night changes it at once. Closing it keeps in ``closed`` the table and the
-    settle-up it closed with, so no later night changes it; ``on_tab``: its balances went onto
-    the group's tab in its currency (RULES.md §6a) at ``closed_at``.
+    settle-up it closed with, so no later night changes it, and under ``"paid"`` the transfers
+    of that settle-up ticked as paid on its page (from, to, amount, at); ``on_tab``: its
+    balances went onto the group's tab in its currency (RULES.md §6a) at ``closed_at``.
     """
 
     __tablename__ = "seasons"

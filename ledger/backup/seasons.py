@@ -65,6 +65,21 @@ def _check_table(season: Mapping[str, Any], sessions: set[int]) -> None:
         raise _refused(season, Phrase("its prizes do not add up."))
     if any(n.session not in sessions for n in table.nights):
         raise _refused(season, Phrase("its table counts a night the backup does not hold."))
+    ticks = season["closed"].get("paid", [])
+    if not isinstance(ticks, list) or not all(_tick(t, balances) for t in ticks):
+        raise _refused(season, Phrase("its ticks are not payments of its settle-up."))
+    if ticks and season["on_tab"]:
+        raise _refused(season, Phrase("its ticks are not payments of its settle-up."))
+
+
+def _tick(tick: Any, balances: Mapping[str, int]) -> bool:
+    """A tick as the season's page keeps one: from a player who pays, to one who is paid."""
+    return (
+        isinstance(tick, dict)
+        and set(tick) == {"from", "to", "amount", "at"}
+        and balances.get(tick["from"], 0) < 0 < balances.get(tick["to"], 0)
+        and all(isinstance(tick[k], str) for k in ("amount", "at"))
+    )
 
 
 def _refused(season: Mapping[str, Any], reason: Phrase) -> BackupError:

@@ -43,8 +43,8 @@ from ledger.services.stats import (
 
 if TYPE_CHECKING:
     from ledger.services.exports import GroupExport, StreamedSession
-    from ledger.services.results import TabView
     from ledger.services.season_views import SeasonView
+    from ledger.services.views.tab import TabView
 
 
 def _engine_game(key: str) -> str:
@@ -321,7 +321,8 @@ def _each_streamed(
     for streamed in sessions:
         view = streamed.session
         session = {
-            **view.to_json(),
+            # The night's answer (its read model's): what each won, as every page shows it.
+            **streamed.night.to_json(),
             "winners": list(view.winners),
             "group_name": streamed.group_name,
         }

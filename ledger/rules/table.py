@@ -4,8 +4,9 @@
 and seating (``Game.entry_form``: which ranks and values its cards have, who may sit out,
 whether a hand may end with nobody out, whether a player can go rummy); what only one game's
 form asks (melds, endings, points) is in that game's own template. ``PotStory`` is what a
-money hand did with the pot and between the players. Pages only put these facts into words:
-no page needs to know a game by its key.
+money hand did with the pot and between the players. ``PaperRows`` is what a game fixes of a
+blank score sheet's rows before they are played. Pages only put these facts into words: no
+page needs to know a game by its key.
 """
 
 from __future__ import annotations
@@ -100,10 +101,21 @@ class PotStory:
     odd_units: int  # units a tie could not share evenly, put into the pot
     pot_before: int | None  # after this hand's antes
     pot_after: int | None  # carried to the next hand
+    antes: int = 0  # units this hand's antes put in the pot (what went into it, but odd units)
 
     @property
     def out_wins_alone(self) -> bool:
         return self.out is not None and self.winners == (self.out,)
+
+    @property
+    def collected(self) -> int:
+        """What the player out collects: the pot taken and the payments to them."""
+        return self.taken + (self.received.get(self.out, 0) if self.out is not None else 0)
+
+    @property
+    def pot_before_antes(self) -> int | None:
+        """The pot as the hand found it, before its antes went in."""
+        return None if self.pot_before is None else self.pot_before - self.antes
 
 
 def pot_story(
@@ -114,10 +126,12 @@ def pot_story(
     pot_before: int | None,
     pot_after: int | None,
 ) -> PotStory:
-    """The story of one money hand from its outcome: results in seat order, the payments
-    between players, the pot after the antes and after the hand."""
+    """The story of one money hand from its outcome: results in seat order, the money that
+    moved (between players; what went into the pot gives the antes), the pot after the antes
+    and after the hand."""
     received: dict[str, int] = {}
     paid: dict[str, int] = {}
+    into = sum(p.units for p in payments if p.target is None)
     for p in payments:
         if p.source is None or p.target is None:
             continue  # the pot's own movements are told by its before and after
@@ -139,4 +153,15 @@ def pot_story(
         odd_units=odd,
         pot_before=pot_before,
         pot_after=pot_after,
+        antes=max(into - odd, 0),
     )
+
+
+@dataclass(frozen=True)
+class PaperRows:
+    """The rows of a blank paper score sheet where a game fixes them before they are played
+    (``Game.paper_rows``): each row's first cells (Boerenbridge's cards and dealer) under
+    their ``headings``, message ids the sheet translates."""
+
+    headings: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]

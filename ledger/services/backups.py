@@ -35,9 +35,9 @@ from ledger.models import (
 )
 from ledger.services import room
 from ledger.services.errors import Conflict, NotFound, ServiceError
-from ledger.services.results import GroupRef
 from ledger.services.seasons import group_seasons
 from ledger.services.tab import group_tabs
+from ledger.services.views.groups import GroupRef
 
 # The group's tables in the order they are restored, with the key each has in the backup.
 TABLES: tuple[tuple[str, type[Any]], ...] = (
@@ -55,8 +55,11 @@ TABLES: tuple[tuple[str, type[Any]], ...] = (
 
 
 # Counts of wrong passphrases and the epoch of this server's invite links are this server's
-# business: never in a backup.
-GROUP_COLUMNS_LEFT_OUT = frozenset({"failed_logins", "failed_since", "invite_epoch"})
+# business: never in a backup; nor the nights version, which only tells this server's kept
+# pages apart.
+GROUP_COLUMNS_LEFT_OUT = frozenset(
+    {"failed_logins", "failed_since", "invite_epoch", "nights_version"}
+)
 
 
 # Keys of a change record's ``before`` and ``after`` that hold a session's id (the restore

@@ -15,9 +15,10 @@ changes it from that night on): which nights and who played a hand from the stat
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from typing import Any
 
 from flask import current_app
 from sqlalchemy import select
@@ -29,12 +30,12 @@ from ledger.rules.errors import RuleError
 from ledger.rules.league import NightResult, night_places
 from ledger.rules.ratings import RatedNight, Ratings, rate
 from ledger.rules.registry import GAMES, get_game
-from ledger.rules.rivals import Rivals, rivals
+from ledger.rules.rivals import Meeting, Rivals, rivals
 from ledger.services.errors import NotFound
 from ledger.services.groups import name_key
 from ledger.services.night import NightView, build_night
-from ledger.services.results import GroupRef
 from ledger.services.stats import ALL_TIME, Period, SessionFacts, session_facts
+from ledger.services.views.groups import GroupRef
 
 # The groups whose nights' results are kept per process (``finished_results``).
 KEPT_GROUPS = 32
@@ -92,6 +93,11 @@ def night_result(night: NightView, played: Collection[str]) -> NightResult:
         winners=tuple(view.winners),
         money=view.money,
         lowest_wins=game.penalty_points({**game.defaults(), **view.options}),
+        # Who played together (a team game's partners): the game's sides of the seats.
+        sides=tuple(
+            tuple(p for p in side if p in seated)
+            for side in game.sides(tuple(s.player for s in night.standings if s.active))
+        ),
     )
 
 
@@ -149,9 +155,14 @@ def played(facts: SessionFacts) -> set[str]:
 
 def game_name_of(facts: SessionFacts) -> str | None:
     """Any game's name as the night was given it ("Hearts"); None for the other games."""
-    if "name" not in GAMES[facts.game].options:
+    return named_game(facts.game, facts.options)
+
+
+def named_game(game: str, options: Mapping[str, Any]) -> str | None:
+    """Any game's name in a night's ``options`` ("Hearts"); None for the other games."""
+    if game not in GAMES or "name" not in GAMES[game].options:
         return None
-    return " ".join(str(facts.options.get("name") or "").split()) or None
+    return " ".join(str(options.get("name") or "").split()) or None
 
 
 def same_game(facts: SessionFacts, game: str, name: str | None) -> bool:
@@ -212,7 +223,8 @@ def player_rivals(
         for f in finished(group)
         if key is None or same_game(f, key, name if name is not None else game_name_of(f))
     ]
-    return rivals(known, [night_places(r) for _, r in finished_results(group, facts)])
+    met = [Meeting(night_places(r), r.sides) for _, r in finished_results(group, facts)]
+    return rivals(known, met)
 
 
 def _results() -> Kept[dict[int, tuple[Hashable, NightResult]]]:

@@ -35,8 +35,10 @@ from ledger.services.groups import name_key
 from ledger.services.loading import load_session, session_game
 from ledger.services.night import settled_now
 from ledger.services.plans import fix_plan, pot_plan
-from ledger.services.results import GroupRef, PaymentView, SettlementView, timestamp
 from ledger.services.unit_of_work import record, write
+from ledger.services.views.base import timestamp
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.money import PaymentView, SettlementView
 
 # The kinds of history a payment leaves: changes that move no score.
 PAYMENT_CHANGES = frozenset({"payment.recorded", "payment.deleted"})
@@ -182,7 +184,8 @@ def _check_paid_in(row: GameSession, units: int | None) -> None:
     game = session_game(row)
     if units is not None and not (game.money or for_money(game, row.options)):
         raise RuleError(
-            "This night settles its rounds alone: give the payment as an amount, like 1.50.",
+            "This night settles its drinks and food alone: give the payment as an amount, "
+            "like 1.50.",
             field="units",
         )
 
@@ -257,7 +260,9 @@ def _checked_cents(
     if units is not None:
         cents = int(amount(units, now.unit_value, now.currency).scaleb(minor_units(now.currency)))
     elif not now.with_rounds:
-        raise RuleError("This night has no rounds: give the payment in units.", field="amount")
+        raise RuleError(
+            "This night has no drinks or food: give the payment in units.", field="amount"
+        )
     else:
         cents = tab_cents(money, now.currency)
     outstanding = {b.player: b.outstanding_amount or Decimal(0) for b in now.balances}

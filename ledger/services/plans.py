@@ -37,8 +37,9 @@ from ledger.services.building import (
 from ledger.services.errors import Conflict
 from ledger.services.keepers import checked_keeper
 from ledger.services.loading import load_session, session_game
-from ledger.services.results import GroupRef, SessionView
 from ledger.services.unit_of_work import record, write
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.sessions import SessionView
 
 CHOICE_FIELD = "leftover_pot"
 # The words a finish may use for the pot (API.md): a game whose pot has no choice (Kaluki
@@ -59,12 +60,20 @@ class Plan:
 
 def pot_plan(row: GameSession | Row[Any], game: Game) -> Plan:
     """The open night's plan for its pot (see the module's docstring)."""
-    if not game.money or not game.pot_choices():
+    choice = planned_choice(row, game)
+    if choice is None:
         return Plan(None)
-    choice = row.leftover_pot or game.pot_choice(row.options)
     keeper_id = row.pot_keeper_id if choice == "carry" else None
     keeper = player_name(keeper_id) if keeper_id is not None else None
     return Plan(choice, keeper, keeper_id, chosen=row.leftover_pot is not None)
+
+
+def planned_choice(row: GameSession | Row[Any], game: Game) -> str | None:
+    """What the plan does with the pot (``carry`` or ``refund``; None: the game has no pot to
+    plan for), from the row alone: the table's choice, else the game's option."""
+    if not game.money or not game.pot_choices():
+        return None
+    return row.leftover_pot or game.pot_choice(row.options)
 
 
 def checked_choice(game: Game, choice: Any) -> str | None:
