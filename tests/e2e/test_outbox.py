@@ -10,7 +10,6 @@ hand filled in.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -55,16 +54,6 @@ RECORD_FETCHES = """
   };
 })();
 """
-
-
-def wait_for_draft(phone: Phone, text: str) -> None:
-    """Wait until the phone keeps a draft holding ``text`` as typed in a box (static/outbox.js
-    keeps one a moment after the last key), rather than a fixed while."""
-    phone.page.wait_for_function(
-        "(text) => Object.keys(localStorage).some((k) => k.startsWith('ledger-draft:')"
-        " && localStorage.getItem(k).includes(text))",
-        arg=json.dumps(text),
-    )
 
 
 class Table:
@@ -226,7 +215,7 @@ def test_a_draft_is_offered_again_after_leaving_the_page(table):
     phone, page = table.phone, table.phone.page
     table.open_form()
     phone.fill_hand({"Enda": "J 10", "John": "A 3"})
-    wait_for_draft(phone, "A 3")  # kept as typed, a moment after the last key
+    phone.wait_for_draft("A 3")  # kept as typed, a moment after the last key
     phone.link("Back to the scoreboard").tap()
     expect(phone.heading(table.title)).to_be_visible()
 
@@ -254,7 +243,7 @@ def test_a_draft_can_be_put_aside(table):
     phone, page = table.phone, table.phone.page
     table.open_form()
     phone.fill_hand({"Enda": "K"})
-    wait_for_draft(phone, "K")
+    phone.wait_for_draft("K")
     page.reload()
     phone.button("Start afresh").tap()
     expect(page.get_by_text("You typed here before on this phone")).to_have_count(0)
