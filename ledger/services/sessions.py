@@ -82,6 +82,19 @@ def create_session(
     session at £0.50 a unit would change what the pot is worth. A session with other money
     settings opens with an empty pot and the pot waits for one that matches.
     """
+    return write(lambda: start_night(group, game, players, dealer, options, request_id))
+
+
+def start_night(
+    group: GroupRef,
+    game: str,
+    players: Sequence[str],
+    dealer: str | None,
+    options: Mapping[str, Any] | None = None,
+    request_id: str | None = None,
+) -> AddedSession:
+    """``create_session``'s work inside the caller's transaction: a club evening starts each
+    table's night with its round's draw, all or nothing (ledger/services/evenings.py)."""
     rules = get_game(game)
     chosen = rules.check_options(options or {})
     names = [check_player_name(p, field=f"players[{i}]") for i, p in enumerate(players)]
@@ -116,7 +129,7 @@ def create_session(
         db.session.flush()
         return AddedSession(build_session_view(group, row), created=True)
 
-    return write(work)
+    return work()
 
 
 def session_numbers(group: GroupRef) -> dict[int, int]:
