@@ -1,0 +1,155 @@
+"""Club evenings through the API (API.md fifth edition "Evenings"; RULES.md §19)."""
+
+from __future__ import annotations
+
+from tests.api.helpers import Table, error
+from tests.api.test_concurrency import all_at_once
+
+SEVEN = ["Ann", "Bob", "Cas", "Dee", "Eve", "Fay", "Gus"]
+# The §19 example's list totals, over two rounds; Cas's best round (900) beats Bob's (700).
+FIRST = {"Ann": 600, "Bob": 700, "Cas": 80, "Dee": 300, "Eve": 215, "Fay": 400, "Gus": -30}
+SECOND = {"Ann": 610, "Bob": 280, "Cas": 900, "Dee": 340, "Eve": 300, "Fay": 10, "Gus": -30}
+
+
+def evenings(table: Table) -> str:
+    return f"/groups/{table.slug}/evenings"
+
+
+def new_evening(table: Table, players=SEVEN, **body) -> dict:
+    body = {"name": "Preisskat", "game": "tally", "rounds": 2, **body}
+    evening = table.ok("POST", evenings(table), body, 201)
+    for name in players:
+        table.ok("POST", f"{evenings(table)}/{evening['id']}/players", {"player": name}, 201)
+    return evening
+
+
+def play_round(table: Table, tables: list[dict], points: dict[str, int]) -> None:
+    for t in tables:
+        results = [{"player": p, "points": points[p]} for p in t["players"]]
+        table.hand(t["session"], {"results": results})
+        table.ok("POST", f"/sessions/{t['session']}/finish", {})
+
+
+def test_the_worked_example_lists_ranks_and_pays_through_the_api(table):
+    evening = new_evening(
+        table, entry_fee=1000, prizes=[50, 30, 20], scoring="points", lost_game_fee=50
+    )
+    at = f"{evenings(table)}/{evening['id']}"
+    first = table.ok("POST", f"{at}/rounds", {}, 201)
+    assert first["round"] == 1
+    assert sorted(p for t in first["tables"] for p in t["players"]) == sorted(SEVEN)
+
+    early = table.post(f"{at}/rounds", {})
+    assert error(early, 409, "round") == (
+        "Round 2 is drawn when every table of round 1 has finished."
+    )
+    play_round(table, first["tables"], FIRST)
+    second = table.ok("POST", f"{at}/rounds", {}, 201)
+    assert second["round"] == 2
+    play_round(table, second["tables"], SECOND)
+
+    now = table.ok("GET", at)
+    lines = [(s["player"], s["rank"], s["total"]) for s in now["standings"]]
+    assert lines == [
+        ("Ann", 1, 1210), ("Cas", 2, 980), ("Bob", 3, 980), ("Dee", 4, 640), ("Eve", 5, 515),
+        ("Fay", 6, 410), ("Gus", 7, -60),
+    ]  # fmt: skip
+    assert now["standings"][1]["rounds"] == [80, 900]
+    assert now["pot"] == 7000  # no lost games in Any game: entry fees alone
+
+    closed = table.ok("POST", f"{at}/close", {"settle": "now"})
+    assert closed["status"] == "closed"
+    balances = {b["player"]: b["units"] for b in closed["settlement"]["balances"]}
+    assert balances == {
+        "Ann": 2500, "Cas": 1100, "Bob": 400, "Dee": -1000, "Eve": -1000, "Fay": -1000,
+        "Gus": -1000,
+    }  # fmt: skip
+    paid = sum(t["units"] for t in closed["settlement"]["transfers"])
+    assert paid == 2500 + 1100 + 400
+    again = table.post(f"{at}/close", {"settle": "now"})
+    assert error(again, 409) == "The evening is closed."
+
+
+def test_five_at_cribbage_pairs_is_refused_with_what_would_fit(table):
+    evening = new_evening(table, players=SEVEN[:5], game="cribbage")
+    answer = table.post(f"{evenings(table)}/{evening['id']}/rounds", {})
+    assert error(answer, 409, "players") == (
+        "5 players cannot sit at tables of two: check one more in or one out."
+    )
+    assert table.ok("GET", f"/groups/{table.slug}")["sessions"] == []
+
+
+def test_check_in_twice_is_once_and_check_out_ends_at_the_draw(table):
+    evening = new_evening(table, players=["Ann", "Bob", "Cas"], game="cribbage")
+    at = f"{evenings(table)}/{evening['id']}"
+    again = table.ok("POST", f"{at}/players", {"player": "ann"}, 201)
+    assert again["players"] == ["Ann", "Bob", "Cas"]
+    out = table.ok("DELETE", f"{at}/players/Cas")
+    assert out["players"] == ["Ann", "Bob"]
+    assert error(table.delete(f"{at}/players/Cas"), 404)
+    drawn = table.ok("POST", f"{at}/rounds", {}, 201)
+    assert [sorted(t["players"]) for t in drawn["tables"]] == [["Ann", "Bob"]]
+    late = table.post(f"{at}/players", {"player": "Dee"})
+    assert "before the first draw" in error(late, 409, "player")
+    assert error(table.delete(f"{at}/players/Ann"), 409, "player")
+
+
+def test_bad_fields_are_refused_naming_them(table):
+    base = {"name": "Drive", "game": "cribbage"}
+    cases = [
+        ({**base, "name": ""}, "name"),
+        ({**base, "game": "poker"}, "game"),
+        ({**base, "rounds": 7}, "rounds"),
+        ({**base, "prizes": [50, 30]}, "prizes"),
+        ({**base, "entry_fee": -1}, "entry_fee"),
+        ({**base, "scoring": "luck"}, "scoring"),
+        ({**base, "game": "spot", "scoring": "points"}, "scoring"),
+    ]
+    for body, field in cases:
+        error(table.post(evenings(table), body), 422, field)
+    assert table.ok("GET", evenings(table))["evenings"] == []
+
+
+def test_another_groups_evening_is_not_found(client, table):
+    evening = new_evening(table, players=["Ann", "Bob"], game="cribbage")
+    other = Table(client, name="Other Crowd")
+    error(other.get(f"/groups/{other.slug}/evenings/{evening['id']}"), 404)
+    error(other.post(f"/groups/{other.slug}/evenings/{evening['id']}/rounds", {}), 404)
+
+
+def test_a_table_shows_its_progress_and_leader(table):
+    evening = new_evening(table, players=SEVEN[:4], game="tally", scoring="points")
+    at = f"{evenings(table)}/{evening['id']}"
+    drawn = table.ok("POST", f"{at}/rounds", {}, 201)
+    sid = drawn["tables"][0]["session"]
+    table.hand(sid, {"results": [{"player": p, "points": i} for i, p in enumerate(SEVEN[:4])]})
+    shown = table.ok("GET", at)["rounds"][0]["tables"][0]
+    assert (shown["session"], shown["hands_played"], shown["leader"]) == (sid, 1, "Dee")
+    assert [s["player"] for s in table.ok("GET", at)["standings"]][0] == "Dee"
+
+
+def test_tables_finishing_and_draws_at_once_draw_one_round(table):
+    evening = new_evening(table, players=SEVEN[:6], game="cribbage", rounds=3)
+    at = f"{evenings(table)}/{evening['id']}"
+    drawn = table.ok("POST", f"{at}/rounds", {}, 201)
+    sessions = [t["session"] for t in drawn["tables"]]
+    for sid in sessions[2:]:
+        table.ok("POST", f"/sessions/{sid}/finish", {})
+    table.ok("GET", at)  # the credentials remembered: the threads need no slow check
+
+    def act(i: int):
+        if i < 2:
+            return table.post(f"/sessions/{sessions[i]}/finish", {})
+        return table.post(f"{at}/rounds", {})
+
+    answers = all_at_once(5, act)
+    assert [a.status_code for a in answers[:2]] == [200, 200]
+    draws = sorted(a.status_code for a in answers[2:])
+    assert draws.count(201) <= 1 and set(draws) <= {201, 409}
+    if 201 not in draws:  # every draw came before a table finished: the organiser taps again
+        assert table.post(f"{at}/rounds", {}).status_code == 201
+    rounds = table.ok("GET", at)["rounds"]
+    assert [r["round"] for r in rounds] == [1, 2]
+    assert len(rounds[1]["tables"]) == 3
+    numbers = [t["number"] for r in rounds for t in r["tables"]]
+    assert sorted(numbers) == list(range(1, 7))
