@@ -153,3 +153,18 @@ def test_tables_finishing_and_draws_at_once_draw_one_round(table):
     assert len(rounds[1]["tables"]) == 3
     numbers = [t["number"] for r in rounds for t in r["tables"]]
     assert sorted(numbers) == list(range(1, 7))
+
+
+def test_an_evening_closed_onto_the_tab_is_owed_there(table):
+    evening = new_evening(table, players=SEVEN[:4], entry_fee=500, prizes=[100], scoring="points")
+    at = f"{evenings(table)}/{evening['id']}"
+    drawn = table.ok("POST", f"{at}/rounds", {}, 201)
+    play_round(table, drawn["tables"], FIRST)
+    closed = table.ok("POST", f"{at}/close", {"settle": "tab"})
+    assert closed["settlement"]["on_tab"] is True
+    assert closed["settlement"]["transfers"] == []
+    tabs = table.ok("GET", f"/groups/{table.slug}/tab")["tabs"]
+    assert tabs[0]["evenings"] == [evening["id"]]
+    owed = {b["player"]: b["amount"] for b in tabs[0]["balances"]}
+    # Bob's 700 wins the 2,000 pot: +15.00; the others each paid their 5.00
+    assert owed == {"Bob": "15.00", "Ann": "-5.00", "Cas": "-5.00", "Dee": "-5.00"}
