@@ -19,10 +19,10 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 
 from ledger.extensions import db
-from ledger.models import Evening, EveningPlayer, EveningTable, Player, utcnow
+from ledger.models import Evening, EveningPlayer, EveningTable, GameSession, Player, utcnow
 from ledger.rules.draw import draw_round, game_tables, pairs
 from ledger.rules.errors import RuleError
 from ledger.rules.evening import (
@@ -247,6 +247,52 @@ def evening_of_session(group: GroupRef, session_id: int) -> tuple[int, int, int]
         .where(EveningTable.session_id == session_id, Evening.group_id == group.id)
     ).first()
     return None if found is None else (found[0], found[1], found[2])
+
+
+def evening_stamp(group: GroupRef, evening_id: int) -> str:
+    """What the evening's pages poll: one query, changing with every check-in, draw, hand,
+    correction and finish at any of its tables, and with its close."""
+    tables = (
+        select(func.coalesce(func.sum(GameSession.version), 0))
+        .join(EveningTable, EveningTable.session_id == GameSession.id)
+        .where(EveningTable.evening_id == Evening.id)
+        .scalar_subquery()
+    )
+    checked = (
+        select(func.count(EveningPlayer.id))
+        .where(EveningPlayer.evening_id == Evening.id)
+        .scalar_subquery()
+    )
+    found = db.session.execute(
+        select(Evening.status, tables, checked).where(
+            Evening.id == evening_id, Evening.group_id == group.id
+        )
+    ).first()
+    if found is None:
+        raise NotFound("There is no evening {id}.", id=evening_id)
+    return f"{found[0]}-{found[1]}-{found[2]}"
+
+
+def group_players(group: GroupRef) -> list[tuple[int, str]]:
+    """The group's players by name, for a phone to tap its own at check-in."""
+    rows = db.session.execute(
+        select(Player.id, Player.name).where(Player.group_id == group.id).order_by(Player.name_key)
+    ).all()
+    return [(row[0], row[1]) for row in rows]
+
+
+def player_table(view: EveningView, player_id: int) -> tuple[str, TableView | None] | None:
+    """A checked-in player's name and their table in the round now (None before the draw),
+    or None if the player is not checked in to the evening."""
+    name = db.session.scalar(
+        select(Player.name)
+        .join(EveningPlayer, EveningPlayer.player_id == Player.id)
+        .where(EveningPlayer.evening_id == view.id, Player.id == player_id)
+    )
+    if name is None:
+        return None
+    now = view.round_now
+    return name, (now.table_of(name) if now is not None else None)
 
 
 # --- Reading ---------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from markupsafe import Markup
 from ledger.pictures.chart import series_class, side_class
 from ledger.pictures.qr import qr_svg
 from ledger.services.views.money import TransferView
-from ledger.words import display, games
+from ledger.words import display, evenings, games
 from ledger.words.language import error_text
 from ledger.words.money import transfer_text
 
@@ -99,6 +99,8 @@ GLOBALS: dict[str, Callable[..., Any]] = {
     "option_label": games.option_label,
     "choice_label": games.choice_label,
     "refusal_text": error_text,
+    "seat_words": evenings.seat_words,
+    "table_title": evenings.table_title,
 }
 for name, shown in FILTERS.items():
     bp.add_app_template_filter(shown, name)

@@ -9,6 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from ledger.rules.evening import EveningList
+from ledger.rules.money import amount
 from ledger.services.season_views import SeasonSettlement
 from ledger.services.views.base import timestamp
 
@@ -85,6 +86,13 @@ class EveningView:
     closed_at: datetime | None = None
     on_tab: bool = False
     settlement: SeasonSettlement | None = None
+
+    def amount(self, units: int) -> Decimal:
+        """Units in the evening's currency."""
+        return amount(units, self.unit_value, self.currency)
+
+    def prize_of(self, player: str) -> int:
+        return next((p.units for p in self.standings.prizes if p.player == player), 0)
 
     @property
     def round_now(self) -> RoundView | None:
