@@ -168,3 +168,13 @@ def test_an_evening_closed_onto_the_tab_is_owed_there(table):
     owed = {b["player"]: b["amount"] for b in tabs[0]["balances"]}
     # Bob's 700 wins the 2,000 pot: +15.00; the others each paid their 5.00
     assert owed == {"Bob": "15.00", "Ann": "-5.00", "Cas": "-5.00", "Dee": "-5.00"}
+
+
+def test_a_group_with_an_evening_is_refused_a_backup_saying_why(table):
+    table.ok("GET", f"/groups/{table.slug}/backup.json")
+    new_evening(table, players=["Ann", "Bob"], game="cribbage")
+    refused = table.get(f"/groups/{table.slug}/backup.json")
+    assert error(refused, 409) == (
+        "This group has club evenings, which a backup cannot hold yet: it is not backed up, "
+        "so that nothing comes back short."
+    )
