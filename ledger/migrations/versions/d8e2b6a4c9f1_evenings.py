@@ -1,7 +1,7 @@
 """Club evenings: several tables at once (RULES.md §19).
 
 Revision ID: d8e2b6a4c9f1
-Revises: f3b8a2d6c4e1
+Revises: c2e7f41a9d05
 Create Date: 2026-11-29 07:10:00.000000
 
 Issue 50: an evening of one game, the players checked in, and each round's tables with the
@@ -14,7 +14,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "d8e2b6a4c9f1"
-down_revision = "f3b8a2d6c4e1"
+down_revision = "c2e7f41a9d05"
 branch_labels = None
 depends_on = None
 
