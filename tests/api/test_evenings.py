@@ -178,3 +178,38 @@ def test_a_group_with_an_evening_is_refused_a_backup_saying_why(table):
         "This group has club evenings, which a backup cannot hold yet: it is not backed up, "
         "so that nothing comes back short."
     )
+
+
+def test_a_preisskat_draws_four_and_three_and_its_lost_games_feed_the_pot(table):
+    evening = new_evening(table, game="skat", entry_fee=1000, prizes=[50, 30, 20], lost_game_fee=50)
+    at = f"{evenings(table)}/{evening['id']}"
+    drawn = table.ok("POST", f"{at}/rounds", {}, 201)
+    four, three = sorted(drawn["tables"], key=lambda t: -len(t["players"]))
+    assert (len(four["players"]), len(three["players"])) == (4, 3)
+    deal = {"bid": 18, "game": "clubs", "matadors": 1, "tricks": "some"}
+    # Seat 1 deals (and sits out at four): seat 2 declares. Won at four, lost at three.
+    won = table.hand(four["session"], {**deal, "declarer": four["players"][1], "card_points": 78})
+    lost = table.hand(
+        three["session"], {**deal, "declarer": three["players"][1], "card_points": 40}
+    )
+    assert (won["won"], lost["won"]) == (True, False)
+    for t in (four, three):
+        table.ok("POST", f"/sessions/{t['session']}/finish", {})
+    now = table.ok("GET", at)
+    lines = {s["player"]: s for s in now["standings"]}
+    assert lines[four["players"][1]]["total"] == 74  # 24 + 50
+    assert lines[three["players"][1]]["total"] == -98  # -2 × 24 - 50
+    assert lines[three["players"][1]]["lost_games"] == 1
+    assert lines[three["players"][0]]["total"] == 40
+    assert now["pot"] == 7 * 1000 + 50
+    assert now["standings"][0]["player"] == four["players"][1]
+    # Two at 40 from the three's table, nobody's games won or lost: they share second place.
+    assert [s["rank"] for s in now["standings"][1:3]] == [2, 2]
+
+
+def test_five_at_skat_is_refused_with_the_rules_sentence(table):
+    evening = new_evening(table, players=SEVEN[:5], game="skat")
+    answer = table.post(f"{evenings(table)}/{evening['id']}/rounds", {})
+    assert error(answer, 409, "players") == (
+        "5 players cannot sit at tables of three and four: check one more in or one out."
+    )
