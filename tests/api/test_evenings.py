@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import io
+
+from openpyxl import load_workbook
+
 from tests.api.helpers import Table, error
 from tests.api.test_concurrency import all_at_once
 
@@ -68,6 +72,22 @@ def test_the_worked_example_lists_ranks_and_pays_through_the_api(table):
     assert paid == 2500 + 1100 + 400
     again = table.post(f"{at}/close", {"settle": "now"})
     assert error(again, 409) == "The evening is closed."
+
+    book = load_workbook(io.BytesIO(table.get(f"/groups/{table.slug}/export.xlsx").data))
+    rows = list(book["Evenings"].iter_rows(values_only=True))
+    assert rows[0][:8] == (
+        "Evening",
+        "Game",
+        "Date",
+        "Status",
+        "Rank",
+        "Player",
+        "Round 1",
+        "Round 2",
+    )
+    ann = next(r for r in rows if r[5] == "Ann")
+    assert ann[4] == 1 and ann[6:9] == (600, 610, 1210)
+    assert ann[-3:] == (10, 35, 25)  # fees, prize and balance in euros
 
 
 def test_five_at_cribbage_pairs_is_refused_with_what_would_fit(table):
