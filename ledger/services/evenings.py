@@ -44,7 +44,14 @@ from ledger.services.room import EVENING_HANDS, check_room
 from ledger.services.seasons import settle_balances
 from ledger.services.sessions import start_night
 from ledger.services.unit_of_work import write
-from ledger.services.views.evenings import AddedEvening, EveningView, RoundView, TableView
+from ledger.services.views.evenings import (
+    AddedEvening,
+    EveningView,
+    PlayerEvening,
+    PlayerEvenings,
+    RoundView,
+    TableView,
+)
 from ledger.services.views.groups import GroupRef
 
 # The draw's seeds are kept in a column of 32 bits on every database.
@@ -279,6 +286,37 @@ def group_players(group: GroupRef) -> list[tuple[int, str]]:
         select(Player.id, Player.name).where(Player.group_id == group.id).order_by(Player.name_key)
     ).all()
     return [(row[0], row[1]) for row in rows]
+
+
+def player_evenings(group: GroupRef, name: str) -> PlayerEvenings:
+    """The club evenings a player played (checked in, a round drawn) and won (first on the
+    list of a closed evening; shared first counts), newest first, for their page."""
+    drawn = select(EveningTable.id).where(EveningTable.evening_id == Evening.id).exists()
+    rows = db.session.scalars(
+        select(Evening)
+        .join(EveningPlayer, EveningPlayer.evening_id == Evening.id)
+        .join(Player, Player.id == EveningPlayer.player_id)
+        .where(Evening.group_id == group.id, Player.name_key == name_key(name), drawn)
+        .order_by(Evening.id.desc())
+    ).all()
+    lines = []
+    for row in rows:
+        kept = list_from_dict(row.closed) if row.closed is not None else None
+        line = (
+            next((x for x in kept.lines if name_key(x.player) == name_key(name)), None)
+            if kept
+            else None
+        )
+        lines.append(
+            PlayerEvening(
+                row.id,
+                row.name,
+                row.game,
+                line.rank if line else None,
+                len(kept.lines) if kept else 0,
+            )
+        )
+    return PlayerEvenings(tuple(lines))
 
 
 def player_table(view: EveningView, player_id: int) -> tuple[str, TableView | None] | None:

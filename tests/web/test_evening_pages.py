@@ -9,7 +9,8 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from tests.web.pages import Phone, html
+from tests.api.helpers import basic
+from tests.web.pages import PASSPHRASE, Phone, html
 
 SEVEN = ["Ann", "Bob", "Cas", "Dee", "Eve", "Fay", "Gus"]
 
@@ -19,6 +20,10 @@ def phone(client) -> Phone:
     phone = Phone(client)
     phone.create_group()
     return phone
+
+
+def phone_auth(phone: Phone) -> dict[str, str]:
+    return basic(phone.slug, PASSPHRASE)
 
 
 def text(page: str) -> str:
@@ -94,3 +99,24 @@ def test_the_page_in_dutch(phone):
     where = new_evening(phone)
     page = text(html(phone.client.get(where, headers={"Accept-Language": "nl"})))
     assert "Inchecken" in page
+
+
+def test_a_players_page_counts_evenings_played_and_won(phone):
+    where = new_evening(phone)
+    for name in SEVEN[:2]:
+        phone.client.post(where, data={"action": "check_in", "player": name})
+    phone.client.post(where, data={"action": "draw"})
+    evening = phone.client.get(f"/api/v1/groups/{phone.slug}/evenings", headers=phone_auth(phone))
+    session = evening.get_json()["evenings"][0]["rounds"][0]["tables"][0]["session"]
+    page = text(html(phone.client.get(f"/g/{phone.slug}/p/Ann")))
+    assert "1 evening played · 0 won" in page
+    finished = phone.client.post(
+        f"/api/v1/sessions/{session}/finish", json={}, headers=phone_auth(phone)
+    )
+    assert finished.status_code == 200
+    closed = phone.client.post(where, data={"action": "close", "settle": "now"})
+    assert closed.status_code == 303
+    ann = text(html(phone.client.get(f"/g/{phone.slug}/p/Ann")))
+    bob = text(html(phone.client.get(f"/g/{phone.slug}/p/Bob")))
+    # Nothing played: Ann and Bob share first place, and each has won the evening.
+    assert "1 evening played · 1 won" in ann and "1 evening played · 1 won" in bob

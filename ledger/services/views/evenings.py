@@ -140,3 +140,29 @@ class EveningView:
 class AddedEvening:
     evening: EveningView
     created: bool
+
+
+@dataclass(frozen=True)
+class PlayerEvening:
+    """An evening a player played: its place on the list once closed (None while open)."""
+
+    id: int
+    name: str
+    game: str
+    rank: int | None
+    players: int
+
+
+@dataclass(frozen=True)
+class PlayerEvenings:
+    """A player's club evenings, newest first, for their page."""
+
+    evenings: tuple[PlayerEvening, ...]
+
+    @property
+    def played(self) -> int:
+        return len(self.evenings)
+
+    @property
+    def won(self) -> int:
+        return sum(1 for e in self.evenings if e.rank == 1)
