@@ -233,3 +233,22 @@ def test_five_at_skat_is_refused_with_the_rules_sentence(table):
     assert error(answer, 409, "players") == (
         "5 players cannot sit at tables of three and four: check one more in or one out."
     )
+
+
+def test_four_draws_at_once_after_a_finished_round_draw_one_round(table):
+    evening = new_evening(table, players=SEVEN[:4], game="cribbage", rounds=3)
+    at = f"{evenings(table)}/{evening['id']}"
+    for t in table.ok("POST", f"{at}/rounds", {}, 201)["tables"]:
+        table.ok("POST", f"/sessions/{t['session']}/finish", {})
+
+    answers = all_at_once(4, lambda i: table.post(f"{at}/rounds", {}))
+
+    assert sorted(a.status_code for a in answers) == [201, 409, 409, 409]
+    refused = [a for a in answers if a.status_code == 409]
+    assert all(
+        error(a, 409, "round") == "Round 3 is drawn when every table of round 2 has finished."
+        for a in refused
+    )
+    rounds = table.ok("GET", at)["rounds"]
+    assert [r["round"] for r in rounds] == [1, 2] and len(rounds[1]["tables"]) == 2
+    assert len(table.ok("GET", f"/groups/{table.slug}")["sessions"]) == 4
