@@ -252,3 +252,19 @@ def test_four_draws_at_once_after_a_finished_round_draw_one_round(table):
     rounds = table.ok("GET", at)["rounds"]
     assert [r["round"] for r in rounds] == [1, 2] and len(rounds[1]["tables"]) == 2
     assert len(table.ok("GET", f"/groups/{table.slug}")["sessions"]) == 4
+
+
+def test_a_klaverjasdrive_lists_each_players_team_points(table):
+    eight = [*SEVEN, "Hal"]
+    evening = new_evening(table, players=eight, game="klaverjassen")
+    at = f"{evenings(table)}/{evening['id']}"
+    drawn = table.ok("POST", f"{at}/rounds", {}, 201)["tables"]
+    assert [len(t["players"]) for t in drawn] == [4, 4]
+    first = drawn[0]
+    hand = {"playing": 1, "teams": [{"team": 1, "points": 100, "roem": 20}, {"team": 2, "roem": 0}]}
+    table.hand(first["session"], hand)
+    teams = table.ok("GET", f"/sessions/{first['session']}")["teams"]
+    lines = {s["player"]: s["total"] for s in table.ok("GET", at)["standings"]}
+    for team in teams:  # partners opposite (seats 1 and 3, 2 and 4), drawn with the seats
+        assert [lines[p] for p in team["players"]] == [team["score"]] * 2
+    assert teams[0]["players"] == [first["players"][0], first["players"][2]]
