@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from ledger.rules.evening import Money, TableResult, evening_list
 from ledger.rules.settle import settle
 
@@ -72,3 +75,27 @@ def test_a_player_who_missed_a_round_has_none_there() -> None:
     found = evening_list(("Ann", "Bob"), [TableResult(1, {"Ann": 5})], 2, Money())
     assert found.lines[0].rounds == (5, None)
     assert found.lines[1].rounds == (None, None)
+
+
+@given(
+    totals=st.lists(st.integers(-500, 2000), min_size=2, max_size=12),
+    lost=st.lists(st.integers(0, 6), min_size=12, max_size=12),
+    entry_fee=st.integers(0, 2000),
+    lost_game_fee=st.integers(0, 100),
+    booby=st.integers(0, 500),
+    prizes=st.sampled_from([(100,), (60, 30, 10), (50, 30, 20), (40, 30, 20, 10)]),
+)
+def test_the_balances_add_up_to_zero_and_the_pot_is_paid_out_whole(
+    totals, lost, entry_fee, lost_game_fee, booby, prizes
+) -> None:
+    players = [f"P{i}" for i in range(len(totals))]
+    results = [
+        TableResult(1, dict(zip(players, totals, strict=False)), {},
+                    {p: lost[i] for i, p in enumerate(players)})
+    ]  # fmt: skip
+    money = Money(entry_fee, prizes, booby, lost_game_fee)
+    found = evening_list(players, results, 1, money)
+    assert found.pot == len(players) * entry_fee + lost_game_fee * sum(lost[: len(players)])
+    if found.pot:
+        assert sum(p.units for p in found.prizes) == found.pot
+        assert sum(found.balances().values()) == 0
