@@ -99,10 +99,10 @@ def create_evening(
 def check_in(group: GroupRef, evening_id: int, name: Any) -> tuple[EveningView, int]:
     """The player checked in (a new name joins the group); checking in twice is once.
     Answers the evening and the player's id (the phone that checked in becomes theirs)."""
-    player_name = check_player_name(name, field="player")
 
     def work() -> tuple[EveningView, int]:
-        row = _load(group, evening_id, lock=True)
+        row = _load(group, evening_id, lock=True)  # another group's: not found, first
+        player_name = check_player_name(name, field="player")
         _check_before_draw(row)
         player = players_for(group.id, [player_name])[name_key(player_name)]
         known = db.session.scalar(

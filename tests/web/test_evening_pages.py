@@ -120,3 +120,13 @@ def test_a_players_page_counts_evenings_played_and_won(phone):
     bob = text(html(phone.client.get(f"/g/{phone.slug}/p/Bob")))
     # Nothing played: Ann and Bob share first place, and each has won the evening.
     assert "1 evening played · 1 won" in ann and "1 evening played · 1 won" in bob
+
+
+def test_the_evenings_page_shows_its_form_and_refuses_naming_the_field(phone):
+    page = text(html(phone.client.get(f"/g/{phone.slug}/evenings")))
+    assert "A new club evening" in page and "Prizes in % for places 1, 2, 3…" in page
+    refused = phone.client.post(
+        f"/g/{phone.slug}/evenings", data={"name": "Drive", "game": "spot", "prizes": "50, 30"}
+    )
+    assert refused.status_code == 422
+    assert "Prizes must add up to 100 %: these add up to 80 %." in text(html(refused))

@@ -62,7 +62,7 @@ def show(slug: str, evening_id: int):
     """The organiser's page: check players in and out, draw, close; every table live."""
     group = access.group_for_page(slug)
     error = None
-    if request.method == "POST":
+    if request.method == "POST" and request.form.get("action") in ACTIONS:
         try:
             _act(group, evening_id, request.form)
             return redirect(url_for(".show", slug=slug, evening_id=evening_id), 303)
@@ -82,6 +82,10 @@ def show(slug: str, evening_id: int):
         error=error and error_text(error),
     )
     return page, 409 if error else 200
+
+
+# What the organiser's page's forms send; anything else shows the page (or its 404).
+ACTIONS = ("check_in", "check_out", "draw", "close")
 
 
 def _act(group: access.GroupRef, evening_id: int, form) -> None:
