@@ -105,6 +105,7 @@ class EveningView:
         now = self.round_now
         return (
             self.status == "open"
+            and bool(self.players)
             and len(self.drawn) < self.rounds
             and (now is None or now.finished)
         )
