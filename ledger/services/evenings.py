@@ -47,6 +47,7 @@ from ledger.services.unit_of_work import write
 from ledger.services.views.evenings import (
     AddedEvening,
     EveningView,
+    NightAtEvening,
     PlayerEvening,
     PlayerEvenings,
     RoundView,
@@ -246,14 +247,15 @@ def group_evenings(group: GroupRef) -> list[EveningView]:
     return [_view(group, row) for row in rows]
 
 
-def evening_of_session(group: GroupRef, session_id: int) -> tuple[int, int, int] | None:
-    """(evening, round, table) where the night ``session_id`` is a table of an evening."""
+def evening_of_session(group: GroupRef, session_id: int) -> NightAtEvening | None:
+    """The evening, round and table whose night ``session_id`` is, if it is one (its pages
+    say so: "Skat #12, table 2")."""
     found = db.session.execute(
-        select(EveningTable.evening_id, EveningTable.round, EveningTable.number)
+        select(Evening.id, Evening.name, EveningTable.round, EveningTable.number)
         .join(Evening, Evening.id == EveningTable.evening_id)
         .where(EveningTable.session_id == session_id, Evening.group_id == group.id)
     ).first()
-    return None if found is None else (found[0], found[1], found[2])
+    return None if found is None else NightAtEvening(found[0], found[1], found[2], found[3])
 
 
 def evening_stamp(group: GroupRef, evening_id: int) -> str:

@@ -65,6 +65,7 @@ def test_phones_check_in_by_the_qr_page_and_the_draw_opens_each_table(phone):
         sessions.add(opened.headers["Location"])
         seat = text(html(phone.client.get(opened.headers["Location"])))
         assert re.search(r"Table [12], seat [12]", seat)
+        assert re.search(r"Cribbage #[12] ?, table [12] Cribbage drive · Round 1", seat)
     assert len(sessions) == 2
 
     late = phone.client.post(check_in, data={"player": "Eve"})

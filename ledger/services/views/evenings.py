@@ -167,3 +167,13 @@ class PlayerEvenings:
     @property
     def won(self) -> int:
         return sum(1 for e in self.evenings if e.rank == 1)
+
+
+@dataclass(frozen=True)
+class NightAtEvening:
+    """A night that is a table of a club evening: the evening, the round and the table."""
+
+    evening: int
+    name: str
+    round: int
+    table: int
