@@ -1,13 +1,14 @@
-r"""The page's language: English, Dutch or German, from a cookie set by the switch or the browser's wish.
+r"""The page's language: English, Dutch or German, from a cookie set by the switch or the
+browser's wish.
 
 Translations live in ledger/translations/<lang>/LC_MESSAGES/messages.po beside the compiled
-.mo, which is committed so a fresh checkout speaks Dutch and German without a build step. English is the
-language the texts are written in (its msgstr stay empty). The engine's and the services'
-refusals are translated too: their message ids are the templates given to RuleError, the
-service errors and Phrase (see ledger/rules/errors.py), and ``error_text`` shows them; the
-engine's other texts (game names, descriptions, option help) and the pages' words about games
-are marked with ``N_`` (ledger/rules/texts.py). After
-changing a text, from the repository's top folder:
+.mo, which is committed so a fresh checkout speaks Dutch and German without a build step.
+English is the language the texts are written in (its msgstr stay empty). The engine's and
+the services' refusals are translated too: their message ids are the templates given to
+RuleError, the service errors and Phrase (see ledger/rules/errors.py), and ``error_text``
+shows them; the engine's other texts (game names, descriptions, option help) and the pages'
+words about games are marked with ``N_`` (ledger/rules/texts.py). After changing a text,
+from the repository's top folder:
 
     pybabel extract -F ledger/translations/babel.cfg -k _l -k N_ -k Phrase -k RuleError \
         -k ServiceError -k NotFound -k Conflict -k Unauthorized -k BackupError \

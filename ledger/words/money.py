@@ -73,7 +73,8 @@ def settle_copy_text(
 ) -> str:
     """The settle-up as text for the group chat: which night of which group, what is still to
     pay, the pot kept, and the payments already made (ticked)."""
-    lines = [title, f"{group} · {format_date(night, NIGHT_PATTERNS.get(page_language(), NIGHT_PATTERN))}"]
+    pattern = NIGHT_PATTERNS.get(page_language(), NIGHT_PATTERN)
+    lines = [title, f"{group} · {format_date(night, pattern)}"]
     if owed:
         lines += owed
     else:
