@@ -177,21 +177,31 @@ def night_places(night: NightResult) -> dict[str, int]:
     return places
 
 
-def league_points(night: NightResult, rules: Rules) -> dict[str, int]:
-    """The league points the night gives each of its players under the season's scoring."""
+def league_points(
+    night: NightResult, rules: Rules, places: Mapping[str, int] | None = None
+) -> dict[str, int]:
+    """The league points the night gives each of its players under the season's scoring
+    (``places``: the night's places, where they are worked out already)."""
     if rules.scoring == WINNINGS:
         return {p: night.winnings.get(p, 0) for p in night.played}
     if rules.scoring == POINTS:
         return {p: night.scores.get(p, 0) for p in night.played}
     n = len(night.played)
-    return {p: n - place + 1 for p, place in night_places(night).items()}
+    placed = night_places(night) if places is None else places
+    return {p: n - place + 1 for p, place in placed.items()}
 
 
-def standings(results: Sequence[NightResult], rules: Rules) -> SeasonTable:
-    """The season's table from its nights (in the order they started)."""
+def standings(
+    results: Sequence[NightResult],
+    rules: Rules,
+    placed: Mapping[int, Mapping[str, int]] | None = None,
+) -> SeasonTable:
+    """The season's table from its nights (in the order they started). ``placed``: nights'
+    places by session, where worked out already (once for many seasons over the same nights)."""
     ordered = sorted(results, key=lambda r: (r.started_at, r.session))
-    points = [league_points(r, rules) for r in ordered]
-    places = [night_places(r) for r in ordered]
+    known = placed or {}
+    places = [known[r.session] if r.session in known else night_places(r) for r in ordered]
+    points = [league_points(r, rules, places[i]) for i, r in enumerate(ordered)]
     per_player: dict[str, list[tuple[int, int]]] = {}  # (night index, points), oldest first
     for i, night_points in enumerate(points):
         for player, value in night_points.items():

@@ -29,7 +29,7 @@ def index(slug: str):
         if request.method == "POST":
             added = seasons.create_season(group, form, form.get("request_id") or None)
             return redirect(url_for(".show", slug=slug, season_id=added.season.id), 303)
-    except RuleError as e:
+    except (RuleError, Conflict) as e:  # a field refused; the group full
         error = e
     page = render_template(
         "seasons/index.html",
