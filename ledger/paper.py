@@ -302,12 +302,15 @@ def _hand_row(
     """A hand's row: what each player's figure moved by ("–" for one sitting out)."""
     hand, before, after = item
     out = {r.player for r in hand.results if r.sitting_out}
+    # A points game's hand says what it added to each score (API.md ``points``): read as
+    # given, so a night of a run of games (Cribbage: the board back at 0) adds up.
+    added = {r.player: r.points for r in hand.results if r.points is not None}
     cells = [str(hand.number)]
     for p in players:
         if p in out or p not in after:
             cells.append("–")
         else:
-            cells.append(_signed(after[p] - before.get(p, 0)))
+            cells.append(_signed(added.get(p, after[p] - before.get(p, 0))))
     return cells
 
 

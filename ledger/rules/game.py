@@ -94,6 +94,8 @@ class Game:
     # each), read with the session's own when the form's cards are worked out.
     preset: ClassVar[Mapping[str, Any]] = {}
     buys_in: ClassVar[bool] = False  # an eliminated player may buy back in (Kaluki)
+    # A stake is so many units a game won (Cribbage), not a point (RULES.md §7).
+    stake_per_game: ClassVar[bool] = False
     # The game's own calls between hands (Boerenbridge's "bids": saved before a round is
     # played), each made by ``call`` on the state and kept to replay (services/calls.py).
     calls: ClassVar[tuple[str, ...]] = ()
@@ -120,8 +122,10 @@ class Game:
         raise RuleError("{game} has no pot to finish.", game=self.name)
 
     def opened(self, state: State, options: Mapping[str, Any]) -> State:
-        """The state as the table sees it: a game that pays in as it starts (Kaluki's antes,
-        kept with its first hand) shows them paid before hand 1; else the state itself."""
+        """The state of an open night as the table sees it: a game that pays in as it starts
+        (Kaluki's antes, kept with its first hand) shows them paid before hand 1; a night that
+        is a run of games (Cribbage) shows the next game's board at 0 once one is won (its last
+        deal keeps the board as it ended); else the state itself."""
         return state
 
     def progress(self, state: State, options: Mapping[str, Any]) -> Progress | None:
@@ -158,6 +162,12 @@ class Game:
         """Each player's final total in a finished game: the scores, plus what the end adds
         (Gin Rummy's bonuses)."""
         return dict(state.scores)
+
+    def stake_money(self, state: State, options: Mapping[str, Any]) -> dict[str, int] | None:
+        """A points game played for a stake whose money is not RULES.md §7's (the stake times
+        the gap in points, once the game ends) gives it here, by player, as it stands: Cribbage
+        pays a stake a game won, game by game through the night. None: §7's payout."""
+        return None
 
     def bonuses(self, state: State, options: Mapping[str, Any]) -> dict[str, dict[str, int]] | None:
         """What the end of a finished game adds, by player and name (Gin Rummy); None."""
@@ -358,6 +368,15 @@ class Game:
         read it (with each result from ``form_result``), ``posted`` the form's other fields by
         name (the game's own template names them). By default ``core`` is the entry."""
         return core
+
+    def preview(
+        self, typed: Mapping[str, str], options: Mapping[str, Any], language: str
+    ) -> dict[str, tuple[int, Phrase]] | None:
+        """What the game works out of a hand's boxes as typed so far, before it is saved
+        (``typed``: the boxes by the names the game's template gives them, cards in
+        ``language``'s letters), by box: the points and their words (Cribbage: each show's
+        count in parts, live on the form). None: the game shows nothing before it is saved."""
+        return None
 
     # --- The rest -------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ledger.rules import (
     boerenbridge,
+    cribbage,
     gin,
     jokeren,
     kaluki,
@@ -38,6 +39,7 @@ GAMES: dict[str, Game] = {
         tally.GAME,
         boerenbridge.GAME,
         klaverjassen.GAME,
+        cribbage.GAME,
     )
 }
 

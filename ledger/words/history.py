@@ -75,7 +75,12 @@ def _left_in_hand(result: Mapping[str, Any]) -> str:
     melds = result.get("melds")
     if melds:
         return " | ".join(str(m) for m in melds)
-    return str(result.get("cards") or "").strip() or "–"
+    # A game's own fields as typed, in their order (a Cribbage show and its pegging: "5S 5D
+    # JH 10C / 4"), where the shared ones are not given.
+    own = [
+        str(v) for k, v in result.items() if k not in ("player", "cards") and v not in (None, "")
+    ]
+    return str(result.get("cards") or "").strip() or " / ".join(own) or "–"
 
 
 def _results(entry: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:

@@ -22,7 +22,7 @@ from ledger.web.nights import entry
 from ledger.words import games as game_words
 from ledger.words.display import typed_cards
 from ledger.words.hands import hand_summary
-from ledger.words.language import error_text
+from ledger.words.language import error_text, page_cards_language
 
 bp = Blueprint("hands", __name__, url_prefix="/g/<slug>/s/<int:session_id>/hands")
 
@@ -356,3 +356,15 @@ def _corrected_meanwhile(
     return _render_form(
         group, view, form, players, hand.dealer, hand.leader, entry.RowErrors(), hand, notice
     )
+
+
+@bp.get("/count")
+def count(slug: str, session_id: int) -> dict[str, Any]:
+    """What the game makes of a hand's boxes as typed so far (``Game.preview``: a Cribbage
+    show's count in parts, live on the form), in the page's words; nothing is stored."""
+    _group, view = _session(slug, session_id)
+    typed = {k: v[:80] for k, v in list(request.args.items())[:12]}
+    found = GAMES[view.game].preview(typed, view.options, page_cards_language())
+    if found is None:
+        abort(404)
+    return {box: {"points": n, "said": said.render(_)} for box, (n, said) in found.items()}
