@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
@@ -174,6 +175,12 @@ def test_every_language_of_the_switch_is_english_or_has_a_catalog():
     for language in LANGUAGES:
         if language != "en":
             assert (TRANSLATIONS / language / "LC_MESSAGES" / "messages.po").is_file(), language
+
+
+def test_the_papers_languages_in_the_api_reference_are_the_apps():
+    """docs/openapi.yaml's ``lang`` offers the languages the app reads, no fewer or more."""
+    spec = yaml.safe_load((ROOT / "docs" / "openapi.yaml").read_text(encoding="utf-8"))
+    assert spec["components"]["parameters"]["lang"]["schema"]["enum"] == list(LANGUAGES)
 
 
 @pytest.mark.parametrize("language", [code for code in sorted(LANGUAGES) if code != "en"])
