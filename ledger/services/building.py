@@ -84,6 +84,14 @@ def ordered_players(state: State) -> list[str]:
     return list(state.seats) + [p for p in state.scores if p not in state.seats]
 
 
+def night_scores(row: GameSession | Row[Any], game: Game, state: State) -> dict[str, int]:
+    """Each player's score as the night shows it (``state``: the row's ``table_state``), its
+    players in order: a finished game's final totals (Gin Rummy's bonuses included: what its
+    money pays on), else the scores as they stand. The stats read the same."""
+    finals = game.final_totals(state, row.options) if row.status == "finished" else state.scores
+    return {p: finals.get(p, 0) for p in ordered_players(state)}
+
+
 def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionView:
     """A session row as its view, from the row alone: no hand is read, nothing re-scored."""
     game = session_game(row)
@@ -95,9 +103,7 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         for p in names
     )  # fmt: skip
     options = row.options
-    # A finished game's final totals (Gin Rummy's bonuses included): what its money pays on.
-    finals = game.final_totals(state, options) if row.status == "finished" else state.scores
-    scores = {p: finals.get(p, 0) for p in names}
+    scores = night_scores(row, game, state)
     money = game.money
     # A points game played for a stake has money once it has ended (RULES.md §7).
     payout = game_payout(game, state, options, State.from_dict(row.start_state))
