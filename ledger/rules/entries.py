@@ -181,16 +181,22 @@ def _read_field(
 
 
 def _language(value: Any, where: str) -> str:
-    """The language the cards are typed in (API.md "Additions"): "en", the default, or "nl"."""
+    """The language the cards are typed in (API.md "Additions"): "en", the default, "nl" or
+    "de"."""
     if value is None:
         return "en"
     if value not in CARD_LANGUAGES:
         raise RuleError(
             "cards_language is the language the cards are typed in: {languages}.",
             field=where,
-            languages=" or ".join(f'"{code}"' for code in CARD_LANGUAGES),
+            languages=_listed(tuple(f'"{code}"' for code in CARD_LANGUAGES)),
         )
     return str(value)
+
+
+def _listed(words: tuple[str, ...]) -> str:
+    """Words in a sentence: "a, b or c"."""
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else "".join(words)
 
 
 # --- Storing and loading -------------------------------------------------------------------------

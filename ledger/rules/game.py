@@ -10,8 +10,8 @@ game it is.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from ledger.rules import entries
@@ -31,27 +31,11 @@ from ledger.rules.base import (
 )
 from ledger.rules.cards import JOKER, RANKS, SUITS, Card, spot_value
 from ledger.rules.errors import Phrase, Problems, RuleError
+from ledger.rules.gameparts import Option as Option
+from ledger.rules.gameparts import Progress as Progress
 from ledger.rules.samples import SampleNight, default_night
 from ledger.rules.table import EntryForm, PaperRows, RummyReward
 from ledger.rules.texts import N_
-
-
-@dataclass(frozen=True)
-class Option:
-    """One game option: its default and what it may be (RULES.md marks these *option*)."""
-
-    default: Any
-    choices: tuple[Any, ...] | None = None  # allowed values, or None for a range/free value
-    minimum: int | None = None  # for whole-number options
-    maximum: int | None = None
-    help: str = ""
-    # For free-form values (a currency, a unit value): returns the clean value or raises RuleError.
-    parse: Callable[[Any], Any] | None = None
-    # What the pages and workbooks call a game's own option and its choices (by value as
-    # text), where ledger/rules/labels.py has no words for them (the options games share).
-    label: str = ""
-    choice_labels: Mapping[str, str] = field(default_factory=dict)
-
 
 # The money games' option saying what the pot left at the end of a night does.
 LEFTOVER_POT = "leftover_pot"
@@ -292,6 +276,11 @@ class Game:
         answers it), sentence by sentence; none where the pages' shared words say it."""
         return ()
 
+    def entry_phrases(self, entry: Mapping[str, Any]) -> tuple[Phrase, ...]:
+        """A hand's entry as stored, in the game's own words for the history ("Cas: ♥ hearts,
+        bid 40, with 1, hand, 70 card points"); none: the history's shared words."""
+        return ()
+
     def paper_columns(self, options: Mapping[str, Any], seated: int) -> tuple[str, ...]:
         """What a table writes for each player each hand on the blank paper score sheet
         (ledger/paper.py), as message ids the sheet translates: the points melded and those
@@ -314,6 +303,21 @@ class Game:
         (Boerenbridge); None for a numbered row per hand, as many as a page holds.
         ``dealer`` deals the hand after the ``played`` ones, ``seats`` in clockwise order."""
         return None
+
+    def sits_out(self, state: State) -> str | None:
+        """Who sits the next hand out: the dealer, where the game's dealer is not dealt in
+        with this many seated (Spots at five, Skat at four); else nobody."""
+        if len(state.seats) == self.dealer_sits_out_with and state.dealer in state.seats:
+            return state.dealer
+        return None
+
+    def preview_entry(
+        self, state: State, entry: Any, options: Mapping[str, Any]
+    ) -> tuple[Phrase, ...]:
+        """What the whole hand typed so far comes to on the state before it, before it is
+        saved (Skat's value, verdict and reason; a RuleError for one not yet worked out);
+        none by default. ``preview`` is the lighter one: box by box, without the state."""
+        return ()
 
     def sample_night(self, players: Sequence[str]) -> SampleNight:
         """A few hands of the game as the API takes them, for the tests that go through every
@@ -453,17 +457,6 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.key}>"
-
-
-@dataclass(frozen=True)
-class Progress:
-    """Where a game with a fixed length stands, for "Round 2 · hand 3 of 4"."""
-
-    round: int
-    hand: int  # the hand within the round, 1-based, of the next hand to be entered
-    hands_in_round: int
-    rounds: int
-    contract: str | None = None  # Spin Rummy: the round's contract in words
 
 
 def check_options(game: Game, given: Mapping[str, Any]) -> dict[str, Any]:

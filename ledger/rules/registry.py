@@ -17,6 +17,7 @@ from ledger.rules import (
     klaverjassen,
     rummy,
     rummy500,
+    skat,
     spin,
     spot,
     spots,
@@ -40,6 +41,7 @@ GAMES: dict[str, Game] = {
         boerenbridge.GAME,
         klaverjassen.GAME,
         cribbage.GAME,
+        skat.GAME,
     )
 }
 

@@ -114,13 +114,14 @@ def _created(change: ChangeView, session: SessionView) -> str:
     return text
 
 
-def _hand_words(change: ChangeView, side: Mapping[str, Any]) -> dict[str, Any]:
-    """The blanks of a line about a hand: its number and its entry (``side`` before or after)."""
-    return {"number": change.hand_number, "entry": _entry_text(side["entry"])}
+def _hand_said(change: ChangeView, side: Mapping[str, Any], at: SessionView) -> dict[str, Any]:
+    """A hand's number and entry (``side``), in its game's words where it has them (Skat)."""
+    said = " ".join(p.render(_) for p in GAMES[at.game].entry_phrases(side["entry"]))
+    return {"number": change.hand_number, "entry": said or _entry_text(side["entry"])}
 
 
 def _hand_created(change: ChangeView, session: SessionView) -> str:
-    return _("Hand %(number)d entered: %(entry)s.", **_hand_words(change, change.after))
+    return _("Hand %(number)d entered: %(entry)s.", **_hand_said(change, change.after, session))
 
 
 def _hand_corrected(change: ChangeView, session: SessionView) -> str:
@@ -146,6 +147,9 @@ def _hand_corrected(change: ChangeView, session: SessionView) -> str:
         if bool(old.get(mark)) != bool(new.get(mark)):
             was_marked, is_marked = _yes(old.get(mark)), _yes(new.get(mark))
             diffs.append(f"{mark}: {was_marked} → {is_marked}")
+    if GAMES[session.game].entry_phrases(new):  # the game's own words (Skat)
+        said = [_hand_said(change, s, session)["entry"] for s in (change.before, change.after)]
+        diffs = [" → ".join(said)] if said[0] != said[1] else []
     text = _(
         "Hand %(number)d corrected: %(changes)s.",
         number=change.hand_number,
@@ -166,7 +170,8 @@ def _yes(value: Any) -> str:
 
 
 def _hand_deleted(change: ChangeView, session: SessionView) -> str:
-    return _("Hand %(number)d undone; it was: %(entry)s.", **_hand_words(change, change.before))
+    words = _hand_said(change, change.before, session)
+    return _("Hand %(number)d undone; it was: %(entry)s.", **words)
 
 
 def _joined(change: ChangeView, session: SessionView) -> str:

@@ -1,6 +1,7 @@
 """A night in German on a phone (RULES.md §20): a phone set to German gets German pages
-without touching the switch; a Spot night is entered, the scoreboard and the settle-up read
-in German with German money (0,25 €), and every page fits the 390 px screen."""
+without touching the switch; a Spot night is entered (the card buttons typing the German
+letters, Dhe Kkr), the scoreboard and the settle-up read in German with German money
+(0,25 €), and every page fits the 390 px screen."""
 
 from __future__ import annotations
 
@@ -41,12 +42,26 @@ def test_a_spot_night_in_german(new_phone, live_server):
 
     phone.link("Runde eintragen").tap()
     expect(phone.heading(re.compile(r"^Runde 1\b"))).to_be_visible()
-    cards = {"Enda": "J 10", "John": "A 3", "Rex": "2 9", "Finn": "Q K"}
+    cards = {"Enda": "B 10", "John": "A 3", "Rex": "2 9"}
     for player, typed in cards.items():
         page.get_by_label(f"Restkarten – {player}", exact=True).fill(typed)
+    # Finn's queen and king on the card buttons, which show and type the German letters.
+    finn = page.locator("#row-3")
+    finn.get_by_role("button", name=re.compile(r"^Kartentasten")).tap()
+    expect(finn.locator(".picker-grid button")).to_have_text(
+        ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "D", "K"]
+    )
+    finn.get_by_role("button", name="D hinzufügen", exact=True).tap()
+    finn.locator('button[data-suit="he"]').tap()
+    finn.get_by_role("button", name="K hinzufügen", exact=True).tap()
+    finn.locator('button[data-suit="kr"]').tap()
+    expect(page.locator("#results-3-cards")).to_have_value("Dhe Kkr")
+    expect(finn.locator(".picked")).to_have_text("D♥ K♣ = 20 Augen")
     phone.shot("hand-form")
     phone.button("Runde speichern").tap()
     expect(phone.status()).to_contain_text("Runde 1 gespeichert.")
+    stored = api.ok("GET", f"/sessions/{session['id']}/hands")[0]["entry"]
+    assert [r["cards"] for r in stored["results"]] == ["J 10", "A 3", "2 9", "QH KC"]
 
     # The scoreboard: the players' money with a sign, the pot in German euros.
     rows = page.get_by_role("region", name=re.compile(r"^(Salden|Punkte)$")).get_by_role("listitem")

@@ -4,6 +4,7 @@ money as a German reader writes them (1.234,50 €), the bank QR called GiroCode
 from __future__ import annotations
 
 import io
+import json
 import re
 from decimal import Decimal
 from html import unescape
@@ -119,3 +120,34 @@ def test_the_nights_paper_is_in_german_on_a_german_phone(german):
     assert re.search(r"0,\d\d €", sheet), sheet
     blank = pdf_text(german.client.get(f"{board}/blank.pdf"))
     assert "Augen" in blank
+
+
+def test_a_german_page_reads_and_shows_the_german_card_letters(german):
+    """RULES.md §20: Dame, Bube and the suits kr, pi, he, ka typed on a German page; the hand
+    shows them back as D♥ K♣, its correction offers them as typed, the buttons type them."""
+    german.start()
+    form = html(german.client.get(f"{german.board}/hands/new"))
+    ranks = re.findall(r'data-rank="([^"]+)"', form)
+    assert ranks[-3:] == ["B", "D", "K"] and ranks[0] == "A"
+    assert re.findall(r'data-suit="([^"]+)"', form)[:4] == ["pi", "he", "ka", "kr"]
+    letters = json.loads(unescape(re.search(r'data-card-letters="([^"]*)"', form).group(1)))
+    assert letters == {
+        "ranks": {"J": "B", "Q": "D"},
+        "suits": {"S": "pi", "H": "he", "D": "ka", "C": "kr"},
+    }
+    saved = german.enter(dict(HAND_1, Enda="B 10", Finn="Dhe Kkr"))
+    assert "Runde 1 gespeichert." in text(html(german.client.get(saved.headers["Location"])))
+    hand = text(html(german.client.get(f"{german.board}/hands/1")))
+    assert "D♥ K♣" in hand and "B 10" in hand
+    edit = html(german.client.get(f"{german.board}/hands/1/edit"))
+    assert 'value="Dhe Kkr"' in edit and 'value="B 10"' in edit
+
+
+def test_a_german_letter_typed_on_an_english_page_is_named_as_german(client):
+    phone = Phone(client)
+    phone.create_group()
+    phone.add_players("Enda", "John", "Rex", "Finn")
+    phone.start()
+    page = text(html(phone.enter(dict(HAND_1, Finn="Dhe K"))))
+    assert "German" in page
+    assert "Runde 1" not in page
