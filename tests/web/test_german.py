@@ -151,3 +151,14 @@ def test_a_german_letter_typed_on_an_english_page_is_named_as_german(client):
     page = text(html(phone.enter(dict(HAND_1, Finn="Dhe K"))))
     assert "German" in page
     assert "Runde 1" not in page
+
+
+def test_the_history_of_a_german_night_writes_the_cards_in_german_letters(german):
+    """The history says what was typed as a German player types it: "Dhe Kkr", not "QH KC"."""
+    board = german.start()
+    german.enter(dict(HAND_1, Finn="Dhe Kkr"))
+    page = text(html(german.client.get(f"{board}/history")))
+    assert "Runde 1 eingetragen: Enda B 10, John A 3, Rex 2 9, Finn Dhe Kkr." in page
+    german.client.post("/language", data={"lang": "en"})
+    english = text(html(german.client.get(f"{board}/history")))
+    assert "Hand 1 entered: Enda J 10, John A 3, Rex 2 9, Finn QH KC." in english
