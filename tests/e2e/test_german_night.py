@@ -174,9 +174,7 @@ def test_the_skat_example_on_a_german_phone(new_phone, live_server):
     expect(listed.locator("tfoot tr").first).to_have_text(
         re.compile(r"Spiele gewonnen\s*1\s*1\s*0")
     )
-    expect(listed.locator("tfoot tr").last).to_have_text(
-        re.compile(r"Spiele verloren\s*1\s*0\s*1")
-    )
+    expect(listed.locator("tfoot tr").last).to_have_text(re.compile(r"Spiele verloren\s*1\s*0\s*1"))
     rows = page.get_by_role("region", name=re.compile(r"^(Salden|Punkte)$")).get_by_role("listitem")
     for name, money in (("Ann", "-0,76"), ("Bob", "5,12"), ("Cas", "-4,36")):
         expect(rows.filter(has_text=name)).to_contain_text(f"{money}{NBSP}€")
