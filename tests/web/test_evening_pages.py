@@ -131,3 +131,9 @@ def test_the_evenings_page_shows_its_form_and_refuses_naming_the_field(phone):
     )
     assert refused.status_code == 422
     assert "Prizes must add up to 100 %: these add up to 80 %." in text(html(refused))
+
+
+def test_the_page_in_german(phone):
+    where = new_evening(phone)
+    page = text(html(phone.client.get(where, headers={"Accept-Language": "de"})))
+    assert "Einchecken" in page and "Scanne den Code mit deinem Handy" in page
