@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import delete, func, select
 
 from ledger.extensions import db
-from ledger.models import Change, GameSession, Hand, Player, SessionPlayer, utcnow
+from ledger.models import Change, EveningTable, GameSession, Hand, Player, SessionPlayer, utcnow
 from ledger.rules import base, nights
 from ledger.rules import game as game_rules
 from ledger.rules.base import State
@@ -341,6 +341,12 @@ def delete_session(group: GroupRef, session_id: int) -> None:
         if row.carried_into_id is not None or (row.finish or {}).get("movements"):
             raise Conflict(
                 "{night} has passed its pot on: it can no longer be deleted.",
+                night=night_named(row),
+            )
+        table = select(EveningTable.id).where(EveningTable.session_id == row.id)
+        if db.session.scalar(table) is not None:  # RULES.md §19: a round keeps its tables
+            raise Conflict(
+                "{night} is a table of a club evening: it stays with the evening's round.",
                 night=night_named(row),
             )
         if has_rounds(row.id):  # RULES.md §6c: money paid at the table never goes unseen

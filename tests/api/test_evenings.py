@@ -268,3 +268,14 @@ def test_a_klaverjasdrive_lists_each_players_team_points(table):
     for team in teams:  # partners opposite (seats 1 and 3, 2 and 4), drawn with the seats
         assert [lines[p] for p in team["players"]] == [team["score"]] * 2
     assert teams[0]["players"] == [first["players"][0], first["players"][2]]
+
+
+def test_a_tables_night_stays_with_its_round(table):
+    evening = new_evening(table, players=SEVEN[:2], game="cribbage")
+    drawn = table.ok("POST", f"{evenings(table)}/{evening['id']}/rounds", {}, 201)
+    sid = drawn["tables"][0]["session"]
+    number = drawn["tables"][0]["number"]
+    assert error(table.delete(f"/sessions/{sid}"), 409) == (
+        f"Cribbage #{number} is a table of a club evening: it stays with the evening's round."
+    )
+    assert table.ok("GET", f"/sessions/{sid}")["id"] == sid
