@@ -10,6 +10,7 @@ from ledger import paper
 from ledger.downloads import download
 from ledger.rules import GAMES, RuleError
 from ledger.services import league, seasons
+from ledger.services.errors import Conflict
 from ledger.web import access, i18n
 from ledger.web.tab import transfer_rows
 
@@ -43,13 +44,21 @@ def index(slug: str):
 @bp.route("/seasons/<int:season_id>", methods=["GET", "POST"])
 def show(slug: str, season_id: int):
     group = access.group_for_page(slug)
-    if request.method == "POST":  # the close, settled now or onto the tab (closed: 409)
-        seasons.close_season(group, season_id, request.form.get("settle", "now"))
-        return redirect(url_for(".show", slug=slug, season_id=season_id), 303)
+    error: RuleError | Conflict | None = None
+    if request.method == "POST":  # the close, settled now or onto the tab; refused: its page
+        try:
+            seasons.close_season(group, season_id, request.form.get("settle", "now"))
+            return redirect(url_for(".show", slug=slug, season_id=season_id), 303)
+        except (RuleError, Conflict) as e:
+            error = e
     season = seasons.season_view(group, season_id)
     paid = season.settlement
     rows = transfer_rows(paid.transfers, paid.currency) if paid else []
-    return render_template("seasons/show.html", group=group, season=season, transfers=rows)
+    said = error and i18n.error_text(error)
+    page = render_template(
+        "seasons/show.html", group=group, season=season, transfers=rows, error=said
+    )
+    return page, (409 if isinstance(error, Conflict) else 422) if error else 200
 
 
 @bp.get("/s/<int:session_id>/<any(sheet, blank):what>.pdf")
