@@ -58,6 +58,24 @@ class _TooLong:
         self.text = text
 
 
+class _Twice(dict[str, Any]):
+    """An object that gave one key twice (``twice``): a JSON reader keeps only the last, so
+    the first would be dropped without a word; refused naming it."""
+
+    twice = ""
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            twice = _Twice(pairs)
+            twice.twice = key
+            return twice
+        seen.add(key)
+    return dict(pairs)
+
+
 def _read_int(text: str) -> int | _TooLong:
     if len(text.lstrip("-")) > MAX_DIGITS:
         return _TooLong(text)
@@ -92,7 +110,9 @@ def json_object() -> dict[str, Any]:
     if nesting(text) > MAX_DEPTH:
         raise APIError(400, f"The request body is nested too deeply: at most {MAX_DEPTH} levels.")
     try:
-        data = json.loads(text, parse_int=_read_int, parse_constant=_refuse_constant)
+        data = json.loads(
+            text, parse_int=_read_int, parse_constant=_refuse_constant, object_pairs_hook=_pairs
+        )
     except ValueError:
         raise APIError(400, "The request body is not valid JSON.") from None
     if not isinstance(data, dict):
@@ -123,6 +143,11 @@ def _check_values(value: Any, where: str) -> None:
         if not math.isfinite(value):
             raise APIError(422, f"The number given for {where} is too large.", field=where)
     elif isinstance(value, dict):
+        if isinstance(value, _Twice):
+            twice = f"{where}.{value.twice}" if where else value.twice
+            raise APIError(
+                422, f"{twice} is given twice in the request: give it once.", field=twice
+            )
         for key, item in value.items():
             inner = f"{where}.{key}" if where else key
             if _UNKEEPABLE.search(key):

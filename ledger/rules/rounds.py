@@ -246,9 +246,23 @@ def _shares(people: Sequence[str], shares: Any, problems: Problems) -> dict[str,
         problems.add(RuleError("Give each share as a name and a whole number.", field="shares"))
         return counted
     keys = {p.casefold(): p for p in people}
+    given: dict[str, str] = {}  # each person's share as it was named: names match whatever case
     for name, share in shares.items():
         field = f"shares.{name}"
         person = keys.get(str(name).strip().casefold())
+        if person is not None and person in given:
+            problems.add(
+                RuleError(
+                    "{player}'s share is given twice, as {first} and {second}: give it once.",
+                    field=field,
+                    player=person,
+                    first=given[person],
+                    second=str(name),
+                )
+            )
+            continue
+        if person is not None:
+            given[person] = str(name)
         if person is None:
             problems.add(
                 RuleError(
