@@ -1,7 +1,9 @@
-"""Reading request bodies: JSON objects, typed fields and hand entries, or a 400 naming the field.
+"""Reading request bodies: JSON objects, typed fields and hand entries, or a refusal naming the field.
 
-Wrong JSON or a wrong type is the caller's mistake (400); a value of the right type that
-breaks a rule is for the services and the engine to refuse (422).
+A body that is not JSON (or not an object, or too deep) is malformed: 400. A field of the
+wrong type is well-formed JSON that breaks a rule of the call, as API.md "Errors" has it: 422
+naming the field, like a value of the right type that breaks a rule (which the services and
+the engine refuse). Issue 46.6: wrong types answered 400 here and 422 in the services.
 
 Before any view sees a body it is checked as a whole (API.md "Additions", "Bounds"): sent as
 ``application/json`` (else 415), valid UTF-8, nested at most ``MAX_DEPTH`` deep (counted on
@@ -44,6 +46,9 @@ _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 # What no text in a body may hold: NUL (PostgreSQL cannot store it) and a surrogate on its
 # own (it cannot be written as UTF-8, so neither database nor the JSON answer can take it).
 _UNKEEPABLE = re.compile("[\x00\ud800-\udfff]")
+
+# A field of the wrong type: well-formed JSON that breaks a rule of the call (API.md "Errors").
+WRONG_TYPE = 422
 
 # Methods a page of another site can send without the browser asking first (a "simple"
 # request): such a request must say it is JSON even with no body, or a form of any site could
@@ -166,14 +171,14 @@ def _check_values(value: Any, where: str) -> None:
 def text(body: dict[str, Any], key: str, where: str | None = None) -> str | None:
     value = body.get(key)
     if value is not None and not isinstance(value, str):
-        raise APIError(400, f"{key} must be text.", field=where or key)
+        raise APIError(WRONG_TYPE, f"{key} must be text.", field=where or key)
     return value
 
 
 def whole(body: dict[str, Any], key: str, where: str | None = None) -> int | None:
     value = body.get(key)
     if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-        raise APIError(400, f"{key} must be a whole number.", field=where or key)
+        raise APIError(WRONG_TYPE, f"{key} must be a whole number.", field=where or key)
     return value
 
 
@@ -182,7 +187,7 @@ def flag(body: dict[str, Any], key: str, where: str | None = None) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise APIError(400, f"{key} must be true or false.", field=where or key)
+        raise APIError(WRONG_TYPE, f"{key} must be true or false.", field=where or key)
     return value
 
 
@@ -192,17 +197,17 @@ def text_list(body: dict[str, Any], key: str, where: str | None = None) -> list[
         return None
     where = where or key
     if not isinstance(value, list):
-        raise APIError(400, f"{key} must be a list.", field=where)
+        raise APIError(WRONG_TYPE, f"{key} must be a list.", field=where)
     for i, item in enumerate(value):
         if not isinstance(item, str):
-            raise APIError(400, f"Each of {key} must be text.", field=f"{where}[{i}]")
+            raise APIError(WRONG_TYPE, f"Each of {key} must be text.", field=f"{where}[{i}]")
     return value
 
 
 def mapping(body: dict[str, Any], key: str) -> dict[str, Any] | None:
     value = body.get(key)
     if value is not None and not isinstance(value, dict):
-        raise APIError(400, f"{key} must be an object.", field=key)
+        raise APIError(WRONG_TYPE, f"{key} must be an object.", field=key)
     return value
 
 
@@ -212,7 +217,7 @@ def hand_entry(game: Game, body: dict[str, Any]) -> Any:
     try:
         return game.read_entry(body)
     except ShapeError as e:
-        raise APIError(400, e.message, field=e.field) from None
+        raise APIError(WRONG_TYPE, e.message, field=e.field) from None
 
 
 def request_id(body: dict[str, Any]) -> str | None:
