@@ -1,4 +1,4 @@
-"""Reading request bodies: JSON objects, typed fields and hand entries, or a refusal naming the field.
+"""Reading request bodies: JSON objects, typed fields and hand entries, or a refusal naming it.
 
 A body that is not JSON (or not an object, or too deep) is malformed: 400. A field of the
 wrong type is well-formed JSON that breaks a rule of the call, as API.md "Errors" has it: 422
