@@ -156,9 +156,20 @@ def league_points(night: NightResult, rules: Rules) -> dict[str, int]:
 
 def standings(results: Sequence[NightResult], rules: Rules) -> SeasonTable:
     """The season's table from its nights (in the order they started)."""
-    ordered = sorted(results, key=lambda r: (r.started_at, r.session))
-    points = [league_points(r, rules) for r in ordered]
-    places = [night_places(r) for r in ordered]
+    nights = [
+        SeasonNight(r.session, r.number, r.started_at, league_points(r, rules), night_places(r))
+        for r in results
+    ]
+    return table_of(nights, rules)
+
+
+def table_of(nights: Sequence[SeasonNight], rules: Rules) -> SeasonTable:
+    """The season's table from each night's league points and places (its ``dropped`` made
+    anew): what the table derives from the nights, worked out once, for an open season's
+    nights as they stand and for a closed season's nights as they closed (a restore)."""
+    ordered = sorted(nights, key=lambda n: (n.started_at, n.session))
+    points = [n.points for n in ordered]
+    places = [n.places for n in ordered]
     per_player: dict[str, list[tuple[int, int]]] = {}  # (night index, points), oldest first
     for i, night_points in enumerate(points):
         for player, value in night_points.items():
@@ -172,14 +183,9 @@ def standings(results: Sequence[NightResult], rules: Rules) -> SeasonTable:
             if i not in kept:
                 dropped.setdefault(i, []).append(player)
     ranked = _ranked(lines, rules)
-    nights = tuple(
-        SeasonNight(
-            r.session, r.number, r.started_at, points[i], places[i], tuple(dropped.get(i, ()))
-        )
-        for i, r in enumerate(ordered)
-    )
+    counted = tuple(replace(n, dropped=tuple(dropped.get(i, ()))) for i, n in enumerate(ordered))
     pot = rules.entry_fee * len(lines)
-    return SeasonTable(nights, ranked, pot, prizes(ranked, pot, rules), rules.entry_fee)
+    return SeasonTable(counted, ranked, pot, prizes(ranked, pot, rules), rules.entry_fee)
 
 
 def _line(

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from ledger.rules.errors import Problems, RuleError
 from ledger.rules.money import minor_units
+from ledger.rules.names import code_point, hidden_character
 from ledger.rules.settle import Party, PartyT, Transfer
 from ledger.rules.tab import settle_exact
 
@@ -370,4 +371,12 @@ def read_what(what: Any) -> str | None:
         )
     if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in tidy):
         raise RuleError("What the round was holds a character that cannot be shown.", field="what")
+    hidden = hidden_character(tidy)
+    if hidden is not None:
+        raise RuleError(
+            "What the round was holds {character}, a character that shows nothing or turns the "
+            "text around it: say it in plain words.",
+            field="what",
+            character=code_point(hidden),
+        )
     return tidy
