@@ -88,17 +88,17 @@ def _derived_table(
         raise _refused(season, Phrase("its table is damaged."))
     for part in ("nights", "standings", "pot", "prizes", "entry_fee"):
         if not _same(made[part], kept[part]):
-            raise _refused(season, Phrase(_UNLIKE[part]))
+            raise _refused(season, _UNLIKE[part])
     return made
 
 
 # What a closed season's table holds that its facts and options do not make, in words.
 _UNLIKE = {
-    "nights": "the nights its best nights leave out are not those its options leave out.",
-    "standings": "its standings are not what its nights and options make.",
-    "pot": "its prize pot is not what its entry fee and players make.",
-    "prizes": "its prizes are not what its pot and options make.",
-    "entry_fee": "its entry fee is not its options' entry fee.",
+    "nights": Phrase("the nights its best nights leave out are not those its options leave out."),
+    "standings": Phrase("its standings are not what its nights and options make."),
+    "pot": Phrase("its prize pot is not what its entry fee and players make."),
+    "prizes": Phrase("its prizes are not what its pot and options make."),
+    "entry_fee": Phrase("its entry fee is not its options' entry fee."),
 }
 
 
@@ -128,7 +128,7 @@ def _nights(
                 Phrase(
                     "night {number} of its table {reason}",
                     number=made.number,
-                    reason=Phrase(reason),
+                    reason=reason,
                 ),
             )
         nights.append(made)
@@ -139,28 +139,28 @@ def _nights(
 
 def _unlike_night(
     season: Mapping[str, Any], night: SeasonNight, source: Mapping[str, Any]
-) -> str | None:
+) -> Phrase | None:
     """What the night's facts in the table say that its session does not, in words."""
     options = source["options"] if isinstance(source["options"], dict) else {}
     wanted = series(season["game"], {"name": season["game_name"] or ""})
     if series(source["game"], options) != wanted:
-        return "is a night of another game."
+        return Phrase("is a night of another game.")
     if not season["first_day"] <= source["started_at"].date() <= season["last_day"]:
-        return "did not start within the season's dates."
+        return Phrase("did not start within the season's dates.")
     if night.started_at != source["started_at"] or night.number != source["number"]:
-        return "is not numbered or dated as its session is."
+        return Phrase("is not numbered or dated as its session is.")
     played = source["state"].get("scores", {}) if isinstance(source["state"], dict) else {}
     if not night.points or set(night.points) != set(night.places):
-        return "does not place each of its players once."
+        return Phrase("does not place each of its players once.")
     if not set(night.points) <= set(played):
-        return "names a player who did not play that night."
+        return Phrase("names a player who did not play that night.")
     if not _ranked(night.places):
-        return "places its players as no night's result can."
+        return Phrase("places its players as no night's result can.")
     scoring = season["options"].get("scoring", PLACES)
     if scoring == PLACES and any(
         night.points[p] != len(night.points) - place + 1 for p, place in night.places.items()
     ):
-        return "gives league points its places do not give."
+        return Phrase("gives league points its places do not give.")
     won = night.points.values()  # a money game places by its winnings, most first
     if (
         scoring == WINNINGS
@@ -169,7 +169,7 @@ def _unlike_night(
             place != 1 + sum(w > night.points[p] for w in won) for p, place in night.places.items()
         )
     ):
-        return "places its players otherwise than their winnings do."
+        return Phrase("places its players otherwise than their winnings do.")
     return None
 
 
