@@ -88,6 +88,12 @@ def _replay(
         _check_end(s, game, state, options)
     except RuleError as e:
         raise _refused(sid, e) from None
+    except entries.ShapeError:  # a game's call kept with a body it does not take
+        raise BackupError(
+            "Session {id} of the backup cannot be read back: a call kept between its hands is "
+            "not one the app makes.",
+            id=sid,
+        ) from None
     return game
 
 
