@@ -18,7 +18,7 @@ from ledger.rules.codecs import ENTRY, SEATING_OP, outcome_to_dict
 from ledger.rules.errors import RuleError
 from ledger.rules.game import Game
 from ledger.rules.keeper import brought_by
-from ledger.rules.registry import get_game
+from ledger.rules.registry import GAMES, get_game
 from ledger.services.backups import BackupError
 from ledger.services.loading import apply_seating
 
@@ -54,6 +54,8 @@ def _replay(
     unless each stored result is the replay's. Answers the session's game. ``keeper`` is the
     player who brought the pot the session opened with (RULES.md §2), if anyone did."""
     sid = s["id"]
+    if s["game"] not in GAMES:  # said as the file has it, escaped: one line
+        raise _bad("sessions.game", s["game"])
     try:
         game = get_game(s["game"])
         options = s["options"]

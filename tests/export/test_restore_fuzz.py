@@ -272,6 +272,7 @@ def test_a_backup_changed_at_random_is_refused_with_a_sentence_or_restored_faith
     @example(Mutation(("sessions", 0, "on_tab"), drop=True))
     # Issue 46.4's run: Boerenbridge's bids kept with no body tripped the replay.
     @example(Mutation(("sessions", 6, "seating", 0, "body"), None))
+    @example(Mutation(("sessions", 1, "game"), "\n"))  # said on one line
     def restore_one(change: Mutation) -> None:
         data, what = change.applied(backup), repr(change)
         slug = next(slugs)
