@@ -83,7 +83,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         app, browser, board = setup(Path(tmp), args.hands, args.database_url)
         browser.set_cookie("lang", args.lang)
-        from ledger.web.pagecache import scoreboards
+        from ledger.web.nights.pagecache import scoreboards
 
         with app.app_context():
             cache = scoreboards()

@@ -741,8 +741,8 @@ def queries_per_request(
         if each.post("/open", data=data).status_code not in (200, 302):
             raise SystemExit("signing in to count the scoreboard's queries failed")
     browser = table[0]
-    # The scoreboard's builds, counted where the view draws one (ledger/web/sessions.py).
-    from ledger.web import sessions as pages
+    # The scoreboard's builds, counted where the view draws one (ledger/web/nights/scoreboard.py).
+    from ledger.web.nights import scoreboard as pages
 
     draw = pages._scoreboard
     builds = [0]

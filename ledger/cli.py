@@ -156,7 +156,7 @@ def serve_command(
         raise click.UsageError("--workers needs Linux or macOS; leave it out on this system.")
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     ensure_database(app)
-    app.config["LEDGER_LISTEN_HOST"] = host  # the invite page asks (ledger/web/groups.py)
+    app.config["LEDGER_LISTEN_HOST"] = host  # the invite page asks (ledger/web/group/page.py)
     # The flags add to the settings; ledger/hosting.py reads them on each request.
     if trusted_proxy:
         app.config["LEDGER_TRUSTED_PROXY"] = True

@@ -1,5 +1,5 @@
 """Per-process caches of things built once per version and asked for often: the least recently
-used dropped first. ``PageCache`` keeps whole pages (ledger/web/pagecache.py keeps the
+used dropped first. ``PageCache`` keeps whole pages (ledger/web/nights/pagecache.py keeps the
 scoreboards in one), one build per key at a time; ``Kept`` is its plain part, which also keeps
 the nights' read models (ledger/services/night.py)."""
 
@@ -49,7 +49,7 @@ class PageCache(Kept[str]):
     A key must hold everything that makes two renderings differ: the session's version (so a
     new hand or a correction is a new key, never a stale page), the address, the language and
     the group's name. Not the browser's form token: pages are kept with a slot in its place and
-    each response gets its own (ledger/web/pagecache.py), so every phone at the table is
+    each response gets its own (ledger/web/nights/pagecache.py), so every phone at the table is
     served the one page built for a version. Each worker process keeps its own; nothing here
     needs sharing, because the version is read from the database first.
     """

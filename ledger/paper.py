@@ -26,11 +26,15 @@ from ledger.downloads import group_filename, session_filename
 from ledger.rules.registry import GAMES
 from ledger.services import exports, seasons
 from ledger.services.night import NightView, night_view
-from ledger.services.results import GroupRef, HandView, SessionView, TransferView
 from ledger.services.season_views import SeasonView
-from ledger.web.display import format_money, night_game, night_name
-from ledger.web.summary import hand_summary, round_text, transfer_text  # the pages' words
-from ledger.web.texts import hand_text, hand_words
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.hands import HandView
+from ledger.services.views.money import TransferView
+from ledger.services.views.sessions import SessionView
+from ledger.words.display import format_money, night_game, night_name
+from ledger.words.games import hand_text, hand_words
+from ledger.words.hands import hand_summary
+from ledger.words.money import round_text, transfer_text
 
 FONTS = Path(__file__).resolve().parent / "fonts"
 FONT = "DejaVu"
@@ -154,7 +158,7 @@ def night_sheet(night: NightView, hands: Sequence[HandView], group_name: str, ti
 
 
 def _in_words(sheet: Sheet, view: SessionView, hands: Sequence[HandView]) -> None:
-    """Every hand in the scoreboard's words (its list of hands, ledger/web/summary.py): the
+    """Every hand in the scoreboard's words (its list of hands, ledger/words/hands.py): the
     game's own where it has them (Klaverjassen's nat and pit, Boerenbridge's bids and
     tricks), else who won, who pays or scores what, and the pot."""
     if not hands:

@@ -13,7 +13,7 @@ from flask import g, request
 
 from ledger import services
 from ledger.services import auth as rules
-from ledger.services.results import GroupRef
+from ledger.services.views.groups import GroupRef
 
 F = TypeVar("F", bound=Callable[..., Any])
 

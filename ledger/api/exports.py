@@ -20,7 +20,7 @@ from ledger.export import (
     session_data,
 )
 from ledger.services import exports
-from ledger.services.results import GroupRef
+from ledger.services.views.groups import GroupRef
 
 
 @bp.get("/sessions/<int:session_id>/export.xlsx")

@@ -9,7 +9,7 @@ from ledger.api import bp
 from ledger.api.auth import own_group, with_group
 from ledger.api.parse import json_object, mapping, request_id, text, text_list
 from ledger.services import stats
-from ledger.services.results import GroupRef
+from ledger.services.views.groups import GroupRef
 
 
 @bp.post("/groups")

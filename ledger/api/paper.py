@@ -12,7 +12,7 @@ from ledger import paper
 from ledger.api import bp
 from ledger.api.auth import own_group, with_group
 from ledger.downloads import download
-from ledger.services.results import GroupRef
+from ledger.services.views.groups import GroupRef
 
 PDF = "application/pdf"
 LANGUAGES = ("en", "nl")

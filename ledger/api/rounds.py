@@ -11,7 +11,7 @@ from ledger.api import bp
 from ledger.api.auth import with_group
 from ledger.api.parse import json_object, request_id
 from ledger.services import rounds
-from ledger.services.results import GroupRef
+from ledger.services.views.groups import GroupRef
 
 # What a round's body may say; the engine checks each (422 naming the field).
 FIELDS = ("what", "amount", "paid_by", "for", "shares")

@@ -8,7 +8,7 @@ from ledger.api import bp
 from ledger.api.auth import own_group, with_group
 from ledger.api.parse import json_object, request_id
 from ledger.services import league, seasons
-from ledger.services.results import GroupRef
+from ledger.services.views.groups import GroupRef
 
 
 @bp.post("/groups/<slug>/seasons")

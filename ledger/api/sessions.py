@@ -11,7 +11,7 @@ from ledger.api.errors import APIError
 from ledger.api.parse import WRONG_TYPE, hand_entry, json_object, request_id, text, whole
 from ledger.ids import MAX_ID
 from ledger.rules import ShapeError
-from ledger.services.results import GroupRef
+from ledger.services.views.groups import GroupRef
 
 
 @bp.get("/sessions/<int:session_id>")

@@ -9,7 +9,7 @@ from ledger.api import bp
 from ledger.api.auth import own_group, with_group
 from ledger.api.parse import json_object
 from ledger.services import auth
-from ledger.services.results import GroupRef
+from ledger.services.views.groups import GroupRef
 
 
 @bp.post("/groups/<slug>/tokens")

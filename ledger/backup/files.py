@@ -20,8 +20,8 @@ from ledger.services.backups import (
     insert_group,
 )
 from ledger.services.errors import Conflict
-from ledger.services.results import GroupRef
 from ledger.services.throttle import claim_new_group
+from ledger.services.views.groups import GroupRef
 
 log = logging.getLogger(__name__)
 

@@ -43,8 +43,8 @@ from ledger.services.stats import (
 
 if TYPE_CHECKING:
     from ledger.services.exports import GroupExport, StreamedSession
-    from ledger.services.results import TabView
     from ledger.services.season_views import SeasonView
+    from ledger.services.views.tab import TabView
 
 
 def _engine_game(key: str) -> str:

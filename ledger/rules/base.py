@@ -183,7 +183,7 @@ class HandOutcome:
     def pot_story(self) -> PotStory:
         """Money games: who took the pot, who paid what, the odd units, the pot carried on."""
         return pot_story(
-            self.results, self.out, self.winners, self.payments, self.pot_before, self.pot_after
+            self.results, self.out, self.winners, self.movements, self.pot_before, self.pot_after
         )
 
 

@@ -31,6 +31,7 @@ from ledger.rules.base import (
 from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.game import Game, Option, Progress, check_players
 from ledger.rules.lengths import optional_whole
+from ledger.rules.samples import SampleNight, Step
 from ledger.rules.texts import N_
 
 NAME = "Boerenbridge"
@@ -531,6 +532,20 @@ class Boerenbridge(Game):
         self, core: HandEntry, posted: Mapping[str, Any], number: int, problems: Problems
     ) -> RoundEntry:
         return RoundEntry(tuple(entries.own(r, BidResult) for r in core.results))
+
+    def sample_night(self, players: Sequence[str]) -> SampleNight:
+        """Bids made before each round, the second round's bids waiting over the half-way
+        mark, and tricks taken (ledger/rules/samples.py)."""
+        ann, bob, cas = players[0], players[1], players[2]
+        bids = [{"bids": {bob: 1, cas: 0, ann: 0}}, {"bids": {cas: 1, ann: 0, bob: 0}}]
+        tricks = [{ann: 0, bob: 1, cas: 0}, {cas: 1, ann: 0, bob: 1}]
+        hands = [{"results": [{"player": p, "tricks": n} for p, n in t.items()]} for t in tricks]
+        before = (
+            Step("call", bids[0], name=BIDS),
+            Step("hand", hands[0]),
+            Step("call", bids[1], name=BIDS),  # waiting over the half-way mark
+        )
+        return SampleNight((ann, bob, cas), ann, {}, before, (Step("hand", hands[1]),), {})
 
 
 GAME = Boerenbridge()

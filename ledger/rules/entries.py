@@ -372,7 +372,7 @@ def shown(values: Mapping[str, Any], kinds: Mapping[str, str], language: str) ->
     return found
 
 
-# --- A refusal laid out on a page's form (ledger/web/entry.py places it) -------------------------
+# --- A refusal laid out on a page's form (ledger/web/nights/entry.py places it) ----------------
 
 
 @dataclasses.dataclass

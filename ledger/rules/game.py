@@ -31,6 +31,7 @@ from ledger.rules.base import (
 )
 from ledger.rules.cards import JOKER, RANKS, SUITS, Card, spot_value
 from ledger.rules.errors import Phrase, Problems, RuleError
+from ledger.rules.samples import SampleNight, default_night
 from ledger.rules.table import EntryForm, RummyReward
 from ledger.rules.texts import N_
 
@@ -294,6 +295,12 @@ class Game:
         if form.cards and form.show_total:
             return (form.total_unit,)
         return (N_("Points"),)
+
+    def sample_night(self, players: Sequence[str]) -> SampleNight:
+        """A few hands of the game as the API takes them, for the tests that go through every
+        game (ledger/rules/samples.py): made from the game's entry and facts, unless its hands
+        need more (its own calls, its own entry), and then the game says its own."""
+        return default_night(self, players)
 
     def says_out(self) -> bool:
         """Whether a hand's words say who went out (or that nobody did)."""

@@ -26,6 +26,7 @@ from ledger.rules.base import (
 from ledger.rules.cards import Card, card_letters, cards_read, check_deck, parse_cards, spot_total
 from ledger.rules.errors import Problems, RuleError
 from ledger.rules.game import Game, Option
+from ledger.rules.samples import SampleNight, Step
 from ledger.rules.texts import N_
 
 KNOCK, GIN, BIG_GIN, DRAW = "knock", "gin", "big_gin", "draw"
@@ -603,6 +604,21 @@ class GinRummy(Game):
 
     def endings(self, options: Mapping[str, Any]) -> tuple[str, ...]:
         return endings(options)
+
+    def sample_night(self, players: Sequence[str]) -> SampleNight:
+        """A knock and two gins, for a stake, to 50: it ends by itself (samples.py)."""
+        ann, bob = players[0], players[1]
+        knock = {"out": ann, "ending": "knock", "results": _said({ann: "2C", bob: "KS QS"})}
+        gin = {"out": bob, "ending": "gin", "results": _said({ann: "9H 9D"})}
+        last = {"out": bob, "ending": "gin", "results": _said({ann: "KH KD KC 5H"})}
+        before = (Step("hand", knock), Step("hand", gin))
+        options = {"target": 50, "stake": 1}
+        return SampleNight((ann, bob), bob, options, before, (Step("hand", last),), None)
+
+
+def _said(cards: Mapping[str, str]) -> list[dict[str, str]]:
+    """A hand's results as the API takes them: each player's cards left in hand."""
+    return [{"player": p, "cards": c} for p, c in cards.items()]
 
 
 GAME = GinRummy()

@@ -39,3 +39,9 @@ def to_settle(score: int, kept: int) -> int:
     """What the night's settle-up settles for a player, in units: their balance, and the pot
     they keep at the end paid to them (RULES.md §2 "The pot keeper")."""
     return score + kept
+
+
+def settled_winnings(settled: int, kept: int, brought_back: int) -> int:
+    """What a player won or lost on a money night, from what its settle-up settles for them
+    (``to_settle``): without the pot they keep at the end, nor the one they brought back."""
+    return winnings(settled - kept, brought_back)

@@ -17,6 +17,7 @@ from ledger.rules import entries, payout
 from ledger.rules.base import HandEntry, HandOutcome, PlayerResult, State, left_of, next_seat
 from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.game import Game, Option, Progress, check_players
+from ledger.rules.samples import SampleNight, Step
 from ledger.rules.texts import N_
 
 NAME = "Klaverjassen"
@@ -383,6 +384,13 @@ class Klaverjassen(Game):
             for t in TEAMS
         )
         return KlaverEntry(playing=playing, teams=teams, pit=values["pit"])
+
+    def sample_night(self, players: Sequence[str]) -> SampleNight:
+        """Two hands, each a team's points and roem; the second a "nat" (samples.py)."""
+        seats = tuple(players[:4])
+        first = {"playing": 2, "teams": [{"team": 2, "points": 100, "roem": 20}]}
+        nat = {"playing": 1, "teams": [{"team": 1, "points": 70, "roem": 20}]}
+        return SampleNight(seats, seats[-1], {}, (Step("hand", first),), (Step("hand", nat),), None)
 
 
 GAME = Klaverjassen()

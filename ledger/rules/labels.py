@@ -1,7 +1,7 @@
 """What the options of the games and their choices are called, for the pages and workbooks.
 
 English, marked with ``N_`` so that ``pybabel extract`` finds them; the pages translate them
-where they show them (ledger/web/texts.py), the workbooks where they write them
+where they show them (ledger/words/games.py), the workbooks where they write them
 (ledger/export.py). Here, beside the engine, so that both read them without one importing
 the other.
 """
@@ -119,7 +119,7 @@ def _own_option(name: str, game: str | None) -> Option | None:
 
 
 # A Gin Rummy hand's line on the scoreboard, by how it ended ("undercut": a knock the other
-# player undercut), for ledger/web/summary.py to fill in from the engine's story.
+# player undercut), for ledger/words/hands.py to fill in from the engine's story.
 ENDING_WORDS = {
     "knock": N_("%(name)s knocks %(dead)d v %(against)d"),
     "undercut": N_("%(name)s knocks %(dead)d, %(other)s undercuts with %(against)d"),

@@ -26,6 +26,7 @@ from ledger.rules.base import (
 from ledger.rules.cards import Card, card_letters, cards_read, check_deck, parse_cards, spot_total
 from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.game import Game, Option
+from ledger.rules.samples import SampleNight, Step
 from ledger.rules.texts import N_
 
 NAME = "Rummy 500"
@@ -504,6 +505,17 @@ class Rummy500(Game):
 
     def packs(self, options: Mapping[str, Any], seated: int) -> int:
         return packs(seated)
+
+    def sample_night(self, players: Sequence[str]) -> SampleNight:
+        """Hands of melded points and cards left in hand, for a stake (samples.py)."""
+        ann, bob = players[0], players[1]
+        melded = {"player": bob, "melded": "AH 2H 3H", "low_aces": 1, "cards": "5D"}
+        first = {"out": ann, "results": [{"player": ann, "melded_points": 30}, melded]}
+        ann_left = {"player": ann, "melded_points": 0, "cards": "KD"}
+        second = {"out": bob, "results": [ann_left, {"player": bob, "melded_points": 40}]}
+        return SampleNight(
+            (ann, bob), bob, {"stake": 1}, (Step("hand", first),), (Step("hand", second),), {}
+        )
 
 
 GAME = Rummy500()

@@ -21,6 +21,7 @@ from ledger.rules.base import (
 from ledger.rules.cards import SUITS, Card, card_label, cards_read, check_deck, parse_cards
 from ledger.rules.errors import Param, Phrase, Problems, RuleError
 from ledger.rules.game import Game, Progress
+from ledger.rules.samples import SampleNight, Step
 from ledger.rules.texts import N_
 
 SPIN_RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # aces high, no 2s
@@ -394,6 +395,18 @@ class SpinRummy(Game):
 
     def meld_value(self, cards: Sequence[Card]) -> int | None:
         return score(cards)
+
+    def sample_night(self, players: Sequence[str]) -> SampleNight:
+        """Hands entered as melds laid out, both players' (ledger/rules/samples.py)."""
+        ann, bob = players[0], players[1]
+        first = {ann: ["4S 5S 6S"], bob: ["3S 3H 3D", "7C 8C 9C"]}
+        second = {ann: [], bob: ["5H 5D 5C"]}
+        hands = [
+            {"results": [{"player": p, "melds": m} for p, m in h.items()]} for h in (first, second)
+        ]
+        return SampleNight(
+            (ann, bob), ann, {}, (Step("hand", hands[0]),), (Step("hand", hands[1]),), {}
+        )
 
 
 GAME = SpinRummy()

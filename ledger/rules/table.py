@@ -100,10 +100,21 @@ class PotStory:
     odd_units: int  # units a tie could not share evenly, put into the pot
     pot_before: int | None  # after this hand's antes
     pot_after: int | None  # carried to the next hand
+    antes: int = 0  # units this hand's antes put in the pot (what went into it, but odd units)
 
     @property
     def out_wins_alone(self) -> bool:
         return self.out is not None and self.winners == (self.out,)
+
+    @property
+    def collected(self) -> int:
+        """What the player out collects: the pot taken and the payments to them."""
+        return self.taken + (self.received.get(self.out, 0) if self.out is not None else 0)
+
+    @property
+    def pot_before_antes(self) -> int | None:
+        """The pot as the hand found it, before its antes went in."""
+        return None if self.pot_before is None else self.pot_before - self.antes
 
 
 def pot_story(
@@ -114,10 +125,12 @@ def pot_story(
     pot_before: int | None,
     pot_after: int | None,
 ) -> PotStory:
-    """The story of one money hand from its outcome: results in seat order, the payments
-    between players, the pot after the antes and after the hand."""
+    """The story of one money hand from its outcome: results in seat order, the money that
+    moved (between players; what went into the pot gives the antes), the pot after the antes
+    and after the hand."""
     received: dict[str, int] = {}
     paid: dict[str, int] = {}
+    into = sum(p.units for p in payments if p.target is None)
     for p in payments:
         if p.source is None or p.target is None:
             continue  # the pot's own movements are told by its before and after
@@ -139,4 +152,5 @@ def pot_story(
         odd_units=odd,
         pot_before=pot_before,
         pot_after=pot_after,
+        antes=max(into - odd, 0),
     )

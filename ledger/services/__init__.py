@@ -1,7 +1,7 @@
 """The service layer: the only code that reads and writes rows and calls the rules engine.
 
 The JSON API, the web pages and the workbooks call these functions and get frozen views
-back (ledger/services/results.py); they never touch a row. Refusals are exceptions with a
+back (ledger/services/views/); they never touch a row. Refusals are exceptions with a
 sentence for the player: RuleError (422), NotFound (404), Conflict (409; GroupFull),
 Unauthorized (401), TooManyAttempts (429; TooManyNewGroups), Busy (503).
 """
@@ -61,8 +61,8 @@ from ledger.services.sessions import (
     session_history,
     session_numbers,
     session_view,
-    settlement,
 )
+from ledger.services.settlement import settlement
 
 __all__ = [
     "Busy",

@@ -23,8 +23,9 @@ from ledger.rules.epc import epc_payload
 from ledger.rules.iban import check_account_name, check_iban
 from ledger.services.errors import NotFound
 from ledger.services.groups import name_key
-from ledger.services.results import AccountView, GroupRef, TransferView
 from ledger.services.unit_of_work import write
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.money import AccountView, TransferView
 
 
 def set_account(group: GroupRef, player: str, iban: Any, name: Any) -> AccountView:

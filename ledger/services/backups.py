@@ -35,9 +35,9 @@ from ledger.models import (
 )
 from ledger.services import room
 from ledger.services.errors import Conflict, NotFound, ServiceError
-from ledger.services.results import GroupRef
 from ledger.services.seasons import group_seasons
 from ledger.services.tab import group_tabs
+from ledger.services.views.groups import GroupRef
 
 # The group's tables in the order they are restored, with the key each has in the backup.
 TABLES: tuple[tuple[str, type[Any]], ...] = (

@@ -21,18 +21,12 @@ from ledger.rules.game import Game
 from ledger.rules.money import amount, minor_units
 from ledger.rules.payout import for_money, game_payout
 from ledger.services.loading import session_game, table_state
-from ledger.services.results import (
-    GroupRef,
-    HandView,
-    MovementView,
-    PaymentView,
-    ProgressView,
-    ResultView,
-    RoundView,
-    SeatView,
-    SessionView,
-    night_currency,
-)
+from ledger.services.views.base import night_currency
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.hands import HandView, MovementView, ResultView
+from ledger.services.views.money import PaymentView
+from ledger.services.views.rounds import RoundView
+from ledger.services.views.sessions import ProgressView, SeatView, SessionView
 
 # What every hand's outcome, and each of its results, holds: the rest is its game's own.
 _OUTCOME_KEYS = frozenset(

@@ -22,8 +22,9 @@ from ledger.rules.errors import RuleError
 from ledger.services.building import build_session_view
 from ledger.services.errors import Conflict
 from ledger.services.loading import apply_seating, check_version, load_session, session_game
-from ledger.services.results import GroupRef, SessionView
 from ledger.services.unit_of_work import record, write
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.sessions import SessionView
 
 BOUGHT_IN = "player.bought_in"
 TAKEN_BACK = "player.buy_in_taken_back"

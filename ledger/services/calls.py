@@ -17,8 +17,9 @@ from ledger.rules.base import State
 from ledger.services.building import build_session_view
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.loading import check_version, load_session, session_game
-from ledger.services.results import GroupRef, SessionView
 from ledger.services.unit_of_work import record, write
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.sessions import SessionView
 
 CALLED = "session.called"
 # What a request carries beside the call's own body: not kept with it.

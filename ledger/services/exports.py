@@ -21,19 +21,15 @@ from ledger.extensions import db
 from ledger.services.groups import group_view
 from ledger.services.hands import iter_hands
 from ledger.services.night import NightView, night_view
-from ledger.services.results import (
-    GroupRef,
-    GroupView,
-    HandView,
-    MovementView,
-    SessionView,
-    SettlementView,
-    TabView,
-)
 from ledger.services.season_views import SeasonView
 from ledger.services.seasons import group_seasons
 from ledger.services.sessions import session_view
 from ledger.services.tab import group_tabs
+from ledger.services.views.groups import GroupRef, GroupView
+from ledger.services.views.hands import HandView, MovementView
+from ledger.services.views.money import SettlementView
+from ledger.services.views.sessions import SessionView
+from ledger.services.views.tab import TabView
 
 # Reads that happen between two writes of someone at the table could mix two versions of a
 # session; the session's version before and after tells, and the reads are simply repeated.

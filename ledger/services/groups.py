@@ -38,15 +38,9 @@ from ledger.rules.names import breaks_lines, code_point, hidden_character
 from ledger.rules.registry import GAMES
 from ledger.services import charts
 from ledger.services.errors import Conflict, NotFound
-from ledger.services.results import (
-    GameInfo,
-    GroupRef,
-    GroupView,
-    PlayerView,
-    SessionSummary,
-)
 from ledger.services.room import check_room
 from ledger.services.unit_of_work import record, write
+from ledger.services.views.groups import GameInfo, GroupRef, GroupView, PlayerView, SessionSummary
 
 
 def list_games() -> list[GameInfo]:

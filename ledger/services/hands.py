@@ -36,14 +36,10 @@ from ledger.services.loading import (
     session_game,
 )
 from ledger.services.night import ScoreboardView, night_of
-from ledger.services.results import (
-    AddedHand,
-    ChangeView,
-    GroupRef,
-    HandView,
-    SessionView,
-)
 from ledger.services.unit_of_work import record, write
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.hands import AddedHand, HandView
+from ledger.services.views.sessions import ChangeView, SessionView
 
 # What a hand's view is made of. A read takes these columns rather than Hand objects: it has
 # no use for the identity map and change tracking that each object costs.

@@ -23,7 +23,8 @@ from ledger.rules.keeper import brought_by, to_settle
 from ledger.rules.payout import for_money, game_payout
 from ledger.services.building import build_session_view, ordered_players, player_name
 from ledger.services.groups import name_key
-from ledger.services.results import GroupRef, SessionView
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.sessions import SessionView
 
 KEEPER_FIELD = "pot_keeper"
 

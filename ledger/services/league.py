@@ -33,8 +33,8 @@ from ledger.rules.rivals import Rivals, rivals
 from ledger.services.errors import NotFound
 from ledger.services.groups import name_key
 from ledger.services.night import NightView, build_night
-from ledger.services.results import GroupRef
 from ledger.services.stats import ALL_TIME, Period, SessionFacts, session_facts
+from ledger.services.views.groups import GroupRef
 
 # The groups whose nights' results are kept per process (``finished_results``).
 KEPT_GROUPS = 32

@@ -17,7 +17,7 @@ from ledger.rules.errors import RuleError
 from ledger.rules.game import Game
 from ledger.rules.registry import get_game
 from ledger.services.errors import Conflict, NotFound
-from ledger.services.results import GroupRef
+from ledger.services.views.groups import GroupRef
 
 
 def load_session(group: GroupRef, session_id: int, *, lock: bool = False) -> GameSession:

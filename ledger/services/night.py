@@ -50,16 +50,11 @@ from ledger.services.building import (
 from ledger.services.errors import RuleError
 from ledger.services.loading import read_session, session_game
 from ledger.services.plans import pot_plan
-from ledger.services.results import (
-    BalanceView,
-    GroupRef,
-    HandView,
-    SeatView,
-    SessionView,
-    SettlementView,
-    TransferView,
-)
-from ledger.services.sessions import night_epc, settle_row, settlement
+from ledger.services.settlement import night_epc, settle_row, settlement
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.hands import HandView
+from ledger.services.views.money import BalanceView, SettlementView, TransferView
+from ledger.services.views.sessions import SeatView, SessionView
 
 # The nights kept built per process: the tables being played and a few more.
 KEPT_NIGHTS = 256
@@ -258,7 +253,7 @@ def build_night(
     # winnings, in its standings and in its settlement's balances alike.
     priced = view.money or view.payout is not None
     if settled is not None and not priced:
-        unpriced = tuple(replace(b, game_money=False) for b in settled.balances)
+        unpriced = tuple(replace(b, winnings=None) for b in settled.balances)
         settled = replace(settled, balances=unpriced)
     balances = {b.player: b for b in settled.balances} if settled is not None else {}
     brought = _brought(view)

@@ -18,7 +18,8 @@ from ledger.extensions import db, quick_read
 from ledger.models import AccessGrant, Change, GameSession, Group
 from ledger.services.auth import web_grant_holds
 from ledger.services.loading import load_session
-from ledger.services.results import ChangeView, GroupRef
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.sessions import ChangeView
 
 
 @dataclass(frozen=True)

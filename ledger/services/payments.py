@@ -35,8 +35,10 @@ from ledger.services.groups import name_key
 from ledger.services.loading import load_session, session_game
 from ledger.services.night import settled_now
 from ledger.services.plans import fix_plan, pot_plan
-from ledger.services.results import GroupRef, PaymentView, SettlementView, timestamp
 from ledger.services.unit_of_work import record, write
+from ledger.services.views.base import timestamp
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.money import PaymentView, SettlementView
 
 # The kinds of history a payment leaves: changes that move no score.
 PAYMENT_CHANGES = frozenset({"payment.recorded", "payment.deleted"})

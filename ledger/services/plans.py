@@ -37,8 +37,9 @@ from ledger.services.building import (
 from ledger.services.errors import Conflict
 from ledger.services.keepers import checked_keeper
 from ledger.services.loading import load_session, session_game
-from ledger.services.results import GroupRef, SessionView
 from ledger.services.unit_of_work import record, write
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.sessions import SessionView
 
 CHOICE_FIELD = "leftover_pot"
 # The words a finish may use for the pot (API.md): a game whose pot has no choice (Kaluki

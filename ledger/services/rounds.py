@@ -40,13 +40,10 @@ from ledger.services.building import (
 )
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.loading import load_session
-from ledger.services.results import (
-    AddedRound,
-    GroupRef,
-    RoundView,
-    timestamp,
-)
 from ledger.services.unit_of_work import record, write
+from ledger.services.views.base import timestamp
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.rounds import AddedRound, RoundView
 
 
 def list_rounds(group: GroupRef, session_id: int) -> list[RoundView]:

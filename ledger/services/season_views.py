@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 from ledger.rules.league import SeasonTable, Standing
 from ledger.rules.money import amount
 from ledger.rules.rivals import Rivals
-from ledger.services.results import BalanceView, TransferView, timestamp
+from ledger.services.views.base import timestamp
+from ledger.services.views.money import BalanceView, TransferView
 
 if TYPE_CHECKING:
     from ledger.services.league import RatingLine

@@ -38,7 +38,6 @@ from ledger.services.accounts import with_epc
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import name_key
 from ledger.services.league import finished, finished_results, same_game
-from ledger.services.results import BalanceView, GroupRef, TransferView
 from ledger.services.season_views import (
     AddedSeason,
     PlayerLeague,
@@ -49,6 +48,8 @@ from ledger.services.season_views import (
 from ledger.services.stats import Period
 from ledger.services.tab import season_paid
 from ledger.services.unit_of_work import write
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.money import BalanceView, TransferView
 
 
 def _closed() -> Conflict:
@@ -249,7 +250,7 @@ def _settlement(
         settled, pairs = settle_amounts(balances, unit, currency)
         transfers = tuple(TransferView(t.source, t.target, t.units, money) for t, money in pairs)
     views = tuple(
-        BalanceView(p, u, amount(u, unit, currency), settled.get(p))
+        BalanceView(p, u, amount(u, unit, currency), settled.get(p), winnings=u)
         for p, u in sorted(balances.items(), key=lambda pu: (-pu[1], pu[0]))
     )
     if row.on_tab:

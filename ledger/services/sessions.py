@@ -1,9 +1,10 @@
-"""Sessions: starting one, reading it, players joining and leaving, the end and settling up.
+"""Sessions: starting one, reading it, players joining and leaving, the end.
 
 - ``create_session`` (a request id sent again answers the session it started),
-  ``session_view``, ``join_session``, ``leave_session``, ``finish_session``,
-  ``settlement`` (who pays whom, after the payments made) and ``session_history`` (every
-  change, oldest first).
+  ``session_view``, ``join_session``, ``leave_session``, ``finish_session`` and
+  ``session_history`` (every change, oldest first). Who pays whom at the end is the
+  settlement's own (ledger/services/settlement.py), a pot carried between nights the pot's
+  (ledger/services/pot.py).
 - ``delete_session`` (one started by mistake, before its first hand), ``remembered_table``
   (the seats and the deal the group's last session left) and ``only_open_session``.
 """
@@ -12,27 +13,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Row, delete, func, select
+from sqlalchemy import delete, func, select
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession, Hand, Player, SessionPlayer, utcnow
 from ledger.rules import base, nights
 from ledger.rules import game as game_rules
 from ledger.rules.base import State
-from ledger.rules.epc import remittance
 from ledger.rules.errors import RuleError
-from ledger.rules.money import amount, settle_amounts
 from ledger.rules.payout import check_stake_seats
 from ledger.rules.registry import get_game
-from ledger.services.accounts import with_epc
 from ledger.services.building import (
     build_session_view,
     has_rounds,
     night_named,
-    payment_views,
     player_name,
 )
 from ledger.services.building import session_numbers as numbers_in
@@ -49,7 +45,6 @@ from ledger.services.keepers import (
     keep_pot,
     keeper_names,
     put_on_tab,
-    settlement_balances,
     tab_keeper,
 )
 from ledger.services.loading import (
@@ -57,20 +52,12 @@ from ledger.services.loading import (
     load_session,
     read_session,
     session_game,
-    table_state,
 )
 from ledger.services.plans import check_unpaid, checked_choice, pot_plan
-from ledger.services.results import (
-    AddedSession,
-    BalanceView,
-    ChangeView,
-    GroupRef,
-    PaymentView,
-    SessionView,
-    SettlementView,
-    TransferView,
-)
+from ledger.services.pot import carry_pot, pot_to_take_up, return_pot
 from ledger.services.unit_of_work import record, write
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.sessions import AddedSession, ChangeView, SessionView
 
 
 def create_session(
@@ -110,7 +97,7 @@ def create_session(
         options = _named_as_before(group, rules.key, chosen)
         first = next((p for p in seats if name_key(p) == name_key(dealer.strip())), dealer)
         here = {p.id for p in known.values()}
-        source = _pot_to_take_up(group, rules.key, options, here) if rules.money else None
+        source = pot_to_take_up(group, rules.key, options, here) if rules.money else None
         carried = source.carried_pot if source is not None else 0
         # The antes in the pot travel with it, so a refund on a later night gives them back
         # to the players who paid them (RULES.md §2), not to whoever antes tonight.
@@ -124,7 +111,7 @@ def create_session(
         row = _open_session(group, rules.key, options, state, request_id)
         row.carried_in_keeper_id = keeper_id
         if source is not None:
-            _carry_pot(source, into=row)
+            carry_pot(source, into=row)
         _record_start(row, state, source, keeper_id)
         db.session.flush()
         return AddedSession(build_session_view(group, row), created=True)
@@ -297,90 +284,6 @@ def _money_finish(
     return ended.state, {"leftover_pot": asked, "movements": movements}
 
 
-def settlement(
-    group: GroupRef,
-    session_id: int,
-    leftover_pot: str | None = None,
-    pot_keeper: str | None = None,
-) -> SettlementView:
-    """Who pays whom to square the session (RULES.md §6), in the session's currency.
-
-    The pot is a party: money that went into a pot carried on is paid into it (``to`` None);
-    a carried-in pot that was won is paid out of it (``from`` None).
-
-    ``leftover_pot`` (``carry`` or ``refund``) answers, for an open session, the settlement it
-    will have once finished that way: the same transfers ``finish_session`` then leaves. Without
-    it an open session is settled as it stands, its pot carried on. A finished session always
-    answers its own settlement. ``pot_keeper`` (a player of the session) answers, for an open
-    session carried on, the settlement with that player keeping the pot.
-
-    The payments made at the table (ledger/services/payments.py) are counted last: each
-    balance's ``outstanding`` is what is left, and the transfers settle only that.
-    """
-    return settle_row(group, load_session(group, session_id), leftover_pot, pot_keeper)
-
-
-def settle_row(
-    group: GroupRef,
-    row: GameSession | Row[Any],
-    leftover_pot: str | None = None,
-    pot_keeper: str | None = None,
-    *,
-    epc: bool = True,
-) -> SettlementView:
-    """``settlement`` of the session ``row`` (its ORM object or its columns), the QR codes'
-    texts on its transfers unless ``epc`` is False (ledger/services/night.py adds them when
-    it answers: a bank account is the player's, not the night's)."""
-    game = session_game(row)
-    state, keeper = _settled_state(row, game, leftover_pot, pot_keeper)
-    players, balances = settlement_balances(row, game, state, keeper)
-    unit_value = Decimal(row.options["unit_value"])
-    currency = row.options["currency"]
-    # Paying up (RULES.md §2): the payments made lower what is still outstanding.
-    paid = payment_views(row, unit_value, currency)
-    left = _after_payments(balances, paid)
-    settled, _ = settle_amounts(balances, unit_value, currency)
-    owed, transfers = settle_amounts(left, unit_value, currency)
-    brought = _brought_back(row, state) if game.money else {}
-    kept = {keeper: state.pot} if keeper is not None and game.money else {}
-    views = tuple(TransferView(t.source, t.target, t.units, m) for t, m in transfers)
-    title = nights.night_name(game.name, nights.own_name(row.options), row.number)
-    return SettlementView(
-        session=row.id,
-        status=row.status,
-        currency=currency,
-        unit_value=unit_value,
-        balances=tuple(
-            BalanceView(
-                p,
-                balances[p],
-                amount(balances[p], unit_value, currency),
-                settled=settled[p],
-                outstanding=left[p],
-                outstanding_amount=owed[p],
-                pot_kept=kept.get(p, 0),
-                brought_back=brought.get(p, 0),
-            )
-            for p in players
-        ),
-        pot=state.pot if game.money else 0,
-        pot_amount=amount(state.pot if game.money else 0, unit_value, currency),
-        # A night on the tab has no transfers of its own (RULES.md §6a): the tab pays it.
-        transfers=() if row.on_tab else night_epc(group, title, currency, views) if epc else views,
-        payments=paid,
-        pot_keeper=keeper if keeper in balances else None,
-        on_tab=row.on_tab,
-    )
-
-
-def _brought_back(row: GameSession | Row[Any], state: State) -> dict[str, int]:
-    """The pot the night opened with, by the player who brought it back (RULES.md §2)."""
-    if not state.carried_in or row.carried_in_keeper_id is None:
-        return {}
-    keeper = player_name(row.carried_in_keeper_id)
-    return {keeper: state.carried_in} if keeper is not None else {}
-
-
 def _finished_already(group: GroupRef, row: GameSession, settle: Any) -> SessionView:
     """A finish of a finished session: only a points game for money that ended by itself
     may still go on the tab (its hands stay correctable, and the tab follows them)."""
@@ -392,48 +295,6 @@ def _finished_already(group: GroupRef, row: GameSession, settle: Any) -> Session
     record(row, "tab.added", before=None, after=put_on_tab(row, True))
     db.session.flush()
     return build_session_view(group, row)
-
-
-def night_epc(
-    group: GroupRef, night: str, currency: str, transfers: Sequence[TransferView]
-) -> tuple[TransferView, ...]:
-    """A night's transfers, a QR code's text on each in euros to a player with a bank account
-    (RULES.md §6b), the remittance naming the ``night`` as its pages do ("Spot #2")."""
-    return with_epc(group, transfers, currency, remittance(group.name, night))
-
-
-def _settled_state(
-    row: GameSession | Row[Any],
-    game: game_rules.Game,
-    leftover_pot: str | None,
-    pot_keeper: str | None,
-) -> tuple[State, str | None]:
-    """The state a settlement pays and who keeps its pot: an open night as it will end under
-    ``leftover_pot`` (else the table's plan, services/plans.py: the same on every phone), a
-    finished one as it ended. The keeper's pot and a points game's payout are counted by
-    ``settlement_balances`` (services/keepers.py)."""
-    state = table_state(row)
-    if row.status == "finished":
-        return state, keeper_names(row)[0]
-    if leftover_pot is None:
-        plan = pot_plan(row, game)
-        leftover_pot, pot_keeper = plan.choice, plan.keeper
-    if leftover_pot is not None and game.money:
-        state = game.finish(state, row.options, leftover_pot).state
-    return state, pot_keeper if leftover_pot == "carry" and state.pot else None
-
-
-def _after_payments(
-    balances: Mapping[str | None, int], paid: Sequence[PaymentView]
-) -> dict[str | None, int]:
-    """What is still outstanding once the payments made are counted: a payer owes that much
-    less, a payee is owed that much less. A payment that a later correction made too large
-    turns the other way (the payee now owes the difference back), so none is ever lost."""
-    left = dict(balances)
-    for p in paid:
-        left[p.source] = left.get(p.source, 0) + (p.units or 0)
-        left[p.target] = left.get(p.target, 0) - (p.units or 0)
-    return left
 
 
 def session_history(group: GroupRef, session_id: int) -> list[ChangeView]:
@@ -472,7 +333,7 @@ def delete_session(group: GroupRef, session_id: int) -> None:
             )
         source = db.session.scalar(select(GameSession).where(GameSession.carried_into_id == row.id))
         if source is not None:
-            _return_pot(source, row)
+            return_pot(source, row)
         # The rows that belong to the session only; the database's cascades are the backstop.
         for model in (Change, Hand, SessionPlayer):
             db.session.execute(delete(model).where(model.session_id == row.id))
@@ -506,19 +367,6 @@ def only_open_session(group: GroupRef) -> int | None:
         .limit(2)
     ).all()
     return ids[0] if len(ids) == 1 else None
-
-
-def _return_pot(source: GameSession, deleted: GameSession) -> None:
-    """The pot ``source`` carried into ``deleted`` waits again for the next session."""
-    source.carried_into_id = None
-    source.version += 1
-    record(
-        source,
-        "pot.returned",
-        before={"carried_into": deleted.id},
-        after={"carried_into": None, "pot": source.carried_pot},
-    )
-    db.session.flush()
 
 
 def _started_by(group: GroupRef, request_id: str | None) -> GameSession | None:
@@ -606,19 +454,6 @@ def _next_number(group: GroupRef, series: str) -> int:
     return int(highest or 0) + 1
 
 
-def _carry_pot(source: GameSession, *, into: GameSession) -> None:
-    """The pot left by ``source`` goes into the new session ``into``."""
-    # A pot is taken up once: the version guard makes a second taker start over.
-    source.carried_into_id = into.id
-    source.version += 1
-    record(
-        source,
-        "pot.carried",
-        before={"carried_into": None},
-        after={"session": into.id, "pot": source.carried_pot},
-    )
-
-
 def _record_start(
     row: GameSession, state: State, source: GameSession | None, keeper_id: int | None = None
 ) -> None:
@@ -639,46 +474,6 @@ def _record_start(
             "carried_from": source.id if source is not None else None,
         },
     )
-
-
-def _pot_to_take_up(
-    group: GroupRef, game: str, options: Mapping[str, Any], here: set[int]
-) -> GameSession | None:
-    """The latest pot waiting for a session of ``game`` played for the same money.
-
-    A pot with a keeper is where its keeper is: it waits for a session the keeper plays in
-    (``here``: the ids of the players sitting down), who brings it back (RULES.md §2).
-
-    The money settings live in the options' JSON, compared here rather than in SQL (JSON
-    paths differ between SQLite and PostgreSQL); the pots waiting at once are a handful.
-    """
-    waiting = db.session.scalars(
-        select(GameSession)
-        .where(
-            GameSession.group_id == group.id,
-            GameSession.game == game,
-            GameSession.status == "finished",
-            GameSession.carried_pot > 0,
-            GameSession.carried_into_id.is_(None),
-        )
-        .order_by(GameSession.finished_at.desc(), GameSession.id.desc())
-    )
-    wanted = _money_settings(options)
-    return next(
-        (
-            s
-            for s in waiting
-            if _money_settings(s.options) == wanted
-            and (s.pot_keeper_id is None or s.pot_keeper_id in here)
-        ),
-        None,
-    )
-
-
-def _money_settings(options: Mapping[str, Any]) -> tuple[str | None, Decimal | None]:
-    """What one unit is worth: the currency and the unit value (0.5 and 0.50 are the same)."""
-    unit_value = options.get("unit_value")
-    return options.get("currency"), Decimal(unit_value) if unit_value is not None else None
 
 
 def _seating(state: State) -> dict[str, Any]:

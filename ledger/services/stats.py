@@ -41,8 +41,9 @@ from ledger.rules.registry import GAMES
 from ledger.services.building import cents_amount
 from ledger.services.errors import NotFound, RuleError
 from ledger.services.groups import name_key
-from ledger.services.results import GroupRef, night_currency, timestamp
 from ledger.services.rounds import rounds_by_session, rounds_from_json
+from ledger.services.views.base import night_currency, timestamp
+from ledger.services.views.groups import GroupRef
 
 
 @dataclass(frozen=True)

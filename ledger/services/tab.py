@@ -35,17 +35,12 @@ from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import name_key
 from ledger.services.keepers import keeper_names, settlement_balances
 from ledger.services.loading import load_session
-from ledger.services.results import (
-    GroupRef,
-    SessionView,
-    TabBalanceView,
-    TabNightView,
-    TabPaymentView,
-    TabView,
-    TransferView,
-)
 from ledger.services.room import check_room
 from ledger.services.unit_of_work import record, write
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.money import TransferView
+from ledger.services.views.sessions import SessionView
+from ledger.services.views.tab import TabBalanceView, TabNightView, TabPaymentView, TabView
 
 # A night's game, its start, its number, the table's name for its game, and whether its
 # hands are correctable.

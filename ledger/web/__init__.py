@@ -1,4 +1,6 @@
-"""The web pages: one blueprint module per area, with its WTForms beside it."""
+"""The web pages, by area: a group's pages (ledger/web/group/), a night's (ledger/web/nights/),
+each area's blueprints in their modules; beside them what every page shares (access, forms,
+errors, the language, the templates' filters)."""
 
 from __future__ import annotations
 
@@ -15,25 +17,16 @@ def register_pages(app: Flask) -> None:
     Flask prefers to this app-wide one.)
     """
     from ledger.services.errors import ServiceError
-    from ledger.web import access, display, groups, hands, history, home, i18n, seats, sessions, tab
-    from ledger.web import rounds as round_pages
+    from ledger.web import access, display, i18n, nights
     from ledger.web.errors import service_error_page
+    from ledger.web.group import history, home, page, seasons, tab
     from ledger.web.limits import refuse_unkeepable_text
-    from ledger.web.seasons import bp as seasons_bp
+    from ledger.web.nights import hands, rounds, seats
 
-    for blueprint in (
-        home.bp,
-        i18n.bp,
-        display.bp,
-        groups.bp,
-        sessions.bp,
-        seats.bp,
-        hands.bp,
-        round_pages.bp,
-        history.bp,
-        tab.bp,
-        seasons_bp,
-    ):
+    app_wide = (home.bp, i18n.bp, display.bp)
+    group_pages = (page.bp, history.bp, tab.bp, seasons.bp)  # ledger/web/group/
+    night_pages = (nights.bp, seats.bp, hands.bp, rounds.bp)  # ledger/web/nights/
+    for blueprint in (*app_wide, *group_pages, *night_pages):
         app.register_blueprint(blueprint)
     app.register_error_handler(ServiceError, service_error_page)
     app.before_request(access.renew_daily)

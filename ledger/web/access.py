@@ -15,7 +15,7 @@ from datetime import date
 from flask import abort, session
 
 from ledger.services import auth, pages
-from ledger.services.results import GroupRef
+from ledger.services.views.groups import GroupRef
 from ledger.web.forms import renew_form_secret
 
 SESSION_KEY = "groups"

@@ -1,36 +1,26 @@
-"""Jinja filters and globals for writing numbers, money, cards and games on the pages."""
+"""What the pages show alike: the templates' filters and globals (the words of
+ledger/words/display.py and games.py under the names the templates use, a moment as a <time>
+element, the CSRF field) and a transfer's row with its QR code (a night's, the tab's, a
+season's settle-up)."""
 
 from __future__ import annotations
 
-import re
-from collections import Counter
-from collections.abc import Iterable, Sequence
-from copy import copy
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from decimal import Decimal
 from typing import Any
 
-from babel import Locale
 from flask import Blueprint
-from flask_babel import format_datetime, get_locale, get_translations
+from flask_babel import format_datetime
+from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from ledger.pictures.chart import series_class
-from ledger.rules import (
-    DUTCH_SUITS,
-    GAMES,
-    amount,
-    card_label,
-    cards_as_typed,
-    coin,
-    minor_units,
-    nights,
-    rank_letter,
-)
-from ledger.rules.cards import parse_cards
-from ledger.web import texts
-from ledger.web.i18n import DEFAULT_LANGUAGE, error_text, page_cards_language
+from ledger.pictures.qr import qr_svg
+from ledger.services.views.money import TransferView
+from ledger.words import display, games
+from ledger.words.language import error_text
+from ledger.words.money import transfer_text
 
 bp = Blueprint("display", __name__)
 
@@ -38,109 +28,6 @@ bp = Blueprint("display", __name__)
 # language, the 24-hour clock: "22 Nov 2026, 00:18", in Dutch "22 nov 2026, 00:18". (Babel's
 # "short" for plain "en" is American, "11/22/26, 12:18 AM", whatever the browser's region.)
 DATETIME_PATTERN = "d MMM y, HH:mm"
-
-
-# A currency written in letters ("CHF") is kept apart from the digits by a no-break space, as
-# CLDR's currency spacing says (Babel leaves it out: "CHF4.50").
-_LETTERS_THEN_DIGIT = re.compile(r"(?<=[^\W\d_])(?=[-\d])")
-_DIGIT_THEN_LETTERS = re.compile(r"(?<=\d)(?=[^\W\d_])")
-
-
-def format_money(value: Decimal, currency: str | None) -> str:
-    """An amount the way the page's language writes money: "-€0.46", in Dutch "€ -0,46".
-
-    The amount is written exactly, with the currency's own number of decimals (ISO 4217, as
-    the engine rounds it: ledger/rules/money.py), whatever Babel thinks the currency has.
-    A value that rounds to zero has no sign: "-€0.00" reads as a debt.
-    """
-    code = (currency or "").strip().upper()
-    places = minor_units(code)
-    exact = value.quantize(coin(code))
-    if not exact:
-        exact = abs(exact)
-    locale = get_locale() or Locale.parse(DEFAULT_LANGUAGE)
-    standard = locale.currency_formats["standard"] if code else locale.decimal_formats[None]
-    pattern = copy(standard)
-    pattern.frac_prec = (places, places)
-    text = pattern.apply(exact, locale, currency=code or None, currency_digits=False)
-    if code:
-        text = _LETTERS_THEN_DIGIT.sub("\u00a0", text)
-        text = _DIGIT_THEN_LETTERS.sub("\u00a0", text)
-    return text
-
-
-@bp.app_template_filter("money")
-def money(value: Decimal | None, currency: str | None) -> str:
-    return "" if value is None else format_money(value, currency)
-
-
-@bp.app_template_filter("units_money")
-def units_money(units: int | None, session: Any) -> str:
-    """Units of a money session (its pot) in the session's currency: "€0.20"."""
-    if units is None or session.unit_value is None:
-        return ""
-    return format_money(amount(units, session.unit_value, session.currency), session.currency)
-
-
-@bp.app_template_filter("signed")
-def signed(value: int | Decimal | None) -> str:
-    """A score with its sign ("+51", "-20", "0"), so plus and minus never rest on colour."""
-    if value is None:
-        return ""
-    return f"+{value}" if value > 0 else str(value)
-
-
-@bp.app_template_filter("sign_class")
-def sign_class(value: int | Decimal | None) -> str:
-    if not value:
-        return ""
-    return "plus" if value > 0 else "minus"
-
-
-@bp.app_template_filter("card")
-def card(code: str) -> str:
-    """A card code as it is read: "QS" as "Q♠" (on a Dutch page "V♠"), "10", "JK"."""
-    return card_label(code, page_cards_language())
-
-
-@bp.app_template_filter("cards")
-def cards(codes: Iterable[str]) -> str:
-    return " ".join(card(c) for c in codes)
-
-
-@bp.app_template_filter("typed_cards")
-def typed_cards(text: str | None) -> str:
-    """Cards as stored ("QH KC") as the page's players type them: in Dutch "Vh Hk"."""
-    return cards_as_typed(text or "", page_cards_language())
-
-
-@bp.app_template_filter("meld_points")
-def meld_points(codes: Sequence[str], game_key: str) -> int | None:
-    """What a meld laid out scores in the game (Spin Rummy: a set its rank, a run its lowest
-    card; the engine's answer), or None where melds do not score."""
-    game = GAMES.get(game_key)
-    if game is None:
-        return None
-    return game.meld_value(parse_cards(" ".join(codes)))
-
-
-@bp.app_template_filter("rank_letter")
-def _rank_letter(rank: str) -> str:
-    """A rank as the page's language writes it: "Q", on a Dutch page "V"."""
-    return rank_letter(rank, page_cards_language())
-
-
-@bp.app_template_filter("unmelded")
-def unmelded(codes: Iterable[str], melds: Iterable[Sequence[str]]) -> list[str]:
-    """The cards of a hand that are in none of its melds, in the order they were typed."""
-    left = Counter(c for meld in melds for c in meld)
-    rest = []
-    for code in codes:
-        if left[code]:
-            left[code] -= 1
-        else:
-            rest.append(code)
-    return rest
 
 
 @bp.app_template_filter("when")
@@ -166,40 +53,55 @@ def csrf_field() -> Markup:
     return Markup('<input type="hidden" name="csrf_token" value="{}">').format(generate_csrf())
 
 
-@bp.app_template_global("game_name")
-def game_name(key: str) -> str:
-    game = GAMES.get(key)
-    return texts.text(game.name) if game is not None else key
-
-
-@bp.app_template_global("night_game")
-def night_game(night: Any) -> str:
-    """A night's game on this page: the table's own name for it ("Hearts"), else the game's."""
-    return getattr(night, "own_name", "") or game_name(night.game)
-
-
-@bp.app_template_global("night_name")
-def night_name(night: Any) -> str:
-    """A night as its pages name it, "Spot #2" (ledger/rules/nights.py)."""
-    name = GAMES[night.game].name if night.game in GAMES else night.game
-    own, translate = getattr(night, "own_name", ""), get_translations().gettext
-    return nights.night_name(name, own, night.number, translate)
-
-
 @bp.app_template_global("series_class")
 def _series_class(index: int) -> str:
     return series_class(index)
 
 
-@bp.app_template_global("suit_letter")
-def suit_letter(suit: str) -> str:
-    """The letter a suit is typed with on this page: "D", on a Dutch page "r"."""
-    return DUTCH_SUITS[suit] if page_cards_language() == "nl" else suit
+def transfer_rows(
+    transfers: Sequence[TransferView], currency: str
+) -> list[tuple[TransferView, str, Markup | None, str]]:
+    """Each transfer with its words, its QR code (euros to a player with an account) and its
+    line for "Copy as text", which gives the IBAN to pay."""
+    rows: list[tuple[TransferView, str, Markup | None, str]] = []
+    for t in transfers:
+        words = transfer_text(t.to_json(), currency)
+        if t.epc is None:
+            rows.append((t, words, None, words))
+            continue
+        name, iban = t.epc.split("\n")[5:7]
+        title = _("QR code for a banking app: %(what)s", what=words)
+        line = _("%(what)s (IBAN %(iban)s, %(name)s)", what=words, iban=iban, name=name)
+        rows.append((t, words, qr_svg(t.epc, title=title), line))
+    return rows
 
 
-bp.add_app_template_global(texts.text, "engine_text")
-bp.add_app_template_global(texts.hand_text, "hand_text")
-bp.add_app_template_global(texts.is_round_game, "is_round_game")
-bp.add_app_template_global(texts.option_label, "option_label")
-bp.add_app_template_global(texts.choice_label, "choice_label")
-bp.add_app_template_global(error_text, "refusal_text")
+# The templates' names for the words' functions (ledger/words/).
+FILTERS: dict[str, Callable[..., Any]] = {
+    "money": display.money,
+    "units_money": display.units_money,
+    "signed": display.signed,
+    "sign_class": display.sign_class,
+    "card": display.card,
+    "cards": display.cards,
+    "typed_cards": display.typed_cards,
+    "meld_points": display.meld_points,
+    "rank_letter": display.rank_shown,
+    "unmelded": display.unmelded,
+}
+GLOBALS: dict[str, Callable[..., Any]] = {
+    "game_name": display.game_name,
+    "night_game": display.night_game,
+    "night_name": display.night_name,
+    "suit_letter": display.suit_letter,
+    "engine_text": games.text,
+    "hand_text": games.hand_text,
+    "is_round_game": games.is_round_game,
+    "option_label": games.option_label,
+    "choice_label": games.choice_label,
+    "refusal_text": error_text,
+}
+for name, shown in FILTERS.items():
+    bp.add_app_template_filter(shown, name)
+for name, shown in GLOBALS.items():
+    bp.add_app_template_global(shown, name)

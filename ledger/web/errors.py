@@ -16,7 +16,7 @@ from ledger import services
 from ledger.ids import row_number
 from ledger.services.errors import NotFound, ServiceError
 from ledger.web import access, limits, unsaved_hand
-from ledger.web.i18n import error_text
+from ledger.words.language import error_text
 
 # An address inside a group, and inside one of its sessions: /g/<slug>/s/<id>/…
 _IN_A_GROUP = re.compile(r"^/g/(?P<slug>[^/]+)(?:/s/(?P<session>\d+)(?:/|$))?")

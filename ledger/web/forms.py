@@ -147,7 +147,7 @@ class ResultForm(Form):
 class HandForm(FlaskForm):
     """A hand's form: a row of cards per player, who went out, and what the game's own
     template adds (kept as typed in ``posted``, with ``more_rows`` and ``more`` the values its
-    boxes show: ledger/web/entry.py fills them)."""
+    boxes show: ledger/web/nights/entry.py fills them)."""
 
     results = FieldList(FormField(ResultForm))
     out = RadioField(_l("Who went out?"), validate_choice=False, default="")

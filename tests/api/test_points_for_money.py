@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from ledger.rules.payout import STAKE
+from ledger.rules.registry import GAMES
 from tests.api.helpers import error
 
 PLAYERS = ["Ann", "Bob", "Cas"]
@@ -99,7 +101,9 @@ def test_solo_spin_rummy_has_no_money(table):
 def test_the_games_list_offers_the_money_options(table):
     games = {g["key"]: g for g in table.ok("GET", "/games")}
 
-    for key in ("spots", "rummy", "spin"):
+    staked = [key for key, game in GAMES.items() if STAKE in game.options]
+    assert {"spots", "rummy", "spin"} <= set(staked)  # RULES.md §7's points games
+    for key in staked:
         assert games[key]["options"]["stake"] == 0
         assert games[key]["options"]["payout"] == "winner"
     assert "stake" not in games["spot"]["options"]

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from ledger import services
 from ledger.extensions import db
 from ledger.models import Group
-from ledger.services.results import GroupRef
+from ledger.services.views.groups import GroupRef
 from tests.api.helpers import SEED_HAND_1, SEED_HAND_2, error
 
 

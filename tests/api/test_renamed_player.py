@@ -1,8 +1,9 @@
 """A player renamed in the middle of a night, in every game: every figure stays theirs.
 
-Two groups play the same nights of every game in ledger/rules/registry.py; in one, Bob is
-renamed Bert on the group's page half-way through, and the night carries on under the new
-name (more hands, a buy-in, a correction that replays the hands before the rename, a finish).
+Two groups play the same nights of every game in ledger/rules/registry.py, each game's own
+sample night (``Game.sample_night``: a new game needs nothing here); in one, Bob is renamed
+Bert on the group's page half-way through, and the night carries on under the new name (more
+hands, a buy-in, a call, a correction that replays the hands before the rename, a finish).
 Every answer the API gives about the renamed group is the other group's with "Bob" read as
 "Bert", and the renamed group's backup restores and answers the same again.
 """
@@ -11,11 +12,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from ledger.backup import backup_group, restore_group
 from ledger.extensions import db
 from ledger.rules.registry import GAMES
+from ledger.rules.samples import SampleNight, Step
 from tests.export.history import PASSPHRASE, Table
 
 # The new name sorts where the old one did: where amounts tie, who pays whom goes by name.
@@ -27,105 +30,75 @@ UNCOMPARED = {"id", "group", "slug", "session", "carried_from", "carried_into", 
 UNCOMPARED |= {"created_at", "updated_at", "started_at", "finished_at"}
 
 
-def _hand(table: Table, sid: int, given: dict[str, Any], out: str | None = None, **more: Any):
-    """A hand: each player's cards (text), spots (int) or the result's own fields (a dict)."""
-    results = []
-    for player, value in given.items():
-        if isinstance(value, dict):
-            results.append({"player": player, **value})
-        elif isinstance(value, int):
-            results.append({"player": player, "spots": value})
+def _play(table: Table, sid: int, steps: Sequence[Step]) -> None:
+    """What a sample night's steps do, through the API (ledger/rules/samples.py)."""
+    for step in steps:
+        body = dict(step.body)
+        if step.kind == "hand":
+            table.ok("POST", f"/sessions/{sid}/hands", body, 201)
+        elif step.kind == "correct":
+            table.ok("PUT", f"/sessions/{sid}/hands/{step.number}", body)
+        elif step.kind == "call":
+            table.ok("PUT", f"/sessions/{sid}/{step.name}", body)
+        elif step.kind == "buy_in":
+            table.ok("POST", f"/sessions/{sid}/buy_in", body, 200)
+        elif step.kind == "join":
+            table.ok("POST", f"/sessions/{sid}/players", body, 201)
         else:
-            results.append({"player": player, "cards": value})
-    entry = {"results": results, "out": out, **more}
-    return table.ok("POST", f"/sessions/{sid}/hands", entry, 201)["entry"]
+            raise AssertionError(f"A sample night's step this test does not know: {step.kind}.")
+
+
+def _night(key: str, *names: str) -> SampleNight:
+    """The game's own sample night (``Game.sample_night``), with these players."""
+    return GAMES[key].sample_night(names)
+
+
+def _start(table: Table, key: str, night: SampleNight) -> int:
+    return table.new_session(key, list(night.players), night.dealer, **night.options)
+
+
+def _first_hand(steps: Sequence[Step]) -> list[Step]:
+    return [next(s for s in steps if s.kind == "hand")]
+
+
+# The pot carried between nights (RULES.md §2), in the first game whose pot is carried on.
+CARRIER = next(key for key, game in GAMES.items() if "carry" in game.pot_choices())
 
 
 def before_the_rename(table: Table, bob: str) -> dict[str, int]:
-    """The first hands of every game, Bob in each of them: his name in every field a game
-    keeps (scores, the pot's antes, Gin's boxes, Kaluki's totals, eliminations and buy-ins)."""
+    """Every game's sample night up to its half-way mark, Bob in each of them: his name in
+    every field a game keeps (scores, the pot's antes, a game's own parts, buy-ins, calls).
+    First a pot: a night over, its pot carried (Bob's antes in it) into a night Bob does not
+    sit in, and a night whose pot is given back."""
     ids: dict[str, int] = {}
-    # A night over, its pot carried (Bob's antes in it) into a night Bob does not sit in.
-    ids["spot, carried"] = sid = table.new_session("spot", ["Ann", bob, "Cas"], "Cas")
-    _hand(table, sid, {"Ann": "J 10", bob: "A 3", "Cas": "2 9"})
+    night = _night(CARRIER, "Ann", bob, "Cas")
+    ids["pot carried"] = sid = _start(table, CARRIER, night)
+    _play(table, sid, _first_hand(night.before))
     table.ok("POST", f"/sessions/{sid}/finish", {"leftover_pot": "carry", "pot_keeper": "Ann"})
-    ids["spot, pot carried in"] = sid = table.new_session("spot", ["Ann", "Cas"], "Ann")
-    ids["spot, refunded"] = sid = table.new_session("spot", ["Ann", bob], "Ann")
-    _hand(table, sid, {"Ann": "5", bob: "6"})
+    ids["pot carried in"] = _start(table, CARRIER, _night(CARRIER, "Ann", "Cas"))
+    night = _night(CARRIER, "Ann", bob)
+    ids["pot refunded"] = sid = _start(table, CARRIER, night)
+    _play(table, sid, _first_hand(night.before))
     table.ok("POST", f"/sessions/{sid}/finish", {"leftover_pot": "refund"})  # Bob's antes back
-    ids["spot"] = sid = table.new_session("spot", ["Ann", bob, "Cas"], "Cas")
-    _hand(table, sid, {"Ann": "J 10", bob: "A 3", "Cas": "2 9"})  # nobody out: the pot grows
-    table.ok("POST", f"/sessions/{sid}/players", {"name": "Dan", "after": bob}, 201)
-    ids["spots"] = sid = table.new_session("spots", ["Ann", bob, "Cas"], "Ann")
-    _hand(table, sid, {bob: "K Q", "Cas": "2 3"}, out="Ann")
-    ids["rummy"] = sid = table.new_session("rummy", ["Ann", bob, "Cas"], "Cas", target=60)
-    _hand(table, sid, {"Ann": "K Q", "Cas": "9"}, out=bob)
-    ids["spin"] = sid = table.new_session("spin", ["Ann", bob], "Ann")
-    _hand(table, sid, {"Ann": {"melds": ["4S 5S 6S"]}, bob: {"melds": ["3S 3H 3D", "7C 8C 9C"]}})
-    ids["gin"] = sid = table.new_session("gin", ["Ann", bob], bob, target=50, stake=1)
-    _hand(table, sid, {"Ann": "2C", bob: "KS QS"}, out="Ann", ending="knock")
-    _hand(table, sid, {"Ann": "9H 9D"}, out=bob, ending="gin")
-    ids["rummy500"] = sid = table.new_session("rummy500", ["Ann", bob], bob, stake=1)
-    melded = {"melded": "AH 2H 3H", "low_aces": 1, "cards": "5D"}
-    _hand(table, sid, {"Ann": {"melded_points": 30}, bob: melded}, out="Ann")
-    ids["kaluki"] = sid = table.new_session("kaluki", ["Ann", bob, "Cas"], "Cas", entry="totals")
-    _hand(table, sid, {bob: 160, "Cas": 20}, out="Ann")
-    table.ok("POST", f"/sessions/{sid}/buy_in", {"player": bob}, 200)
-    _hand(table, sid, {bob: 170, "Cas": 20}, out="Ann")  # out again: may buy in after it
-    ids["jokeren"] = sid = table.new_session("jokeren", ["Ann", bob], bob, stake=1)
-    _hand(table, sid, {bob: "JK 2C"}, out="Ann")
-    ids["tally"] = sid = table.new_session("tally", ["Ann", bob, "Cas"], "Cas", name="Whist")
-    _hand(table, sid, {"Ann": {"points": -4}, bob: {"points": 9}, "Cas": {"sitting_out": True}})
-    table.ok("POST", f"/sessions/{sid}/finish", {})  # over before the rename: Bob won it
-    # Boerenbridge: Bob's bid kept in the state, saved before a round and waiting over the
-    # rename; Klaverjassen: Bob in a team, its players on the wij/zij sheet.
-    ids["boerenbridge"] = sid = table.new_session("boerenbridge", ["Ann", bob, "Cas"], "Ann")
-    table.ok("PUT", f"/sessions/{sid}/bids", {"bids": {bob: 1, "Cas": 0, "Ann": 0}})
-    _hand(table, sid, {"Ann": {"tricks": 0}, bob: {"tricks": 1}, "Cas": {"tricks": 0}})
-    table.ok("PUT", f"/sessions/{sid}/bids", {"bids": {"Cas": 1, "Ann": 0, bob: 0}})
-    ids["klaverjassen"] = sid = table.new_session("klaverjassen", ["Ann", bob, "Cas", "Dan"], "Dan")
-    body = {"playing": 2, "teams": [{"team": 2, "points": 100, "roem": 20}]}
-    table.ok("POST", f"/sessions/{sid}/hands", body, 201)
-    assert {table.get(f"/sessions/{sid}")["game"] for sid in ids.values()} == set(GAMES)
+    for key in GAMES:
+        night = _night(key, "Ann", bob, "Cas", "Dan")
+        ids[key] = sid = _start(table, key, night)
+        _play(table, sid, night.before)
     return ids
 
 
 def after_the_rename(table: Table, ids: dict[str, int], bob: str) -> None:
-    """The nights carry on under Bob's name as it is now: more hands, a correction that
-    replays the hands before, Kaluki's buy-in, each game's end."""
-    sid = ids["spot"]  # nobody out again, then the hand corrected: replayed on the last
-    _hand(table, sid, {"Ann": "4", bob: "A 9", "Dan": "5", "Cas": "7 7"})
-    fixed = {"results": [{"player": bob.lower(), "cards": "A 8"}]}  # typed as it comes
-    fixed["results"] += [
-        {"player": p, "cards": c} for p, c in {"Ann": "4", "Dan": "5", "Cas": "7"}.items()
-    ]
-    table.ok("PUT", f"/sessions/{sid}/hands/2", fixed)
-    table.ok("POST", f"/sessions/{sid}/finish", {"leftover_pot": "refund"})
-    sid = ids["spot, pot carried in"]
-    _hand(table, sid, {"Ann": "4", "Cas": "7 7"})
+    """Every night carries on under Bob's name as it is now: the rest of its sample night (a
+    correction that replays the hands before, a buy-in, a call waiting), and its end."""
+    night = _night(CARRIER, "Ann", "Cas")
+    sid = ids["pot carried in"]
+    _play(table, sid, _first_hand(night.after))
     table.ok("POST", f"/sessions/{sid}/finish", {"leftover_pot": "refund"})  # Bob's antes back
-    _hand(table, ids["spots"], {"Ann": "5", "Cas": "2 3"}, out=bob)
-    _hand(table, ids["rummy"], {"Ann": "K", bob: "Q J"}, out="Cas")
-    _hand(table, ids["spin"], {"Ann": {"melds": []}, bob: {"melds": ["5H 5D 5C"]}})
-    _hand(table, ids["gin"], {"Ann": "KH KD KC 5H"}, out=bob, ending="gin")
-    ann = {"melded_points": 0, "cards": "KD"}
-    _hand(table, ids["rummy500"], {"Ann": ann, bob: {"melded_points": 40}}, out=bob)
-    sid = ids["kaluki"]
-    table.ok("POST", f"/sessions/{sid}/buy_in", {"player": bob}, 200)
-    _hand(table, sid, {"Ann": 30, bob: 10}, out="Cas")
-    fixed = {
-        "out": "Ann",
-        "results": [{"player": bob, "spots": 175}, {"player": "Cas", "spots": 20}],
-    }
-    table.ok("PUT", f"/sessions/{sid}/hands/2", fixed)  # replays a buy-in from either side
-    _hand(table, ids["jokeren"], {"Ann": "JK 5D"}, out=bob)
-    _hand(
-        table, ids["boerenbridge"], {"Cas": {"tricks": 1}, "Ann": {"tricks": 0}, bob: {"tricks": 1}}
-    )
-    body = {"playing": 1, "teams": [{"team": 1, "points": 70, "roem": 20}]}  # nat
-    table.ok("POST", f"/sessions/{ids['klaverjassen']}/hands", body, 201)
-    for game in ("spots", "rummy", "spin", "rummy500", "kaluki", "jokeren", "boerenbridge"):
-        table.ok("POST", f"/sessions/{ids[game]}/finish", {})
+    for key in GAMES:
+        night = _night(key, "Ann", bob, "Cas", "Dan")
+        _play(table, ids[key], night.after)
+        if night.finish is not None:
+            table.ok("POST", f"/sessions/{ids[key]}/finish", dict(night.finish))
 
 
 def answers(table: Table, ids: dict[str, int], bob: str) -> dict[str, Any]:

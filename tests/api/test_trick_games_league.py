@@ -18,7 +18,7 @@ from ledger.extensions import db
 from ledger.models import Group
 from ledger.services import league
 from ledger.services.night import night_view
-from ledger.services.results import GroupRef
+from ledger.services.views.groups import GroupRef
 from tests.api.helpers import PASSPHRASE
 from tests.api.test_paper import read
 from tests.api.test_seasons import PERIOD

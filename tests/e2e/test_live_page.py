@@ -31,7 +31,7 @@ def live_server(tmp_path, monkeypatch, empty_database) -> Iterator[str]:
     """The app in this process, served on a free port, with the scoreboard's template as the
     repository has it plus ``ADDED_LINE`` (a template folder of the test's own, looked in
     first). Otherwise as `ledger serve`: form tokens checked, templates not read again, so
-    phones are served the kept page of each version (ledger/web/pagecache.py)."""
+    phones are served the kept page of each version (ledger/web/nights/pagecache.py)."""
     from jinja2 import ChoiceLoader, FileSystemLoader
     from werkzeug.serving import make_server
 

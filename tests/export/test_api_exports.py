@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.web.texts import CHOICE_LABELS, OPTION_LABELS
+from ledger.words.games import CHOICE_LABELS, OPTION_LABELS
 from tests.export.history import Table, play_a_history
 from tests.export.sheets import csv_rows, load, money, needs_soffice, rows, soffice_csv, table
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from ledger.rules import spot
 from ledger.rules.base import State
-from ledger.rules.keeper import brought_by
+from ledger.rules.keeper import brought_by, settled_winnings, to_settle, winnings
 from ledger.rules.settle import settle
 from tests.rules.test_money_conservation import NAMES, between_hands, random_hand
 
@@ -74,3 +74,17 @@ def test_a_chain_of_nights_with_keepers_conserves_money_night_by_night(
             balances[t.target] -= t.units
         assert set(balances.values()) <= {0}
         pot, antes = state.pot, dict(state.pot_antes)
+
+
+def test_the_night_s_winnings_leave_out_the_pot_kept_and_the_pot_brought_back():
+    # Rex brought back a pot of 30 (his balance started at -30), ended at +10 and keeps the
+    # 25 left in the pot: the settle-up pays him 35, and he won 40 on the night.
+    assert to_settle(10, 25) == 35
+    assert settled_winnings(35, 25, 30) == 40
+
+
+@given(st.integers(-(10**6), 10**6), st.integers(0, 10**6), st.integers(0, 10**6))
+def test_winnings_read_back_from_the_settle_up_are_the_night_s(
+    score: int, kept: int, back: int
+) -> None:
+    assert settled_winnings(to_settle(score, kept), kept, back) == winnings(score, back)

@@ -99,3 +99,24 @@ def test_a_meld_laid_out_that_the_rounds_contract_has_no_room_for_is_named() -> 
     # the scoring, which names it.
     (problem,) = contract_misfits(3, "Ann", 0, ["3C 4C 5C", "6H 7H 8H", "2S 2H"])
     assert problem.field == "results[0].melds[1]"
+
+
+def test_the_story_counts_the_antes_and_what_the_player_out_collects() -> None:
+    """Four players ante 5 into a pot of 20 (40 after the antes); Enda goes out, takes the
+    pot and is paid 16 and 10: the story says the antes, the pot before them and the 66."""
+    antes = [Movement(p, None, 5) for p in ("Enda", "John", "Rex", "Finn")]
+    moved = [*antes, Movement("John", "Enda", 16), Movement("Rex", "Enda", 10)]
+    seats = [result("Enda"), result("John", 16), result("Rex", 10), result("Finn", 0)]
+    story = pot_story(seats, "Enda", ["Enda"], moved, 40, 0)
+    assert (story.antes, story.pot_before_antes, story.collected) == (20, 20, 66)
+
+
+def test_a_tie_s_odd_units_are_not_counted_as_antes() -> None:
+    """35 spots shared by two winners, after antes of 2 each into an empty pot: the odd unit
+    goes in too, and only the 8 of the antes are antes."""
+    seats = [result("Enda", 20), result("John", 4), result("Rex", 4), result("Finn", 15)]
+    moved = [Movement(p, None, 2) for p in ("Enda", "John", "Rex", "Finn")]
+    moved += [Movement("Enda", "John", 10), Movement("Enda", "Rex", 10)]
+    moved += [Movement("Finn", "John", 7), Movement("Finn", "Rex", 7), Movement("Finn", None, 1)]
+    story = pot_story(seats, None, ["John", "Rex"], moved, 8, 9)
+    assert (story.odd_units, story.antes, story.pot_before_antes) == (1, 8, 0)

@@ -173,7 +173,7 @@ def test_restores_count_with_the_groups_made_and_a_refused_file_counts_too(limit
 
 
 def test_a_restore_sent_while_another_runs_takes_no_place(limited, client):
-    from ledger.web.home import RESTORING
+    from ledger.web.group.home import RESTORING
 
     assert RESTORING.acquire(blocking=False)
     try:

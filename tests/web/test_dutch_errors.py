@@ -15,7 +15,7 @@ from ledger.rules.cards import parse_cards
 from ledger.rules.errors import RuleError
 from ledger.services.errors import TooManyAttempts
 from ledger.services.hands import rule_error_for_hand
-from ledger.web.i18n import error_text
+from ledger.words.language import error_text
 from tests.api.helpers import Table
 from tests.web.pages import HAND_1, Phone, html
 from tests.web.test_i18n import ERROR_KEYWORDS, ROOT, TRANSLATIONS

@@ -8,7 +8,7 @@ from html import unescape
 
 import pytest
 
-from ledger.web.display import format_money
+from ledger.words.display import format_money
 from tests.api.helpers import basic
 from tests.web.pages import HAND_1, PASSPHRASE, Phone, html
 

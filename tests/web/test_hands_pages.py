@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from ledger.web import sessions as session_pages
+from ledger.web.nights import scoreboard as session_pages
 from tests.api.helpers import SEED_HAND_1, basic
 from tests.web.pages import PASSPHRASE, Phone, html, table_of_four
 

@@ -7,7 +7,7 @@ from html import unescape
 
 import pytest
 
-from ledger.web import history
+from ledger.web.group import history
 from tests.web.pages import HAND_1, Phone, html, table_of_four
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from ledger.rules.payout import STAKE
+from ledger.rules.registry import GAMES
 from tests.web.pages import HAND_1, Phone, html, table_of_four
 
 
@@ -95,8 +97,9 @@ def test_rummy_for_money_shows_the_money_when_the_game_is_over(phone):
 def test_the_new_session_page_offers_a_stake_for_the_points_games(phone):
     page = html(phone.client.get(f"/g/{phone.slug}/s/new"))
 
-    for game in ("spots", "rummy", "spin"):
-        assert f'id="opt-{game}-stake"' in page
-        assert f'id="opt-{game}-payout"' in page
-    assert 'id="opt-spot-stake"' not in page
+    # Every game the registry has that may be played for a stake (RULES.md §7), and no other.
+    for key, game in GAMES.items():
+        assert (f'id="opt-{key}-stake"' in page) == (STAKE in game.options)
+        assert (f'id="opt-{key}-payout"' in page) == (STAKE in game.options)
+    assert STAKE in GAMES["spots"].options and STAKE not in GAMES["spot"].options
     assert "Stake: units a point (0: not for money)" in page

@@ -285,7 +285,7 @@ def test_the_refusals_of_a_restore_are_in_dutch_too(night, empty_server):
 
 def test_a_restore_sent_while_another_runs_is_asked_to_come_back_and_stores_nothing(app, client):
     """Anyone may send a backup and each holds a thread for seconds: one at a time."""
-    from ledger.web import home
+    from ledger.web.group import home
 
     app.config["WTF_CSRF_ENABLED"] = True
     assert home.RESTORING.acquire(blocking=False)  # as if another restore were running

@@ -167,7 +167,7 @@ def token_free(page: str) -> str:
 
 
 def test_the_phones_at_a_table_are_served_one_build_of_a_new_hand(app, phone, monkeypatch):
-    from ledger.web import sessions
+    from ledger.web.nights import scoreboard as sessions
 
     builds = []
     real = sessions._scoreboard
@@ -193,7 +193,7 @@ def test_a_build_that_writes_the_browsers_cookie_is_not_kept_even_on_its_first_l
     build that then writes something of its own into the cookie must still not be kept."""
     from flask import session as browser_session
 
-    from ledger.web import sessions
+    from ledger.web.nights import scoreboard as sessions
 
     builds = []
     real = sessions._scoreboard
@@ -231,7 +231,7 @@ def test_each_phone_sends_its_own_form_token_and_not_another_phones(app, phone):
 def test_a_group_named_like_the_pages_token_slot_shows_its_name(client):
     from markupsafe import escape
 
-    from ledger.web.pagecache import TOKEN_SLOT
+    from ledger.web.nights.pagecache import TOKEN_SLOT
 
     phone = Phone(client)
     phone.create_group(name=str(TOKEN_SLOT))

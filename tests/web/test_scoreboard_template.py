@@ -132,7 +132,7 @@ def test_a_deleted_sessions_page_is_never_shown_for_the_next_one(client):
 def test_a_template_read_again_when_it_changes_is_drawn_on_every_look(app, client, monkeypatch):
     """Under flask --debug templates are read again when they change: the scoreboard is then
     drawn on every look, so the edit shows at once, not at the next hand."""
-    from ledger.web import sessions
+    from ledger.web.nights import scoreboard as sessions
 
     phone = Phone(client)
     phone.create_group()

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ledger.web.summary import hand_summary, join_names, transfer_text
+from ledger.words.hands import hand_summary, join_names
+from ledger.words.money import transfer_text
 
 
 def payments(*moves: tuple[str, str, int]) -> list[dict]:

@@ -26,8 +26,8 @@ from ledger.models import (
 )
 from ledger.services.auth.lockout import WRONG, _count_failure, client_of
 from ledger.services.errors import Conflict, Unauthorized
-from ledger.services.results import GroupRef
 from ledger.services.unit_of_work import write
+from ledger.services.views.groups import GroupRef
 
 WEB = "web"
 

@@ -25,8 +25,8 @@ from ledger.services.auth.lockout import client_of
 from ledger.services.auth.passphrases import _hash, check_passphrase
 from ledger.services.errors import Busy
 from ledger.services.groups import check_name_characters
-from ledger.services.results import GroupRef
 from ledger.services.unit_of_work import write
+from ledger.services.views.groups import GroupRef
 
 
 def check_group_name(name: str) -> str:

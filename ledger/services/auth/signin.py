@@ -62,8 +62,8 @@ from ledger.services.auth.passphrases import (
     _slow_check,
 )
 from ledger.services.errors import Busy, ServiceError, TooManyAttempts, Unauthorized
-from ledger.services.results import GroupRef
 from ledger.services.unit_of_work import write
+from ledger.services.views.groups import GroupRef
 
 CREDENTIAL_LIFETIME = timedelta(hours=12)
 

@@ -13,11 +13,16 @@ from ledger import services
 from ledger.ids import form_number
 from ledger.rules import GAMES
 from ledger.services.request_ids import new_request_id
-from ledger.services.results import GroupRef, HandView, SessionView
-from ledger.web import access, display, entry, texts, unsaved_hand
+from ledger.services.views.groups import GroupRef
+from ledger.services.views.hands import HandView
+from ledger.services.views.sessions import SessionView
+from ledger.web import access, unsaved_hand
 from ledger.web.forms import HandForm
-from ledger.web.i18n import error_text
-from ledger.web.summary import hand_summary
+from ledger.web.nights import entry
+from ledger.words import games as game_words
+from ledger.words.display import typed_cards
+from ledger.words.hands import hand_summary
+from ledger.words.language import error_text
 
 bp = Blueprint("hands", __name__, url_prefix="/g/<slug>/s/<int:session_id>/hands")
 
@@ -50,7 +55,7 @@ def _lines(typed: Mapping[str, Any], stored: bool) -> dict[str, str]:
     """Each player's line of a hand as typed (the stored one's cards in the page's letters)."""
     lines = {}
     for r in typed.get("results") or []:
-        cards = display.typed_cards(r.get("cards")) if stored else r.get("cards") or ""
+        cards = typed_cards(r.get("cards")) if stored else r.get("cards") or ""
         melds = " | ".join(m for m in r.get("melds") or [] if m)
         spots = r.get("spots")
         line = _("sat out") if r.get("sitting_out") else str(spots) if spots else melds or cards
@@ -74,7 +79,7 @@ def _whole(text: str | None) -> int | None:
 def _closed_text(view: SessionView) -> str:
     if view.money:
         return _("The night is finished: no more hands can be added.")
-    return texts.hand_text(view.game, "no_more")
+    return game_words.hand_text(view.game, "no_more")
 
 
 def _render_form(
@@ -180,13 +185,13 @@ def _entered_meanwhile(group: GroupRef, session_id: int, form: HandForm):
     board = url_for("sessions.show", slug=group.slug, session_id=session_id)
     if loaded is not None and 0 < loaded <= view.hands_played:
         # Most likely the same hand, typed on two phones: both shown, dropping this one first.
-        message = texts.hand_text(
+        message = game_words.hand_text(
             view.game, "entered_elsewhere", number=loaded, next=view.hands_played + 1
         )
         rows = _side_by_side(_hand(group, session_id, loaded), mine)
         notice = Notice(message, board, _("Drop mine"), theirs=loaded, rows=rows)
     else:
-        message = texts.hand_text(view.game, "changed_elsewhere")
+        message = game_words.hand_text(view.game, "changed_elsewhere")
         notice = Notice(message, board, _("Open the scoreboard"))
     errors = entry.RowErrors()
     if view.status != "open":
@@ -209,7 +214,7 @@ def show(slug: str, session_id: int, number: int) -> str:
     hand = _hand(group, session_id, number)
     history = services.hand_history(group, session_id, number)
     earlier = [c for c in history if c.kind == "hand.corrected" and c.before]
-    words = texts.hand_words(view.game, view.options)
+    words = game_words.hand_words(view.game, view.options)
     return render_template(
         "hands/show.html",
         group=group,
@@ -244,7 +249,7 @@ def _summary_before(before: Mapping[str, Any], view: SessionView) -> str:
     return hand_summary(
         {**outcome, "payments": payments, "entry": before.get("entry") or {}},
         money=view.money,
-        **texts.hand_words(view.game, view.options),
+        **game_words.hand_words(view.game, view.options),
     )
 
 
@@ -318,7 +323,7 @@ def call(slug: str, session_id: int, name: str):
 
 
 def _corrected(view: SessionView, number: int):
-    flash(texts.hand_text(view.game, "corrected", number=number), "success")
+    flash(game_words.hand_text(view.game, "corrected", number=number), "success")
     return redirect(url_for("sessions.show", slug=view.group, session_id=view.id))
 
 
@@ -338,13 +343,13 @@ def _corrected_meanwhile(
     history = services.hand_history(group, session_id, number)
     if any(c.kind == "hand.corrected" and c.version > loaded for c in history):
         notice = Notice(
-            texts.hand_text(view.game, "corrected_elsewhere", number=number),
+            game_words.hand_text(view.game, "corrected_elsewhere", number=number),
             url_for("hands.show", slug=group.slug, session_id=session_id, number=number),
-            texts.hand_text(view.game, "see_now", number=number),
+            game_words.hand_text(view.game, "see_now", number=number),
         )
     else:
         notice = Notice(
-            texts.hand_text(view.game, "changed_while_correcting", number=number),
+            game_words.hand_text(view.game, "changed_while_correcting", number=number),
             url_for("sessions.show", slug=group.slug, session_id=session_id),
             _("Open the scoreboard"),
         )

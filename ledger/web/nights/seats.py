@@ -9,8 +9,9 @@ from werkzeug.wrappers import Response
 
 from ledger import services
 from ledger.ids import form_number
-from ledger.web import access, i18n
+from ledger.web import access
 from ledger.web.forms import ConfirmForm, PlayerForm
+from ledger.words.language import error_text
 
 bp = Blueprint("seats", __name__, url_prefix="/g/<slug>/s")
 
@@ -25,7 +26,7 @@ def join(slug: str, session_id: int) -> Response:
                 group, session_id, form.name.data or "", request.form.get("after", "")
             )
         except (services.RuleError, services.Conflict) as e:
-            flash(i18n.error_text(e), "error")
+            flash(error_text(e), "error")
         else:
             flash(_("%(name)s sits down.", name=form.name.data), "success")
     else:
@@ -46,7 +47,7 @@ def buy_in(slug: str, session_id: int) -> Response:
                 group, session_id, name, version=form_number(request.form.get("version"))
             )
         except (services.RuleError, services.Conflict) as e:
-            flash(i18n.error_text(e), "error")
+            flash(error_text(e), "error")
         else:
             total = view.totals.get(name, 0) if view.totals else 0
             flash(_("%(name)s buys back in at %(total)d.", name=name, total=total), "success")
@@ -63,7 +64,7 @@ def take_back_buy_in(slug: str, session_id: int) -> Response:
         try:
             services.take_back_buy_in(group, session_id, name, version)
         except (services.RuleError, services.Conflict) as e:
-            flash(i18n.error_text(e), "error")
+            flash(error_text(e), "error")
         else:
             flash(_("%(name)s's buy-in is taken back: out again.", name=name), "success")
     return redirect(url_for("sessions.show", slug=slug, session_id=session_id))
@@ -77,7 +78,7 @@ def leave(slug: str, session_id: int) -> Response:
         try:
             services.leave_session(group, session_id, name)
         except (services.RuleError, services.Conflict) as e:
-            flash(i18n.error_text(e), "error")
+            flash(error_text(e), "error")
         else:
             flash(_("%(name)s leaves the table; their score stays.", name=name), "success")
     return redirect(url_for("sessions.show", slug=slug, session_id=session_id))

@@ -30,7 +30,7 @@ from ledger.rules import (
 from ledger.rules.entries import RowErrors
 from ledger.rules.errors import Problems
 from ledger.web.forms import HandForm
-from ledger.web.i18n import error_text, page_cards_language
+from ledger.words.language import error_text, page_cards_language
 
 _RESULT_FIELD = re.compile(r"^results\[(\d+)\](?:\.(\w+))?")
 # The shared form's own fields: everything else a form posts is its game's.

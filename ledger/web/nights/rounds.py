@@ -12,10 +12,11 @@ from ledger import services
 from ledger.ids import form_number
 from ledger.services import rounds
 from ledger.services.request_ids import minted_request_id, new_request_id
-from ledger.services.results import RoundView
-from ledger.web import access, i18n
+from ledger.services.views.rounds import RoundView
+from ledger.web import access
 from ledger.web.forms import ConfirmForm
-from ledger.web.summary import round_text
+from ledger.words.language import error_text
+from ledger.words.money import round_text
 
 bp = Blueprint("rounds", __name__, url_prefix="/g/<slug>/s/<int:session_id>/rounds")
 
@@ -60,11 +61,9 @@ def form(slug: str, session_id: int, round_id: int | None):
             else:
                 made = rounds.change_round(group, session_id, shown.id, _typed())
         except services.RuleError as e:
-            errors = {
-                (p.field or "").split("[")[0]: i18n.error_text(p) for p in reversed(e.problems)
-            }
+            errors = {(p.field or "").split("[")[0]: error_text(p) for p in reversed(e.problems)}
         except services.Conflict as e:
-            flash(i18n.error_text(e), "error")
+            flash(error_text(e), "error")
         else:
             flash(_("Saved: %(round)s.", round=said(made)), "success")
             return redirect(url_for("sessions.show", slug=slug, session_id=session_id))
@@ -91,7 +90,7 @@ def delete(slug: str, session_id: int, round_id: int) -> Response:
         except services.NotFound:
             flash(_("That round was taken back already."), "success")
         except services.Conflict as e:
-            flash(i18n.error_text(e), "error")
+            flash(error_text(e), "error")
         else:
             flash(_("Taken back: %(round)s.", round=said(gone)), "success")
     return redirect(url_for("sessions.show", slug=slug, session_id=session_id))

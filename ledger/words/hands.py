@@ -12,14 +12,11 @@ follow the page's language.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
-from decimal import Decimal
 from typing import Any
 
-from flask_babel import format_date, get_translations, gettext, ngettext
+from flask_babel import get_translations, gettext, ngettext
 
 from ledger.rules import (
-    GAMES,
     EndingStory,
     Movement,
     PlayerResult,
@@ -32,9 +29,6 @@ from ledger.rules import (
 from ledger.rules.base import HandEntry, ResultEntry
 from ledger.rules.errors import Phrase
 from ledger.rules.labels import ENDING_WORDS
-from ledger.services.results import SessionView
-from ledger.web.display import format_money
-from ledger.web.texts import text
 
 
 def join_names(names: Sequence[str]) -> str:
@@ -171,14 +165,8 @@ def _money_summary(hand: Mapping[str, Any]) -> str:
             )
         )
     elif story.pot_before is not None and after is not None:
-        sentences.append(_the_pot_now(story.pot_before, after, _antes(hand, story)))
+        sentences.append(_the_pot_now(story))
     return " ".join(sentences)
-
-
-def _antes(hand: Mapping[str, Any], story: PotStory) -> int:
-    """The units this hand's antes put in the pot: what went into it, but the odd units."""
-    into = sum(int(m["units"]) for m in hand.get("movements") or () if m.get("to") is None)
-    return max(into - story.odd_units, 0)
 
 
 def _pot_story(hand: Mapping[str, Any]) -> PotStory:
@@ -191,12 +179,15 @@ def _pot_story(hand: Mapping[str, Any]) -> PotStory:
         )
         for r in _in_order(hand)
     ]
-    payments = [Movement(p["from"], p["to"], int(p["units"])) for p in hand.get("payments") or ()]
+    # Every movement: between players, and into the pot (the antes, the odd units); a hand
+    # given with its payments alone has no antes to tell.
+    given = hand.get("movements", hand.get("payments")) or ()
+    moved = [Movement(m["from"], m["to"], int(m["units"])) for m in given]
     return pot_story(
         results,
         hand.get("out"),
         list(hand.get("winners") or ()),
-        payments,
+        moved,
         hand.get("pot_before"),
         hand.get("pot_after"),
     )
@@ -206,7 +197,7 @@ def _who_won(story: PotStory) -> str:
     """The first sentence: who went out or won, and who paid them what."""
     winners, payers = list(story.winners), story.paid
     if story.out_wins_alone and story.out is not None:
-        return _goes_out(story.out, story.taken, story.received.get(story.out, 0), payers)
+        return _goes_out(story.out, story.taken, story.collected, payers)
     if not winners:
         return gettext("Nobody wins this hand.")
     if not payers:
@@ -218,27 +209,26 @@ def _who_won(story: PotStory) -> str:
     return _winners_clause(winners, story.received) + ": " + _payers_clause(payers) + "."
 
 
-def _the_pot_now(before: int, after: int, antes: int = 0) -> str:
-    """The pot after the hand; ``before`` is after the hand's antes, ``antes`` what they put in."""
+def _the_pot_now(story: PotStory) -> str:
+    """The pot after the hand, from the pot after its antes (``pot_before``) and before them."""
+    before, after, was = story.pot_before, story.pot_after, story.pot_before_antes
     if after == 0:
         return gettext("The pot is empty.")
-    if after == before and antes and antes == before:
+    if after == before and story.antes and was == 0:
         return gettext("The antes put %(units)s in the pot.", units=after)
-    if after == before and antes:
-        return gettext(
-            "The antes raise the pot from %(was)s to %(units)s.", was=before - antes, units=after
-        )
+    if after == before and story.antes:
+        return gettext("The antes raise the pot from %(was)s to %(units)s.", was=was, units=after)
     if after == before:
         return gettext("The pot stays at %(units)s.", units=after)
-    if after > before:
+    if after is not None and before is not None and after > before:
         return gettext("The pot grows to %(units)s.", units=after)
     return gettext("The pot is now %(units)s.", units=after)
 
 
-def _goes_out(out: str, pot: int, paid_in: int, payers: Sequence[tuple[str, int]]) -> str:
-    """The player out collects the pot and the payments: one sentence with the whole amount
-    first, the sum the table checks ("collects 74: the pot of 40, and John pays 16, …")."""
-    total = pot + paid_in
+def _goes_out(out: str, pot: int, total: int, payers: Sequence[tuple[str, int]]) -> str:
+    """The player out collects the pot and the payments (``total``, the engine's story's):
+    one sentence with the whole amount first, the sum the table checks ("collects 74: the pot
+    of 40, and John pays 16, …")."""
     if pot and payers:
         return gettext(
             "%(name)s goes out and collects %(units)s: the pot of %(pot)s, and %(payments)s.",
@@ -315,92 +305,3 @@ def _points_summary(hand: Mapping[str, Any], *, rounds: bool, penalty: bool = Fa
 
 def _in_order(hand: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return list(hand.get("results") or ())
-
-
-def transfer_text(transfer: Mapping[str, Any], currency: str) -> str:
-    """A transfer in words: "Finn pays Enda €0.38"; the pot (None) pays out or is paid into."""
-    money = format_money(Decimal(str(transfer["amount"])), currency)
-    source, target = transfer.get("from"), transfer.get("to")
-    if source is None:
-        return gettext("The pot pays %(to)s %(amount)s", to=target, amount=money)
-    if target is None:
-        return gettext("%(from)s pays %(amount)s into the pot", **{"from": source, "amount": money})
-    return gettext(
-        "%(from)s pays %(to)s %(amount)s", **{"from": source, "to": target, "amount": money}
-    )
-
-
-def paid_text(payment: Mapping[str, Any], currency: str) -> str:
-    """A payment made at the table in words: "Finn paid Enda €0.38"."""
-    money = format_money(Decimal(str(payment["amount"])), currency)
-    return gettext(
-        "%(from)s paid %(to)s %(amount)s",
-        **{"from": payment["from"], "to": payment["to"], "amount": money},
-    )
-
-
-def round_text(made: Mapping[str, Any], currency: str) -> str:
-    """A round in words (RULES.md §6c), from its answer or its line of history: "John paid
-    €18.40 for a round for Enda, John, Rex and Finn", a share above 1 said ("Ann ×2")."""
-    shares = made.get("shares") or {}
-    people = join_names([f"{p} ×{shares[p]}" if shares.get(p, 1) > 1 else p for p in made["for"]])
-    money = format_money(Decimal(str(made["amount"])), currency)
-    said = {"payer": made["paid_by"], "amount": money, "people": people}
-    if made.get("what"):
-        what = made["what"]
-        return gettext("%(payer)s paid %(amount)s for %(what)s for %(people)s", what=what, **said)
-    return gettext("%(payer)s paid %(amount)s for %(people)s", **said)
-
-
-# The night in a message to the group chat: "Thursday 26 November 2026".
-NIGHT_PATTERN = "EEEE d MMMM y"
-
-
-def settle_copy_text(
-    title: str,
-    group: str,
-    night: datetime,
-    owed: Sequence[str],
-    kept: str | None,
-    paid: Sequence[str],
-) -> str:
-    """The settle-up as text for the group chat: which night of which group, what is still to
-    pay, the pot kept, and the payments already made (ticked)."""
-    lines = [title, f"{group} · {format_date(night, NIGHT_PATTERN)}"]
-    if owed:
-        lines += owed
-    else:
-        lines.append(
-            gettext("Everything is paid.") if paid else gettext("Nobody owes anybody anything.")
-        )
-    if kept:
-        lines.append(kept)
-    if paid:
-        lines += ["", gettext("Paid already:"), *(f"✓ {words}" for words in paid)]
-    return "\n".join(lines)
-
-
-def kept_text(
-    view: SessionView, keeper: str | None, pot: int, currency: str, money: Any
-) -> str | None:
-    """ "Enda keeps the pot of €0.81 for the next Spot night" (RULES.md §2), or None."""
-    if keeper is None or not pot:
-        return None
-    return gettext(
-        "%(name)s keeps the pot of %(amount)s for the next %(game)s night",
-        name=keeper,
-        amount=format_money(money, currency),
-        game=text(GAMES[view.game].name),
-    )
-
-
-def odd_units_text(view: SessionView, units: int) -> str:
-    """Where the units a refund could not share evenly go: into the pot, carried on."""
-    return ngettext(
-        "The %(num)d unit that could not be shared evenly stays in the pot for the next "
-        "%(game)s night.",
-        "The %(num)d units that could not be shared evenly stay in the pot for the next "
-        "%(game)s night.",
-        units,
-        game=text(GAMES[view.game].name),
-    )

@@ -1,6 +1,6 @@
 """The group's tab (RULES.md §6a) and the players' bank accounts (§6b) on the pages: the tab's
-settle-up with the same shared ticks as a night's, its history, and the QR code beside each
-euro transfer to a player with an account (on a night's settle-up too)."""
+settle-up with the same shared ticks as a night's and its history; the QR code beside each
+euro transfer to a player with an account is drawn by web/display.py's transfer rows."""
 
 from __future__ import annotations
 
@@ -10,38 +10,20 @@ from collections.abc import Sequence
 
 from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from markupsafe import Markup
 from werkzeug import Response
 
 from ledger import services
-from ledger.pictures.qr import qr_svg
 from ledger.services import accounts
 from ledger.services import tab as tabs_service
-from ledger.services.results import TabView, TransferView
-from ledger.web import access, i18n
+from ledger.services.views.tab import TabView
+from ledger.web import access
+from ledger.web.display import transfer_rows
 from ledger.web.forms import AccountForm, ConfirmForm, add_error
-from ledger.web.history import player
-from ledger.web.summary import paid_text, transfer_text
+from ledger.web.group.history import player
+from ledger.words.language import error_text
+from ledger.words.money import paid_text
 
 bp = Blueprint("tab", __name__, url_prefix="/g/<slug>")
-
-
-def transfer_rows(
-    transfers: Sequence[TransferView], currency: str
-) -> list[tuple[TransferView, str, Markup | None, str]]:
-    """Each transfer with its words, its QR code (euros to a player with an account) and its
-    line for "Copy as text", which gives the IBAN to pay."""
-    rows: list[tuple[TransferView, str, Markup | None, str]] = []
-    for t in transfers:
-        words = transfer_text(t.to_json(), currency)
-        if t.epc is None:
-            rows.append((t, words, None, words))
-            continue
-        name, iban = t.epc.split("\n")[5:7]
-        title = _("QR code for a banking app: %(what)s", what=words)
-        line = _("%(what)s (IBAN %(iban)s, %(name)s)", what=words, iban=iban, name=name)
-        rows.append((t, words, qr_svg(t.epc, title=title), line))
-    return rows
 
 
 def _stamp(tabs: Sequence[TabView]) -> str:
@@ -88,7 +70,7 @@ def pay(slug: str) -> Response:
                 group, form.get("from"), form.get("to"), form.get("amount"), form.get("currency")
             )
         except services.RuleError as e:
-            flash(i18n.error_text(e), "error")
+            flash(error_text(e), "error")
         else:
             what = paid_text(paid.to_json(), paid.currency)
             flash(_("Ticked: %(what)s.", what=what), "success")
@@ -117,7 +99,7 @@ def off_tab(slug: str, session_id: int) -> Response:
         try:
             tabs_service.take_off_tab(group, session_id)
         except services.Conflict as e:
-            flash(i18n.error_text(e), "error")
+            flash(error_text(e), "error")
         else:
             flash(_("The night is off the tab: it is settled on its own."), "success")
     return redirect(url_for("sessions.settle", slug=slug, session_id=session_id))
@@ -139,6 +121,6 @@ def account(slug: str, name: str) -> Response | tuple[str, int]:
                 flash(_("The bank account is kept."), "success")
         except services.RuleError as e:
             # Refused: the page again as typed, the message beside its box (which has the focus).
-            add_error(form, "account_name" if e.field == "name" else e.field, i18n.error_text(e))
+            add_error(form, "account_name" if e.field == "name" else e.field, error_text(e))
             return player(slug, name, form), 422
     return redirect(url_for("history.player", slug=slug, name=name, _anchor="account"))

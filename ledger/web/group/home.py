@@ -13,7 +13,7 @@ from ledger.security import same_site_path
 from ledger.services import auth, pages
 from ledger.web import access, unsaved_hand
 from ledger.web.forms import CreateGroupForm, OpenGroupForm, RestoreForm, add_error
-from ledger.web.i18n import error_text
+from ledger.words.language import error_text
 
 bp = Blueprint("home", __name__)
 

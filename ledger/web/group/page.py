@@ -14,10 +14,11 @@ from ledger.downloads import download, group_filename
 from ledger.export import XLSX_MIMETYPE, group_export_workbook
 from ledger.pictures.qr import qr_svg
 from ledger.services import auth, exports, seasons, stats, tab
-from ledger.services.results import GroupRef
-from ledger.web import access, history
+from ledger.services.views.groups import GroupRef
+from ledger.web import access
 from ledger.web.forms import ConfirmForm, PassphraseForm, PlayerForm, add_error
-from ledger.web.i18n import error_text
+from ledger.web.group import history
+from ledger.words.language import error_text
 
 bp = Blueprint("groups", __name__, url_prefix="/g/<slug>")
 

@@ -11,8 +11,9 @@ from ledger.downloads import download
 from ledger.rules import GAMES, RuleError
 from ledger.services import league, seasons
 from ledger.services.errors import Conflict
-from ledger.web import access, i18n
-from ledger.web.tab import transfer_rows
+from ledger.web import access
+from ledger.web.display import transfer_rows
+from ledger.words.language import error_text
 
 bp = Blueprint("seasons", __name__, url_prefix="/g/<slug>")
 
@@ -36,7 +37,7 @@ def index(slug: str):
         ratings=league.all_ratings(group),  # RULES.md §14
         games=list(GAMES),
         form=form or {"request_id": uuid.uuid4().hex},
-        error=error and (i18n.error_text(error), error.field),
+        error=error and (error_text(error), error.field),
     )
     return page, 422 if error else 200
 
@@ -54,7 +55,7 @@ def show(slug: str, season_id: int):
     season = seasons.season_view(group, season_id)
     paid = season.settlement
     rows = transfer_rows(paid.transfers, paid.currency) if paid else []
-    said = error and i18n.error_text(error)
+    said = error and error_text(error)
     page = render_template(
         "seasons/show.html", group=group, season=season, transfers=rows, error=said
     )
