@@ -219,6 +219,18 @@ def browser(client: Any) -> tuple[Phone, list[int]]:
     post(phone, "call/bids", {p: {"bid": 0} for p in SEATS})
     phone.start("klaverjassen", SEATS, "Dee")
     post(phone, "new", {}, **klaver("1", "100", roem1="20"))
+    # Forms that only show in another state: a buy-in still to make, bids still to save, a
+    # pot to plan (a Spot night with its antes in), a night to reopen or take off the tab.
+    phone.start("kaluki", players=("Enda", "John", "Rex"), dealer="Rex", entry="totals")
+    post_hand(phone, {"John": {"spots": "160"}, "Rex": {"spots": "20"}}, out="Enda")
+    phone.start("boerenbridge", SEATS, "Bob", max_cards="4")
+    phone.start()
+    phone.enter(HAND_1)
+    for settle in ("now", "tab"):
+        phone.start()
+        phone.enter(HAND_1)
+        phone.enter(HAND_2, out="Enda")
+        client.post(f"{phone.board}/finish", data={"leftover_pot": "refund", "settle": settle})
     with client.application.app_context():
         known = [*db.session.scalars(select(GameSession.id))]
         for model in (Payment, TabPayment, Round, Season):
@@ -229,13 +241,14 @@ def browser(client: Any) -> tuple[Phone, list[int]]:
 
 # The pages a browser of the group sees, whose forms' fields are fuzzed (with those of each
 # session, season and round: ``page_forms``).
-GROUP_PAGES = ["", "/s/new", "/seasons", "/tab", "/players", "/p/Enda", "/p/AC/DC"]
+GROUP_PAGES = ["", "/s/new", "/seasons", "/tab", "/players", "/invite", "/p/Enda", "/p/AC/DC"]
 SESSION_PAGES = ["", "/hands/new", "/settle", "/rounds/new", "/hands/1/edit"]
 
 
 FORM = re.compile(r"<form\b(?P<attributes>[^>]*)>(?P<inside>.*?)</form>", re.DOTALL)
 ACTION = re.compile(r'\baction="(?P<action>[^"]*)"')
 METHOD = re.compile(r'\bmethod="(?P<method>\w+)"')
+FORMACTION = re.compile(r'\bformaction="([^"]*)"')
 TAG = re.compile(r"<(?P<tag>input|button|textarea|select)\b(?P<attributes>[^>]*)>(?P<after>)")
 ATTRIBUTE = re.compile(r'\b(?P<key>[a-z-]+)(?:="(?P<value>[^"]*)")?')
 OPTION = re.compile(r'<option\b[^>]*?value="(?P<value>[^"]*)"')
@@ -276,7 +289,7 @@ def page_forms(app: Any, client: Any, slug: str, known: list[int]) -> list[PageF
     """Every form on the browser's pages (its group's, each session's, each season's, each
     round's), as the pages have them."""
     group = f"/g/{slug}"
-    paths = [group + p for p in GROUP_PAGES]
+    paths = ["/", *(group + p for p in GROUP_PAGES)]
     paths += [f"{group}/s/{n}{p}" for n in known for p in SESSION_PAGES]
     paths += [f"{group}/seasons/{n}" for n in known]
     paths += [f"{group}/s/{s}/rounds/{r}" for s in known for r in known]
@@ -288,16 +301,17 @@ def page_forms(app: Any, client: Any, slug: str, known: list[int]) -> list[PageF
             continue
         for form in FORM.finditer(html(response)):
             action = ACTION.search(form["attributes"])
-            target = urlsplit(unescape(action["action"]) if action and action["action"] else path)
             sent = METHOD.search(form["attributes"])
             method = sent["method"].upper() if sent else "GET"
-            endpoint, _ = urls.match(target.path, method=method)
-            if endpoint not in LEFT_OUT:
-                fields = filled(form["inside"])
-                forms.setdefault(
-                    (target.path, " ".join(sorted(fields))),
-                    PageForm(endpoint, method, target.path, fields),
-                )
+            fields = filled(form["inside"])
+            # A button may send the form elsewhere (Boerenbridge's "Save the bids").
+            targets = [unescape(action["action"]) if action and action["action"] else path]
+            targets += [unescape(a) for a in FORMACTION.findall(form["inside"])]
+            for target in (urlsplit(t).path for t in targets):
+                endpoint, _ = urls.match(target, method=method)
+                if endpoint not in LEFT_OUT:
+                    key = (target, " ".join(sorted(fields)))
+                    forms.setdefault(key, PageForm(endpoint, method, target, fields))
     return list(forms.values())
 
 
@@ -394,6 +408,10 @@ def test_every_field_of_every_page_form_refused_with_its_page_and_nothing_stored
     phone, known = browser(client)
     forms = page_forms(app, client, phone.slug, known)
     wanted = [
+        ("seats.buy_in", "player"),
+        ("hands.call", "results-0-bid"),
+        ("sessions.pot", "pot"),
+        ("sessions.reopen", "csrf_token"),
         ("seasons.index", "prizes"),
         ("seasons.show", "settle"),
         ("rounds.form", "share-Enda"),
