@@ -1,6 +1,7 @@
 """Every line of a backup's history that describes a fact agrees with that fact (issue 46.4).
 
-A round's lines (``round.added``, ``round.changed``, ``round.deleted``) and a buy-in's
+A payment's lines (``payment.recorded``, ``payment.deleted``) leave the night's payments. A
+round's lines (``round.added``, ``round.changed``, ``round.deleted``) and a buy-in's
 (``player.bought_in``, ``player.buy_in_taken_back``) are read in each session's order, as the
 services wrote them, and played forward: a round changed or taken back is one the lines
 recorded and did not take back since, in the words they recorded it with; the rounds left are
@@ -38,12 +39,17 @@ def _check_lines(rows: Mapping[str, list[dict[str, Any]]], players: Mapping[int,
     hands: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
     for h in rows["hands"]:
         hands[h["session_id"]].append(h)
+    payments: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
+    for p in rows["payments"]:
+        payments[p["session_id"]].append(p)
     for s in rows["sessions"]:
         lines = sorted(changes[s["id"]], key=lambda c: c["version"])
         currency = str(s["options"].get("currency") or "EUR")
         said = [_round_said(r, players, currency) for r in rounds[s["id"]]]
         _check_round_lines(s["id"], lines, said)
         _check_buy_in_lines(s, lines, hands[s["id"]])
+        paid = [_payment_said(p, players, currency) for p in payments[s["id"]]]
+        _check_payment_lines(s["id"], lines, paid)
 
 
 def _round_said(row: Mapping[str, Any], players: Mapping[int, str], currency: str) -> Any:
@@ -178,3 +184,47 @@ def _no_such_buy_in(session: int, hand: int) -> BackupError:
         hand=hand,
         id=session,
     )
+
+
+def _payment_said(row: Mapping[str, Any], players: Mapping[int, str], currency: str) -> Any:
+    """A payment as its lines name it: who paid whom, and its units, or its amount where it
+    was given in the currency (services/payments.py)."""
+    if row["cents"] is None:
+        given: tuple[str, Any] = ("units", row["units"])
+    else:
+        given = ("amount", str(cents_amount(row["cents"], currency)))
+    return (players[row["payer_id"]], players[row["payee_id"]], *given)
+
+
+def _line_paid(paid: Mapping[str, Any]) -> Any:
+    given = ("units", paid["units"]) if "units" in paid else ("amount", paid.get("amount"))
+    return (paid["from"], paid["to"], *given)
+
+
+def _check_payment_lines(
+    session: int, lines: Sequence[Mapping[str, Any]], payments: list[Any]
+) -> None:
+    """The payments the lines leave standing are the night's payments, each as its line
+    says; a payment taken back is one the lines recorded and did not take back since."""
+    standing: list[Any] = []
+    for c in lines:
+        kind = c["kind"]
+        if kind == "player.renamed":
+            old, new = c["before"]["player"], c["after"]["player"]
+            standing = [tuple(new if v == old and i < 2 else v for i, v in enumerate(p))
+                        for p in standing]  # fmt: skip
+        elif kind == "payment.recorded":
+            standing.append(_line_paid(c["after"]))
+        elif kind == "payment.deleted":
+            taken = _line_paid(c["before"])
+            if taken not in standing:
+                raise _unlike(
+                    session, c["version"], Phrase("a payment taken back that was not made.")
+                )
+            standing.remove(taken)
+    if sorted(standing, key=repr) != sorted(payments, key=repr):
+        raise BackupError(
+            "The backup does not add up: the payments of session {id} are not as its history "
+            "says (who paid whom, units or an amount).",
+            id=session,
+        )

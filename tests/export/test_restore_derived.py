@@ -1,6 +1,7 @@
 """Issue 46.4: a restore derives what it can from the facts and holds every line of history to
 the facts it describes. A closed season's table is worked out again from its nights and
-options; a buy-in's and a round's lines must be the buy-ins and rounds the night holds; a
+options; a buy-in's, a round's and a payment's lines must be the buy-ins, rounds and
+payments the night holds; a
 round's `what`, like a name, holds nothing the API refuses (46.6: nothing hidden either).
 Each crafted file is refused with one sentence saying where, and nothing of it is stored;
 the untouched file, with every newer kind in it, restores."""
@@ -158,6 +159,14 @@ CRAFTED: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "a buy-in taken back that was not made": (taken_back_unmade, "a buy-in taken back"),
     "a round's line of another amount": (round_amount, "the rounds of session"),
     "a round's changed line": (changed_round, "the rounds of session"),
+    "a payment's line of other units": (
+        lambda d: line(d, "payment.recorded")["after"].update(units=1),
+        "the payments of session .* are not as its history says",
+    ),
+    "a payment taken back that was not made": (
+        lambda d: line(d, "payment.deleted")["before"].update(to="Nora"),
+        "a payment taken back that was not made",
+    ),
     "a round's what with a bell": (what("crisps\x07"), "round .* is not one the app could"),
     "a round's what turned around": (what("\u202espirc"), "round .* is not one the app could"),
     "a round's what with a zero-width space": (what("cr\u200bisps"), "round .* is not one"),

@@ -97,8 +97,9 @@ class Mutation:
 
 def newer(backup: dict[str, Any], sessions: set[int]) -> list[Path]:
     """The places in the file that belong to the newer kinds: the seasons, the rounds, and
-    the rows and lines of the nights of the newer games (and every round's and buy-in's line)."""
-    kinds = ("round.", "player.bought_in", "player.buy_in_taken_back")
+    the rows and lines of the nights of the newer games (and every round's, buy-in's and
+    payment's line)."""
+    kinds = ("round.", "player.bought_in", "player.buy_in_taken_back", "payment.")
     found = []
     for path in paths(backup):
         if len(path) < 2 or path[0] == "group":
