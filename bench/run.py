@@ -40,6 +40,7 @@ from openpyxl import Workbook, load_workbook
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bigserver  # noqa: E402  (bench/ is not a package: run as a script)
+import seasons as season_bench  # noqa: E402
 
 if TYPE_CHECKING:
     from flask.testing import FlaskClient
@@ -1059,6 +1060,11 @@ def main() -> int:
         figures.append(
             workbook_memory_figure(instance / "workbook-night", 1, book_hands, one_session=True)
         )
+
+        # Seasons cost a page next to nothing (issue 46.2): in process, in a folder of its own.
+        print("Two groups of the same nights, one with seasons …", flush=True)
+        for name, value, goal, met in season_bench.season_figures(args.quick):
+            figures.append(Figure(name, value, goal, met))
 
         counts = queries_per_request(
             server.env["LEDGER_DATABASE_URL"],

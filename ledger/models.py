@@ -380,10 +380,12 @@ class Season(Model):
     Any game's name), first and last day, and its options (scoring, best_of, min_nights,
     entry_fee, unit_value, currency, prizes, booby).
 
-    While open its table is never stored: it is worked out from the nights each time, so a
+    While open its table is never stored: it is worked out from the nights (kept per process
+    until one of them or the season's options change: ledger/services/season_tables.py), so a
     corrected night changes it at once. Closing it keeps in ``closed`` the table and the
-    settle-up it closed with, so no later night changes it; ``on_tab``: its balances went onto
-    the group's tab in its currency (RULES.md §6a) at ``closed_at``.
+    settle-up it closed with, so no later night changes it, and under ``"paid"`` the transfers
+    of that settle-up ticked as paid on its page (from, to, amount, at); ``on_tab``: its
+    balances went onto the group's tab in its currency (RULES.md §6a) at ``closed_at``.
     """
 
     __tablename__ = "seasons"

@@ -2,9 +2,9 @@
 table, as A4 PDFs that print well in black and white, in the page's language.
 
 fpdf2 draws them (pure Python, maintained, small: it needs no system library, unlike the HTML
-to PDF tools); the bank QR codes are segno's, as on the pages, placed as images. The font is
-DejaVu Sans Condensed, shipped in ledger/fonts, so every name and "€" prints. Texts are the
-catalogue's (Flask-Babel): a caller renders inside the language it wants.
+to PDF tools) on ledger/pdf.py's sheet; the bank QR codes are segno's, as on the pages, placed
+as images. Texts are the catalogue's (Flask-Babel): a caller renders inside the language it
+wants.
 """
 
 from __future__ import annotations
@@ -12,111 +12,31 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 import segno
 from flask_babel import gettext as _
 from flask_babel import ngettext
-from fpdf import FPDF
-from fpdf.fonts import FontFace
 
 from ledger import services
 from ledger.downloads import group_filename, session_filename
+from ledger.pdf import Sheet
 from ledger.rules.registry import GAMES
+from ledger.rules.table import PaperRows
 from ledger.services import exports, seasons
 from ledger.services.night import NightView, night_view
 from ledger.services.season_views import SeasonView
 from ledger.services.views.groups import GroupRef
 from ledger.services.views.hands import HandView
-from ledger.services.views.money import TransferView
+from ledger.services.views.money import PaymentView, TransferView
 from ledger.services.views.sessions import SessionView
 from ledger.words.display import format_money, night_game, night_name
 from ledger.words.games import hand_text, hand_words
 from ledger.words.hands import hand_summary
-from ledger.words.money import round_text, transfer_text
+from ledger.words.money import paid_text, round_text, transfer_text
 
-FONTS = Path(__file__).resolve().parent / "fonts"
-FONT = "DejaVu"
-MARGIN = 12  # mm
 BLANK_ROWS = 24  # a blank sheet's hands, one page
-GREY = (200, 200, 200)
-
-
-class Sheet(FPDF):
-    """An A4 page with the app's font, a title and a footer naming the app and the page."""
-
-    def __init__(self, title: str, subtitle: str = "") -> None:
-        super().__init__(orientation="portrait", unit="mm", format="A4")
-        self.add_font(FONT, "", str(FONTS / "DejaVuSansCondensed.ttf"))
-        self.add_font(FONT, "B", str(FONTS / "DejaVuSansCondensed-Bold.ttf"))
-        self.set_margins(MARGIN, MARGIN, MARGIN)
-        self.set_auto_page_break(True, margin=MARGIN + 6)
-        self.set_title(title)
-        self.set_creator("Pub Ledger")
-        self.set_draw_color(*GREY)
-        self.add_page()
-        self.set_font(FONT, "B", 18)
-        self.multi_cell(0, 9, title, new_x="LMARGIN", new_y="NEXT")
-        if subtitle:
-            self.set_font(FONT, "", 10)
-            self.multi_cell(0, 5, subtitle, new_x="LMARGIN", new_y="NEXT")
-        self.ln(3)
-
-    def footer(self) -> None:
-        self.set_y(-MARGIN - 2)
-        self.set_font(FONT, "", 8)
-        self.cell(0, 4, f"Pub Ledger · {self.page_no()}/{{nb}}", align="R")
-
-    def heading(self, text: str) -> None:
-        self.ln(2)
-        self.set_font(FONT, "B", 13)
-        self.cell(0, 8, text, new_x="LMARGIN", new_y="NEXT")
-        self.set_font(FONT, "", 10)
-
-    def line_of(self, text: str, size: int = 10) -> None:
-        self.set_font(FONT, "", size)
-        self.multi_cell(0, 5.5, text, new_x="LMARGIN", new_y="NEXT")
-
-    def grid(
-        self,
-        head: Sequence[str],
-        rows: Iterable[Sequence[str]],
-        *,
-        first: float = 1.0,
-        size: float = 10,
-        height: float = 6.5,
-        left: int = 1,
-        boxes: bool = False,
-        span: int = 1,
-    ) -> None:
-        """A table with a bold heading row repeated on every page: the first ``left`` columns
-        (names) to the left, numbers to the right; ``first`` widens the first column against
-        the others; ``boxes`` draws every cell's box (a sheet to write on); ``span``: each
-        heading after the first covers that many columns (a player's on a blank sheet)."""
-        self.set_font(FONT, "", size)
-        count = 1 + (len(head) - 1) * span
-        widths = (first, *([1.0] * (count - 1)))
-        align = (*(["LEFT"] * left), *(["RIGHT"] * (count - left)))
-        with self.table(
-            col_widths=widths,
-            text_align=align,
-            line_height=height,
-            headings_style=FontFace(emphasis="BOLD"),
-            borders_layout="ALL" if boxes else "HORIZONTAL_LINES",
-        ) as table:
-            if span == 1:
-                table.row(list(head))
-            else:
-                heading = table.row()
-                heading.cell(head[0])
-                for text in head[1:]:
-                    heading.cell(text, align="CENTER", colspan=span)
-            for row in rows:
-                table.row(list(row))
-
-    def done(self) -> bytes:
-        return bytes(self.output())
+QR_MM = 36  # a bank transfer's QR code, wide and high: a phone scans it from a wall
 
 
 def night_sheet(night: NightView, hands: Sequence[HandView], group_name: str, title: str) -> bytes:
@@ -151,9 +71,15 @@ def night_sheet(night: NightView, hands: Sequence[HandView], group_name: str, ti
     _in_words(sheet, view, hands)
     if night.session.rounds:
         _drinks(sheet, night, players, size)
-    if night.settlement is not None:
+    settled = night.settlement
+    if settled is not None:
         sheet.heading(_("Who pays whom"))
-        _transfers(sheet, night.settlement.transfers, night.settlement.currency)
+        if settled.on_tab:  # RULES.md §6a: the tab pays it; the night has no transfers
+            sheet.line_of(
+                _("This night is on the tab: it is paid when the group settles the tab."), 11
+            )
+        else:
+            _transfers(sheet, settled.transfers, settled.currency, settled.payments)
     return sheet.done()
 
 
@@ -180,7 +106,10 @@ def _drinks(sheet: Sheet, night: NightView, players: Sequence[str], size: int) -
     by = {s.player: s for s in night.standings}
     cash = night.settlement.currency if night.settlement is not None else ""
     game = [_("Game"), *(_money(by[p].balance_amount if p in by else None, cash) for p in players)]
-    drinks = [_("Rounds"), *(_money(by[p].rounds if p in by else None, cash) for p in players)]
+    drinks = [
+        _("Drinks and food"),
+        *(_money(by[p].rounds if p in by else None, cash) for p in players),
+    ]
     total = [_("Total"), *(_money(by[p].total if p in by else None, cash) for p in players)]
     sheet.grid(["", *players], [game, drinks, total], size=size)
 
@@ -233,22 +162,40 @@ def _pot_lines(sheet: Sheet, night: NightView) -> None:
 
 
 def blank_sheet(view: SessionView, title: str) -> bytes:
-    """A score sheet to fill in by hand: a row per hand, for each player (or team) the game's
-    columns ("Spots", "Points", or "Melded" and "In hand"), and a last row for the totals."""
+    """A score sheet to fill in by hand: a row per hand (or per round where the game fixes
+    them: Boerenbridge's, each with its cards and dealer), for each player (or team) the
+    game's columns ("Spots", "Points", or "Melded" and "In hand"), and a row for the totals."""
     players = [p.name for p in view.players if p.active]
     columns = _columns(view, len(players))
-    sheet = Sheet(title, _("A score sheet for when the phones die."))
+    given = _paper_rows(view, players)
+    fixed = ["#", *(_upper(_(word)) for word in given.headings)] if given else ["#"]
+    rows = given.rows if given else tuple(() for _n in range(BLANK_ROWS))
     sides = _sides(view, players)  # a team game's teams write one score each
     # Each player's (or team's) name over their columns, the columns' words under it.
-    head = ["#", *(" & ".join(side) for side in sides)]
-    sub = ["", *(c for _p in sides for c in columns)]
-    # Up to 22 columns (Boerenbridge's seven players): smaller type, and "Total" must fit.
+    head = [*fixed, *(" & ".join(side) for side in sides)]
+    sub = [*([""] * len(fixed)), *(c for _p in sides for c in columns)]
+    # Many columns (Boerenbridge's seven players: 24) turn the page and take smaller type; a
+    # word still too wide for its column is set smaller again (ledger/pdf.py), never split.
     wide = len(sub) > 15
-    size = 10 if len(sub) <= 9 else 5.5 if wide else 7
-    rows = [sub, *([str(n), *([""] * (len(sub) - 1))] for n in range(1, BLANK_ROWS + 1))]
-    rows.append([_("Total"), *([""] * (len(sub) - 1))])
-    first = 1.2 if wide else 0.6
-    sheet.grid(head, rows, first=first, size=size, height=8.5, boxes=True, span=len(columns))
+    size = 10 if len(sub) <= 9 else 7
+    blank = [""] * (len(sub) - len(fixed))
+    body = [[str(n), *cells, *blank] for n, cells in enumerate(rows, start=1)]
+    total = [_("Total"), *([""] * (len(sub) - 1))]
+    sheet = Sheet(title, _("A score sheet for when the phones die."), wide=wide)
+    # "#" a narrow column beside a few wide ones, as wide as the others beside many ("Total").
+    number = 0.6 if len(sub) <= 9 else 1.2
+    weights = (number, *([1.0, 1.6][: len(fixed) - 1]), *([1.0] * (len(sub) - len(fixed))))
+    sheet.grid(
+        head,
+        [sub, *body, total],
+        weights=weights,
+        size=size,
+        height=7 if wide else 8.5,
+        left=len(fixed),
+        boxes=True,
+        span=len(columns),
+        fixed=len(fixed),
+    )
     return sheet.done()
 
 
@@ -273,7 +220,7 @@ def season_table(season: SeasonView, group_name: str) -> bytes:
         ]
         for s in table.standings
     ]
-    sheet.grid(head, rows, first=0.4, size=11, left=2)
+    sheet.grid(head, rows, weights=(0.4, 3, 1, 1, 1, 1), size=11, left=2)
     if any(s.below_line for s in table.standings):
         sheet.line_of(
             ngettext(
@@ -285,39 +232,56 @@ def season_table(season: SeasonView, group_name: str) -> bytes:
         )
     if table.nights:
         sheet.heading(_("Night by night"))
-        shown = [f"#{n.number}" for n in table.nights]
-        night_rows = [
-            [s.player, *(_points_of(n, s.player) for n in table.nights)] for s in table.standings
-        ]
-        size = 10 if len(shown) <= 12 else 7
-        sheet.grid([_("Player"), *shown], night_rows, first=2.5, size=size)
+        players = [s.player for s in table.standings]
+        nights = [(f"#{n.number}", [_points_of(n, p) for p in players]) for n in table.nights]
+        sheet.carried_grid(_("Player"), players, nights, size=10 if len(nights) <= 12 else 9)
     if table.pot:
         sheet.heading(_("The prize pot"))
         sheet.line_of(_money(season.money(table.pot), season.currency))
         for p in table.prizes:
             sheet.line_of(f"{p.player}: {_money(season.money(p.units), season.currency)}")
-    if season.settlement is not None and not season.settlement.on_tab:
+    settled = season.settlement
+    if settled is not None and not settled.on_tab:
         sheet.heading(_("Who pays whom"))
-        _transfers(sheet, season.settlement.transfers, season.currency)
+        owed = [t for t in settled.transfers if not settled.is_paid(t)]
+        ticked = [t for t in settled.transfers if settled.is_paid(t)]
+        _transfers(sheet, owed, season.currency, ticked)
     return sheet.done()
 
 
 # --- Pieces -----------------------------------------------------------------------------------
 
 
-def _transfers(sheet: Sheet, transfers: Sequence[TransferView], currency: str) -> None:
-    """Each transfer in words, with the QR code a banking app scans where it has one."""
+def _transfers(
+    sheet: Sheet,
+    transfers: Sequence[TransferView],
+    currency: str,
+    payments: Sequence[PaymentView | TransferView] = (),
+) -> None:
+    """Every transfer: those still to pay in words, each with the QR code a banking app scans
+    where it has one (on the same page: never a page break between them), then those ticked
+    as paid (``payments``: a night's payments, a season's ticked transfers), marked paid (the
+    settle-up page's "Paid")."""
     if not transfers:
-        sheet.line_of(_("Nobody owes anybody anything."))
+        sheet.line_of(_("Everything is paid.") if payments else _("Nobody owes anybody anything."))
     for t in transfers:
-        sheet.line_of(transfer_text(t.to_json(), currency), 11)
-        if t.epc is not None:
-            png = io.BytesIO()
-            segno.make(t.epc, error="m").save(png, kind="png", scale=8, border=4)
-            if sheet.will_page_break(40):
-                sheet.add_page()
-            sheet.image(png, w=36, h=36)
-            sheet.line_of(_("Scan with a banking app to pay"), 8)
+        words = transfer_text(t.to_json(), currency)
+        if t.epc is None:
+            sheet.line_of(words, 11)
+            continue
+        caption = _("Scan with a banking app to pay")
+        # The transfer, its code and the code's caption begin the next page if they do not
+        # all fit on this one.
+        sheet.keep_together(sheet.height_of(words, 11) + QR_MM + sheet.height_of(caption, 8))
+        sheet.line_of(words, 11)
+        png = io.BytesIO()
+        segno.make(t.epc, error="m").save(png, kind="png", scale=8, border=4)
+        sheet.image(png, w=QR_MM, h=QR_MM)
+        sheet.line_of(caption, 8)
+    if payments:
+        sheet.heading(_("Paid"))
+        for paid in payments:
+            sheet.line_of(f"✓ {paid_text(paid.to_json(), currency)}", 11)
 
 
 def _with_before(
@@ -385,6 +349,14 @@ def _columns(view: SessionView, seated: int) -> list[str]:
 def _upper(text: str) -> str:
     """A column's heading with a capital letter: "spots" as "Spots"."""
     return text[:1].upper() + text[1:]
+
+
+def _paper_rows(view: SessionView, players: Sequence[str]) -> PaperRows | None:
+    """The rows the game fixes on its blank sheet (``Game.paper_rows``), or None."""
+    game = GAMES.get(view.game)
+    if game is None or not players:
+        return None
+    return game.paper_rows(view.options, players, view.dealer, view.hands_played)
 
 
 def _sides(view: SessionView, players: Sequence[str]) -> tuple[tuple[str, ...], ...]:

@@ -16,7 +16,10 @@
    so the browser shows the server's own answer with its scripts, and the player fixes it.
 
    As the hand is typed, what is typed is kept as a draft per form and hand number, and offered
-   again when the page is opened anew; it is cleared once the hand is saved.
+   again when the page is opened anew; it is cleared once the hand is saved. "Per form": one
+   hand may have several forms in turn (Boerenbridge's bids, then its tricks), and a draft is
+   offered only on the very form it was typed in, never on the next one, whose boxes it
+   cannot fill.
 
    Without this script (or without localStorage) the form is a plain form, as it always was. */
 (function () {
@@ -116,10 +119,31 @@
     return el && el.value !== undefined ? el.value : "";
   }
 
-  /* The form and hand a save or a draft belongs to: the form's address and the hand's number
-     (a new hand's form is for the next number; a correction's address names its hand). */
-  function formKey() {
+  /* The hand a save or a draft belongs to: the form's address and the hand's number (a new
+     hand's form is for the next number; a correction's address names its hand). */
+  function handKey() {
     return path(form.action) + "#" + field("number");
+  }
+
+  /* Which form of that hand this is: the names of the boxes a player fills, taken once, as
+     the page drew them (the bids screen and the tricks screen of one round differ). */
+  var boxes = null;
+  function formShape() {
+    if (boxes === null) {
+      var names = [];
+      Array.prototype.forEach.call(form.elements, function (el) {
+        if (!el.name || el.name === TOKEN || el.type === "hidden" || el.type === "submit" ||
+            el.type === "button" || names.indexOf(el.name) >= 0) return;
+        names.push(el.name);
+      });
+      boxes = names.join(",");
+    }
+    return boxes;
+  }
+
+  /* The form and hand a save or a draft belongs to. */
+  function formKey() {
+    return handKey() + "#" + formShape();
   }
 
   function players() {
@@ -298,6 +322,7 @@
   function saved(item, result) {
     drop(item.id);
     removeDraft(item.key);
+    removeHandDrafts(item.key.split("#").slice(0, 2).join("#"));
     var url = result.url;
     if (/[?&]saved=\d+/.test(url)) url += "#saved";
     var here = path(window.location.href);
@@ -458,6 +483,26 @@
     try { window.localStorage.removeItem(DRAFT + key); } catch (e) { /* */ }
   }
 
+  /* Every draft of one hand, whichever of its forms it was typed in: the hand is saved (or
+     was entered on another phone), so none of them is wanted again. */
+  function removeHandDrafts(hand) {
+    try {
+      Object.keys(window.localStorage).forEach(function (name) {
+        if (name.indexOf(DRAFT + hand + "#") === 0) window.localStorage.removeItem(name);
+      });
+    } catch (e) { /* */ }
+  }
+
+  /* A draft holds something typed into a box this form has: else there is nothing to put
+     back here, whatever its key says. */
+  function fits(draft) {
+    return draft.fields.some(function (pair) {
+      var el = pair[1] !== "" && form.elements.namedItem(pair[0]);
+      var one = el && el.length !== undefined && !el.type ? el[0] : el;
+      return !!one && one.type !== "hidden";
+    });
+  }
+
   function forgetOldDrafts() {
     var before = Date.now() - DRAFT_DAYS * 24 * 3600 * 1000;
     try {
@@ -473,7 +518,7 @@
      the form holds: offered above the form, put back only if the player says so. */
   function offerDraft() {
     var draft = readDraft(formKey());
-    if (!draft || !anything(draft.fields) || same(draft.fields, typed())) return;
+    if (!draft || !anything(draft.fields) || same(draft.fields, typed()) || !fits(draft)) return;
     if (!same(draft.players || [], players())) return;
     if (document.getElementById("form-errors")) return; // the server's answer holds the hand
     var offer = document.createElement("div");
@@ -588,7 +633,7 @@
   document.addEventListener("click", function (event) {
     var drop = event.target.closest && event.target.closest("[data-drop-draft]");
     if (!drop || !form) return;
-    removeDraft(path(form.action) + "#" + drop.getAttribute("data-drop-draft"));
+    removeHandDrafts(path(form.action) + "#" + drop.getAttribute("data-drop-draft"));
     removeDraft(formKey());
   });
 

@@ -65,7 +65,7 @@
 
   function showOptions() {
     var chosen = form.querySelector("input[name='game']:checked");
-    form.querySelectorAll(".game-options").forEach(function (box) {
+    form.querySelectorAll(".game-options, .game-seats").forEach(function (box) {
       box.hidden = !chosen || box.getAttribute("data-game") !== chosen.value;
     });
   }

@@ -24,6 +24,7 @@ from ledger.rules.league import (
     PLACES,
     WINNINGS,
     SeasonNight,
+    SeasonTable,
     table_from_dict,
     table_of,
     table_to_dict,
@@ -83,13 +84,15 @@ def _derived_table(
     game = GAMES[season["game"]]
     latest = sessions[last.session]["options"] if last is not None else {}
     lower = game.penalty_points({**game.defaults(), **latest})
-    made = table_to_dict(table_of(nights, fields.rules(lower_better=lower)))
-    if set(made) != set(kept):
+    table = table_of(nights, fields.rules(lower_better=lower))
+    made = table_to_dict(table)
+    if set(made) != set(kept) - {"paid"}:  # the ticks of its settle-up: facts of their own
         raise _refused(season, Phrase("its table is damaged."))
     for part in ("nights", "standings", "pot", "prizes", "entry_fee"):
         if not _same(made[part], kept[part]):
             raise _refused(season, _UNLIKE[part])
-    return made
+    _check_ticks(season, kept, table)
+    return {**made, "paid": kept["paid"]} if "paid" in kept else made
 
 
 # What a closed season's table holds that its facts and options do not make, in words.
@@ -178,6 +181,27 @@ def _ranked(places: Mapping[str, int]) -> bool:
     cover (1, 2, 2, 4), so each is one more than the number of players placed above it."""
     values = list(places.values())
     return all(v == 1 + sum(o < v for o in values) for v in values)
+
+
+def _check_ticks(season: Mapping[str, Any], kept: Mapping[str, Any], table: SeasonTable) -> None:
+    """The ticks of the settle-up kept with a closed season: each a payment of its balances,
+    none on a season whose balances went on the tab."""
+    ticks = kept.get("paid", [])
+    balances = table.balances()
+    if not isinstance(ticks, list) or not all(_tick(t, balances) for t in ticks):
+        raise _refused(season, Phrase("its ticks are not payments of its settle-up."))
+    if ticks and season["on_tab"]:
+        raise _refused(season, Phrase("its ticks are not payments of its settle-up."))
+
+
+def _tick(tick: Any, balances: Mapping[str, int]) -> bool:
+    """A tick as the season's page keeps one: from a player who pays, to one who is paid."""
+    return (
+        isinstance(tick, dict)
+        and set(tick) == {"from", "to", "amount", "at"}
+        and balances.get(tick["from"], 0) < 0 < balances.get(tick["to"], 0)
+        and all(isinstance(tick[k], str) for k in ("amount", "at"))
+    )
 
 
 def _refused(season: Mapping[str, Any], reason: Phrase) -> BackupError:

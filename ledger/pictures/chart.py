@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
+from ledger.rules.game import Game
+
 WIDTH = 360
 HEIGHT = 200
 PAD_LEFT = 36
@@ -26,8 +28,12 @@ def score_chart(
     *,
     label: str,
     tick: Callable[[int], str] = str,
+    game: Game | None = None,
 ) -> Markup:
-    """One line per player through 0 and their score after each hand; ``label`` names the chart.
+    """One line per side through 0 and its score after each hand; ``label`` names the chart.
+
+    The sides are the game's (``Game.sides``): each player alone, or a team game's teams,
+    whose players share one score and so one line ("Ann & Cas"); without a game, each player.
 
     ``history`` is ``(hand number, scores after it)``, oldest first: every hand of a short
     night, or hands spread evenly over a long one (services.score_history), so the chart
@@ -40,8 +46,9 @@ def score_chart(
         return Markup("")
     frame = _Frame.around(history)
     parts = _axes(frame, label, tick)
-    for n, player in enumerate(players):
-        parts += _line(frame, player, f"series series-{n % SERIES_CLASSES}", history)
+    sides = game.sides(players) if game is not None else tuple((p,) for p in players)
+    for n, side in enumerate(sides):
+        parts += _line(frame, side, f"series series-{n % SERIES_CLASSES}", history)
     parts.append("</svg>")
     return Markup("".join(p for p in parts if p))
 
@@ -92,9 +99,14 @@ def _axes(frame: _Frame, label: str, tick: Callable[[int], str] = str) -> list[s
 
 
 def _line(
-    frame: _Frame, player: str, cls: str, history: Sequence[tuple[int, Mapping[str, int]]]
+    frame: _Frame,
+    side: Sequence[str],
+    cls: str,
+    history: Sequence[tuple[int, Mapping[str, int]]],
 ) -> list[str]:
-    """One player's line and a dot at its end; nothing for a player in no hand drawn."""
+    """One side's line (its first player's score: a team shares one) and a dot at its end;
+    nothing for a side in no hand drawn."""
+    player = side[0]
     points = []
     last: int | None = None
     before = 0  # the hand drawn before this one: where a newcomer's line starts at 0
@@ -110,11 +122,17 @@ def _line(
     path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
     px, py = points[-1]
     return [
-        f'<polyline class="{cls}" points="{path}"><title>{escape(player)}</title></polyline>',
+        f'<polyline class="{cls}" points="{path}"><title>{escape(" & ".join(side))}</title>'
+        "</polyline>",
         f'<circle class="{cls}" cx="{px:.1f}" cy="{py:.1f}" r="3"/>',
     ]
 
 
 def series_class(index: int) -> str:
-    """The legend's class for the player at ``index``, matching the chart's line."""
+    """The legend's class for the side at ``index``, matching the chart's line."""
     return f"series-{index % SERIES_CLASSES}"
+
+
+def side_class(sides: Sequence[Sequence[str]], player: str) -> str:
+    """The class of the side ``player`` scores with (a dot beside their name)."""
+    return series_class(next((i for i, side in enumerate(sides) if player in side), 0))

@@ -32,6 +32,7 @@ from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.game import Game, Option, Progress, check_players
 from ledger.rules.lengths import optional_whole
 from ledger.rules.samples import SampleNight, Step
+from ledger.rules.table import PaperRows
 from ledger.rules.texts import N_
 
 NAME = "Boerenbridge"
@@ -434,6 +435,18 @@ class Boerenbridge(Game):
         """On paper a Boerenbridge table writes each player's bid, the tricks they took and
         the points the round scored them."""
         return (N_("Bid"), N_("Tricks"), N_("Points"))
+
+    def paper_rows(
+        self, options: Mapping[str, Any], seats: Sequence[str], dealer: str | None, played: int
+    ) -> PaperRows:
+        """A row per round: the cards it deals and who deals it (the deal passes left)."""
+        dealt = rounds(len(seats), {**self.defaults(), **options})
+        known = dealer if dealer in seats else None
+        first = seats[0] if known is None else next_seat(seats, known, -played)
+        return PaperRows(
+            (N_("Cards"), N_("Dealer")),
+            tuple((str(cards), next_seat(seats, first, i)) for i, cards in enumerate(dealt)),
+        )
 
     def start(
         self, players: Sequence[str], dealer: str, options: Mapping[str, Any], carried_pot: int

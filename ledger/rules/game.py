@@ -32,7 +32,7 @@ from ledger.rules.base import (
 from ledger.rules.cards import JOKER, RANKS, SUITS, Card, spot_value
 from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.samples import SampleNight, default_night
-from ledger.rules.table import EntryForm, RummyReward
+from ledger.rules.table import EntryForm, PaperRows, RummyReward
 from ledger.rules.texts import N_
 
 
@@ -295,6 +295,15 @@ class Game:
         if form.cards and form.show_total:
             return (form.total_unit,)
         return (N_("Points"),)
+
+    def paper_rows(
+        self, options: Mapping[str, Any], seats: Sequence[str], dealer: str | None, played: int
+    ) -> PaperRows | None:
+        """The rows of the blank paper score sheet (ledger/paper.py) where the game fixes them
+        before they are played: a row per round with the cards it deals and its dealer
+        (Boerenbridge); None for a numbered row per hand, as many as a page holds.
+        ``dealer`` deals the hand after the ``played`` ones, ``seats`` in clockwise order."""
+        return None
 
     def sample_night(self, players: Sequence[str]) -> SampleNight:
         """A few hands of the game as the API takes them, for the tests that go through every

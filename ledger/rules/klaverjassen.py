@@ -348,7 +348,7 @@ class Klaverjassen(Game):
             )
         ]
         if us.get("nat"):
-            said.append(Phrase("Nat: {team} scores {score}.", team=other, score=int(them["score"])))
+            said.append(Phrase("Nat: {team} score {score}.", team=other, score=int(them["score"])))
         else:
             said.append(
                 Phrase(

@@ -116,6 +116,10 @@ class SeasonTable:
         won = {p.player: p.units for p in self.prizes}
         return {s.player: won.get(s.player, 0) - self.entry_fee for s in self.standings}
 
+    def tie_breaks(self) -> tuple[TieBreak, ...]:
+        """Where equal points were ranked apart, and by what (``_ranked``'s tie-breaks)."""
+        return tie_breaks(self.standings)
+
     def leader_gap(self) -> tuple[tuple[str, ...], int] | None:
         """The players ranked first and their lead over the next rank, or None unranked."""
         ranked = [s for s in self.standings if s.rank is not None]
@@ -125,6 +129,35 @@ class SeasonTable:
         rest = [s for s in ranked if s.rank != 1]
         gap = abs(ranked[0].total - rest[0].total) if rest else 0
         return first, gap
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """Two players next to each other in the table with equal points and different ranks,
+    and what put ``above`` first: ``by`` "won" (more nights won) or "best" (a better best
+    night), with each one's figure for it."""
+
+    above: str
+    below: str
+    by: str
+    above_value: int
+    below_value: int
+
+
+def tie_breaks(lines: Sequence[Standing]) -> tuple[TieBreak, ...]:
+    """Each pair of neighbours in the ranked ``lines`` whose equal totals the tie-breaks split
+    (RULES.md §13: nights won, then the best night): why equal points get unequal places,
+    and so unequal prizes."""
+    ranked = [s for s in lines if s.rank is not None]
+    found = []
+    for a, b in zip(ranked, ranked[1:], strict=False):
+        if a.total != b.total or a.rank == b.rank:
+            continue
+        if a.won != b.won:
+            found.append(TieBreak(a.player, b.player, "won", a.won, b.won))
+        else:
+            found.append(TieBreak(a.player, b.player, "best", a.best, b.best))
+    return tuple(found)
 
 
 def night_places(night: NightResult) -> dict[str, int]:
@@ -144,22 +177,33 @@ def night_places(night: NightResult) -> dict[str, int]:
     return places
 
 
-def league_points(night: NightResult, rules: Rules) -> dict[str, int]:
-    """The league points the night gives each of its players under the season's scoring."""
+def league_points(
+    night: NightResult, rules: Rules, places: Mapping[str, int] | None = None
+) -> dict[str, int]:
+    """The league points the night gives each of its players under the season's scoring
+    (``places``: the night's places, where they are worked out already)."""
     if rules.scoring == WINNINGS:
         return {p: night.winnings.get(p, 0) for p in night.played}
     if rules.scoring == POINTS:
         return {p: night.scores.get(p, 0) for p in night.played}
     n = len(night.played)
-    return {p: n - place + 1 for p, place in night_places(night).items()}
+    placed = night_places(night) if places is None else places
+    return {p: n - place + 1 for p, place in placed.items()}
 
 
-def standings(results: Sequence[NightResult], rules: Rules) -> SeasonTable:
-    """The season's table from its nights (in the order they started)."""
-    nights = [
-        SeasonNight(r.session, r.number, r.started_at, league_points(r, rules), night_places(r))
-        for r in results
-    ]
+def standings(
+    results: Sequence[NightResult],
+    rules: Rules,
+    placed: Mapping[int, Mapping[str, int]] | None = None,
+) -> SeasonTable:
+    """The season's table from its nights (in the order they started). ``placed``: nights'
+    places by session, where worked out already (once for many seasons over the same nights)."""
+    known = placed or {}
+    nights = []
+    for r in results:
+        places = known[r.session] if r.session in known else night_places(r)
+        points = league_points(r, rules, places)
+        nights.append(SeasonNight(r.session, r.number, r.started_at, points, places))
     return table_of(nights, rules)
 
 
@@ -338,4 +382,7 @@ def renamed_table(data: Mapping[str, Any], old: str, new: str) -> dict[str, Any]
     ]
     standings = [{**s, "player": name(s["player"])} for s in data["standings"]]
     prizes = [{**p, "player": name(p["player"])} for p in data["prizes"]]
-    return {**data, "nights": nights, "standings": standings, "prizes": prizes}
+    # The settle-up's ticks kept beside the table (services/seasons.py ``tick_season``).
+    paid = [{**t, "from": name(t["from"]), "to": name(t["to"])} for t in data.get("paid", ())]
+    more = {"paid": paid} if "paid" in data else {}
+    return {**data, "nights": nights, "standings": standings, "prizes": prizes, **more}

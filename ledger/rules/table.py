@@ -4,8 +4,9 @@
 and seating (``Game.entry_form``: which ranks and values its cards have, who may sit out,
 whether a hand may end with nobody out, whether a player can go rummy); what only one game's
 form asks (melds, endings, points) is in that game's own template. ``PotStory`` is what a
-money hand did with the pot and between the players. Pages only put these facts into words:
-no page needs to know a game by its key.
+money hand did with the pot and between the players. ``PaperRows`` is what a game fixes of a
+blank score sheet's rows before they are played. Pages only put these facts into words: no
+page needs to know a game by its key.
 """
 
 from __future__ import annotations
@@ -154,3 +155,13 @@ def pot_story(
         pot_after=pot_after,
         antes=max(into - odd, 0),
     )
+
+
+@dataclass(frozen=True)
+class PaperRows:
+    """The rows of a blank paper score sheet where a game fixes them before they are played
+    (``Game.paper_rows``): each row's first cells (Boerenbridge's cards and dealer) under
+    their ``headings``, message ids the sheet translates."""
+
+    headings: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]

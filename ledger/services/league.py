@@ -15,9 +15,10 @@ changes it from that night on): which nights and who played a hand from the stat
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from typing import Any
 
 from flask import current_app
 from sqlalchemy import select
@@ -149,9 +150,14 @@ def played(facts: SessionFacts) -> set[str]:
 
 def game_name_of(facts: SessionFacts) -> str | None:
     """Any game's name as the night was given it ("Hearts"); None for the other games."""
-    if "name" not in GAMES[facts.game].options:
+    return named_game(facts.game, facts.options)
+
+
+def named_game(game: str, options: Mapping[str, Any]) -> str | None:
+    """Any game's name in a night's ``options`` ("Hearts"); None for the other games."""
+    if game not in GAMES or "name" not in GAMES[game].options:
         return None
-    return " ".join(str(facts.options.get("name") or "").split()) or None
+    return " ".join(str(options.get("name") or "").split()) or None
 
 
 def same_game(facts: SessionFacts, game: str, name: str | None) -> bool:

@@ -184,7 +184,8 @@ def _check_paid_in(row: GameSession, units: int | None) -> None:
     game = session_game(row)
     if units is not None and not (game.money or for_money(game, row.options)):
         raise RuleError(
-            "This night settles its rounds alone: give the payment as an amount, like 1.50.",
+            "This night settles its drinks and food alone: give the payment as an amount, "
+            "like 1.50.",
             field="units",
         )
 
@@ -259,7 +260,9 @@ def _checked_cents(
     if units is not None:
         cents = int(amount(units, now.unit_value, now.currency).scaleb(minor_units(now.currency)))
     elif not now.with_rounds:
-        raise RuleError("This night has no rounds: give the payment in units.", field="amount")
+        raise RuleError(
+            "This night has no drinks or food: give the payment in units.", field="amount"
+        )
     else:
         cents = tab_cents(money, now.currency)
     outstanding = {b.player: b.outstanding_amount or Decimal(0) for b in now.balances}

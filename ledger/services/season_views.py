@@ -29,6 +29,11 @@ class SeasonSettlement:
     balances: tuple[BalanceView, ...]
     transfers: tuple[TransferView, ...]
     on_tab: bool = False
+    # The transfers ticked as paid on the season's page, as (from, to): every phone sees them.
+    paid: frozenset[tuple[str | None, str | None]] = frozenset()
+
+    def is_paid(self, transfer: TransferView) -> bool:
+        return (transfer.source, transfer.target) in self.paid
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -65,6 +70,7 @@ class SeasonView:
     settlement: SeasonSettlement | None = None
     nights_left: int | None = None  # at the pace so far, while the period runs
     under_way: bool = False  # open, and today is in its period
+    days_left: int | None = None  # days after today to its last day, while under way
 
     @property
     def closed(self) -> bool:
@@ -72,6 +78,19 @@ class SeasonView:
 
     def money(self, units: int) -> Decimal:
         return amount(units, self.unit_value, self.currency)
+
+    def balance_lines(self) -> tuple[tuple[str, Decimal, Decimal, Decimal], ...]:
+        """The closed season's balances as the settle-up pays them: each player's prize (the
+        booby prize in it), the entry fee paid in (negative) and the balance, the prize less
+        the fee (RULES.md §13)."""
+        if self.settlement is None:
+            return ()
+        won = {p.player: p.units for p in self.table.prizes}
+        fee = -self.money(self.table.entry_fee)
+        return tuple(
+            (b.player, self.money(won.get(b.player, 0)), fee, b.amount)
+            for b in self.settlement.balances
+        )
 
     def standing_of(self, player: str) -> Standing | None:
         return next((s for s in self.table.standings if s.player == player), None)

@@ -2,9 +2,12 @@
 
 - ``create_season``, ``update_season``, ``delete_season``: the season and its options.
 - ``season_view``, ``group_seasons``: a season with its table, worked out from the nights
-  while it is open (never stored as totals: a corrected night changes it at once).
+  while it is open (never stored as totals: a corrected night changes it at once), kept per
+  process until what it counts changes (ledger/services/season_tables.py).
 - ``close_season``: the table is kept as it closed (no later night changes it) and settled:
   the fewest transfers with their bank QR codes, or onto the group's tab.
+- ``tick_season``: a transfer of a closed season's settle-up ticked as paid, or the tick
+  taken back (kept with the season as it closed: every phone sees it).
 - ``seasons_under_way``, ``player_seasons``: the group page's line and a player's places.
 
 A night's result is read from the night's read model (ledger/services/league.py
@@ -13,7 +16,7 @@ A night's result is read from the night's read model (ledger/services/league.py
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -23,13 +26,7 @@ from ledger.extensions import db
 from ledger.models import Season, utcnow
 from ledger.rules.epc import remittance
 from ledger.rules.errors import RuleError
-from ledger.rules.league import (
-    SeasonTable,
-    nights_left,
-    standings,
-    table_from_dict,
-    table_to_dict,
-)
+from ledger.rules.league import SeasonTable, nights_left, table_from_dict, table_to_dict
 from ledger.rules.money import amount, settle_amounts
 from ledger.rules.registry import GAMES
 from ledger.rules.season_options import SeasonFields, season_fields
@@ -37,7 +34,8 @@ from ledger.services import league
 from ledger.services.accounts import with_epc
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import name_key
-from ledger.services.league import finished, finished_results, same_game
+from ledger.services.room import SEASON_HANDS, check_room
+from ledger.services.season_tables import built_table, fields_of, open_tables
 from ledger.services.season_views import (
     AddedSeason,
     PlayerLeague,
@@ -45,7 +43,6 @@ from ledger.services.season_views import (
     SeasonSettlement,
     SeasonView,
 )
-from ledger.services.stats import Period
 from ledger.services.tab import season_paid
 from ledger.services.unit_of_work import write
 from ledger.services.views.groups import GroupRef
@@ -60,7 +57,8 @@ def create_season(
     group: GroupRef, body: Mapping[str, Any], request_id: str | None = None
 ) -> AddedSeason:
     """A new season from the API's fields (RuleError naming the field); a repeated
-    ``request_id`` answers the season it made."""
+    ``request_id`` answers the season it made; GroupFull once the group has no room for it
+    (a season counts as ``room.SEASON_HANDS`` hands)."""
     fields = season_fields(body, GAMES)
 
     def work() -> AddedSeason:
@@ -70,6 +68,7 @@ def create_season(
             )
             if found is not None:
                 return AddedSeason(_view(group, found), created=False)
+        check_room(group.id, adding=SEASON_HANDS)  # a season counts toward the group's size
         row = Season(
             group_id=group.id,
             request_id=request_id,
@@ -96,7 +95,7 @@ def update_season(group: GroupRef, season_id: int, body: Mapping[str, Any]) -> S
         row = _load(group, season_id, lock=True)
         if row.status != "open":
             raise _closed()
-        fields = season_fields(body, GAMES, _fields(row))
+        fields = season_fields(body, GAMES, fields_of(row))
         row.name, row.first_day, row.last_day = fields.name, fields.first_day, fields.last_day
         row.options = fields.options()
         db.session.flush()
@@ -116,7 +115,7 @@ def close_season(group: GroupRef, season_id: int, settle: Any = None) -> SeasonV
         row = _load(group, season_id, lock=True)
         if row.status != "open":
             raise _closed()
-        table = _table(group, row)
+        table = built_table(group, row)
         row.closed = table_to_dict(table)
         row.status = "closed"
         row.closed_at = utcnow()
@@ -127,12 +126,52 @@ def close_season(group: GroupRef, season_id: int, settle: Any = None) -> SeasonV
     return write(work)
 
 
+def tick_season(
+    group: GroupRef, season_id: int, source: Any, target: Any, paid: bool = True
+) -> TransferView:
+    """A transfer of a closed season's settle-up ticked as paid, or its tick taken back: kept
+    with the season as it closed (its transfers never change after), so every phone's page
+    shows it. A tick made twice (a double tap, two phones) is one tick."""
+
+    def work() -> TransferView:
+        row = _load(group, season_id, lock=True)
+        view = _view(group, row)
+        if view.settlement is None or view.settlement.on_tab:
+            raise Conflict("{season} has no payments of its own to tick.", season=row.name)
+        transfer = next(
+            (t for t in view.settlement.transfers if (t.source, t.target) == (source, target)),
+            None,
+        )
+        if transfer is None:
+            raise RuleError(
+                "{season}'s settle-up has no payment from {payer} to {payee}.",
+                field="from",
+                season=row.name,
+                payer=str(source),
+                payee=str(target),
+            )
+        kept = row.closed or {}
+        ticks = [t for t in kept.get("paid", ()) if (t["from"], t["to"]) != (source, target)]
+        if paid:
+            at = utcnow().isoformat()
+            ticks.append({"from": source, "to": target, "amount": str(transfer.amount), "at": at})
+        row.closed = {**kept, "paid": ticks}
+        db.session.flush()
+        return transfer
+
+    return write(work)
+
+
 def delete_season(group: GroupRef, season_id: int) -> None:
     """Remove the season: refused once a payment is recorded against it (a season on the tab
     whose tab was paid since)."""
 
     def work() -> None:
         row = _load(group, season_id, lock=True)
+        if (row.closed or {}).get("paid"):
+            raise Conflict(
+                "Payments are ticked in {season}'s settle-up: the season stays.", season=row.name
+            )
         if row.on_tab and season_paid(group, row):
             raise Conflict(
                 "The tab has been paid since {season} went on it: the season stays.",
@@ -155,7 +194,7 @@ def group_seasons(group: GroupRef) -> list[SeasonView]:
         .where(Season.group_id == group.id)
         .order_by(Season.last_day.desc(), Season.id.desc())
     ).all()
-    return [_view(group, row) for row in rows]
+    return _views(group, rows)
 
 
 def seasons_under_way(group: GroupRef) -> list[SeasonView]:
@@ -169,7 +208,7 @@ def seasons_under_way(group: GroupRef) -> list[SeasonView]:
             Season.last_day >= today,
         )
     ).all()
-    return [_view(group, row) for row in rows]
+    return _views(group, rows)
 
 
 def player_seasons(group: GroupRef, name: str) -> list[PlayerSeason]:
@@ -197,10 +236,20 @@ def player_league(group: GroupRef, name: str) -> PlayerLeague:
 # --- Reading a season -----------------------------------------------------------------------
 
 
-def _view(group: GroupRef, row: Season) -> SeasonView:
-    fields = _fields(row)
+def _views(group: GroupRef, rows: Sequence[Season]) -> list[SeasonView]:
+    """The seasons ``rows`` with their tables, the open ones' read together (each built
+    once per change of what it counts: ledger/services/season_tables.py)."""
+    tables = open_tables(group, [row for row in rows if row.closed is None])
+    return [_view(group, row, tables.get(row.id)) for row in rows]
+
+
+def _view(group: GroupRef, row: Season, table: SeasonTable | None = None) -> SeasonView:
+    fields = fields_of(row)
     closed = row.closed is not None
-    table = table_from_dict(row.closed) if row.closed is not None else _table(group, row)
+    if row.closed is not None:
+        table = table_from_dict(row.closed)
+    elif table is None:
+        table = open_tables(group, [row])[row.id]
     today = utcnow().date()
     game = GAMES.get(row.game)
     return SeasonView(
@@ -223,19 +272,10 @@ def _view(group: GroupRef, row: Season) -> SeasonView:
         if closed
         else nights_left(row.first_day, row.last_day, today, len(table.nights)),
         under_way=not closed and row.first_day <= today <= row.last_day,
+        days_left=(row.last_day - today).days
+        if not closed and row.first_day <= today <= row.last_day
+        else None,
     )
-
-
-def _table(group: GroupRef, row: Season) -> SeasonTable:
-    """The table from the season's nights as they stand."""
-    fields = _fields(row)
-    period = Period.of_dates(row.first_day, row.last_day)
-    facts = [f for f in finished(group, period) if same_game(f, row.game, row.game_name)]
-    results = [result for _, result in finished_results(group, facts)]
-    game = GAMES.get(row.game)
-    latest = facts[-1].options if facts else {}
-    lower = game is not None and game.penalty_points({**game.defaults(), **latest})
-    return standings(results, fields.rules(lower_better=lower))
 
 
 def _settlement(
@@ -257,26 +297,8 @@ def _settlement(
         transfers = ()
     else:
         transfers = with_epc(group, transfers, currency, remittance(group.name, row.name))
-    return SeasonSettlement(currency, unit, views, transfers, row.on_tab)
-
-
-def _fields(row: Season) -> SeasonFields:
-    o = row.options
-    return SeasonFields(
-        name=row.name,
-        game=row.game,
-        game_name=row.game_name,
-        first_day=row.first_day,
-        last_day=row.last_day,
-        scoring=str(o.get("scoring", "places")),
-        best_of=o.get("best_of"),
-        min_nights=int(o.get("min_nights", 0)),
-        entry_fee=int(o.get("entry_fee", 0)),
-        unit_value=Decimal(str(o.get("unit_value", "0.01"))),
-        currency=str(o.get("currency", "EUR")),
-        prizes=tuple(int(p) for p in o.get("prizes", (60, 30, 10))),
-        booby=int(o.get("booby", 0)),
-    )
+    paid = frozenset((t["from"], t["to"]) for t in (row.closed or {}).get("paid", ()))
+    return SeasonSettlement(currency, unit, views, transfers, row.on_tab, paid)
 
 
 def _load(group: GroupRef, season_id: int, *, lock: bool = False) -> Season:

@@ -329,7 +329,8 @@ def delete_session(group: GroupRef, session_id: int) -> None:
             )
         if has_rounds(row.id):  # RULES.md §6c: money paid at the table never goes unseen
             raise Conflict(
-                "{night} has rounds: take them back before deleting it.", night=night_named(row)
+                "{night} has drinks or food: take them back before deleting it.",
+                night=night_named(row),
             )
         source = db.session.scalar(select(GameSession).where(GameSession.carried_into_id == row.id))
         if source is not None:

@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
-from ledger.pictures.chart import series_class
+from ledger.pictures.chart import series_class, side_class
 from ledger.pictures.qr import qr_svg
 from ledger.services.views.money import TransferView
 from ledger.words import display, games
@@ -53,9 +53,8 @@ def csrf_field() -> Markup:
     return Markup('<input type="hidden" name="csrf_token" value="{}">').format(generate_csrf())
 
 
-@bp.app_template_global("series_class")
-def _series_class(index: int) -> str:
-    return series_class(index)
+bp.add_app_template_global(series_class)
+bp.add_app_template_global(side_class)
 
 
 def transfer_rows(

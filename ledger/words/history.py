@@ -283,9 +283,9 @@ def _unpaid(change: ChangeView, session: SessionView) -> str:
 
 # A round added, changed or taken back (RULES.md §6c), in words.
 _ROUND_WORDS = {
-    "round.added": N_("A round was added: %(round)s."),
-    "round.changed": N_("A round was changed to: %(round)s (it was: %(was)s)."),
-    "round.deleted": N_("A round was taken back: %(round)s."),
+    "round.added": N_("Drinks or food added: %(round)s."),
+    "round.changed": N_("Drinks or food changed to: %(round)s (it was: %(was)s)."),
+    "round.deleted": N_("Drinks or food taken back: %(round)s."),
 }
 
 

@@ -231,7 +231,8 @@ def test_a_points_game_without_a_stake_settles_its_rounds(table):
     paying = {"from": "Bob", "to": "Ann", "units": 450}
     message = error(table.post(f"/sessions/{sid}/payments", paying), 422, "units")
     assert (
-        message == "This night settles its rounds alone: give the payment as an amount, like 1.50."
+        message
+        == "This night settles its drinks and food alone: give the payment as an amount, like 1.50."
     )
     paying = {"from": "Bob", "to": "Ann", "amount": "4.50"}
     table.ok("POST", f"/sessions/{sid}/payments", paying, 201)
@@ -344,7 +345,7 @@ def test_a_night_with_rounds_is_not_deleted_as_started_by_mistake(table):
         "POST", f"/sessions/{sid}/rounds", {"amount": "5", "paid_by": "Ann", "for": ["Bob"]}, 201
     )
     message = error(table.delete(f"/sessions/{sid}"), 409)
-    assert message == "Spot #1 has rounds: take them back before deleting it."
+    assert message == "Spot #1 has drinks or food: take them back before deleting it."
     assert table.delete(f"/sessions/{sid}/rounds/{made['id']}").status_code == 204
     assert table.delete(f"/sessions/{sid}").status_code == 204
 

@@ -138,7 +138,7 @@ def test_the_trick_games_on_paper_as_on_their_pages(table):
     table.client.post("/open", data={"open-group": table.slug, "open-passphrase": PASSPHRASE})
     page = table.client.get(f"/g/{table.slug}/s/{kj}").get_data(as_text=True)
     board = " ".join(unescape(re.sub(r"<[^>]+>", " ", page)).split())
-    for said in ("Nat: Bob & Dee scores 182.", "Pit: Bob & Dee took every trick."):
+    for said in ("Nat: Bob & Dee score 182.", "Pit: Bob & Dee took every trick."):
         assert said in text and said in board
     bb = table.session(list(SEATS), dealer="Ann", game="boerenbridge", max_cards=4)["id"]
     for bids, tricks, _ in WORKED:

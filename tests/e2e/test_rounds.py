@@ -34,9 +34,9 @@ def test_the_worked_example_of_rules_6c_on_two_phones(new_phone, live_server):
     for phone in (mine, theirs):
         phone.page.goto(board)
 
-    # Mine: "Add a round", John paid €18.40 for everyone at the table.
-    mine.link("Add a round").tap()
-    expect(mine.heading(re.compile("^Add a round"))).to_be_visible()
+    # Mine: "Add drinks or food", John paid €18.40 for everyone at the table.
+    mine.link("Add drinks or food").tap()
+    expect(mine.heading(re.compile("^Add drinks or food"))).to_be_visible()
     amount = mine.page.get_by_label("Amount (EUR)")
     expect(amount).to_have_attribute("inputmode", "decimal")
     for name in PLAYERS:
@@ -48,7 +48,7 @@ def test_the_worked_example_of_rules_6c_on_two_phones(new_phone, live_server):
     mine.page.get_by_role("radio", name="John").check()
     amount.fill("18.40")
     mine.page.get_by_label("What was it? (optional)").fill("a round")
-    mine.button("Save the round").tap()
+    mine.button("Save drinks or food").tap()
     expect(mine.status()).to_have_text(
         "Saved: John paid €18.40 for a round for Enda, John, Rex and Finn."
     )
@@ -62,18 +62,22 @@ def test_the_worked_example_of_rules_6c_on_two_phones(new_phone, live_server):
     )
 
     # Theirs: Rex paid 7,50 for crisps for John, Rex and Finn (Enda unticked). The last payer
-    # (John) comes first and is chosen already.
-    theirs.link("Rondje toevoegen").tap()
+    # (John) comes first, said so, and nobody is chosen until the player says who paid.
+    theirs.link("Drankjes of eten toevoegen").tap()
     payers = theirs.page.locator("input[name=paid_by]")
     expect(payers.first).to_have_attribute("value", "John")
-    expect(payers.first).to_be_checked()
+    expect(theirs.page.locator("#round-form label.check").first).to_have_text(
+        "John · betaalde de vorige keer"
+    )
+    for payer in payers.all():
+        expect(payer).not_to_be_checked()
     expect(theirs.page.get_by_label("Bedrag (EUR)")).to_have_attribute("placeholder", "18,40")
     theirs.page.get_by_role("radio", name="Rex").check()
     theirs.page.get_by_role("checkbox", name="Enda").uncheck()
     theirs.page.get_by_label("Bedrag (EUR)").fill("7,50")
     theirs.page.get_by_label("Wat was het? (mag leeg)").fill("chips")
     theirs.shot("crisps")
-    theirs.button("Rondje bewaren").tap()
+    theirs.button("Drankjes of eten bewaren").tap()
     expect(theirs.page.locator("#rounds .what").nth(1)).to_have_text(
         "Rex betaalde €\xa07,50 voor chips voor John, Rex en Finn"
     )

@@ -4,6 +4,7 @@ close with its transfers, and the PDF for the wall."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 
 from playwright.sync_api import expect
@@ -67,11 +68,25 @@ def test_the_worked_example_as_a_league_on_the_wall(new_phone, live_server):
     expect(phone.page.locator(".season-line")).to_contain_text("Winter: Ann leads by 1")
     phone.page.locator(".season-line a").tap()
 
+    # Issue 45 §6: closing asks first, as finishing a night does.
+    asked = phone.confirm_next()
     phone.button("Close and settle up").tap()
     transfers = phone.page.locator("#season-settle .transfer .what")
     expect(transfers).to_have_count(3)
+    assert asked and asked[0].startswith("Close the season? Its table is kept as it stands now")
     expect(phone.page.locator("#season-settle")).to_contain_text("pays Ann")
     expect(phone.page.locator("#close-season")).to_have_count(0)
+    # Its balances as a night's (prize less fee), and a tick per payment, kept when made.
+    expect(phone.page.locator("#season-balances tbody tr").first).to_have_text(
+        re.compile(r"Ann\s*€11\.40\s*-€5\.00\s*€6\.40")
+    )
+    first = phone.page.locator("#season-settle button.tick").first
+    expect(first).to_have_attribute("aria-pressed", "false")
+    first.tap()
+    expect(phone.status()).to_contain_text("Ticked: ")
+    expect(phone.page.locator("#season-settle button.tick").first).to_have_attribute(
+        "aria-pressed", "true"
+    )
     phone.check_width("season closed")
     phone.shot("season-closed")
 

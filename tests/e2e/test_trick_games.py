@@ -32,16 +32,14 @@ def test_boerenbridge_the_worked_example_bids_then_tricks(new_phone, live_server
             # Dee deals and bids last: the page says which bid Dee may not make.
             page.get_by_label("Bid – Dee", exact=True).fill("")
             note = page.locator("#hook-note")
-            expect(note).to_have_text(
-                "Dee deals and may not bid 1: the bids would add up to the round’s cards."
-            )
+            refusal = "Dee deals and may not bid 1: the bids would add up to 4, the round's cards."
+            expect(note).to_have_text(refusal)  # the very words the server refuses it with
             phone.check_width("boerenbridge-bids")
             phone.shot("boerenbridge-bids")
             page.get_by_label("Bid – Dee", exact=True).fill("1")
             phone.button("Save the bids").tap()
-            expect(page.locator("#row-3-error")).to_have_text(
-                "Dee deals and may not bid 1: the bids would add up to 4, the round's cards."
-            )
+            expect(page.locator("#row-3-error")).to_have_text(refusal)
+            expect(page.get_by_text(refusal)).to_have_count(1)  # said once, not twice
             page.get_by_label("Bid – Dee", exact=True).fill("0")
         phone.button("Save the bids").tap()
         expect(page.get_by_label("Bid – Ann", exact=True)).to_have_count(0)
@@ -88,9 +86,13 @@ def test_klaverjassen_the_worked_example_on_the_wij_zij_sheet(new_phone, live_se
     page = phone.page
     phone.link("New session").tap()
     page.get_by_role("radio", name=re.compile(r"^Klaverjassen\s")).check()
-    expect(page.locator("#teams-hint")).to_have_text(
+    # Said beside the seats (issue 45 §9), while Klaverjassen is the game picked.
+    seats = page.get_by_role("group", name="Players, clockwise")
+    expect(seats.locator("#teams-hint")).to_have_text(
         "Partners sit opposite: seats 1 and 3 play together against seats 2 and 4."
     )
+    page.get_by_role("radio", name=re.compile(r"^Boerenbridge\s")).check()
+    expect(seats.locator("#teams-hint")).to_be_hidden()
     phone.page.go_back()
     phone.start_session("Klaverjassen", list(SEATS), dealer="Dee")
 
@@ -102,7 +104,7 @@ def test_klaverjassen_the_worked_example_on_the_wij_zij_sheet(new_phone, live_se
     phone.save_hand(2)
     _klaver_hand(phone, 3, "Ann & Cas", "70", {"Ann & Cas": [20]})
     phone.save_hand(3)
-    expect(phone.status()).to_contain_text("Nat: Bob & Dee scores 182.")
+    expect(phone.status()).to_contain_text("Nat: Bob & Dee score 182.")
     _klaver_hand(phone, 4, "Bob & Dee", "", {"Bob & Dee": [20, 20]}, pit="Bob & Dee")
     phone.save_hand(4)
 
@@ -113,5 +115,9 @@ def test_klaverjassen_the_worked_example_on_the_wij_zij_sheet(new_phone, live_se
     expect(sheet.locator("#team-total-1")).to_have_text("232")
     expect(sheet.locator("#team-total-2")).to_have_text("666")
     expect(page.locator(".status-line").first).to_contain_text("4 of 16 hands played")
+    # One line per team on the chart, named as its legend names it (issue 45 §9).
+    lines = page.locator("#chart svg polyline title")
+    expect(lines).to_have_text(["Ann & Cas", "Bob & Dee"])
+    expect(page.locator("#chart .legend li")).to_have_text(["Ann & Cas", "Bob & Dee"])
     phone.check_width("klaverjassen-sheet")
     phone.shot("klaverjassen-sheet")

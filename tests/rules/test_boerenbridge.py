@@ -14,6 +14,7 @@ from ledger.rules.base import HandOutcome, State
 from ledger.rules.boerenbridge import BidResult, RoundEntry
 from ledger.rules.errors import RuleError
 from ledger.rules.payout import game_payout
+from ledger.rules.registry import GAMES
 
 GAME = boerenbridge.GAME
 SEATS = ("Ann", "Bob", "Cas", "Dee")
@@ -224,3 +225,16 @@ def test_a_rounds_scores_follow_from_its_bids_and_tricks_alone(data: Any) -> Non
         b, t = bids[r.player], tricks[r.player]
         assert r.points == (10 + 2 * t if b == t else -2 * abs(t - b))
         assert outcome.state.scores[r.player] == state.scores[r.player] + r.points
+
+
+def test_the_paper_has_a_row_per_round_with_its_cards_and_dealer_however_far_the_game_is():
+    """The blank sheet's rows (Game.paper_rows): every round from the first, the deal passing
+    left from the first dealer, also when asked after two rounds (Cas deals the third)."""
+    seats = ("Ann", "Bob", "Cas", "Dee")
+    fresh = GAME.paper_rows({"max_cards": 3}, seats, "Ann", 0)
+    later = GAME.paper_rows({"max_cards": 3}, seats, "Cas", 2)
+    assert fresh == later
+    assert fresh is not None and fresh.headings == ("Cards", "Dealer")
+    assert fresh.rows == (("1", "Ann"), ("2", "Bob"), ("3", "Cas"), ("2", "Dee"), ("1", "Ann"))
+    assert len(GAME.paper_rows({}, seats[:3], "Ann", 0).rows) == 19  # 1 … 10 … 1
+    assert GAMES["spot"].paper_rows({}, seats, "Ann", 0) is None  # a numbered row per hand

@@ -127,9 +127,8 @@ def test_a_round_nets_into_the_same_total_on_the_settle_up_the_api_and_the_workb
 
     # The scoreboard: the round and what it gives each, beside the night's winnings.
     scoreboard = say(html(night.client.get(board)))
-    assert "What the rounds give so far: Enda -€1.00 · John €3.00 · Rex -€1.00 · Finn -€1.00" in (
-        scoreboard
-    )
+    given = "What drinks and food give so far: Enda -€1.00 · John €3.00 · Rex -€1.00 · Finn -€1.00"
+    assert given in scoreboard
     assert row_of(html(night.client.get(board)), "John").endswith("-38 -€0.38")
 
     # The settle-up: game money -€0.58, the round +€3.00 (€4.00 less his €1.00), total €2.42.

@@ -1,5 +1,5 @@
-"""Rounds on the pages (RULES.md §6c): "Add a round" from the scoreboard, the list with each
-part, a refusal beside its field, a change and a take-back, the settle-up's totals, the
+"""Rounds on the pages (RULES.md §6c): "Add drinks or food" from the scoreboard, the list
+with each part, a refusal beside its field, a change and a take-back, the settle-up's totals, the
 history, and a Dutch page's comma."""
 
 from __future__ import annotations
@@ -34,10 +34,11 @@ def add_round(phone: Phone, **fields) -> object:
 
 def test_the_worked_example_on_the_pages(phone):
     board = html(phone.client.get(phone.board))
-    assert "Add a round" in board and "No rounds yet" in board
+    assert "Add drinks or food" in board and "No drinks or food yet" in board
     form = html(phone.client.get(f"{phone.board}/rounds/new"))
-    # Everyone at the table is ticked; the amount asks for a keypad with decimals.
-    assert form.count('name="for"') == 4 and form.count("checked") >= 5
+    # Everyone at the table is ticked (and nobody as the payer); the amount asks for a keypad
+    # with decimals.
+    assert form.count('name="for"') == 4 and form.count("checked") == 4
     assert 'inputmode="decimal"' in form
 
     response = add_round(phone, paid_by="John", amount="18.40", what="a round")
@@ -71,7 +72,7 @@ def test_a_refusal_stays_on_the_form_beside_its_field(phone):
     assert 'value="12.345"' in page  # what was typed stays
     response = add_round(phone, paid_by="John", amount="4", **{"share-Rex": "0"})
     assert "Shares are whole numbers of at least 1: Rex&#39;s is 0." in html(response)
-    assert "No rounds yet" in html(phone.client.get(phone.board))
+    assert "No drinks or food yet" in html(phone.client.get(phone.board))
 
 
 def test_a_double_tap_records_one_round(phone):
@@ -88,7 +89,7 @@ def test_a_round_is_changed_then_taken_back_and_the_history_says_so(phone):
     board = html(phone.client.get(phone.board))
     round_id = re.search(r'id="round-(\d+)"', board).group(1)
     form = html(phone.client.get(f"{phone.board}/rounds/{round_id}"))
-    assert 'value="18.40"' in form and "Change the round" in form
+    assert 'value="18.40"' in form and "Change drinks or food" in form
     data = {"for": ["Enda", "John"], "paid_by": "John", "amount": "10", "share-John": "3"}
     assert phone.client.post(f"{phone.board}/rounds/{round_id}", data=data).status_code == 302
     board = html(phone.client.get(phone.board))
@@ -96,18 +97,18 @@ def test_a_round_is_changed_then_taken_back_and_the_history_says_so(phone):
     assert "Enda €2.50 · John €7.50" in board
     response = phone.client.post(f"{phone.board}/rounds/{round_id}/delete")
     assert response.status_code == 302
-    assert "No rounds yet" in html(phone.client.get(phone.board))
+    assert "No drinks or food yet" in html(phone.client.get(phone.board))
     history = html(phone.client.get(f"{phone.board}/history"))
-    assert "A round was added: John paid €18.40 for Enda, John, Rex and Finn." in history
-    assert "A round was changed to: John paid €10.00 for Enda and John ×3" in history
-    assert "A round was taken back: John paid €10.00" in history
+    assert "Drinks or food added: John paid €18.40 for Enda, John, Rex and Finn." in history
+    assert "Drinks or food changed to: John paid €10.00 for Enda and John ×3" in history
+    assert "Drinks or food taken back: John paid €10.00" in history
 
 
 def test_a_finished_night_offers_no_change(phone):
     add_round(phone, paid_by="John", amount="18.40")
     phone.client.post(f"{phone.board}/finish", data={"leftover_pot": "refund"})
     board = html(phone.client.get(phone.board))
-    assert "Add a round" not in board and "Take back" not in board
+    assert "Add drinks or food" not in board and "Take back" not in board
     assert "John paid €18.40" in board
     response = phone.client.get(f"{phone.board}/rounds/new")
     assert response.status_code == 302
@@ -145,7 +146,7 @@ def test_a_points_game_settles_its_rounds_alone_and_a_stake_waits_for_the_end(cl
     data = {"once": once, "for": ["John", "Rex"], "paid_by": "John", "amount": "9,01"}
     assert phone.client.post(f"{phone.board}/rounds/new", data=data).status_code == 302
     board = html(phone.client.get(phone.board))
-    assert "What the rounds give so far: John €4.50 · Rex -€4.50" in " ".join(
+    assert "What drinks and food give so far: John €4.50 · Rex -€4.50" in " ".join(
         re.sub(r"<[^>]+>", " ", board).split()
     )
     settle = html(phone.client.get(f"{phone.board}/settle"))

@@ -89,7 +89,7 @@ def test_klaverjassen_the_worked_example_on_the_wij_zij_sheet(phone):
     assert "182 nat" not in seen and "0 nat" in seen and "302 pit" in seen
     assert "Total 232 666" in seen
     assert (
-        "Ann & Cas played: 70 card points and 20 roem against 92 and 0. Nat: Bob & Dee scores 182."
+        "Ann & Cas played: 70 card points and 20 roem against 92 and 0. Nat: Bob & Dee score 182."
         in seen
     )
     assert "Pit: Bob & Dee took every trick." in seen

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import uuid
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from ledger import paper
 from ledger.downloads import download
 from ledger.rules import GAMES, RuleError
-from ledger.services import league, seasons
-from ledger.services.errors import Conflict
+from ledger.services import Conflict, league, seasons
 from ledger.web import access
 from ledger.web.display import transfer_rows
 from ledger.words.language import error_text
+from ledger.words.money import paid_text
 
 bp = Blueprint("seasons", __name__, url_prefix="/g/<slug>")
 
@@ -28,7 +29,7 @@ def index(slug: str):
         if request.method == "POST":
             added = seasons.create_season(group, form, form.get("request_id") or None)
             return redirect(url_for(".show", slug=slug, season_id=added.season.id), 303)
-    except RuleError as e:
+    except (RuleError, Conflict) as e:  # a field refused; the group full
         error = e
     page = render_template(
         "seasons/index.html",
@@ -46,8 +47,11 @@ def index(slug: str):
 def show(slug: str, season_id: int):
     group = access.group_for_page(slug)
     error: RuleError | Conflict | None = None
-    if request.method == "POST":  # the close, settled now or onto the tab; refused: its page
-        try:
+    if request.method == "POST":  # a tick of its settle-up (or not), else the close
+        if "from" in request.form:
+            _tick(group, season_id, request.form.get("paid") != "no")
+            return redirect(url_for(".show", slug=slug, season_id=season_id), 303)
+        try:  # settled now or onto the tab; refused: the season's page, saying why
             seasons.close_season(group, season_id, request.form.get("settle", "now"))
             return redirect(url_for(".show", slug=slug, season_id=season_id), 303)
         except (RuleError, Conflict) as e:
@@ -60,6 +64,17 @@ def show(slug: str, season_id: int):
         "seasons/show.html", group=group, season=season, transfers=rows, error=said
     )
     return page, (409 if isinstance(error, Conflict) else 422) if error else 200
+
+
+def _tick(group: access.GroupRef, season_id: int, paid: bool) -> None:
+    form = request.form
+    try:
+        done = seasons.tick_season(group, season_id, form.get("from"), form.get("to"), paid)
+    except (RuleError, Conflict) as e:
+        return flash(error_text(e), "error")
+    what = paid_text(done.to_json(), seasons.season_view(group, season_id).currency)
+    said = _("Ticked: %(what)s.", what=what) if paid else _("Taken back: %(what)s.", what=what)
+    flash(said, "success")
 
 
 @bp.get("/s/<int:session_id>/<any(sheet, blank):what>.pdf")

@@ -1,6 +1,6 @@
-"""Rounds of drinks and food on a phone (RULES.md §6c): "Add a round" from the scoreboard, a
-round changed or taken back while the night is open. The scoreboard and the settle-up list
-them (templates/sessions/_rounds.html)."""
+"""Rounds of drinks and food on a phone (RULES.md §6c): "Add drinks or food" from the
+scoreboard, one changed or taken back while the night is open. The scoreboard and the
+settle-up list them (templates/sessions/_rounds.html)."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ def delete(slug: str, session_id: int, round_id: int) -> Response:
         try:
             gone = rounds.delete_round(group, session_id, round_id)
         except services.NotFound:
-            flash(_("That round was taken back already."), "success")
+            flash(_("That was taken back already."), "success")
         except services.Conflict as e:
             flash(error_text(e), "error")
         else:

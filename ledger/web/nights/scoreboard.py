@@ -100,20 +100,22 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         return hand_summary(hand, money=view.money, **words)
 
     recent = [(h, summary(h)) for h in reversed(hand_json)]
+    game = GAMES[view.game]
     return render_template(
         "sessions/show.html",
         group=group,
         session=view,
         night=board.night,
         ahead=board.night.ahead,
-        game=GAMES[view.game],
+        game=game,
         recent=recent,
         more_hands=max(0, view.hands_played - len(hand_json)),
         saved=saved_hand,
         saved_summary=summary(saved_hand) if saved_hand else None,
         chart=score_chart(
-            names, list(board.history), label=game_words.hand_text(view.game, "chart")
+            names, list(board.history), label=game_words.hand_text(view.game, "chart"), game=game
         ),
+        sides=game.sides(names),  # who scores together: the chart's lines, legend and dots
         # A money game's scores are balances: a points target is the game's own to show.
         target=None if view.money else board.night.target,
         limit=board.night.target,
