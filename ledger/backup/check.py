@@ -162,8 +162,8 @@ def check_backup(data: Any, slug: str | None = None) -> Checked:
     _check_pots(rows["sessions"])
     _check_payments(rows)
     _check_rounds(rows)
-    _check_lines(rows, players)
     _check_tab(rows)
+    _check_lines(rows, players)
     _check_seasons(rows)
     return checked
 
