@@ -116,7 +116,8 @@ def play_a_history(table: Table) -> dict[str, int]:
 
 def play_the_newer_kinds(table: Table, ids: dict[str, int]) -> dict[str, int]:
     """The kinds added since (issue 46.4) on top of ``play_a_history``: rounds of drinks
-    recorded, changed and taken back on the open Spots night, a Kaluki night with a buy-in
+    recorded, changed and taken back on the open Spots night and paid in the currency (one
+    payment taken back), a Kaluki night with a buy-in
     played on, one taken back and one still waiting, a Boerenbridge night with its bids saved,
     a Klaverjassen night with its teams, a season of places closed onto the tab with its
     best nights and a booby prize, and Finn renamed Fionn after all of it."""
@@ -128,6 +129,12 @@ def play_the_newer_kinds(table: Table, ids: dict[str, int]) -> dict[str, int]:
     gone = table.ok("POST", f"/sessions/{spots}/rounds", {**pints, "amount": "3"}, 201)
     table.ok("PUT", f"/sessions/{spots}/rounds/{first['id']}", {**pints, "shares": {"Enda": 2}})
     table.ok("DELETE", f"/sessions/{spots}/rounds/{gone['id']}", status=204)
+    # The rounds alone settle in the currency: payments given as amounts, one taken back.
+    owed = table.get(f"/sessions/{spots}/settlement")["transfers"]
+    for t in owed[:2]:
+        paid = table.ok("POST", f"/sessions/{spots}/payments",
+                        {"from": t["from"], "to": t["to"], "amount": t["amount"]}, 201)  # fmt: skip
+    table.ok("DELETE", f"/sessions/{spots}/payments/{paid['id']}", status=204)
 
     kaluki = ids["kaluki"] = table.new_session(
         "kaluki", ["Ann", "Bob", "Cas"], "Cas", entry="totals"
