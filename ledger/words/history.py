@@ -19,7 +19,7 @@ from ledger.rules import GAMES, N_, amount
 from ledger.services.views.base import night_currency
 from ledger.services.views.sessions import ChangeView, SessionView
 from ledger.words.display import format_money, game_name
-from ledger.words.games import choice_label
+from ledger.words.games import choice_label, session_text
 from ledger.words.hands import join_names
 from ledger.words.money import round_text
 
@@ -75,11 +75,22 @@ def _left_in_hand(result: Mapping[str, Any]) -> str:
     melds = result.get("melds")
     if melds:
         return " | ".join(str(m) for m in melds)
-    return str(result.get("cards") or "").strip() or "–"
+    if melds is not None:  # melds entered, none laid out (Spin Rummy)
+        return _("nothing melded")
+    # A game's own fields as typed, in their order (a Cribbage show and its pegging: "5S 5D
+    # JH 10C / 4"), where the shared ones are not given.
+    own = [
+        str(v) for k, v in result.items() if k not in ("player", "cards") and v not in (None, "")
+    ]
+    return str(result.get("cards") or "").strip() or " / ".join(own) or "–"
 
 
 def _results(entry: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
     return {str(r["player"]): r for r in entry.get("results") or ()}
+
+
+def _by_player(entry: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    return {str(r["player"]).casefold(): r for r in entry.get("results") or ()}
 
 
 def _entry_text(entry: Mapping[str, Any]) -> str:
@@ -109,20 +120,24 @@ def _created(change: ChangeView, session: SessionView) -> str:
     return text
 
 
-def _hand_words(change: ChangeView, side: Mapping[str, Any]) -> dict[str, Any]:
-    """The blanks of a line about a hand: its number and its entry (``side`` before or after)."""
-    return {"number": change.hand_number, "entry": _entry_text(side["entry"])}
+def _hand_said(change: ChangeView, side: Mapping[str, Any], at: SessionView) -> dict[str, Any]:
+    """A hand's number and entry (``side``), in its game's words where it has them (Skat)."""
+    said = " ".join(p.render(_) for p in GAMES[at.game].entry_phrases(side["entry"]))
+    return {"number": change.hand_number, "entry": said or _entry_text(side["entry"])}
 
 
 def _hand_created(change: ChangeView, session: SessionView) -> str:
-    return _("Hand %(number)d entered: %(entry)s.", **_hand_words(change, change.after))
+    return _("Hand %(number)d entered: %(entry)s.", **_hand_said(change, change.after, session))
 
 
 def _hand_corrected(change: ChangeView, session: SessionView) -> str:
     old, new = change.before["entry"], change.after["entry"]
-    was, now = _results(old), _results(new)
+    # A player is the same player however their name was typed ("bob" for Bob): the API
+    # takes names in any case, and the history names them as the hand did first.
+    was, now = _by_player(old), _by_player(new)
+    names = {k: r["player"] for k, r in [*now.items(), *was.items()]}
     diffs = [
-        f"{p} {_result_text(was.get(p))} → {_result_text(now.get(p))}"
+        f"{names[p]} {_result_text(was.get(p))} → {_result_text(now.get(p))}"
         for p in dict.fromkeys([*was, *now])
         if _result_text(was.get(p)) != _result_text(now.get(p))
     ]
@@ -141,6 +156,9 @@ def _hand_corrected(change: ChangeView, session: SessionView) -> str:
         if bool(old.get(mark)) != bool(new.get(mark)):
             was_marked, is_marked = _yes(old.get(mark)), _yes(new.get(mark))
             diffs.append(f"{mark}: {was_marked} → {is_marked}")
+    if GAMES[session.game].entry_phrases(new):  # the game's own words (Skat)
+        said = [_hand_said(change, s, session)["entry"] for s in (change.before, change.after)]
+        diffs = [" → ".join(said)] if said[0] != said[1] else []
     text = _(
         "Hand %(number)d corrected: %(changes)s.",
         number=change.hand_number,
@@ -161,7 +179,8 @@ def _yes(value: Any) -> str:
 
 
 def _hand_deleted(change: ChangeView, session: SessionView) -> str:
-    return _("Hand %(number)d undone; it was: %(entry)s.", **_hand_words(change, change.before))
+    words = _hand_said(change, change.before, session)
+    return _("Hand %(number)d undone; it was: %(entry)s.", **words)
 
 
 def _joined(change: ChangeView, session: SessionView) -> str:
@@ -210,7 +229,7 @@ def _finished_words(change: ChangeView, session: SessionView) -> str:
     pot = int(((change.before or {}).get("state") or {}).get("pot", 0))
     choice = after.get("leftover_pot")
     if choice is None or not session.money:
-        return _("The game was ended at the table.")
+        return session_text(session.game, "ended")
     if not pot:
         return _("The night was finished.")
     keeper = after.get("pot_keeper")

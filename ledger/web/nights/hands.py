@@ -8,10 +8,12 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
 
 from ledger import services
 from ledger.ids import form_number
-from ledger.rules import GAMES
+from ledger.rules import GAMES, Game
+from ledger.rules.gameparts import Preview, Typed
 from ledger.services.request_ids import new_request_id
 from ledger.services.views.groups import GroupRef
 from ledger.services.views.hands import HandView
@@ -22,7 +24,7 @@ from ledger.web.nights import entry
 from ledger.words import games as game_words
 from ledger.words.display import typed_cards
 from ledger.words.hands import hand_summary
-from ledger.words.language import error_text
+from ledger.words.language import error_text, page_cards_language
 
 bp = Blueprint("hands", __name__, url_prefix="/g/<slug>/s/<int:session_id>/hands")
 
@@ -92,6 +94,7 @@ def _render_form(
     errors: entry.RowErrors,
     hand: HandView | None = None,
     notice: Notice | None = None,
+    preview: Mapping[str, Any] | None = None,
 ):
     shape = entry.layout(view.game, view.options, len(players))
     html = render_template(
@@ -106,6 +109,8 @@ def _render_form(
         errors=errors,
         hand=hand,
         notice=notice,
+        # What the hand comes to before it is saved (Game.preview), in the page's words.
+        preview=preview or _shown(Preview()),
     )
     if notice is not None:
         return html, 409
@@ -138,6 +143,9 @@ def new(slug: str, session_id: int):
 
     game = GAMES[view.game]
     typed, errors = entry.read(form, game, view.options, view.dealer, view.hands_played + 1)
+    if "preview" in request.form:  # what the hand comes to, shown before it is saved
+        errors, said = _previewed(group, session_id, typed, errors, game, None)
+        return _render_form(group, view, form, players, view.dealer, None, errors, preview=said)
     if form.validate() and not errors:
         try:
             added = services.add_hand(
@@ -163,6 +171,38 @@ def new(slug: str, session_id: int):
                 + "#saved"
             )
     return _render_form(group, view, form, players, view.dealer, view.leader, errors)
+
+
+def _previewed(
+    group: GroupRef,
+    session_id: int,
+    typed: Any,
+    errors: entry.RowErrors,
+    game: Game,
+    number: int | None,
+) -> tuple[entry.RowErrors, dict[str, Any]]:
+    """What the hand typed so far comes to, in the page's words (``Game.preview``: as the next
+    hand, or as hand ``number`` corrected), or why it cannot be worked out yet; nothing is
+    saved. The one path of every game's preview: the form posted with ``preview`` (a button,
+    or the game's script as boxes change) and ``…/hands/count``. A form that did not read
+    (``errors``) gives the game its boxes alone, and is shown with its mistakes."""
+    boxes = {k: str(v)[:80] for k, v in list(request.values.items())[:80]}
+    asked = Typed(boxes, page_cards_language(), None if errors else typed)
+    try:
+        found = services.preview_hand(group, session_id, asked, number)
+    except services.RuleError as e:  # the game previews, and says why not yet
+        return entry.place(e, [], game), _shown(Preview(), True)
+    return errors, _shown(found or Preview(), found is not None)
+
+
+def _shown(preview: Preview, previews: bool = False) -> dict[str, Any]:
+    """A preview in the page's language: the whole hand's lines, and each box's points and
+    words by the box's name (as the templates and ``…/hands/count`` show them)."""
+    return {
+        "previews": previews,
+        "said": [p.render(_) for p in preview.said],
+        "boxes": {b: {"points": n, "said": w.render(_)} for b, (n, w) in preview.boxes.items()},
+    }
 
 
 def _loaded_at(form: HandForm, view: SessionView) -> None:
@@ -284,6 +324,11 @@ def edit(slug: str, session_id: int, number: int):
 
     game = GAMES[view.game]
     typed, errors = entry.read(form, game, view.options, hand.dealer, number)
+    if "preview" in request.form:
+        errors, said = _previewed(group, session_id, typed, errors, game, number)
+        return _render_form(
+            group, view, form, players, hand.dealer, None, errors, hand, preview=said
+        )
     if form.validate() and not errors:
         version = _whole(form.version.data)
         try:
@@ -356,3 +401,27 @@ def _corrected_meanwhile(
     return _render_form(
         group, view, form, players, hand.dealer, hand.leader, entry.RowErrors(), hand, notice
     )
+
+
+@bp.get("/count")
+def count(slug: str, session_id: int):
+    """A hand's preview as JSON, the form's boxes in the query (``number``: the hand a
+    correction is of): each box's points and words by its name, the whole hand's lines as
+    ``said`` where it has some, and 422 with ``errors`` for one not yet worked out; the same
+    path as the form's preview. 404 for a game that shows nothing before a hand is saved."""
+    group, view = _session(slug, session_id)
+    game = GAMES[view.game]
+    form = HandForm(formdata=MultiDict(list(request.args.items(multi=True))[:80]))
+    number = _whole(request.args.get("number"))
+    if number is None or not 0 < number <= view.hands_played:
+        number = None
+    dealer = view.dealer if number is None else _hand(group, session_id, number).dealer
+    typed, errors = entry.read(form, game, view.options, dealer, number or view.hands_played + 1)
+    errors, shown = _previewed(group, session_id, typed, errors, game, number)
+    if not shown["previews"]:
+        abort(404)
+    answer = {**shown["boxes"], **({"said": shown["said"]} if shown["said"] else {})}
+    if not errors:
+        return answer
+    rows = (m for found in errors.rows.values() for m in found)
+    return {**answer, "errors": [*errors.general, *errors.out, *rows]}, 422
