@@ -97,6 +97,17 @@ def season_fields(
     else:
         game = games[kept.game]
         fields = kept
+        # The nights a season counts are its game's: another game is another season.
+        if "game" in body and body["game"] != kept.game:
+            raise RuleError(
+                "A season's game cannot change: start a new season for another game.",
+                field="game",
+            )
+        if "game_name" in body and _game_name(body["game_name"], game) != kept.game_name:
+            raise RuleError(
+                "A season's game name cannot change: start a new season for another game.",
+                field="game_name",
+            )
         if "name" in body:
             fields = replace(fields, name=_name(body["name"]))
         if "from" in body:
@@ -264,3 +275,14 @@ _OPTIONS: dict[str, Any] = {
     "prizes": _prizes,
     "booby": lambda v: _whole("booby", v, 0, MOST_FEE * 1000),
 }
+
+
+def money_option(name: str, value: Any) -> Any:
+    """One of a season's money options checked (``entry_fee``, ``unit_value``, ``currency``,
+    ``prizes``, ``booby``): a club evening's take the same (RULES.md §19)."""
+    return _OPTIONS[name](value)
+
+
+def whole_option(name: str, value: Any, minimum: int, maximum: int) -> int:
+    """A whole-number option within bounds, refused naming it as a season's are."""
+    return _whole(name, value, minimum, maximum)

@@ -1,5 +1,5 @@
 """The group page says when its spreadsheet will be large (issue 46.5): about how many MB and
-how long it takes to make, worked out from the group's nights and hands, in English and Dutch;
+how long it takes to make, from the group's nights and hands, in English, Dutch and German;
 nothing while it is small."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def phone(client) -> Phone:
     return phone
 
 
-def test_the_group_page_says_the_size_and_the_wait_in_english_and_dutch(phone, monkeypatch):
+def test_the_group_page_says_the_size_and_the_wait_in_every_language(phone, monkeypatch):
     page = html(phone.client.get(f"/g/{phone.slug}"))
     assert 'id="workbook-size"' not in page
     phone.start()
@@ -60,6 +60,9 @@ def test_the_group_page_says_the_size_and_the_wait_in_english_and_dutch(phone, m
     monkeypatch.setattr(exports, "BOOK_SECONDS_PER_NIGHT", 25.0)
     page = html(phone.client.get(f"/g/{phone.slug}"))
     assert "ongeveer 6 MB, ongeveer een minuut om te maken." in page
+    phone.client.post("/language", data={"lang": "de"})
+    page = html(phone.client.get(f"/g/{phone.slug}"))
+    assert "Eine große Datei: etwa 6 MB, etwa eine Minute zum Erstellen." in page
     phone.client.post("/language", data={"lang": "en"})
     monkeypatch.setattr(exports, "BOOK_SECONDS_PER_NIGHT", 1.0)
     page = html(phone.client.get(f"/g/{phone.slug}"))
