@@ -14,6 +14,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession, utcnow
+from ledger.services.actors import acting
 from ledger.services.errors import Conflict
 from ledger.services.room import FREE_KINDS, check_room
 
@@ -70,7 +71,8 @@ def record(
     after: Any,
     hand_number: int | None = None,
 ) -> None:
-    """One line of the session's history, with the version the change made.
+    """One line of the session's history, with the version the change made and who made it
+    (ledger/services/actors.py: the request's player, on the request's phone).
 
     Every change that adds to a group goes through here, so here its room is checked
     (ledger/services/room.py): GroupFull (409) once the group is full, but for the lines
@@ -78,6 +80,7 @@ def record(
     """
     if kind not in FREE_KINDS:
         check_room(row.group_id)
+    actor = acting(row.group_id)  # who did it (RULES.md §20): set for the request
     db.session.add(
         Change(
             session_id=row.id,
@@ -87,5 +90,7 @@ def record(
             version=row.version,
             before=before,
             after=after,
+            by_id=actor.by_id,
+            phone_id=actor.phone_id,
         )
     )
