@@ -7,20 +7,23 @@ the pages after the group's credentials have opened the group, and cleared when 
 request ends. Naming a player grants nothing: it only says who did what in that group.
 
 - ``act``, ``acting``, ``forget``; ``named_player`` (a ``by`` read, or refused naming it),
-  ``player_of`` (a player of the group by id, or None).
+  ``player_of`` (a player of the group by id, or None); ``change_views`` (history lines with
+  who made them, by their names now).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 
 from sqlalchemy import select
 
 from ledger.extensions import db
-from ledger.models import Player
+from ledger.models import Change, Player
 from ledger.rules.errors import RuleError
 from ledger.services.views.groups import PlayerView
+from ledger.services.views.sessions import ChangeView
 
 
 @dataclass(frozen=True)
@@ -74,3 +77,25 @@ def named_player(group_id: int, name: str, field: str = "by") -> PlayerView:
             player=name,
         )
     return PlayerView(player.id, player.name)
+
+
+def change_views(changes: Sequence[Change]) -> list[ChangeView]:
+    """The history lines of ``changes``, each with who made it and on whose phone."""
+    ids = {i for c in changes for i in (c.by_id, c.phone_id) if i is not None}
+    names: dict[int, str] = {}
+    if ids:
+        found = db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids)))
+        names = {player_id: name for player_id, name in found}
+    return [
+        ChangeView(
+            c.kind,
+            c.hand_number,
+            c.at,
+            c.version,
+            c.before,
+            c.after,
+            by=names.get(c.by_id) if c.by_id is not None else None,
+            phone=names.get(c.phone_id) if c.phone_id is not None else None,
+        )
+        for c in changes
+    ]
