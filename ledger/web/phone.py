@@ -25,7 +25,7 @@ from werkzeug.wrappers import Response
 
 from ledger.hosting import cookie_secure
 from ledger.services import actors
-from ledger.services.errors import ServiceError
+from ledger.services.errors import RuleError, ServiceError
 from ledger.services.views.groups import GroupRef, PlayerView
 
 bp = Blueprint("phone", __name__)
@@ -98,13 +98,17 @@ def owner(group: GroupRef) -> PlayerView | None:
 
 def act_on_this_phone(group: GroupRef, named: str | None) -> None:
     """Changes this request makes in ``group`` are this phone's player's, or, where the form
-    names someone (``named``: a player's id; "" for the phone's player), that player's."""
+    names someone else (``named``: a player's name; "" for the phone's player), theirs."""
     me = owner(group)
     by = me
     if named:
-        by = actors.player_of(group.id, int(named)) if named.isdigit() and len(named) < 10 else None
-        if by is None:
-            raise ServiceError("The player named as doing this is not in this group.")
+        try:
+            by = actors.named_player(group.id, named)
+        except RuleError:
+            raise ServiceError(
+                "There is no player called {player} in this group to have done this.",
+                player=named,
+            ) from None
     actors.act(actors.Actor(group.id, by.id if by else None, me.id if me else None))
 
 
