@@ -392,7 +392,7 @@ def seeded(client: Any) -> Table:
     """A group with a money night of two hands and a night of spot totals."""
     table = Table(client)
     sid = table.session()["id"]
-    table.hand(sid, SEED_HAND_1)
+    table.hand(sid, {**SEED_HAND_1, "by": "Rex"})
     table.hand(sid, SEED_HAND_2)
     table.session(["Enda", "John", "Rex", "Finn"], dealer="Finn", entry="totals")
     # The new games, so the bodies' new fields reach their engines: a Kaluki game where Bob
