@@ -28,7 +28,7 @@ def score_line(phone: Phone, player: str):
 
 def test_two_phones_each_mark_their_player_and_the_history_names_them(new_phone, live_server):
     api = new_group(live_server, name="Ann and Bob's table", passphrase=PASSPHRASE)
-    new_spot_session(api, PLAYERS, dealer="Ann")
+    new_spot_session(api, PLAYERS, dealer="Bob")
 
     ann = new_phone("this-phone-ann")
     bob = new_phone("this-phone-bob")
@@ -39,14 +39,14 @@ def test_two_phones_each_mark_their_player_and_the_history_names_them(new_phone,
         phone.link(re.compile(r"^Spot #\d+")).tap()
 
     # The same kept scoreboard, marked per phone: "you" on one's own line, "(you deal)" on
-    # Ann's phone alone, as Ann deals.
+    # Bob's phone alone, as Bob deals.
     for phone, me, other in ((ann, "Ann", "Bob"), (bob, "Bob", "Ann")):
         expect(score_line(phone, me).get_by_text("you", exact=True)).to_be_visible()
         expect(score_line(phone, other).get_by_text("you", exact=True)).to_be_hidden()
-    expect(ann.page.locator("#you-deal")).to_be_visible()
-    expect(score_line(ann, "Ann").get_by_text("you deal")).to_be_visible()
-    expect(bob.page.locator("#you-deal")).to_be_hidden()
-    expect(score_line(bob, "Ann").get_by_text("deals", exact=True)).to_be_visible()
+    expect(bob.page.locator("#you-deal")).to_be_visible()
+    expect(score_line(bob, "Bob").get_by_text("you deal")).to_be_visible()
+    expect(ann.page.locator("#you-deal")).to_be_hidden()
+    expect(score_line(ann, "Bob").get_by_text("deals", exact=True)).to_be_visible()
     ann.shot("scoreboard")
     bob.shot("scoreboard")
 
@@ -65,15 +65,16 @@ def test_two_phones_each_mark_their_player_and_the_history_names_them(new_phone,
     board = bob.page.url.split("?")[0]  # back on the scoreboard after the correction
     bob.link("History").tap()
     history = bob.page.locator("ol.history")
-    expect(history).to_contain_text("Ann entered hand 1: Ann J 10, Bob A 3, Cas 2 9, Dee Q K.")
-    expect(history).to_contain_text("Cas corrected hand 1 on Bob's phone: Dee Q K → Q K 2.")
+    expect(history).to_contain_text("Ann entered hand 1: Ann J-10, Bob A-3, Cas 2-9, Dee Q-K.")
+    expect(history).to_contain_text("Cas corrected hand 1 on Bob's phone: Dee Q-K → Q K 2.")
     bob.shot("history")
 
-    # Bob deals hand 2: now his phone says "you deal", Ann's does not.
+    # Ann deals hand 2: now her phone says "you deal", Bob's does not.
     for phone in (ann, bob):
         phone.page.goto(board)
-    expect(ann.page.locator("#dealer")).to_have_text("Bob")
-    expect(ann.page.locator("#you-deal")).to_be_hidden()
-    expect(bob.page.locator("#you-deal")).to_be_visible()
+    expect(bob.page.locator("#dealer")).to_have_text("Ann")
+    expect(bob.page.locator("#you-deal")).to_be_hidden()
+    expect(ann.page.locator("#you-deal")).to_be_visible()
+    ann.shot("you-deal")
     for phone in (ann, bob):
         assert not phone.problems, phone.problems
