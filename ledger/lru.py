@@ -47,11 +47,13 @@ class PageCache(Kept[str]):
     """The last ``size`` pages rendered, least recently used dropped first. Thread-safe.
 
     A key must hold everything that makes two renderings differ: the session's version (so a
-    new hand or a correction is a new key, never a stale page), the address, the language and
-    the group's name. Not the browser's form token: pages are kept with a slot in its place and
-    each response gets its own (ledger/web/nights/pagecache.py), so every phone at the table is
-    served the one page built for a version. Each worker process keeps its own; nothing here
-    needs sharing, because the version is read from the database first.
+    new hand or a correction is a new key, never a stale page), the group's nights version
+    (what the page shows of the group's other nights: a pot waiting from one), the address,
+    the language and the group's name. Not the browser's form token: pages are kept with a
+    slot in its place and each response gets its own (ledger/web/nights/pagecache.py), so
+    every phone at the table is served the one page built for a version. Each worker process
+    keeps its own; nothing here needs sharing, because the versions are read from the
+    database first.
     """
 
     def __init__(self, size: int = 256, wait: float = BUILD_WAIT_SECONDS) -> None:

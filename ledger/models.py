@@ -70,6 +70,10 @@ class Group(Model):
     failed_since: Mapped[datetime | None] = mapped_column(DateTime)
     # Bumped by "sign out every phone": every invite link made before it stops working.
     invite_epoch: Mapped[int] = mapped_column(Integer, default=0)
+    # Rises with every change to any of the group's nights (each line of a night's history,
+    # ledger/services/unit_of_work.py): a page that shows another night's news (a pot waiting
+    # from it) is kept under it as well as under its own night's version (ledger/web/).
+    nights_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Credential(Model):

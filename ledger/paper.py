@@ -299,15 +299,19 @@ def _with_before(
 def _hand_row(
     item: tuple[HandView, Mapping[str, int], Mapping[str, int]], players: Sequence[str]
 ) -> list[str]:
-    """A hand's row: what each player's figure moved by ("–" for one sitting out)."""
+    """A hand's row: what each player's figure moved by ("–" for one sitting out, unless it
+    moved all the same: Skat's dealer at four scores for the others' lost game)."""
     hand, before, after = item
     out = {r.player for r in hand.results if r.sitting_out}
+    # A points game's hand says what it added to each score (API.md ``points``): read as
+    # given, so a night of a run of games (Cribbage: the board back at 0) adds up.
+    added = {r.player: r.points for r in hand.results if r.points is not None}
     cells = [str(hand.number)]
     for p in players:
-        if p in out or p not in after:
+        if p not in after or (p in out and after[p] == before.get(p, 0)):
             cells.append("–")
         else:
-            cells.append(_signed(after[p] - before.get(p, 0)))
+            cells.append(_signed(added.get(p, after[p] - before.get(p, 0))))
     return cells
 
 

@@ -18,6 +18,9 @@
   var root = document.querySelector("[data-poll-url]");
   if (!window.fetch || !(root || notice)) return;
   var url = root ? root.getAttribute("data-poll-url") : notice.getAttribute("data-ping-url");
+  // A page that shows news of other nights too (the scoreboard: a pot waiting from another
+  // night) follows its page stamp, which moves with them as well; the others their version.
+  var followed = root && root.hasAttribute("data-page") ? "page" : "version";
   var every = 3000;
   // An answer slower than this is no answer: the wifi that drops mostly hangs, not refuses.
   var patience = 5000;
@@ -258,7 +261,7 @@
         return r.json();
       }, function (error) { lost(); throw error; })
       .then(function (data) {
-        if (root && String(data.version) !== root.getAttribute("data-version")) {
+        if (root && String(data[followed]) !== root.getAttribute("data-" + followed)) {
           return refresh().then(heard);
         }
         heard();

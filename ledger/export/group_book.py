@@ -321,7 +321,8 @@ def _each_streamed(
     for streamed in sessions:
         view = streamed.session
         session = {
-            **view.to_json(),
+            # The night's answer (its read model's): what each won, as every page shows it.
+            **streamed.night.to_json(),
             "winners": list(view.winners),
             "group_name": streamed.group_name,
         }

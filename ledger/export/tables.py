@@ -16,7 +16,6 @@ from openpyxl.utils import get_column_letter
 from ledger.export.cells import POT, REFUND_NOTE, Movement, Row, _joined, _when, exact_amount
 from ledger.export.rounds import round_movements
 from ledger.export.sheets import _Sheet, _width
-from ledger.rules.money import amount
 from ledger.rules.nights import night_name, own_name
 from ledger.rules.registry import GAMES
 
@@ -38,9 +37,9 @@ class SessionData(NamedTuple):
 def session_data(export: SessionExport) -> SessionData:
     """The export service's session as the tables are laid out from: the API's JSON shapes,
     with the refunds and the winners as the service worked them out."""
-    shown = export.night.to_json() if export.night is not None else export.session.to_json()
+    night = export.night
     session = {
-        **shown,
+        **night.to_json(),
         "closing": [m.to_json() for m in export.refunds],
         "winners": list(export.winners),
         "group_name": export.group_name,
@@ -50,10 +49,9 @@ def session_data(export: SessionExport) -> SessionData:
         "carried_from_number": export.session.carried_from_number,
     }
     settlement = export.settlement.to_json() if export.settlement is not None else None
-    night = export.night
     hands = [
         # Each hand's running figures as the scoreboard shows them (services/night.py).
-        {**h.to_json(), "running": night.running(h.scores_after)} if night else h.to_json()
+        {**h.to_json(), "running": night.running(h.scores_after)}
         for h in export.hands
     ]
     return SessionData(session, hands, settlement)
@@ -85,16 +83,11 @@ def night_figures(session: Mapping[str, Any]) -> dict[str, tuple[int, Decimal | 
     """Each player's figure of the night as every page shows it, and its amount where the
     night has money: the read model's standings (ledger/services/night.py), what a money
     night won or lost (without the pot brought back or kept: RULES.md §2), a points game's
-    score (and its payout, for a stake). A session given without its standings (one made
-    by hand, with no pot brought back or kept) is read as its scores."""
+    score (and its payout, for a stake). Never worked out again from the scores: a session
+    given without its standings is refused."""
     standings = session.get("standings")
     if standings is None:
-        unit_value = _unit_value(session)
-        currency = _currency(session, None)
-        return {
-            str(p): (int(u), amount(int(u), unit_value, currency) if currency else None)
-            for p, u in (session.get("scores") or {}).items()
-        }
+        raise ValueError('A night\'s figures are its standings (API.md "Session"): none given.')
     money = is_money(session)
     return {
         str(s["player"]): (

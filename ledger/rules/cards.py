@@ -1,7 +1,7 @@
 """Playing cards as players type them: parsing, spot values and the one-deck-per-hand check.
 
-Cards are read in English or, where the entry is Dutch, with the Dutch deck's letters too
-(RULES.md §1); they are kept in one notation, the English codes ("QH", "10", "JK"), and
+Cards are read in English or, where the entry is Dutch or German, with that deck's letters
+too (RULES.md §1, §20); they are kept in one notation, the English codes ("QH", "10", "JK"), and
 shown back with the letters of the page's language (``card_label``, ``cards_as_typed``).
 
 The deck's words and a token read as a card are in deck.py (its names are importable from
@@ -18,6 +18,8 @@ from ledger.rules.deck import (
     CARD_LANGUAGES,
     DUTCH_RANKS,
     DUTCH_SUITS,
+    GERMAN_RANKS,
+    GERMAN_SUITS,
     JOKER,
     RANKS,
     SUIT_SYMBOLS,
@@ -36,6 +38,7 @@ from ledger.rules.deck import (
     rank_letter,
     spot_total,
     spot_value,
+    suit_letter,
 )
 from ledger.rules.errors import Param, Phrase, Problems, RuleError, every_problem
 from ledger.rules.misreads import _mistake, _refusal
@@ -46,6 +49,8 @@ __all__ = [
     "CardsMisread",
     "DUTCH_RANKS",
     "DUTCH_SUITS",
+    "GERMAN_RANKS",
+    "GERMAN_SUITS",
     "JOKER",
     "RANKS",
     "SUITS",
@@ -60,6 +65,7 @@ __all__ = [
     "rank_letter",
     "spot_total",
     "spot_value",
+    "suit_letter",
 ]
 
 
@@ -83,15 +89,14 @@ def parse_cards(
     language: str = "en",
 ) -> tuple[Card, ...]:
     """The cards in ``text``, in the order typed, or a RuleError naming every bad token (its
-    ``problems``, in the order typed). ``language`` "nl" reads the Dutch letters too."""
+    ``problems``, in the order typed). ``language`` "nl" reads the Dutch letters too, "de" the
+    German."""
     cards: list[Card] = []
     problems: list[CardsMisread] = []
     for token in _tokens(text):
         try:
             cards.append(
-                _read_token(
-                    _Token(token, jokers, ranks, suits_required, game_name, language == "nl")
-                )
+                _read_token(_Token(token, jokers, ranks, suits_required, game_name, language))
             )
         except _Bad as bad:
             problems.append(

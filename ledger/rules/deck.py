@@ -1,5 +1,6 @@
-"""A card and how it is written: ranks and suits, their letters in English and Dutch (RULES.md
-§1), a token read as a card, the words for ranks and counts, a card's spot value.
+"""A card and how it is written: ranks and suits, their letters in English, Dutch (RULES.md
+§1) and German (§20), a token read as a card, the words for ranks and counts, a card's spot
+value.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 # The languages cards may be typed in (API.md "Hand entry" ``cards_language``).
-CARD_LANGUAGES: tuple[str, ...] = ("en", "nl")
+CARD_LANGUAGES: tuple[str, ...] = ("en", "nl", "de")
 
 
 # The Dutch deck's letters (RULES.md §1): heer, vrouw, boer; harten, ruiten, klaveren, schoppen.
@@ -30,6 +31,19 @@ DUTCH_RANKS: dict[str, str] = {"K": "H", "Q": "V", "J": "B"}
 
 
 DUTCH_SUITS: dict[str, str] = {"H": "h", "D": "r", "C": "k", "S": "s"}
+
+
+# The German deck's letters (RULES.md §20): Dame, Bube (the König and the Ass keep K and A);
+# Kreuz, Pik, Herz, Karo, two letters each after the rank.
+GERMAN_RANKS: dict[str, str] = {"Q": "D", "J": "B"}
+
+
+GERMAN_SUITS: dict[str, str] = {"C": "kr", "S": "pi", "H": "he", "D": "ka"}
+
+
+# Each language's letters for the ranks and the suits it writes its own way.
+_RANK_LETTERS: dict[str, dict[str, str]] = {"nl": DUTCH_RANKS, "de": GERMAN_RANKS}
+_SUIT_LETTERS: dict[str, dict[str, str]] = {"nl": DUTCH_SUITS, "de": GERMAN_SUITS}
 
 
 @dataclass(frozen=True)
@@ -83,6 +97,13 @@ _DUTCH_SUIT_CHARS: dict[str, str] = {
 }  # fmt: skip
 
 
+# German entry reads the German suits too; the English letters still read ("QD" is still the
+# queen of diamonds, though a lone D is the Dame), and no German suit is one letter long.
+_GERMAN_SUIT_CHARS: dict[str, str] = {
+    **_SUIT_CHARS, **{letters.upper(): suit for suit, letters in GERMAN_SUITS.items()},
+}  # fmt: skip
+
+
 _SUIT_WORDS: dict[str, str] = {
     "SPADE": "S", "SPADES": "S", "HEART": "H", "HEARTS": "H",
     "DIAMOND": "D", "DIAMONDS": "D", "CLUB": "C", "CLUBS": "C",
@@ -113,6 +134,18 @@ _DUTCH_RANK_PREFIX = re.compile(r"10|[2-9]|[AJQKTHVB]")
 
 
 _FROM_DUTCH: dict[str, str] = {dutch: rank for rank, dutch in DUTCH_RANKS.items()}
+
+
+_GERMAN_RANK_PREFIX = re.compile(r"10|[2-9]|[AJQKTDB]")
+
+
+_FROM_GERMAN: dict[str, str] = {german: rank for rank, german in GERMAN_RANKS.items()}
+
+
+# What a token may start with and end with in each language that reads letters of its own.
+_RANK_PREFIXES = {"nl": _DUTCH_RANK_PREFIX, "de": _GERMAN_RANK_PREFIX}
+_FROM_LETTERS = {"nl": _FROM_DUTCH, "de": _FROM_GERMAN}
+_SUIT_READS = {"nl": _DUTCH_SUIT_CHARS, "de": _GERMAN_SUIT_CHARS}
 
 
 _LEADING_DIGITS = re.compile(r"[0-9]+")
@@ -161,18 +194,20 @@ def _tokens(text: str) -> list[str]:
 
 def english_cards(text: str, language: str) -> str:
     """Cards typed in ``language`` in the one notation kept, the English codes ("Vh Hk" as
-    "QH KC"). English text is kept as typed; a token that is no card is kept as it is."""
-    if language != "nl":
+    "QH KC", "Dhe Bkr" as "QH JC"). English text is kept as typed; a token that is no card is
+    kept as it is."""
+    if language not in _RANK_LETTERS:
         return text
-    return " ".join(_code_of(token, dutch=True) or token for token in _tokens(text))
+    return " ".join(_code_of(token, language=language) or token for token in _tokens(text))
 
 
 def cards_as_typed(text: str, language: str) -> str:
     """Cards kept in English as a player of ``language`` would type them: "QH KC 10" as
-    "Vh Hk 10" in Dutch. English is kept as it is; a token that is no card too."""
-    if language != "nl":
+    "Vh Hk 10" in Dutch, "Dhe Kkr 10" in German. English is kept as it is; a token that is
+    no card too."""
+    if language not in _RANK_LETTERS:
         return text
-    codes = [_code_of(token, dutch=False) for token in _tokens(text)]
+    codes = [_code_of(token) for token in _tokens(text)]
     return " ".join(
         card_letters(code, language) if code else token
         for code, token in zip(codes, _tokens(text), strict=True)
@@ -180,31 +215,36 @@ def cards_as_typed(text: str, language: str) -> str:
 
 
 def card_letters(code: str, language: str) -> str:
-    """A card code in the letters of ``language``, for typing: "QH", in Dutch "Vh"."""
-    if language != "nl" or code == "JK":
+    """A card code in the letters of ``language``, for typing: "QH", in Dutch "Vh", in German
+    "Dhe"."""
+    if language not in _RANK_LETTERS or code == "JK":
         return code
     rank, suit = (code[:-1], code[-1]) if code[-1:] in SUIT_SYMBOLS else (code, "")
-    return DUTCH_RANKS.get(rank, rank) + DUTCH_SUITS.get(suit, "")
+    return rank_letter(rank, language) + (suit_letter(suit, language) if suit else "")
 
 
 def card_label(code: str, language: str = "en") -> str:
-    """A card code as a page shows it: "QS" as "Q♠" (in Dutch "V♠"), "10" as "10", "JK"."""
+    """A card code as a page shows it: "QS" as "Q♠" (in Dutch "V♠", in German "D♠"), "10" as
+    "10", "JK"."""
     if not code or code == "JK":
         return code
     rank, suit = (code[:-1], code[-1]) if code[-1] in SUIT_SYMBOLS else (code, "")
-    if language == "nl":
-        rank = DUTCH_RANKS.get(rank, rank)
-    return rank + SUIT_SYMBOLS.get(suit, "")
+    return rank_letter(rank, language) + SUIT_SYMBOLS.get(suit, "")
 
 
 def rank_letter(rank: str, language: str) -> str:
-    """A rank as ``language`` writes it: "Q", in Dutch "V"."""
-    return DUTCH_RANKS.get(rank, rank) if language == "nl" else rank
+    """A rank as ``language`` writes it: "Q", in Dutch "V", in German "D"."""
+    return _RANK_LETTERS.get(language, {}).get(rank, rank)
 
 
-def _code_of(token: str, *, dutch: bool) -> str | None:
-    """The English code of a well-formed card token, or None."""
-    card = _card_of(_Token(token, True, RANKS, False, _THIS_GAME, dutch))
+def suit_letter(suit: str, language: str) -> str:
+    """The letters a suit is typed with in ``language``: "D", in Dutch "r", in German "ka"."""
+    return _SUIT_LETTERS.get(language, {}).get(suit, suit)
+
+
+def _code_of(token: str, *, language: str = "en") -> str | None:
+    """The English code of a well-formed card token read in ``language``, or None."""
+    card = _card_of(_Token(token, True, RANKS, False, _THIS_GAME, language))
     return card.code if card is not None else None
 
 
@@ -217,7 +257,15 @@ class _Token:
     ranks: tuple[str, ...]
     suits_required: bool
     game_name: Param
-    dutch: bool = False  # the Dutch letters are read too (RULES.md §1)
+    language: str = "en"  # "nl", "de": the Dutch (RULES.md §1) or German (§20) letters too
+
+    @property
+    def dutch(self) -> bool:
+        return self.language == "nl"
+
+    @property
+    def german(self) -> bool:
+        return self.language == "de"
 
     @property
     def upper(self) -> str:
@@ -234,12 +282,12 @@ def _card_of(typed: _Token) -> Card | None:
     upper = typed.upper
     if upper in _JOKER_WORDS:
         return JOKER
-    lead = _leading_rank(upper, dutch=typed.dutch)
+    lead = _leading_rank(upper, language=typed.language)
     if lead is None:
         return None
     rank, end = lead
     rest = upper[end:]
-    suit_chars = _DUTCH_SUIT_CHARS if typed.dutch else _SUIT_CHARS
+    suit_chars = suit_reads(typed.language)
     if rest and rest not in suit_chars:
         return None
     # A token with leading digits is only a card if the digits are the whole rank: "100".
@@ -249,13 +297,18 @@ def _card_of(typed: _Token) -> Card | None:
     return Card(rank, suit_chars[rest] if rest else None)
 
 
-def _leading_rank(upper: str, *, dutch: bool = False) -> tuple[str, int] | None:
+def suit_reads(language: str) -> dict[str, str]:
+    """Every way a suit may be typed after a rank in ``language``, upper-cased, and its suit."""
+    return _SUIT_READS.get(language, _SUIT_CHARS)
+
+
+def _leading_rank(upper: str, *, language: str = "en") -> tuple[str, int] | None:
     """The rank a token starts with and where it ends ("10" and 2 in "10H"), or None."""
-    prefix = (_DUTCH_RANK_PREFIX if dutch else _RANK_PREFIX).match(upper)
+    prefix = _RANK_PREFIXES.get(language, _RANK_PREFIX).match(upper)
     if prefix is None:
         return None
     typed = prefix.group()
-    return _FROM_DUTCH.get(typed) or _rank_of(typed), prefix.end()
+    return _FROM_LETTERS.get(language, {}).get(typed) or _rank_of(typed), prefix.end()
 
 
 def _rank_of(typed: str) -> str:

@@ -28,6 +28,8 @@ T = TypeVar("T")
 TEXT = "text"  # text; with ``blank_none``, "" reads as None
 CARDS = "cards"  # cards as text ("7H 7S"; the answer's list of codes is taken too), kept in English
 CARD_LIST = "card_list"  # a list of card texts (Spin Rummy's melds), each kept in English
+# Cards as text, or a whole number where the session takes a count instead (a Cribbage show)
+CARDS_OR_WHOLE = "cards_or_whole"
 WHOLE = "whole"  # a whole number
 NUMBER = "number"  # a number as sent: a fraction is passed on for the engine to refuse in words
 FLAG = "flag"  # true or false (absent: false)
@@ -161,8 +163,16 @@ def _read_field(
             if not isinstance(item, str):
                 raise ShapeError(f"Each of {key} must be text.", f"{where}[{i}]")
         return tuple(value)
-    if kind == CARDS and isinstance(value, list) and all(isinstance(c, str) for c in value):
-        return " ".join(value)  # the answer's shape, ["J", "10"], is taken back too
+    if kind in (CARDS, CARDS_OR_WHOLE) and isinstance(value, list):
+        if all(isinstance(c, str) for c in value):
+            return " ".join(value)  # the answer's shape, ["J", "10"], is taken back too
+    if kind == CARDS_OR_WHOLE and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if kind == CARDS_OR_WHOLE and not isinstance(value, str):
+        example = f.metadata.get("example")
+        raise ShapeError(
+            f'{key} must be cards as text, like "{example}", or a whole number.', where
+        )
     if not isinstance(value, str):
         example = f.metadata.get("example")
         said = f'{key} must be text, like "{example}".' if example else f"{key} must be text."
@@ -171,16 +181,22 @@ def _read_field(
 
 
 def _language(value: Any, where: str) -> str:
-    """The language the cards are typed in (API.md "Additions"): "en", the default, or "nl"."""
+    """The language the cards are typed in (API.md "Additions"): "en", the default, "nl" or
+    "de"."""
     if value is None:
         return "en"
     if value not in CARD_LANGUAGES:
         raise RuleError(
             "cards_language is the language the cards are typed in: {languages}.",
             field=where,
-            languages=" or ".join(f'"{code}"' for code in CARD_LANGUAGES),
+            languages=_listed(tuple(f'"{code}"' for code in CARD_LANGUAGES)),
         )
     return str(value)
+
+
+def _listed(words: tuple[str, ...]) -> str:
+    """Words in a sentence: "a, b or c"."""
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else "".join(words)
 
 
 # --- Storing and loading -------------------------------------------------------------------------
@@ -204,7 +220,7 @@ def to_dict(entry: Any, language: str | None = None) -> dict[str, Any]:
         elif value is None or value is False:
             if f.metadata.get("always") or f.name == "player":
                 stored[f.name] = value
-        elif kind == CARDS:
+        elif kind == CARDS or (kind == CARDS_OR_WHOLE and isinstance(value, str)):
             stored[f.name] = english_cards(value, language)
         elif kind == CARD_LIST:
             stored[f.name] = [english_cards(text, language) for text in value]
@@ -314,6 +330,8 @@ def _stored_kind(kind: str, value: Any) -> bool:
         return isinstance(value, int | float) and not isinstance(value, bool)
     if kind == CARD_LIST:
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if kind == CARDS_OR_WHOLE:
+        return isinstance(value, str | int) and not isinstance(value, bool)
     return isinstance(value, str)
 
 
@@ -364,8 +382,8 @@ def shown(values: Mapping[str, Any], kinds: Mapping[str, str], language: str) ->
             found[key] = ""
         elif isinstance(value, list | tuple):
             found[key] = [cards_as_typed(str(v or ""), language) for v in value]
-        elif kinds.get(key) == CARDS:
-            found[key] = cards_as_typed(str(value), language)
+        elif kinds.get(key) in (CARDS, CARDS_OR_WHOLE) and isinstance(value, str):
+            found[key] = cards_as_typed(value, language)
         else:
             found[key] = str(value)
     return found

@@ -10,8 +10,8 @@ game it is.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from ledger.rules import entries
@@ -31,27 +31,11 @@ from ledger.rules.base import (
 )
 from ledger.rules.cards import JOKER, RANKS, SUITS, Card, spot_value
 from ledger.rules.errors import Phrase, Problems, RuleError
+from ledger.rules.gameparts import Option as Option
+from ledger.rules.gameparts import Progress as Progress
 from ledger.rules.samples import SampleNight, default_night
 from ledger.rules.table import EntryForm, PaperRows, RummyReward
 from ledger.rules.texts import N_
-
-
-@dataclass(frozen=True)
-class Option:
-    """One game option: its default and what it may be (RULES.md marks these *option*)."""
-
-    default: Any
-    choices: tuple[Any, ...] | None = None  # allowed values, or None for a range/free value
-    minimum: int | None = None  # for whole-number options
-    maximum: int | None = None
-    help: str = ""
-    # For free-form values (a currency, a unit value): returns the clean value or raises RuleError.
-    parse: Callable[[Any], Any] | None = None
-    # What the pages and workbooks call a game's own option and its choices (by value as
-    # text), where ledger/rules/labels.py has no words for them (the options games share).
-    label: str = ""
-    choice_labels: Mapping[str, str] = field(default_factory=dict)
-
 
 # The money games' option saying what the pot left at the end of a night does.
 LEFTOVER_POT = "leftover_pot"
@@ -94,6 +78,8 @@ class Game:
     # each), read with the session's own when the form's cards are worked out.
     preset: ClassVar[Mapping[str, Any]] = {}
     buys_in: ClassVar[bool] = False  # an eliminated player may buy back in (Kaluki)
+    # A stake is so many units a game won (Cribbage), not a point (RULES.md §7).
+    stake_per_game: ClassVar[bool] = False
     # The game's own calls between hands (Boerenbridge's "bids": saved before a round is
     # played), each made by ``call`` on the state and kept to replay (services/calls.py).
     calls: ClassVar[tuple[str, ...]] = ()
@@ -120,8 +106,10 @@ class Game:
         raise RuleError("{game} has no pot to finish.", game=self.name)
 
     def opened(self, state: State, options: Mapping[str, Any]) -> State:
-        """The state as the table sees it: a game that pays in as it starts (Kaluki's antes,
-        kept with its first hand) shows them paid before hand 1; else the state itself."""
+        """The state of an open night as the table sees it: a game that pays in as it starts
+        (Kaluki's antes, kept with its first hand) shows them paid before hand 1; a night that
+        is a run of games (Cribbage) shows the next game's board at 0 once one is won (its last
+        deal keeps the board as it ended); else the state itself."""
         return state
 
     def progress(self, state: State, options: Mapping[str, Any]) -> Progress | None:
@@ -158,6 +146,12 @@ class Game:
         """Each player's final total in a finished game: the scores, plus what the end adds
         (Gin Rummy's bonuses)."""
         return dict(state.scores)
+
+    def stake_money(self, state: State, options: Mapping[str, Any]) -> dict[str, int] | None:
+        """A points game played for a stake whose money is not RULES.md §7's (the stake times
+        the gap in points, once the game ends) gives it here, by player, as it stands: Cribbage
+        pays a stake a game won, game by game through the night. None: §7's payout."""
+        return None
 
     def bonuses(self, state: State, options: Mapping[str, Any]) -> dict[str, dict[str, int]] | None:
         """What the end of a finished game adds, by player and name (Gin Rummy); None."""
@@ -282,6 +276,11 @@ class Game:
         answers it), sentence by sentence; none where the pages' shared words say it."""
         return ()
 
+    def entry_phrases(self, entry: Mapping[str, Any]) -> tuple[Phrase, ...]:
+        """A hand's entry as stored, in the game's own words for the history ("Cas: ♥ hearts,
+        bid 40, with 1, hand, 70 card points"); none: the history's shared words."""
+        return ()
+
     def paper_columns(self, options: Mapping[str, Any], seated: int) -> tuple[str, ...]:
         """What a table writes for each player each hand on the blank paper score sheet
         (ledger/paper.py), as message ids the sheet translates: the points melded and those
@@ -304,6 +303,21 @@ class Game:
         (Boerenbridge); None for a numbered row per hand, as many as a page holds.
         ``dealer`` deals the hand after the ``played`` ones, ``seats`` in clockwise order."""
         return None
+
+    def sits_out(self, state: State) -> str | None:
+        """Who sits the next hand out: the dealer, where the game's dealer is not dealt in
+        with this many seated (Spots at five, Skat at four); else nobody."""
+        if len(state.seats) == self.dealer_sits_out_with and state.dealer in state.seats:
+            return state.dealer
+        return None
+
+    def preview_entry(
+        self, state: State, entry: Any, options: Mapping[str, Any]
+    ) -> tuple[Phrase, ...]:
+        """What the whole hand typed so far comes to on the state before it, before it is
+        saved (Skat's value, verdict and reason; a RuleError for one not yet worked out);
+        none by default. ``preview`` is the lighter one: box by box, without the state."""
+        return ()
 
     def sample_night(self, players: Sequence[str]) -> SampleNight:
         """A few hands of the game as the API takes them, for the tests that go through every
@@ -358,6 +372,15 @@ class Game:
         read it (with each result from ``form_result``), ``posted`` the form's other fields by
         name (the game's own template names them). By default ``core`` is the entry."""
         return core
+
+    def preview(
+        self, typed: Mapping[str, str], options: Mapping[str, Any], language: str
+    ) -> dict[str, tuple[int, Phrase]] | None:
+        """What the game works out of a hand's boxes as typed so far, before it is saved
+        (``typed``: the boxes by the names the game's template gives them, cards in
+        ``language``'s letters), by box: the points and their words (Cribbage: each show's
+        count in parts, live on the form). None: the game shows nothing before it is saved."""
+        return None
 
     # --- The rest -------------------------------------------------------------------------
 
@@ -434,17 +457,6 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.key}>"
-
-
-@dataclass(frozen=True)
-class Progress:
-    """Where a game with a fixed length stands, for "Round 2 · hand 3 of 4"."""
-
-    round: int
-    hand: int  # the hand within the round, 1-based, of the next hand to be entered
-    hands_in_round: int
-    rounds: int
-    contract: str | None = None  # Spin Rummy: the round's contract in words
 
 
 def check_options(game: Game, given: Mapping[str, Any]) -> dict[str, Any]:

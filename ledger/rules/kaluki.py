@@ -159,6 +159,8 @@ def _antes(state: State, options: Mapping[str, Any]) -> tuple[list[Movement], di
 def opened(state: State, options: Mapping[str, Any]) -> State:
     """The game as the table sees it before its first hand: each ante in the pot from the
     start (RULES.md §10), though the state keeps them with hand 1."""
+    if state.hands_played:
+        return state  # paid with hand 1 by now
     moves, paid = _antes(state, {**GAME.defaults(), **options})
     if state.finished or not moves:
         return state

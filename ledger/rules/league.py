@@ -31,7 +31,9 @@ class NightResult:
     each won or lost in units (the kept pot left out; 0 where the night was not for money);
     ``scores`` each one's final score (points games); ``winners`` the game's own winners
     (points games); ``money`` whether places follow the winnings (a money game), and
-    ``lowest_wins`` the direction of a points game's scores.
+    ``lowest_wins`` the direction of a points game's scores; ``sides`` who played on one side
+    (a team game's partners, RULES.md §14: never rivals that night), each player alone where
+    the game has no teams.
     """
 
     session: int
@@ -43,6 +45,7 @@ class NightResult:
     winners: tuple[str, ...] = ()
     money: bool = True
     lowest_wins: bool = False
+    sides: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Why a token is not a card here, in one sentence: the slip it fits (a suit in words, cards run
-together, a Dutch letter on an English page…) or how cards are written.
+together, a Dutch or German letter on an English page…) or how cards are written.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from ledger.rules.deck import (
     _A_RANK,
     _DUTCH_SUIT_CHARS,
     _FROM_DUTCH,
+    _FROM_GERMAN,
+    _GERMAN_SUIT_CHARS,
     _JOKER_WORDS,
     _LEADING_DIGITS,
     _RANK_PLURALS,
@@ -27,6 +29,8 @@ from ledger.rules.deck import (
     _leading_rank,
     _rank_of,
     _Token,
+    rank_letter,
+    suit_reads,
 )
 from ledger.rules.errors import Param, Phrase
 
@@ -87,11 +91,13 @@ def _joker_with_suit(typed: _Token) -> Phrase | None:
 
 
 def _suit_alone(typed: _Token) -> Phrase | None:
-    if typed.upper not in _SUIT_CHARS:
+    if typed.upper not in suit_reads(typed.language):
         return None
     return Phrase(
-        "{token} is a suit without a rank — write the suit right after the rank, e.g. Q{suit}.",
+        "{token} is a suit without a rank — write the suit right after the rank, e.g. "
+        "{queen}{suit}.",
         token=typed.quoted,
+        queen=rank_letter("Q", typed.language),
         suit=typed.text,
     )
 
@@ -198,9 +204,10 @@ def _cards_run_together(typed: _Token) -> Phrase | None:
 
 
 def _dutch_rank(typed: _Token) -> Phrase | None:
-    """H, V or B typed where the entry is English: the Dutch heer, vrouw and boer."""
+    """H, V or B typed where the entry is English: the Dutch heer, vrouw and boer (B is the
+    German Bube as well)."""
     upper = typed.upper
-    if typed.dutch or not upper or upper[0] not in _FROM_DUTCH:
+    if typed.language != "en" or not upper or upper[0] not in _FROM_DUTCH:
         return None
     if upper == "H":  # a lone H is also the suit of hearts without its rank
         return Phrase(
@@ -209,12 +216,50 @@ def _dutch_rank(typed: _Token) -> Phrase | None:
             "in English write K, Q and J.",
             token=typed.quoted,
         )
-    code = _code_of(typed.text, dutch=True)
+    code = _code_of(typed.text, language="nl")
     if code is None:
         return None
+    if upper[0] == "B":
+        return Phrase(
+            "{token} is not a card — B is the jack in the Dutch and the German letters "
+            "(boer, Bube): in English write {code}.",
+            token=typed.quoted,
+            code=code,
+        )
     return Phrase(
         "{token} is not a card — H, V and B are the Dutch letters (heer, vrouw, boer): "
         "in English write {code}.",
+        token=typed.quoted,
+        code=code,
+    )
+
+
+def _german_rank(typed: _Token) -> Phrase | None:
+    """D or B typed where the entry is English: the German Dame and Bube (RULES.md §20)."""
+    upper = typed.upper
+    if typed.language != "en" or not upper or upper[0] not in _FROM_GERMAN:
+        return None
+    if upper == "D":  # a lone D is also the suit of diamonds without its rank
+        return Phrase(
+            "{token} is not a card — in English D is the suit of diamonds and needs a rank "
+            "before it, e.g. QD. D and B are the German letters (Dame, Bube): in English "
+            "write Q and J.",
+            token=typed.quoted,
+        )
+    code = _code_of(typed.text, language="de")
+    if code is None:
+        return None
+    lead = _leading_rank(upper, language="de")
+    if lead is not None and upper[lead[1] :] in _SUIT_CHARS:
+        return Phrase(
+            "{token} is not a card — D and B are the German letters (Dame, Bube): in English "
+            "write {code}.",
+            token=typed.quoted,
+            code=code,
+        )
+    return Phrase(
+        "{token} is not a card — D and B are the German letters (Dame, Bube), kr, pi, he "
+        "and ka the German suits: in English write {code}.",
         token=typed.quoted,
         code=code,
     )
@@ -224,7 +269,7 @@ def _dutch_suit(typed: _Token) -> Phrase | None:
     """A rank followed by r or k where the entry is English: the Dutch ruiten and klaveren."""
     upper = typed.upper
     lead = _leading_rank(upper)
-    if typed.dutch or lead is None or upper[lead[1] :] not in ("R", "K"):
+    if typed.language != "en" or lead is None or upper[lead[1] :] not in ("R", "K"):
         return None
     return Phrase(
         "{token} is not a card — r and k are the Dutch letters for diamonds and clubs "
@@ -234,14 +279,30 @@ def _dutch_suit(typed: _Token) -> Phrase | None:
     )
 
 
+def _german_suit(typed: _Token) -> Phrase | None:
+    """A rank followed by kr, pi, he or ka where the entry is English: the German suits."""
+    upper = typed.upper
+    lead = _leading_rank(upper)
+    if typed.language != "en" or lead is None or upper[lead[1] :] not in _GERMAN_SUIT_CHARS:
+        return None
+    if upper[lead[1] :] in _SUIT_CHARS:
+        return None
+    return Phrase(
+        "{token} is not a card — kr, pi, he and ka are the German suits (Kreuz, Pik, Herz, "
+        "Karo): in English write {code}.",
+        token=typed.quoted,
+        code=lead[0] + _GERMAN_SUIT_CHARS[upper[lead[1] :]],
+    )
+
+
 def _rank_with_a_bad_suit(typed: _Token) -> Phrase | None:
     upper = typed.upper
-    lead = _leading_rank(upper, dutch=typed.dutch)
+    lead = _leading_rank(upper, language=typed.language)
     if lead is None or lead[1] == len(upper):
         return None
     rank, end = lead
     rest = upper[end:]
-    suit_chars = _DUTCH_SUIT_CHARS if typed.dutch else _SUIT_CHARS
+    suit_chars = suit_reads(typed.language)
     if all(ch in suit_chars for ch in rest):
         suit = suit_chars[rest[0]]
         return Phrase(
@@ -250,9 +311,16 @@ def _rank_with_a_bad_suit(typed: _Token) -> Phrase | None:
             code=rank + suit,
             symbol_code=rank + SUIT_SYMBOLS[suit],
         )
-    if len(rest) == 1 and not rest.isdigit():
+    if len(rest) <= (2 if typed.german else 1) and not rest.isdigit():
         # Quote the player's own letter unless upper-casing changed the token's length ("ß").
         typed_rest = typed.text[end:] if len(typed.text) == len(upper) else rest
+        if typed.german:
+            return Phrase(
+                "{token} is not a card — '{typed}' is not a suit; suits are kr, pi, he, ka "
+                "(Kreuz, Pik, Herz, Karo) or ♠ ♥ ♦ ♣.",
+                token=typed.quoted,
+                typed=typed_rest,
+            )
         if typed.dutch:
             return Phrase(
                 "{token} is not a card — '{typed}' is not a suit; suits are h, r, k, s "
@@ -270,6 +338,7 @@ def _rank_with_a_bad_suit(typed: _Token) -> Phrase | None:
 
 _SLIPS: tuple[Callable[[_Token], Phrase | None], ...] = (
     _dutch_rank,
+    _german_rank,
     _joker_with_suit,
     _suit_alone,
     _suit_in_words,
@@ -280,6 +349,7 @@ _SLIPS: tuple[Callable[[_Token], Phrase | None], ...] = (
     _number_not_a_rank,
     _cards_run_together,
     _dutch_suit,
+    _german_suit,
     _rank_with_a_bad_suit,
 )
 
@@ -291,6 +361,13 @@ def _mistake(typed: _Token) -> Phrase:
         found = slip(typed)
         if found is not None:
             return found
+    if typed.german:
+        return Phrase(
+            "{token} is not a card — write a rank ({ranks}, or D, B for Dame, Bube), "
+            "optionally followed by a suit (kr, pi, he, ka or ♠ ♥ ♦ ♣), e.g. Dhe or 10ka.",
+            token=typed.quoted,
+            ranks=_describe(typed.ranks),
+        )
     if typed.dutch:
         return Phrase(
             "{token} is not a card — write a rank ({ranks}, or H, V, B for heer, vrouw, boer), "

@@ -121,10 +121,17 @@ def game_payout(
     game: Game, state: State, options: Mapping[str, Any], first: State
 ) -> dict[str, int] | None:
     """The money of a finished points game played for a stake, by player; None while the
-    game goes on or when it is not played for money. ``first`` is the state before hand 1:
-    its seats and dealer give the playing order from the first dealer's left. The money is
+    game goes on or when it is not played for money. A game with money of its own
+    (``Game.stake_money``: Cribbage's stake a game) answers it as it stands. ``first`` is the
+    state before hand 1: its seats and dealer give the playing order from the first dealer's
+    left. The money is
     worked out on the game's final totals (Gin Rummy's include its bonuses)."""
-    if not for_money(game, options) or not state.finished:
+    if not for_money(game, options):
+        return None
+    own = game.stake_money(state, options)
+    if own is not None:
+        return own
+    if not state.finished:
         return None
     order = in_play_order(first.seats, first.dealer) if first.seats else ()
     return payout(

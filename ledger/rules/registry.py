@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from ledger.rules import (
     boerenbridge,
+    cribbage,
     gin,
     jokeren,
     kaluki,
     klaverjassen,
     rummy,
     rummy500,
+    skat,
     spin,
     spot,
     spots,
@@ -38,6 +40,8 @@ GAMES: dict[str, Game] = {
         tally.GAME,
         boerenbridge.GAME,
         klaverjassen.GAME,
+        cribbage.GAME,
+        skat.GAME,
     )
 }
 

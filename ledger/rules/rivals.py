@@ -3,7 +3,7 @@ both played, and their nemesis and favourite opponent."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 # A nemesis or a favourite opponent needs at least this many nights together.
@@ -30,15 +30,30 @@ class Rivals:
     favourite: str | None  # the player placed above most often
 
 
-def rivals(player: str, nights: Sequence[Mapping[str, int]]) -> Rivals:
-    """The player's rivals over these nights, each night's places by player (1 the best)."""
+@dataclass(frozen=True)
+class Meeting:
+    """One night as rivals read it: each player's place (1 the best), and who played on one
+    side (a team game's partners); a player on no side listed played alone."""
+
+    places: Mapping[str, int]
+    sides: Sequence[Collection[str]] = ()
+
+    def partners(self, one: str, other: str) -> bool:
+        """Whether the two played on one side this night: partners, never rivals (§14)."""
+        return any(one in side and other in side for side in self.sides)
+
+
+def rivals(player: str, nights: Sequence[Meeting]) -> Rivals:
+    """The player's rivals over these nights: only players on another side than the player's
+    that night count (RULES.md §14), a team-mate is neither above, below nor tied."""
     found: dict[str, list[int]] = {}  # opponent: [nights, above, below, tied]
-    for places in nights:
+    for night in nights:
+        places = night.places
         if player not in places:
             continue
         mine = places[player]
         for other, theirs in places.items():
-            if other == player:
+            if other == player or night.partners(player, other):
                 continue
             counts = found.setdefault(other, [0, 0, 0, 0])
             counts[0] += 1

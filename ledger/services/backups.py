@@ -55,8 +55,11 @@ TABLES: tuple[tuple[str, type[Any]], ...] = (
 
 
 # Counts of wrong passphrases and the epoch of this server's invite links are this server's
-# business: never in a backup.
-GROUP_COLUMNS_LEFT_OUT = frozenset({"failed_logins", "failed_since", "invite_epoch"})
+# business: never in a backup; nor the nights version, which only tells this server's kept
+# pages apart.
+GROUP_COLUMNS_LEFT_OUT = frozenset(
+    {"failed_logins", "failed_since", "invite_epoch", "nights_version"}
+)
 
 
 # Keys of a change record's ``before`` and ``after`` that hold a session's id (the restore

@@ -84,6 +84,14 @@ def ordered_players(state: State) -> list[str]:
     return list(state.seats) + [p for p in state.scores if p not in state.seats]
 
 
+def night_scores(row: GameSession | Row[Any], game: Game, state: State) -> dict[str, int]:
+    """Each player's score as the night shows it (``state``: the row's ``table_state``), its
+    players in order: a finished game's final totals (Gin Rummy's bonuses included: what its
+    money pays on), else the scores as they stand. The stats read the same."""
+    finals = game.final_totals(state, row.options) if row.status == "finished" else state.scores
+    return {p: finals.get(p, 0) for p in ordered_players(state)}
+
+
 def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionView:
     """A session row as its view, from the row alone: no hand is read, nothing re-scored."""
     game = session_game(row)
@@ -95,9 +103,7 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         for p in names
     )  # fmt: skip
     options = row.options
-    # A finished game's final totals (Gin Rummy's bonuses included): what its money pays on.
-    finals = game.final_totals(state, options) if row.status == "finished" else state.scores
-    scores = {p: finals.get(p, 0) for p in names}
+    scores = night_scores(row, game, state)
     money = game.money
     # A points game played for a stake has money once it has ended (RULES.md §7).
     payout = game_payout(game, state, options, State.from_dict(row.start_state))
@@ -142,17 +148,23 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         own_name=nights.own_name(options),
         on_tab=bool(row.on_tab),
         rounds=round_views(row),
-        **_parts({**game.session_parts(state, row.status, options, names), **_taken_back(row)}),
+        **_parts(_game_parts(game, state, row, names)),
     )
 
 
-def _taken_back(row: GameSession | Row[Any]) -> dict[str, tuple[str, ...]]:
-    """Whose buy-in may be taken back now (``may_take_back``): the players who bought back in
-    since the last hand of an open game (Kaluki), kept in the seat changes the next hand takes
-    over (services/buy_ins.py)."""
+def _game_parts(
+    game: Game, state: State, row: GameSession | Row[Any], names: Sequence[str]
+) -> dict[str, Any]:
+    """The game's own parts of the session (``Game.session_parts``) and, before the next hand
+    of an open game, who sits it out (``sitting_out``: ``Game.sits_out``, the dealer in Spots
+    at five, Skat at four) and whose buy-in may be taken back (``may_take_back``: the players
+    who bought back in since the last hand, Kaluki, kept in the seat changes the next hand
+    takes over, services/buy_ins.py)."""
+    parts = game.session_parts(state, row.status, row.options, names)
     if row.status != "open":
-        return {}
-    return {"may_take_back": tuple(op["buy_in"]["player"] for op in row.seating if "buy_in" in op)}
+        return parts
+    taken_back = tuple(op["buy_in"]["player"] for op in row.seating if "buy_in" in op)
+    return {**parts, "sitting_out": game.sits_out(state), "may_take_back": taken_back}
 
 
 def _parts(parts: Mapping[str, Any]) -> dict[str, Any]:

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from ledger.extensions import db
 from ledger.services.groups import group_view
 from ledger.services.hands import iter_hands
-from ledger.services.night import NightView, night_view
+from ledger.services.loading import read_session
+from ledger.services.night import NightView, build_night, night_view
 from ledger.services.season_views import SeasonView
 from ledger.services.seasons import group_seasons
 from ledger.services.sessions import session_view
@@ -48,19 +49,23 @@ class SessionExport:
     settlement: SettlementView | None  # None in a points game
     refunds: tuple[MovementView, ...]  # paid back from the pot when finished with ``refund``
     winners: tuple[str, ...]
+    night: NightView  # the night's figures, as every page shows them
     group_name: str = ""  # the group's name, as the pages show it (the view has its slug)
-    night: NightView | None = None  # the night's figures, as every page shows them
 
 
 @dataclass(frozen=True)
 class StreamedSession:
-    """A session as the group workbook takes it: its answer, then its hands, read a chunk at
-    a time as they are taken, all of one snapshot. The group workbook shows no settlement
-    and no refunds, so none are read."""
+    """A session as the group workbook takes it: the night (its read model: what each won,
+    as every page shows it), then its hands, read a chunk at a time as they are taken, all of
+    one snapshot. The group workbook shows no settlement and no refunds, so none are read."""
 
-    session: SessionView
+    night: NightView
     hands: Iterator[HandView]
     group_name: str = ""
+
+    @property
+    def session(self) -> SessionView:
+        return self.night.session
 
 
 @dataclass(frozen=True)
@@ -89,7 +94,7 @@ def session_export(group: GroupRef, session_id: int) -> SessionExport:
     # The winners are the game's own, as the pages show them: a money night has none (being
     # up the most is money, not a game won: ledger/services/stats.py).
     return SessionExport(
-        view, hands, settled, _refunds(view, hands, settled), view.winners, group.name, night
+        view, hands, settled, _refunds(view, hands, settled), view.winners, night, group.name
     )
 
 
@@ -119,8 +124,10 @@ def _each_streamed(group: GroupRef, ids: list[int]) -> Iterator[StreamedSession]
     # writes the session's hands before asking for the next session, which ends the snapshot.
     for session_id in ids:
         with _snapshot():
-            view = session_view(group, session_id)
-            yield StreamedSession(view, _hands_in_chunks(group, session_id), group.name)
+            # Built for the workbook, not kept: a long history would push the nights being
+            # played out of the process's kept ones (services/night.py).
+            night = build_night(group, read_session(group, session_id))
+            yield StreamedSession(night, _hands_in_chunks(group, session_id), group.name)
         db.session.expunge_all()
 
 

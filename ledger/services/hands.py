@@ -3,7 +3,8 @@
 - Reading: ``list_hands``, ``iter_hands`` (streamed), ``get_hand``, ``recent_hands``,
   ``score_history`` (a chart's points), ``scoreboard`` (what the scoreboard page shows).
 - Writing: ``add_hand``, ``correct_hand``, ``undo_hand``; ``hand_history`` tells what happened
-  to a hand. A request id sent again answers what its first send made (request_ids.py).
+  to a hand; ``preview_hand`` what a hand typed so far comes to, before it is saved. A
+  request id sent again answers what its first send made (request_ids.py).
 
 Each hand keeps the state after it, so adding a hand reads one row and plays one hand, and a
 correction re-plays only from the corrected hand on.
@@ -23,7 +24,7 @@ from ledger.extensions import db
 from ledger.models import Change, GameSession, Hand, utcnow
 from ledger.rules.base import Entry, State
 from ledger.rules.codecs import outcome_to_dict
-from ledger.rules.errors import RuleError
+from ledger.rules.errors import Phrase, RuleError
 from ledger.services import charts
 from ledger.services.actors import change_views
 from ledger.services.building import build_session_view, hand_view, night_named
@@ -198,6 +199,22 @@ def add_hand(
         return AddedHand(hand_view(hand), created=True)
 
     return write(work)
+
+
+def preview_hand(
+    group: GroupRef, session_id: int, entry: Entry, number: int | None = None
+) -> tuple[Phrase, ...]:
+    """What the game shows of a hand typed so far, before it is saved
+    (``Game.preview_entry``): as the next hand, or as hand ``number`` corrected. A RuleError
+    for one it cannot work out; nothing is written."""
+    row = read_session(group, session_id)
+    state = row.state
+    if number is not None and 1 <= number <= row.hands_played:
+        earlier = select(Hand.state_after).where(
+            Hand.session_id == row.id, Hand.number == number - 1
+        )
+        state = db.session.scalar(earlier) if number > 1 else row.start_state
+    return session_game(row).preview_entry(State.from_dict(state), entry, row.options)
 
 
 def correct_hand(

@@ -10,6 +10,7 @@ keeper") and a points game's payout (RULES.md §7), as the session services need
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import Row
@@ -21,9 +22,8 @@ from ledger.rules.errors import RuleError
 from ledger.rules.game import Game
 from ledger.rules.keeper import brought_by, to_settle
 from ledger.rules.payout import for_money, game_payout
-from ledger.services.building import build_session_view, ordered_players, player_name
+from ledger.services.building import ordered_players, player_name
 from ledger.services.groups import name_key
-from ledger.services.views.groups import GroupRef
 from ledger.services.views.sessions import SessionView
 
 KEEPER_FIELD = "pot_keeper"
@@ -127,31 +127,20 @@ def keeper_choices(view: SessionView) -> list[str]:
     return seated + [p.name for p in view.players if not p.active]
 
 
-def proposed_keeper(view: SessionView) -> str | None:
-    """The keeper the finish page proposes: the player owed the most; equal, the first in
-    playing order from the dealer's left (RULES.md §2). Players still at the table first."""
-    order = keeper_choices(view)
-    seated = [p for p in order if any(s.name == p and s.active for s in view.players)]
-    candidates = seated or order
-    if not candidates:
-        return None
-    return max(candidates, key=lambda p: (view.scores.get(p, 0), -candidates.index(p)))
-
-
 def tab_keeper(
-    group: GroupRef,
     row: GameSession,
     game: Game,
     choice: str | None,
     keeper: str | None,
     settle: Any,
+    proposed: Callable[[], str | None],
 ) -> tuple[str | None, bool]:
     """The keeper a finish uses and whether the night goes on the tab (RULES.md §6a):
     ``settle`` is ``now`` (the default) or ``tab``, only for a night that ends in money and has
     no payments of its own (RuleError on ``settle``).
 
     On the tab every unit belongs to a player, so a pot carried on needs a keeper: the one
-    named, else the one the finish page proposes (owed the most).
+    named, else the one the finish page proposes (``proposed``: services/night.py).
     """
     if settle is None or settle == "now":
         return keeper, False
@@ -170,7 +159,7 @@ def tab_keeper(
     carried = (choice or row.leftover_pot or row.options.get("leftover_pot") or "carry") == "carry"
     if keeper is not None or not game.money or not carried:
         return keeper, True
-    return proposed_keeper(build_session_view(group, row)), True
+    return proposed(), True
 
 
 def put_on_tab(row: GameSession, on_tab: bool) -> dict[str, str]:

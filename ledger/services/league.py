@@ -30,7 +30,7 @@ from ledger.rules.errors import RuleError
 from ledger.rules.league import NightResult, night_places
 from ledger.rules.ratings import RatedNight, Ratings, rate
 from ledger.rules.registry import GAMES, get_game
-from ledger.rules.rivals import Rivals, rivals
+from ledger.rules.rivals import Meeting, Rivals, rivals
 from ledger.services.errors import NotFound
 from ledger.services.groups import name_key
 from ledger.services.night import NightView, build_night
@@ -93,6 +93,11 @@ def night_result(night: NightView, played: Collection[str]) -> NightResult:
         winners=tuple(view.winners),
         money=view.money,
         lowest_wins=game.penalty_points({**game.defaults(), **view.options}),
+        # Who played together (a team game's partners): the game's sides of the seats.
+        sides=tuple(
+            tuple(p for p in side if p in seated)
+            for side in game.sides(tuple(s.player for s in night.standings if s.active))
+        ),
     )
 
 
@@ -218,7 +223,8 @@ def player_rivals(
         for f in finished(group)
         if key is None or same_game(f, key, name if name is not None else game_name_of(f))
     ]
-    return rivals(known, [night_places(r) for _, r in finished_results(group, facts)])
+    met = [Meeting(night_places(r), r.sides) for _, r in finished_results(group, facts)]
+    return rivals(known, met)
 
 
 def _results() -> Kept[dict[int, tuple[Hashable, NightResult]]]:

@@ -73,11 +73,12 @@ def session_game(row: GameSession | Row[Any]) -> Game:
 def table_state(row: GameSession | Row[Any]) -> State:
     """The session's state as the table sees it: the one kept, except that a game which pays
     in as it starts but keeps that with its first hand shows it paid before hand 1 (Kaluki's
-    antes in the pot from the start, RULES.md §10: ``Game.opened``). Every view of a night
+    antes in the pot from the start, RULES.md §10), and a night of a run of games shows the
+    next game's board once one is won (Cribbage, §17): ``Game.opened``. Every view of a night
     and its settle-up read it, so the scoreboard, the settle-up, the API and the workbook
     show the same pot and balances."""
     state = State.from_dict(row.state)
-    if row.status != "open" or row.hands_played:
+    if row.status != "open":
         return state
     return session_game(row).opened(state, row.options)
 

@@ -36,7 +36,7 @@ from ledger.rules import rounds as rules
 from ledger.rules.base import State
 from ledger.rules.keeper import winnings
 from ledger.rules.money import amount, minor_units
-from ledger.rules.payout import for_money
+from ledger.rules.payout import for_money, game_payout
 from ledger.rules.registry import get_game
 from ledger.rules.settle import Party
 from ledger.rules.tab import night_part
@@ -48,8 +48,9 @@ from ledger.services.building import (
     payment_views,
 )
 from ledger.services.errors import RuleError
-from ledger.services.loading import read_session, session_game
-from ledger.services.plans import pot_plan
+from ledger.services.keepers import keeper_choices
+from ledger.services.loading import read_session, session_game, table_state
+from ledger.services.plans import planned_choice, pot_plan
 from ledger.services.settlement import night_epc, settle_row, settlement
 from ledger.services.views.groups import GroupRef
 from ledger.services.views.hands import HandView
@@ -207,6 +208,20 @@ def night_of(group: GroupRef, row: Row[Any]) -> NightView:
     return night
 
 
+def proposed_keeper(night: NightView) -> str | None:
+    """The keeper the finish page proposes for a pot carried on (RULES.md §2): the player
+    owed the most, by the night's ``score`` (each balance before the pot is paid to a keeper,
+    started at minus a pot brought back); equal, the first in playing order from the dealer's
+    left. Players still at the table first."""
+    order = keeper_choices(night.session)
+    standings = {s.player: s for s in night.standings}
+    seated = [p for p in order if standings[p].active]
+    candidates = seated or order
+    if not candidates:
+        return None
+    return max(candidates, key=lambda p: (standings[p].score, -candidates.index(p)))
+
+
 def night_settlement(group: GroupRef, session_id: int) -> SettlementView:
     """The night's settlement (API.md "Settlement"), or the refusal saying why it has none
     (a points game not for money, or not ended yet)."""
@@ -243,22 +258,27 @@ def build_night(
     proposal of a keeper while the table has named none)."""
     view = build_session_view(group, row)
     settled = _settled(group, row, view, leftover_pot, pot_keeper)
+    won = night_winnings(row, view.carried_in_keeper, leftover_pot)
     game = get_game(view.game)
     target = game.target(view.options)
     # What each needs is counted while a points game goes on (Gin Rummy's end adds bonuses);
     # a money game's scores are balances (Kaluki's target is where a player is out).
     reach = target if view.status == "open" and not view.money else None
     places = _places(row) if view.hands_played else {}
-    # A points game with no stake has no game money, only its rounds' (RULES.md §6c): no
-    # winnings, in its standings and in its settlement's balances alike.
+    # Each balance's winnings are the night's (``night_winnings``), as its standings': a
+    # points game with no stake has no game money, only its rounds' (RULES.md §6c), and no
+    # winnings in either.
     priced = view.money or view.payout is not None
-    if settled is not None and not priced:
-        unpriced = tuple(replace(b, winnings=None) for b in settled.balances)
-        settled = replace(settled, balances=unpriced)
+    if settled is not None:
+        mine = tuple(
+            replace(b, winnings=won.get(b.player, 0) if priced and won is not None else None)
+            for b in settled.balances
+        )
+        settled = replace(settled, balances=mine)
     balances = {b.player: b for b in settled.balances} if settled is not None else {}
     brought = _brought(view)
     standings = tuple(
-        _standing(view, seat, balances.get(seat.name), brought, reach, priced, places)
+        _standing(view, seat, balances.get(seat.name), brought, reach, priced, places, won)
         for seat in view.players
     )
     kept = next((s for s in standings if s.kept), None)
@@ -281,30 +301,59 @@ def _standing(
     target: int | None,
     priced: bool,
     places: Mapping[str, int] | None,
+    won: Mapping[str, int] | None,
 ) -> Standing:
-    """One player's figures: their score, and from their balance in the settlement (``owed``)
-    the game's money (where the night has any) and the rounds' (where it has rounds)."""
+    """One player's figures: their score, what they won (``won``: ``night_winnings``), and
+    from their balance in the settlement (``owed``) the game's money to settle (where the
+    night has any) and the rounds' (where it has rounds)."""
     player = seat.name
     score = view.scores.get(player, 0)
     back = brought.units if brought is not None and brought.keeper == player else 0
     game = owed if priced else None
-    won = game.winnings if game is not None else winnings(score, back) if view.money else None
+    mine = won.get(player, 0) if won is not None else None
     return Standing(
         player=player,
         seat=seat.seat,
         active=seat.active,
         score=score,
-        winnings=won,
+        winnings=mine,
         brought_back=back,
         kept=game.pot_kept if game is not None else 0,
         balance=game.units if game is not None else None,
-        winnings_amount=_amount(view, won),
+        winnings_amount=_amount(view, mine),
         balance_amount=game.amount if game is not None else None,
         to_go=max(target - score, 0) if target is not None else None,
         rounds=owed.rounds if owed is not None else None,
         total=owed.total if owed is not None else None,
         place=(places or {}).get(player),
     )
+
+
+def night_winnings(
+    row: GameSession | Row[Any], brought_by: str | None, choice: str | None = None
+) -> dict[str, int] | None:
+    """What each player won or lost on the night, in units: the one definition of a night's
+    result in money, which its standings show and the stats, the player pages and the group
+    workbook read (RULES.md §2 "A night's winnings leave the kept pot out", §7).
+
+    A money night: each player's balance as the night ends, an open one under the table's
+    plan for its pot (or ``choice``: the settle-up's "refund" pays the antes back now), less
+    the pot ``brought_by`` brought back at its start; the pot kept is never in a balance. A
+    points game for a stake: its payout once it has ended. Else None: no money was won.
+    From the row alone (no query), so the stats can read every night of a period at once.
+    """
+    game = session_game(row)
+    state = table_state(row)
+    names = ordered_players(state)
+    if not game.money:
+        payout = game_payout(game, state, row.options, State.from_dict(row.start_state))
+        return None if payout is None else {p: payout.get(p, 0) for p in names}
+    if row.status == "open":
+        plan = choice or planned_choice(row, game)
+        if plan is not None:
+            state = game.finish(state, row.options, plan).state
+    back = state.carried_in
+    return {p: winnings(state.scores.get(p, 0), back if p == brought_by else 0) for p in names}
 
 
 def _settled(

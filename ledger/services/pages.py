@@ -86,6 +86,20 @@ class SessionStamp:
     # When the night started: never the same for two nights, so a page kept for a night is
     # never served for another, even one that took a deleted night's id (issue 36).
     started_at: datetime | None = None
+    # The group's nights version (ledger/models.py Group): what the night's pages show of
+    # the group's other nights (a pot waiting from one) moves it, never this night's version.
+    nights_version: int = 0
+
+    @property
+    def page(self) -> str:
+        """What a night's page follows (static/live.js): the night's version and the group's
+        nights version, so a pot that starts to wait on another night shows at once."""
+        return page_stamp(self.version, self.nights_version)
+
+
+def page_stamp(version: int, nights_version: int) -> str:
+    """A night's page's stamp: its version and its group's nights version ("12.340")."""
+    return f"{version}.{nights_version}"
 
 
 # Built once: every phone at the table polls its scoreboard, and this is all a poll reads.
@@ -95,6 +109,7 @@ _PAGE_ACCESS = (
         Group.slug,
         Group.name,
         Group.auth_epoch,
+        Group.nights_version,
         GameSession.version,
         GameSession.hands_played,
         GameSession.status,
@@ -122,8 +137,10 @@ def session_page_access(
         row = connection.execute(_PAGE_ACCESS, params).first()
     if row is None:
         return None
-    group_id, group_slug, name, epoch, version, hands_played, status, started_at, grant = row
-    stamp = SessionStamp(version, hands_played, status, started_at) if version is not None else None
+    group_id, group_slug, name, epoch, nights, version, played, status, started_at, grant = row
+    stamp = (
+        SessionStamp(version, played, status, started_at, nights) if version is not None else None
+    )
     return GroupAccess(GroupRef(group_id, group_slug, name), epoch, grant is not None), stamp
 
 

@@ -60,12 +60,20 @@ class Plan:
 
 def pot_plan(row: GameSession | Row[Any], game: Game) -> Plan:
     """The open night's plan for its pot (see the module's docstring)."""
-    if not game.money or not game.pot_choices():
+    choice = planned_choice(row, game)
+    if choice is None:
         return Plan(None)
-    choice = row.leftover_pot or game.pot_choice(row.options)
     keeper_id = row.pot_keeper_id if choice == "carry" else None
     keeper = player_name(keeper_id) if keeper_id is not None else None
     return Plan(choice, keeper, keeper_id, chosen=row.leftover_pot is not None)
+
+
+def planned_choice(row: GameSession | Row[Any], game: Game) -> str | None:
+    """What the plan does with the pot (``carry`` or ``refund``; None: the game has no pot to
+    plan for), from the row alone: the table's choice, else the game's option."""
+    if not game.money or not game.pot_choices():
+        return None
+    return row.leftover_pot or game.pot_choice(row.options)
 
 
 def checked_choice(game: Game, choice: Any) -> str | None:

@@ -54,6 +54,7 @@ from ledger.services.loading import (
     read_session,
     session_game,
 )
+from ledger.services.night import build_night, proposed_keeper
 from ledger.services.plans import check_unpaid, checked_choice, pot_plan
 from ledger.services.pot import carry_pot, pot_to_take_up, return_pot
 from ledger.services.unit_of_work import record, write
@@ -231,7 +232,9 @@ def finish_session(
         choice = checked_choice(game, leftover_pot)
         state = State.from_dict(row.state)
         keeper = _plan_keeper(row, game, choice, pot_keeper)
-        keeper, on_tab = tab_keeper(group, row, game, choice, keeper, settle)
+        keeper, on_tab = tab_keeper(
+            row, game, choice, keeper, settle, lambda: proposed_keeper(build_night(group, row))
+        )
         if game.money:
             state, finish = _money_finish(row, game, state, choice, keeper)
         else:
@@ -291,7 +294,7 @@ def _finished_already(group: GroupRef, row: GameSession, settle: Any) -> Session
     if settle != "tab" or row.finish is not None or row.on_tab:
         raise Conflict("This session is already finished.")
     game = session_game(row)
-    tab_keeper(group, row, game, None, None, settle)
+    tab_keeper(row, game, None, None, settle, lambda: None)
     row.version += 1
     record(row, "tab.added", before=None, after=put_on_tab(row, True))
     db.session.flush()

@@ -33,14 +33,14 @@ from sqlalchemy import select
 from ledger.extensions import db
 from ledger.models import GameSession, Hand, Player
 from ledger.rules.base import State
-from ledger.rules.keeper import winnings
 from ledger.rules.money import amount
 from ledger.rules.nights import NAME_OPTION, game_key, own_name
-from ledger.rules.payout import game_payout
 from ledger.rules.registry import GAMES
-from ledger.services.building import cents_amount
+from ledger.services.building import cents_amount, night_scores
 from ledger.services.errors import NotFound, RuleError
 from ledger.services.groups import name_key
+from ledger.services.loading import session_game, table_state
+from ledger.services.night import night_winnings
 from ledger.services.rounds import rounds_by_session, rounds_from_json
 from ledger.services.views.base import night_currency, timestamp
 from ledger.services.views.groups import GroupRef
@@ -333,23 +333,19 @@ class SessionFacts:
     winners: Sequence[str]  # the game's winners once finished (points games)
     hands: Mapping[str, int]  # dealt in, per player
     hands_won: Mapping[str, int]
-    # The money beside the scores (RULES.md §2, §7): a night's winnings leave out the pot
-    # kept at its end (not in the scores) and the pot brought back at its start (the
-    # keeper's score starts at minus it); a points game for a stake pays out once ended.
-    carried_in: int = 0
-    brought_by: str | None = None
-    payout: Mapping[str, int] | None = None
+    # What each won or lost on the night in units, as the night's read model has it
+    # (services/night.py ``night_winnings``: RULES.md §2, §7); None: no money was won.
+    winnings: Mapping[str, int] | None = None
     # RULES.md §6c: each player's (paid, owed) for the night's rounds, in cents.
     rounds: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     number: int = 0  # the night's number (ledger/rules/nights.py)
 
     def money_of(self, name: str) -> int | None:
-        """What the player won or lost on the night, in units (RULES.md §2 "A night's
-        winnings leave the kept pot out"; §7 a payout)."""
-        if self.payout is not None:
-            return int(self.payout.get(name, 0))
-        brought = self.carried_in if name == self.brought_by else 0
-        return winnings(int(self.scores.get(name, 0)), brought)
+        """What the player won or lost on the night, in units: the night's own figure, never
+        worked out again here; None on a night without money."""
+        if self.winnings is None:
+            return None
+        return int(self.winnings.get(name, 0))
 
 
 def night_facts(facts: SessionFacts) -> list[tuple[str, Night]]:
@@ -357,13 +353,13 @@ def night_facts(facts: SessionFacts) -> list[tuple[str, Night]]:
     game = GAMES.get(facts.game)
     money = game is not None and game.money
     options = {**(game.defaults() if game is not None else {}), **facts.options}
-    priced = money or facts.payout is not None
+    priced = facts.winnings is not None
     currency = str(options.get("currency", "")) if priced else None
     unit_value = Decimal(str(options["unit_value"])) if priced else None
     # The session's own winners: a points game's, or Kaluki's last players in (RULES.md §10);
     # a Spot night has none (being up the most is money, not a game won).
     winners = set(facts.winners) if facts.status == "finished" else set()
-    places = _places(facts, options, money)
+    ranks = night_ranks(facts, options, money)
     nights = []
     for name, score in facts.scores.items():
         night = Night(
@@ -378,7 +374,7 @@ def night_facts(facts: SessionFacts) -> list[tuple[str, Night]]:
             currency=currency,
             won=name in winners,
             points_key=None if money else points_key(facts.game, options),
-            place=places.get(name, 1),
+            place=ranks.get(name, 1),
             players=len(facts.scores),
             hands=facts.hands.get(name, 0),
             hands_won=facts.hands_won.get(name, 0),
@@ -405,9 +401,12 @@ def _night_rounds(facts: SessionFacts, name: str, options: Mapping[str, Any]) ->
     }
 
 
-def _places(facts: SessionFacts, options: Mapping[str, Any], money: bool) -> dict[str, int]:
-    """Each player's place in the session: by balance in a money game, by the game's own
-    measure of who leads (highest or lowest) in a points game."""
+def night_ranks(facts: SessionFacts, options: Mapping[str, Any], money: bool) -> dict[str, int]:
+    """The stats' ranking of a night (a player's night's ``place``, their best and worst
+    night): by what each won in a money game, by the game's own measure of who leads (highest
+    or lowest) in a points game, equal results sharing the number (1, 1, 3). Not the
+    scoreboard's place (Any game, RULES.md §12: ``Game.places``), nor the league's night
+    places (§13: ``rules.league.night_places``, which put a points game's winners first)."""
     scores = {p: facts.money_of(p) or 0 for p in facts.scores} if money else dict(facts.scores)
     game = GAMES.get(facts.game)
     if money or game is None or not game.has_leaders():
@@ -519,7 +518,10 @@ def _facts(group: GroupRef, period: Period) -> list[SessionFacts]:
             GameSession.state,
             GameSession.start_state,
             GameSession.number,
-            Player.name,
+            # What the night's winnings are worked out from (services/night.py).
+            GameSession.hands_played,
+            GameSession.leftover_pot,
+            Player.name.label("brought_by"),
         )
         .outerjoin(Player, Player.id == GameSession.carried_in_keeper_id)
         .where(*where)
@@ -544,43 +546,37 @@ def _facts(group: GroupRef, period: Period) -> list[SessionFacts]:
     rounds = rounds_by_session(group, where) if rows else {}
     return [
         SessionFacts(
-            id=sid,
-            game=game,
-            options=options or {},
-            status=status,
-            started_at=started_at,
-            scores=_final_scores(game, options or {}, state),
-            winners=(state or {}).get("winners", ()),
-            hands=hands.get(sid, {}),
-            hands_won=won.get(sid, {}),
-            carried_in=int((state or {}).get("carried_in", 0)),
-            brought_by=keeper,
-            payout=_payout(game, options or {}, state, start),
-            rounds=rounds.get(sid, {}),
-            number=number,
+            id=row.id,
+            game=row.game,
+            options=row.options or {},
+            status=row.status,
+            started_at=row.started_at,
+            scores=_scores(row),
+            winners=(row.state or {}).get("winners", ()),
+            hands=hands.get(row.id, {}),
+            hands_won=won.get(row.id, {}),
+            winnings=_winnings(row),
+            rounds=rounds.get(row.id, {}),
+            number=row.number,
         )
-        for sid, game, options, status, started_at, state, start, number, keeper in rows
+        for row in rows
     ]
 
 
-def _final_scores(game_key: str, options: Mapping[str, Any], state: Any) -> Mapping[str, int]:
-    """The scores a finished game ends with (Gin Rummy's bonuses added), else as they stand."""
-    scores = (state or {}).get("scores", {})
-    game = GAMES.get(game_key)
-    if game is None or not (state or {}).get("finished"):
-        return scores
-    return game.final_totals(State.from_dict(state), {**game.defaults(), **options})
+def _scores(row: Any) -> Mapping[str, int]:
+    """The night's scores as its pages show them (services/building.py ``night_scores``); a
+    night of a game this server does not know, as stored."""
+    if row.game not in GAMES or not row.state:
+        return (row.state or {}).get("scores", {})
+    return night_scores(row, session_game(row), table_state(row))
 
 
-def _payout(
-    game_key: str, options: Mapping[str, Any], state: Any, start: Any
-) -> dict[str, int] | None:
-    """A points game's payout once it has ended, where it is played for a stake (RULES.md §7)."""
-    game = GAMES.get(game_key)
-    if game is None or game.money or not state or not start:
+def _winnings(row: Any) -> dict[str, int] | None:
+    """The night's winnings as its read model has them (services/night.py), from its row; a
+    night of a game this server does not know has none."""
+    if row.game not in GAMES or not row.state:
         return None
-    settings = {**game.defaults(), **options}
-    return game_payout(game, State.from_dict(state), settings, State.from_dict(start))
+    return night_winnings(row, row.brought_by)
 
 
 def session_facts(group: GroupRef, period: Period = ALL_TIME) -> list[SessionFacts]:
@@ -654,9 +650,8 @@ def facts_from_json(
         winners=session.get("winners") or (),
         hands=dict(tally.dealt_in),
         hands_won=dict(tally.won),
-        carried_in=int(session.get("carried_in") or 0),
-        brought_by=session.get("carried_in_keeper"),
-        payout=session.get("payout"),
+        # The night's own answer (API.md "Session": its read model's), never its scores.
+        winnings=session.get("winnings"),
         rounds=rounds_from_json(session),
         number=int(session.get("number") or 0),
     )

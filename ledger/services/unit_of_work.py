@@ -1,5 +1,5 @@
 """The unit of work every write goes through: one transaction, tried again on a lost race,
-and the line of the session's history the change leaves."""
+the line of the session's history the change leaves, and the group's nights version it moves."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
 from ledger.extensions import db
-from ledger.models import Change, GameSession, utcnow
+from ledger.models import Change, GameSession, Group, utcnow
 from ledger.services.actors import acting
 from ledger.services.errors import Conflict
 from ledger.services.room import FREE_KINDS, check_room
@@ -28,6 +29,8 @@ ATTEMPTS = 10
 # Seconds, times the attempt: the most a writer waits before trying again after a deadlock or
 # a busy database (random, so two writers that met do not meet again).
 BACKOFF = 0.005
+# Where a write keeps the groups whose nights it changed (``record``), until it commits.
+_CHANGED_GROUPS = "ledger_changed_groups"
 
 
 def write(work: Callable[[], T]) -> T:
@@ -37,8 +40,10 @@ def write(work: Callable[[], T]) -> T:
     everything back, so a refused request changes nothing.
     """
     for attempt in range(1, ATTEMPTS + 1):
+        db.session.info.pop(_CHANGED_GROUPS, None)  # an attempt rolled back changed nothing
         try:
             result = work()
+            _move_nights_versions()
             db.session.commit()
             return result
         except (StaleDataError, IntegrityError) as e:
@@ -58,6 +63,20 @@ def write(work: Callable[[], T]) -> T:
     raise Conflict("Someone else changed this at the same moment. Please try again.")
 
 
+def _move_nights_versions() -> None:
+    """Each group whose nights this write changed: its nights version one higher (a page that
+    shows one night's news on another night's page is kept under it). Last, just before the
+    commit, so the group's row is locked after every session's and only for the commit."""
+    changed = db.session.info.pop(_CHANGED_GROUPS, None)
+    if changed:
+        db.session.execute(
+            update(Group)
+            .where(Group.id.in_(sorted(changed)))
+            .values(nights_version=Group.nights_version + 1)
+            .execution_options(synchronize_session=False)
+        )
+
+
 def _is_contention(e: OperationalError) -> bool:
     text = str(e.orig).lower()
     return any(s in text for s in ("locked", "busy", "deadlock", "could not serialize"))
@@ -72,7 +91,8 @@ def record(
     hand_number: int | None = None,
 ) -> None:
     """One line of the session's history, with the version the change made and who made it
-    (ledger/services/actors.py: the request's player, on the request's phone).
+    (ledger/services/actors.py: the request's player, on the request's phone); the group's
+    nights version moves with it when the write commits.
 
     Every change that adds to a group goes through here, so here its room is checked
     (ledger/services/room.py): GroupFull (409) once the group is full, but for the lines
@@ -80,6 +100,7 @@ def record(
     """
     if kind not in FREE_KINDS:
         check_room(row.group_id)
+    db.session.info.setdefault(_CHANGED_GROUPS, set()).add(row.group_id)
     actor = acting(row.group_id)  # who did it (RULES.md §20): set for the request
     db.session.add(
         Change(

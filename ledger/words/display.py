@@ -13,7 +13,6 @@ from babel import Locale
 from flask_babel import get_locale, get_translations
 
 from ledger.rules import (
-    DUTCH_SUITS,
     GAMES,
     amount,
     card_label,
@@ -24,6 +23,7 @@ from ledger.rules import (
     rank_letter,
 )
 from ledger.rules.cards import parse_cards
+from ledger.rules.cards import suit_letter as letters_of
 from ledger.words.games import text
 from ledger.words.language import DEFAULT_LANGUAGE, page_cards_language
 
@@ -140,5 +140,5 @@ def night_name(night: Any) -> str:
 
 
 def suit_letter(suit: str) -> str:
-    """The letter a suit is typed with on this page: "D", on a Dutch page "r"."""
-    return DUTCH_SUITS[suit] if page_cards_language() == "nl" else suit
+    """The letters a suit is typed with on this page: "D", in Dutch "r", in German "ka"."""
+    return letters_of(suit, page_cards_language())

@@ -102,7 +102,12 @@ def _left_in_hand(result: Mapping[str, Any]) -> str:
     melds = result.get("melds")
     if melds:
         return " | ".join(str(m) for m in melds)
-    return str(result.get("cards") or "").strip() or "–"
+    # A game's own fields as typed, in their order (a Cribbage show and its pegging: "5S 5D
+    # JH 10C / 4"), where the shared ones are not given.
+    own = [
+        str(v) for k, v in result.items() if k not in ("player", "cards") and v not in (None, "")
+    ]
+    return str(result.get("cards") or "").strip() or " / ".join(own) or "–"
 
 
 def _results(entry: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
@@ -136,16 +141,21 @@ def _created(change: ChangeView, session: SessionView) -> str:
     return text
 
 
-def _hand_words(change: ChangeView, side: Mapping[str, Any]) -> dict[str, Any]:
-    """The blanks of a line about a hand: who, its number and its entry (``side`` before or
-    after)."""
-    return {"number": change.hand_number, "entry": _entry_text(side["entry"]), **_who(change)}
+def _hand_said(change: ChangeView, side: Mapping[str, Any], at: SessionView) -> dict[str, Any]:
+    """Who, a hand's number and entry (``side``), in its game's words where it has them
+    (Skat)."""
+    said = " ".join(p.render(_) for p in GAMES[at.game].entry_phrases(side["entry"]))
+    return {
+        "number": change.hand_number,
+        "entry": said or _entry_text(side["entry"]),
+        **_who(change),
+    }
 
 
 def _hand_created(change: ChangeView, session: SessionView) -> str:
     return _(
         "%(who)s entered hand %(number)d%(on_phone)s: %(entry)s.",
-        **_hand_words(change, change.after),
+        **_hand_said(change, change.after, session),
     )
 
 
@@ -172,6 +182,9 @@ def _hand_corrected(change: ChangeView, session: SessionView) -> str:
         if bool(old.get(mark)) != bool(new.get(mark)):
             was_marked, is_marked = _yes(old.get(mark)), _yes(new.get(mark))
             diffs.append(f"{mark}: {was_marked} → {is_marked}")
+    if GAMES[session.game].entry_phrases(new):  # the game's own words (Skat)
+        said = [_hand_said(change, s, session)["entry"] for s in (change.before, change.after)]
+        diffs = [" → ".join(said)] if said[0] != said[1] else []
     text = _(
         "%(who)s corrected hand %(number)d%(on_phone)s: %(changes)s.",
         number=change.hand_number,
@@ -195,7 +208,7 @@ def _yes(value: Any) -> str:
 def _hand_deleted(change: ChangeView, session: SessionView) -> str:
     return _(
         "%(who)s undid hand %(number)d%(on_phone)s; it was: %(entry)s.",
-        **_hand_words(change, change.before),
+        **_hand_said(change, change.before, session),
     )
 
 

@@ -131,12 +131,12 @@ def test_dutch_letters_without_cards_language_say_they_are_dutch(table, sid):
     assert all("Dutch letters" in p["message"] for p in body["errors"])
 
 
-@pytest.mark.parametrize("value", ["de", "NL", "", 1, True, ["nl"], {"nl": 1}])
-def test_a_cards_language_other_than_en_or_nl_is_refused_naming_it(table, sid, value):
+@pytest.mark.parametrize("value", ["fr", "NL", "DE", "", 1, True, ["nl"], {"nl": 1}])
+def test_a_cards_language_other_than_en_nl_or_de_is_refused_naming_it(table, sid, value):
     before = everything(table, sid)
     response = table.post(f"/sessions/{sid}/hands", {**SEED_HAND_1, "cards_language": value})
     message = error(response, 422, "cards_language")
-    assert '"en" or "nl"' in message
+    assert '"en", "nl" or "de"' in message
     assert everything(table, sid) == before
 
 

@@ -105,5 +105,9 @@ def test_the_games_list_offers_the_money_options(table):
     assert {"spots", "rummy", "spin"} <= set(staked)  # RULES.md §7's points games
     for key in staked:
         assert games[key]["options"]["stake"] == 0
-        assert games[key]["options"]["payout"] == "winner"
+        # §7's gap in points is paid to the winner or by every pair; a stake a game won
+        # (Cribbage, §17) has no such choice.
+        assert games[key]["options"].get("payout") == (
+            None if GAMES[key].stake_per_game else "winner"
+        )
     assert "stake" not in games["spot"]["options"]

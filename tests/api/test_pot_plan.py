@@ -257,7 +257,9 @@ def test_a_nights_winnings_leave_the_kept_pot_out_and_a_period_adds_up_the_same(
 )
 def test_over_both_nights_the_keepers_money_is_the_same_either_way(scores, later, pot, keeper):
     """A property of the stats' arithmetic: a kept pot moves money between two nights of
-    its keeper, never in or out of the period that holds both."""
+    its keeper, never in or out of the period that holds both. Each night's winnings as its
+    read model gives them (ledger/rules/keeper.py ``winnings``: the pot brought back left out)."""
+    from ledger.rules.keeper import winnings
     from ledger.services.stats import SessionFacts, night_facts
 
     names = [f"P{i}" for i in range(max(len(scores), len(later)))]
@@ -267,10 +269,9 @@ def test_over_both_nights_the_keepers_money_is_the_same_either_way(scores, later
     second_scores = {n: s for n, s in zip(names, later, strict=False)}
     second_scores[keeper_name] = second_scores.get(keeper_name, 0) - pot  # brought back
     when = datetime(2026, 11, 26)
-    kept = SessionFacts(1, "spot", {}, "finished", when, first_scores, (), {}, {})
-    brought = SessionFacts(
-        2, "spot", {}, "finished", when, second_scores, (), {}, {}, pot, keeper_name
-    )
+    kept = SessionFacts(1, "spot", {}, "finished", when, first_scores, (), {}, {}, first_scores)
+    won = {n: winnings(s, pot if n == keeper_name else 0) for n, s in second_scores.items()}
+    brought = SessionFacts(2, "spot", {}, "finished", when, second_scores, (), {}, {}, won)
 
     won = {}
     for facts in (kept, brought):

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import io
 
+import yaml
 from pypdf import PdfReader
 
 from tests.api.helpers import SEED_PLAYERS, error
+from tests.api.test_openapi import SPEC_PATH, Checked
 
 PINTS = {"what": "a round", "amount": "18.40", "paid_by": "John", "for": SEED_PLAYERS}
 CRISPS = {"what": "crisps", "amount": "7.50", "paid_by": "Rex", "for": ["John", "Rex", "Finn"]}
@@ -221,6 +223,35 @@ def test_a_points_night_without_a_stake_has_no_winnings_in_its_settlement_either
         settlement = table.ok("GET", f"/sessions/{sid}/settlement")
         assert {s["player"]: s["winnings"] for s in night["standings"]} == expected
         assert {b["player"]: b["winnings"] for b in settlement["balances"]} == expected
+
+
+def test_a_points_night_without_a_stake_gives_no_game_money_in_any_balance_field(
+    app, client, table
+):
+    """Issue 45: a points night with no stake that has rounds answered, per balance, `units: 0`
+    and `amount: "0.00"` beside a `total` that is its rounds. Every field now says what it is,
+    as the standings do: no game money (null), the rounds, the total, settled in coins; every
+    answer as docs/openapi.yaml describes it."""
+    Checked(app, client, yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8")))
+    points = table.session(players=["Ann", "Bob"], dealer="Bob", game="rummy")["id"]
+    table.ok("POST", f"/sessions/{points}/rounds",
+             {"amount": "9.01", "paid_by": "Ann", "for": ["Ann", "Bob"]}, 201)  # fmt: skip
+    standings = {s["player"]: s for s in table.ok("GET", f"/sessions/{points}")["standings"]}
+    settlement = table.ok("GET", f"/sessions/{points}/settlement")
+    balances = {b["player"]: b for b in settlement["balances"]}
+    # Ann paid 9.01 and her part is 4.51 (the odd cent is the payer's): +4.50; Bob -4.50.
+    for name, given in (("Ann", "4.50"), ("Bob", "-4.50")):
+        b = balances[name]
+        assert (b["units"], b["amount"], b["winnings"], b["outstanding"]) == (None,) * 4
+        assert (b["rounds"], b["total"], b["settled"], b["outstanding_amount"]) == (given,) * 4
+        s = standings[name]
+        assert (s["balance"], s["balance_amount"], s["winnings"]) == (None, None, None)
+        assert (s["rounds"], s["total"]) == (b["rounds"], b["total"])
+    # A money night with rounds keeps its game money in every field.
+    money = worked_example(table)
+    table.ok("POST", f"/sessions/{money}/rounds", PINTS, 201)
+    enda = table.ok("GET", f"/sessions/{money}/settlement")["balances"][0]
+    assert (enda["player"], enda["units"], enda["amount"]) == ("Enda", 120, "1.20")
 
 
 def test_a_payment_in_the_currency_settles_part_of_a_total(table):

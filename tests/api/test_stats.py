@@ -18,6 +18,7 @@ from sqlalchemy import update
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession
+from ledger.rules.registry import GAMES
 from ledger.services.stats import Night, SessionFacts, add_up, night_facts
 from tests.api.helpers import PASSPHRASE, SEED_HAND_1, SEED_HAND_2, Table, error, hand_of
 from tests.api.test_hands import count_queries
@@ -367,7 +368,9 @@ def test_a_place_follows_the_games_own_measure_and_a_spot_night_is_never_won():
         game: str, scores: dict[str, int], winners: tuple[str, ...] = ("A",)
     ) -> dict[str, tuple[int, bool]]:
         when = datetime(2026, 1, 1)
-        facts = SessionFacts(1, game, {}, "finished", when, scores, winners, {}, {})
+        # A money night's winnings are its read model's (here: no pot brought back or kept).
+        won = scores if GAMES[game].money else None
+        facts = SessionFacts(1, game, {}, "finished", when, scores, winners, {}, {}, won)
         return {name: (night.place, night.won) for name, night in night_facts(facts)}
 
     # Spots counts penalties: the fewest lead, and equal places share the number.

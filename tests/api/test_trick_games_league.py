@@ -87,7 +87,8 @@ def test_a_klaverjassen_team_shares_its_place_in_the_season_ratings_and_rivals(a
     record = {
         r["opponent"]: (r["nights"], r["above"], r["below"], r["tied"]) for r in rivals["rivals"]
     }
-    assert record == {"Cas": (2, 0, 0, 2), "Bob": (2, 1, 1, 0), "Dee": (2, 1, 1, 0)}
+    # Cas is Ann's partner both nights: never her rival (RULES.md §14), not even "tied".
+    assert record == {"Bob": (2, 1, 1, 0), "Dee": (2, 1, 1, 0)}
 
     # Through the services: the night's result is its read model's, the team's total each.
     with app.app_context():
@@ -154,3 +155,51 @@ def test_the_trick_games_on_paper_as_on_their_pages(table):
     wall = read(table.get(f"/groups/{table.slug}/seasons/{table_id}/table.pdf"))
     assert "Klaverjassen" in wall and "1 Bob 4 1 4 4.0" in wall and "1 Dee 4 1 4 4.0" in wall
     assert "3 Ann 2 1 2 2.0" in wall and "3 Cas 2 1 2 2.0" in wall and "#1" in wall
+
+
+def test_partners_are_never_rivals_nor_each_others_nemesis(table):
+    """RULES.md §14: rivals are counted only between players on different sides of a night.
+    Bob and Cas each placed above Ann on three nights of Hearts; Cas also partnered Ann at
+    Klaverjassen (against Eve and Dee). Counted as a tie, that partner night gave Cas more
+    nights with Ann than Bob and made Cas her nemesis by the tie-break; without it Bob and Cas
+    stand level, and Bob comes first by name."""
+    for _ in range(3):
+        sid = table.session(["Ann", "Bob", "Cas"], dealer="Bob", game="tally", name="Hearts",
+                            hands=1)["id"]  # fmt: skip
+        table.hand(sid, {"results": [{"player": "Ann", "points": 1},
+                                     {"player": "Bob", "points": 30},
+                                     {"player": "Cas", "points": 20}]})  # fmt: skip
+    # Seats 1 and 3 against 2 and 4: Ann & Cas (ahead) against Eve & Dee.
+    sid = table.session(["Ann", "Eve", "Cas", "Dee"], dealer="Dee", game="klaverjassen",
+                        hands=len(AHEAD))["id"]  # fmt: skip
+    for hand in AHEAD:
+        table.hand(sid, hand)
+    found = table.ok("GET", f"/groups/{table.slug}/players/Ann/rivals")
+    by = {r["opponent"]: (r["nights"], r["above"], r["below"], r["tied"]) for r in found["rivals"]}
+    assert by == {
+        "Bob": (3, 0, 3, 0),
+        "Cas": (3, 0, 3, 0),  # the three nights of Hearts only
+        "Dee": (1, 1, 0, 0),
+        "Eve": (1, 1, 0, 0),
+    }
+    assert found["nemesis"] == "Bob"
+    cas = table.ok("GET", f"/groups/{table.slug}/players/Cas/rivals?game=klaverjassen")
+    assert {r["opponent"]: r["tied"] for r in cas["rivals"]} == {"Dee": 0, "Eve": 0}
+
+
+def test_cribbage_team_mates_are_not_rivals_either(table):
+    """Cribbage's four in two teams (partners opposite, RULES.md §17): Ann and Cas win a game
+    to 61 together; Ann's rivals that night are Bob and Dee, never Cas."""
+    from tests.api.test_cribbage import body
+
+    sid = table.session(["Ann", "Bob", "Cas", "Dee"], dealer="Dee", game="cribbage",
+                        target=61, stake=2)["id"]  # fmt: skip
+    shows = {"Ann": ("4H 4D 5C 6H", 60), "Bob": ("AS 3H 9C QD", 0),
+             "Cas": ("5S 5D JH 10C", 0), "Dee": ("AH 4S QS QH", 0)}  # fmt: skip
+    table.hand(sid, body("2C", shows, "7S 7H 10S KC"))
+    assert table.ok("POST", f"/sessions/{sid}/finish", {})["winners"] == ["Ann", "Cas"]
+    for player, partner in (("Ann", "Cas"), ("Bob", "Dee")):
+        found = table.ok("GET", f"/groups/{table.slug}/players/{player}/rivals")
+        opponents = {r["opponent"]: (r["above"], r["below"], r["tied"]) for r in found["rivals"]}
+        assert partner not in opponents
+        assert set(opponents) == {"Ann", "Bob", "Cas", "Dee"} - {player, partner}

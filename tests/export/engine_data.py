@@ -10,7 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from ledger.rules.base import HandEntry, ResultEntry
-from ledger.rules.money import settle_amounts
+from ledger.rules.money import amount, settle_amounts
 from ledger.rules.registry import get_game
 
 
@@ -121,7 +121,28 @@ class EngineSession:
             "leftover_pot": self.leftover_pot,
             "started_at": "2024-05-02T20:05:00Z",
             "finished_at": "2024-05-02T23:40:00Z" if self.status == "finished" else None,
+            **self.figures,
         }
+
+    @property
+    def figures(self) -> dict[str, Any]:
+        """What the API answers of each player's night (its read model's ``winnings`` and
+        ``standings``): an engine session brings no pot back and keeps none, so a money
+        night's winnings are its balances."""
+        money = self.game.money
+        won = dict(self.state.scores) if money else None
+        unit_value = Decimal(self.options.get("unit_value") or "0.01")
+        currency = self.options.get("currency")
+        standings = [
+            {
+                "player": name,
+                "score": score,
+                "winnings": score if money else None,
+                "winnings_amount": str(amount(score, unit_value, currency)) if money else None,
+            }
+            for name, score in self.state.scores.items()
+        ]
+        return {"winnings": won, "standings": standings}
 
     @property
     def winners(self) -> list[str]:

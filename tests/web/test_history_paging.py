@@ -42,7 +42,10 @@ def test_a_long_history_is_paged_oldest_first_with_earlier_and_later_links(night
     assert unescape(later) == f"{address}?page=2"
 
     second = html(night.client.get(unescape(later)))
-    assert [line.split(":")[0] for line in lines(second)] == ["A phone entered hand 2", "A phone entered hand 3"]
+    assert [line.split(":")[0] for line in lines(second)] == [
+        "A phone entered hand 2",
+        "A phone entered hand 3",
+    ]
     assert "Page 2 of 3" in second and 'rel="prev"' in second and 'rel="next"' in second
 
     last = html(night.client.get(f"{address}?page=3"))

@@ -100,6 +100,8 @@ def test_the_new_session_page_offers_a_stake_for_the_points_games(phone):
     # Every game the registry has that may be played for a stake (RULES.md §7), and no other.
     for key, game in GAMES.items():
         assert (f'id="opt-{key}-stake"' in page) == (STAKE in game.options)
-        assert (f'id="opt-{key}-payout"' in page) == (STAKE in game.options)
+        # Who is paid is §7's choice; a stake a game won (Cribbage, §17) has none.
+        paid_by_points = STAKE in game.options and not game.stake_per_game
+        assert (f'id="opt-{key}-payout"' in page) == paid_by_points
     assert STAKE in GAMES["spots"].options and STAKE not in GAMES["spot"].options
     assert "Stake: units a point (0: not for money)" in page

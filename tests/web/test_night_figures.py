@@ -254,3 +254,57 @@ def test_kalukis_antes_are_in_the_pot_from_the_start_everywhere(client):
               out="Ann")  # fmt: skip
     after = api(phone, f"/sessions/{phone.session_id}")
     assert after["pot"] == 400 and after["scores"]["Ann"] == -100
+
+
+# Issue 45: an open Spot night of three with the plan "refund": nobody went out, so the pot of
+# 15 is given back as the antes were paid, and every page counts it the same way. The stored
+# scores are Ann -25, Bob +26, Cas -16; the night's result is Ann -20, Bob +31, Cas -11.
+REFUNDED = {"Ann": -20, "Bob": 31, "Cas": -11}
+
+
+def test_an_open_night_under_the_refund_plan_has_one_figure_on_every_page_and_answer(client):
+    phone = Phone(client)
+    phone.create_group()
+    board = phone.start(players=("Ann", "Bob", "Cas"), dealer="Cas")
+    assert phone.enter({"Ann": "J 10", "Bob": "A 3", "Cas": "2 9"}).status_code == 302
+    assert phone.client.post(f"{board}/pot", data={"pot": "refund"}).status_code == 302
+    money = {p: f"{u / 100:.2f}".replace("-", "-€") if u < 0 else f"€{u / 100:.2f}"
+             for p, u in REFUNDED.items()}  # fmt: skip
+
+    # The scoreboard and the API's session: the night's read model.
+    scoreboard = html(phone.client.get(board))
+    lines = re.findall(r'<li class="score[^"]*"[^>]*>(.*?)</li>', scoreboard, re.S)
+    shown = {say(line).split()[0]: say(line).split()[-2:] for line in lines}
+    assert shown == {p: [f"{u:+d}", money[p]] for p, u in REFUNDED.items()}
+    session = api(phone, f"/sessions/{phone.session_id}")
+    assert session["status"] == "open" and session["scores"] == {"Ann": -25, "Bob": 26, "Cas": -16}
+    assert session["winnings"] == REFUNDED
+    assert {s["player"]: s["winnings"] for s in session["standings"]} == REFUNDED
+
+    # The stats and each player's answer: the same units and amounts.
+    stats = api(phone, f"/groups/{phone.slug}/stats")["players"]
+    assert {p["name"]: p["money"]["EUR"] for p in stats} == REFUNDED
+    assert [p["name"] for p in stats] == ["Bob", "Cas", "Ann"]  # the ranking by money
+    for player, units in REFUNDED.items():
+        mine = api(phone, f"/groups/{phone.slug}/players/{player}")
+        assert mine["sessions"][0]["money"] == f"{units / 100:.2f}"
+        assert mine["totals"]["money"] == {"EUR": units}
+
+    # The player's page and the group page's leaderboard, as a person reads them.
+    for player in REFUNDED:
+        page = say(html(phone.client.get(f"/g/{phone.slug}/p/{player}")))
+        assert money[player] in page, player
+    leaderboard = say(html(phone.client.get(f"/g/{phone.slug}")))
+    assert "Bob" in leaderboard and all(m in leaderboard for m in money.values())
+
+    # The group workbook, read back with openpyxl: the Players sheet and each player's own.
+    book = load(phone.client.get(f"/g/{phone.slug}/export.xlsx").data)
+    players = {r["Player"]: r for r in table(book["Players"])}
+    for player, units in REFUNDED.items():
+        assert players[player]["Net money (EUR)"] == pytest.approx(units / 100)
+        (night,) = table(book[player])[:1]
+        assert night["Money"] == pytest.approx(units / 100)
+    # The night's own workbook agrees as well.
+    night_book = load(phone.client.get(f"{board}/export.xlsx").data)
+    summary = {r["Player"]: r for r in table(night_book["Summary"], header_row=4)}
+    assert {p: r["Final score (units)"] for p, r in summary.items()} == REFUNDED

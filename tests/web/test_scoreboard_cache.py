@@ -363,3 +363,39 @@ def test_a_page_kept_for_a_deleted_night_never_answers_for_a_night_given_its_id(
     page = html(phone.client.get(board))
     assert all(name in page for name in ("Rex", "Finn", "Maeve", "Aoife"))
     assert "Enda" not in page and "John" not in page
+
+
+def test_a_pot_that_starts_to_wait_on_another_night_shows_on_an_open_nights_page_at_once(
+    app, phone
+):
+    """Issue 45: an open night's page shows the pots waiting from the group's other nights, so
+    its kept copy is keyed on the group's nights version as well as its own version. Night A
+    is looked at; night B starts, plays a hand nobody goes out of and ends carrying its pot:
+    A's page and its poll show B's pot at once, and its keeper's new name after a rename."""
+    night_a = phone.board
+    other = signed_in(app, phone)
+    seen_twice(Phone(other, phone.slug, phone.session_id), night_a)
+    before = other.get(f"{night_a}/version.json").get_json()
+    assert "waits for" not in html(other.get(night_a))
+
+    night_b = phone.start(players=("Ann", "Bob", "Cas"), dealer="Cas")
+    assert phone.enter({"Ann": "J 10", "Bob": "A 3", "Cas": "2 9"}).status_code == 302
+    finished = phone.client.post(f"{night_b}/finish", data={"leftover_pot": "carry"})
+    assert finished.status_code == 302
+
+    waiting = "Bob's €0.15 waits for a Spot night at €0.01 a unit with Bob at the table."
+    page = html(other.get(night_a))
+    assert waiting in page.replace("&#39;", "'")
+    polled = other.get(f"{night_a}/version.json").get_json()
+    assert polled["version"] == before["version"]  # night A itself did not change
+    assert polled["page"] != before["page"]  # but its page did: a phone following it looks
+    assert f'data-page="{polled["page"]}"' in page
+
+    # The keeper never sat at night A: a new name of theirs moves no version of A's.
+    with app.app_context():
+        group = services.authenticate(phone.slug, PASSPHRASE)
+        bob = next(p for p in services.group_view(group).players if p.name == "Bob")
+    renamed = phone.client.post(f"/g/{phone.slug}/players/{bob.id}", data={"rename-name": "Rob"})
+    assert renamed.status_code == 302
+    page = html(other.get(night_a)).replace("&#39;", "'")
+    assert "Rob's €0.15 waits" in page and "Bob's" not in page

@@ -71,6 +71,11 @@ class BalanceView:
         if self.total is not None:
             # The totals are settled in the currency: no units are outstanding as such.
             found.update(outstanding=None, rounds=str(self.rounds), total=str(self.total))
+        if self.winnings is None:
+            # A night without game money (RULES.md §6c: a points game with no stake settling
+            # its rounds alone) has no units nor game amount: null, as its standings' balance,
+            # beside the rounds and the total it settles.
+            found.update(units=None, amount=None)
         return found
 
 

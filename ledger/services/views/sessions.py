@@ -108,6 +108,9 @@ class SessionView:
     # whose buy-in since the last hand may be taken back (the page's buttons)
     may_take_back: tuple[str, ...] = ()
     rounds: tuple[RoundView, ...] = ()  # RULES.md §6c: the night's rounds, oldest first
+    # Who sits the next hand out as the deal goes round (``Game.sits_out``: the dealer in
+    # Spots at five, Skat at four; API.md fifth edition), None where everyone plays.
+    sitting_out: str | None = None
     # A game's own parts of the answer beside these (Boerenbridge's ``round``, Klaverjassen's
     # ``teams`` and ``sheet``: ``Game.session_parts``), answered as they are.
     parts: Mapping[str, Any] = field(default_factory=dict)
@@ -123,6 +126,7 @@ class SessionView:
             "status": self.status,
             "version": self.version,
             "options": dict(self.options),
+            "sitting_out": self.sitting_out,
             "players": [p.to_json() for p in self.players],
             "hands_played": self.hands_played,
             "dealer": self.dealer,

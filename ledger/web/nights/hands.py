@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 
 from ledger import services
 from ledger.ids import form_number
-from ledger.rules import GAMES
+from ledger.rules import GAMES, Game
 from ledger.services.request_ids import new_request_id
 from ledger.services.views.groups import GroupRef
 from ledger.services.views.hands import HandView
@@ -22,7 +22,7 @@ from ledger.web.nights import entry
 from ledger.words import games as game_words
 from ledger.words.display import typed_cards
 from ledger.words.hands import hand_summary
-from ledger.words.language import error_text
+from ledger.words.language import error_text, page_cards_language
 
 bp = Blueprint("hands", __name__, url_prefix="/g/<slug>/s/<int:session_id>/hands")
 
@@ -92,6 +92,7 @@ def _render_form(
     errors: entry.RowErrors,
     hand: HandView | None = None,
     notice: Notice | None = None,
+    preview: Sequence[str] = (),
 ):
     shape = entry.layout(view.game, view.options, len(players))
     html = render_template(
@@ -106,6 +107,7 @@ def _render_form(
         errors=errors,
         hand=hand,
         notice=notice,
+        preview=preview,  # what the hand comes to before it is saved (Game.preview_entry)
     )
     if notice is not None:
         return html, 409
@@ -138,6 +140,9 @@ def new(slug: str, session_id: int):
 
     game = GAMES[view.game]
     typed, errors = entry.read(form, game, view.options, view.dealer, view.hands_played + 1)
+    if "preview" in request.form:  # what the hand comes to, shown before it is saved
+        errors, said = _previewed(group, session_id, typed, errors, game, None)
+        return _render_form(group, view, form, players, view.dealer, None, errors, preview=said)
     if form.validate() and not errors:
         try:
             added = services.add_hand(
@@ -163,6 +168,26 @@ def new(slug: str, session_id: int):
                 + "#saved"
             )
     return _render_form(group, view, form, players, view.dealer, view.leader, errors)
+
+
+def _previewed(
+    group: GroupRef,
+    session_id: int,
+    typed: Any,
+    errors: entry.RowErrors,
+    game: Game,
+    number: int | None,
+) -> tuple[entry.RowErrors, list[str]]:
+    """What the hand typed so far comes to, in the page's language (``Game.preview_entry``: the next
+    hand, or hand ``number`` corrected), or why it cannot be worked out yet; nothing is saved.
+    A form that did not read (``errors``) is shown with its mistakes."""
+    if errors:
+        return errors, []
+    try:
+        said = services.preview_hand(group, session_id, typed, number)
+    except services.RuleError as e:
+        return entry.place(e, [], game), []
+    return errors, [p.render(_) for p in said]
 
 
 def _loaded_at(form: HandForm, view: SessionView) -> None:
@@ -284,6 +309,11 @@ def edit(slug: str, session_id: int, number: int):
 
     game = GAMES[view.game]
     typed, errors = entry.read(form, game, view.options, hand.dealer, number)
+    if "preview" in request.form:
+        errors, said = _previewed(group, session_id, typed, errors, game, number)
+        return _render_form(
+            group, view, form, players, hand.dealer, None, errors, hand, preview=said
+        )
     if form.validate() and not errors:
         version = _whole(form.version.data)
         try:
@@ -356,3 +386,15 @@ def _corrected_meanwhile(
     return _render_form(
         group, view, form, players, hand.dealer, hand.leader, entry.RowErrors(), hand, notice
     )
+
+
+@bp.get("/count")
+def count(slug: str, session_id: int) -> dict[str, Any]:
+    """What the game makes of a hand's boxes as typed so far (``Game.preview``: a Cribbage
+    show's count in parts, live on the form), in the page's words; nothing is stored."""
+    _group, view = _session(slug, session_id)
+    typed = {k: v[:80] for k, v in list(request.args.items())[:12]}
+    found = GAMES[view.game].preview(typed, view.options, page_cards_language())
+    if found is None:
+        abort(404)
+    return {box: {"points": n, "said": said.render(_)} for box, (n, said) in found.items()}

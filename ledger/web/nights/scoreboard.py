@@ -17,6 +17,7 @@ from ledger.ids import form_number, query_number
 from ledger.pictures.chart import score_chart
 from ledger.rules import GAMES
 from ledger.services import exports
+from ledger.services.pages import page_stamp
 from ledger.services.views.groups import GroupRef
 from ledger.services.views.sessions import SessionView
 from ledger.web import access, i18n
@@ -52,18 +53,21 @@ def show(slug: str, session_id: int) -> str:
     # on another page. Such a page is rendered anew and never kept.
     # A template that is read again when it changes (flask --debug) shows its change at once.
     if browser_session.get("_flashes") or current_app.jinja_env.auto_reload:
-        return _scoreboard(group, session_id)[0]
-    # What the page depends on beyond the session: the prefix the app is served under and
-    # the address (with ?saved=N, the hand just saved), the language and the group's name in
-    # the header. Not the browser: every phone signed in to the group sees the same page, but
-    # for each form's token, which goes in per response. So one build of a version serves
-    # the whole table. Session ids are never used twice (ledger/models.py), and the night's
-    # start is in the key besides: a page kept for a deleted night is never served for a new
-    # one, even on a database that gave the new one the deleted one's id.
+        return _scoreboard(group, session_id, stamp.nights_version)[0]
+    # What the page depends on beyond the session: the group's other nights (a pot waiting
+    # from one: the group's nights version moves with any change to any night), the prefix
+    # the app is served under and the address (?saved=N, the hand just saved), the language
+    # and the group's name. Not the browser: every phone signed in sees the same page, but
+    # for each form's token, put in per response: one build of a version serves the table.
+    # Session ids are never used twice (ledger/models.py), and the night's start is in the
+    # key besides: a page kept for a deleted night never answers for a new one given its id.
+    # The players' names, rounds and payments move the night's version; a bank account, a
+    # season or the tab's payments are not on this page.
     key = (
         session_id,
         stamp.started_at,
         stamp.version,
+        stamp.nights_version,
         request.root_path,
         request.full_path,
         i18n.select_locale(),
@@ -77,7 +81,9 @@ def show(slug: str, session_id: int) -> str:
         # set again after it, so the cookie still goes out.
         was_modified, browser_session.modified = browser_session.modified, False
         try:
-            page, version = without_form_token(lambda: _scoreboard(group, session_id))
+            page, version = without_form_token(
+                lambda: _scoreboard(group, session_id, stamp.nights_version)
+            )
             # Kept under the version checked above only if it is the version drawn: a hand
             # saved in between is for the next look to draw.
             return page, version == stamp.version and not browser_session.modified
@@ -87,8 +93,9 @@ def show(slug: str, session_id: int) -> str:
     return with_form_token(scoreboards().get_or_build(key, build))
 
 
-def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
-    """The scoreboard page, and the session version it shows."""
+def _scoreboard(group: GroupRef, session_id: int, nights_version: int) -> tuple[str, int]:
+    """The scoreboard page, and the session version it shows; ``nights_version``: the group's
+    (read before the page: what the page shows of other nights is at least that new)."""
     board = services.scoreboard(group, session_id, RECENT_HANDS, saved=query_number("saved"))
     view = board.session
     hand_json = [h.to_json() for h in board.recent]
@@ -105,6 +112,7 @@ def _scoreboard(group: GroupRef, session_id: int) -> tuple[str, int]:
         "sessions/show.html",
         group=group,
         session=view,
+        page_stamp=page_stamp(view.version, nights_version),
         night=board.night,
         ahead=board.night.ahead,
         game=game,
@@ -166,7 +174,12 @@ def hands(slug: str, session_id: int) -> str:
 def version(slug: str, session_id: int) -> Response:
     """What the scoreboard polls: one small answer that changes with every change."""
     _group, stamp = access.session_for_page(slug, session_id)  # one query, however often
-    response = jsonify(version=stamp.version, hands_played=stamp.hands_played, status=stamp.status)
+    response = jsonify(
+        version=stamp.version,
+        page=stamp.page,  # the scoreboard's: it shows the pots waiting from other nights too
+        hands_played=stamp.hands_played,
+        status=stamp.status,
+    )
     response.headers["Cache-Control"] = "no-store"
     return response
 

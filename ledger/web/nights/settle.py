@@ -11,7 +11,8 @@ from ledger import services
 from ledger.ids import form_number
 from ledger.rules import GAMES
 from ledger.rules.money import smallest_coin
-from ledger.services.keepers import keeper_choices, proposed_keeper
+from ledger.services.keepers import keeper_choices
+from ledger.services.night import proposed_keeper
 from ledger.services.tab import off_tab_refusal as tab_refusal
 from ledger.services.views.groups import GroupRef
 from ledger.services.views.sessions import SessionView
@@ -38,19 +39,24 @@ def _pot_choices(view: SessionView) -> tuple[str, ...]:
     return GAMES[view.game].pot_choices()
 
 
-def _plan(view: SessionView) -> tuple[str, str | None]:
+def _plan(group: GroupRef, view: SessionView) -> tuple[str, str | None]:
     """The plan the page shows: the pot's choice, and who keeps a carried pot (the one the
     table chose, else the one the rules propose)."""
     choice = view.leftover_pot or GAMES[view.game].pot_choice(view.options) or ""
-    keeper = view.pot_keeper or proposed_keeper(view) if choice == "carry" and view.pot else None
+    keeper = view.pot_keeper or _proposed(group, view) if choice == "carry" and view.pot else None
     return choice, keeper
+
+
+def _proposed(group: GroupRef, view: SessionView) -> str | None:
+    """The keeper the rules propose for the night's pot, by the night's figures."""
+    return proposed_keeper(services.night_view(group, view.id))
 
 
 def _settle_page(group: GroupRef, view: SessionView, form: FinishForm, status: int = 200):
     """The settle-up page. While the session is open the transfers are those it will end with
     under the table's plan for the pot, and the finish form finishes with that same plan:
     what the table pays from this page is what finishing stores."""
-    choice, keeper = _plan(view)
+    choice, keeper = _plan(group, view)
     keepers = keeper_choices(view)
     # The night's figures (services/night.py), under the plan this page shows.
     night = services.night_under(group, view.id, choice or None, keeper)
@@ -108,7 +114,7 @@ def pot(slug: str, session_id: int) -> Response:
     choice = request.form.get("pot")
     if ConfirmForm().validate_on_submit() and choice is not None:
         keeper = (
-            (request.form.get("keeper") or proposed_keeper(view)) if choice == "carry" else None
+            (request.form.get("keeper") or _proposed(group, view)) if choice == "carry" else None
         )
         try:
             services.set_pot_plan(group, session_id, choice, keeper if view.pot else None)
@@ -202,7 +208,7 @@ def finish(slug: str, session_id: int):
         keeper = None
         if leftover == "carry" and view.pot:
             # The page always names one; a form without it gets the one the page proposes.
-            keeper = form.pot_keeper.data or proposed_keeper(view)
+            keeper = form.pot_keeper.data or _proposed(group, view)
         # A payment ticked on another phone changes no score: the page is still right.
         plan = (leftover, keeper if leftover == "carry" else None)
         version = services.past_payments(group, session_id, form_number(shown), plan)

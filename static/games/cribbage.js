@@ -1,0 +1,96 @@
+/* A deal of Cribbage on a phone: each show's count in parts as it is typed (the engine counts
+   it: the page asks ``…/hands/count``, nothing is stored), and on the card buttons the cards
+   typed already anywhere in the deal greyed, so one pack's card is not typed twice.
+   Without this script the boxes are plain text and the count comes with the saved deal. */
+(function () {
+  "use strict";
+  var form = document.getElementById("hand-form");
+  var deal = document.getElementById("crib-deal");
+  if (!form || !deal) return;
+  var url = deal.getAttribute("data-count-url");
+  var dutch = form.getAttribute("data-cards-language") === "nl";
+  var RANK = { T: "10", H: "K", V: "Q", B: "J" };
+  var SUIT = { "\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C" };
+  if (dutch) { SUIT.R = "D"; SUIT.K = "C"; }
+  var boxes = Array.prototype.slice.call(form.querySelectorAll("input[data-picker]"));
+
+  /* A token as rank and suit in English letters ("Vh" on a Dutch page is Q, H). */
+  function card(token) {
+    var m = /^(10|[2-9AJQKTHVB])(.?)$/i.exec(token);
+    if (!m) return null;
+    var rank = m[1].toUpperCase();
+    if (rank === "T" || (dutch && RANK[rank])) rank = RANK[rank];
+    if (!/^(10|[2-9AJQK])$/.test(rank)) return null;
+    var suit = m[2] ? (SUIT[m[2]] || SUIT[m[2].toUpperCase()] || m[2].toUpperCase()) : "";
+    return { rank: rank, suit: /^[SHDC]$/.test(suit) ? suit : "" };
+  }
+
+  function tokens(input) {
+    return input.value.split(/[\s,\-]+/).filter(Boolean);
+  }
+
+  /* Every card typed in the deal, as "QH", with how often. */
+  function used() {
+    var seen = {};
+    boxes.forEach(function (input) {
+      tokens(input).forEach(function (t) {
+        var c = card(t);
+        if (c && c.suit) seen[c.rank + c.suit] = (seen[c.rank + c.suit] || 0) + 1;
+      });
+    });
+    return seen;
+  }
+
+  function grey() {
+    var seen = used();
+    boxes.forEach(function (input) {
+      var wrap = input.nextElementSibling;
+      if (!wrap || !wrap.classList.contains("picker-wrap")) return;
+      var list = tokens(input);
+      var last = list.length ? card(list[list.length - 1]) : null;
+      var waiting = last && !last.suit ? last.rank : null;  // a rank tapped, its suit to come
+      wrap.querySelectorAll("button[data-rank]").forEach(function (b) {
+        var c = card(b.getAttribute("data-rank"));
+        var all = c && ["S", "H", "D", "C"].every(function (s) { return seen[c.rank + s]; });
+        b.disabled = !!all;
+      });
+      wrap.querySelectorAll("button[data-suit]").forEach(function (b) {
+        var suit = SUIT[b.getAttribute("data-suit")] || b.getAttribute("data-suit").toUpperCase();
+        b.disabled = !!(waiting && seen[waiting + suit]);
+      });
+    });
+  }
+
+  var timer = null;
+  function ask() {
+    if (!url) return;
+    var query = new URLSearchParams();
+    boxes.forEach(function (input) { if (input.value.trim()) query.append(input.name, input.value); });
+    fetch(url + "?" + query.toString(), { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) { return response.ok ? response.json() : {}; })
+      .then(function (counted) {
+        boxes.forEach(function (input) {
+          var out = document.getElementById(input.getAttribute("data-count") || "");
+          if (!out) return;
+          var found = counted[input.name];
+          out.textContent = "";
+          if (!found) return;
+          var points = document.createElement("strong");
+          points.textContent = String(found.points);
+          out.appendChild(points);
+          out.appendChild(document.createTextNode(" \u2014 " + found.said));
+        });
+      })
+      .catch(function () { /* offline: the count comes with the saved deal */ });
+  }
+
+  form.addEventListener("input", function (event) {
+    if (boxes.indexOf(event.target) < 0) return;
+    grey();
+    window.clearTimeout(timer);
+    timer = window.setTimeout(ask, 200);
+  });
+  form.addEventListener("click", function () { window.setTimeout(grey, 0); });
+  grey();
+  ask();
+})();
