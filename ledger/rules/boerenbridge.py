@@ -546,6 +546,18 @@ class Boerenbridge(Game):
     ) -> RoundEntry:
         return RoundEntry(tuple(entries.own(r, BidResult) for r in core.results))
 
+    def entry_phrases(self, entry: Mapping[str, Any]) -> tuple[Phrase, ...]:
+        """A round as entered, for the history: "tricks taken: Ann 0, Bob 1, Cas 0" (a
+        player's number alone would read as their bid or their points)."""
+        taken = [
+            f"{r.get('player')} {int(r['tricks'])}"
+            for r in entry.get("results") or ()
+            if isinstance(r, Mapping) and isinstance(r.get("tricks"), int)
+        ]
+        if not taken:
+            return ()
+        return (Phrase("tricks taken: {tricks}", tricks=", ".join(taken)),)
+
     def sample_night(self, players: Sequence[str]) -> SampleNight:
         """Bids made before each round, the second round's bids waiting over the half-way
         mark, and tricks taken (ledger/rules/samples.py)."""

@@ -42,7 +42,7 @@ from ledger.rules.cribbage_deal import (
 )
 from ledger.rules.cribbage_show import Part, count, spoken, total
 from ledger.rules.errors import Phrase, Problems, RuleError
-from ledger.rules.game import Game, Option, check_players
+from ledger.rules.game import Game, Option, Preview, Typed, check_players
 from ledger.rules.samples import SampleNight, Step
 from ledger.rules.texts import N_
 
@@ -245,6 +245,7 @@ def start(players: Sequence[str], dealer: str) -> None:
 
 class Cribbage(Game):
     key = "cribbage"
+    night_of_games = True  # game after game to the target: the night ends, not a game
     name = N_("Cribbage")
     description = N_(
         "The pub game of Britain and Ireland: every show counted from the cards, the board "
@@ -333,12 +334,12 @@ class Cribbage(Game):
         stake = payout.stake({**self.defaults(), **options})
         return night_money(state, stake) if stake else None
 
-    def preview(
-        self, typed: Mapping[str, str], options: Mapping[str, Any], language: str
-    ) -> dict[str, tuple[int, Phrase]] | None:
+    def preview(self, state: State, typed: Typed, options: Mapping[str, Any]) -> Preview | None:
+        """Each show typed so far counted in parts, box by box (a deal entered as counts:
+        nothing to work out). The boxes are enough: a deal half typed is counted too."""
         if {**self.defaults(), **options}["entry"] != "cards":
             return None
-        return preview(typed, options, language)
+        return Preview(boxes=count_boxes(typed.boxes, typed.language))
 
     def form_result(
         self,
@@ -425,9 +426,7 @@ class Cribbage(Game):
         }
 
 
-def preview(
-    typed: Mapping[str, str], options: Mapping[str, Any], language: str
-) -> dict[str, tuple[int, Phrase]]:
+def count_boxes(typed: Mapping[str, str], language: str) -> dict[str, tuple[int, Phrase]]:
     """Each box of four cards typed so far with the starter, counted: its points and the
     count as a table says it (the crib's by the crib's flush rule). A box not yet four good
     cards, or no good starter yet, is left out."""
@@ -436,7 +435,7 @@ def preview(
         return {}
     counted: dict[str, tuple[int, Phrase]] = {}
     for box, text in typed.items():
-        if box == "starter":
+        if box != "crib" and not box.endswith("-show"):  # the form's other boxes: no show
             continue
         cards = _quietly(text, language)
         if cards is None or len(cards) != 4 or len({*cards, starter[0]}) != 5:

@@ -32,7 +32,9 @@ from ledger.rules.base import (
 from ledger.rules.cards import JOKER, RANKS, SUITS, Card, spot_value
 from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.gameparts import Option as Option
+from ledger.rules.gameparts import Preview as Preview
 from ledger.rules.gameparts import Progress as Progress
+from ledger.rules.gameparts import Typed as Typed
 from ledger.rules.samples import SampleNight, default_night
 from ledger.rules.table import EntryForm, PaperRows, RummyReward
 from ledger.rules.texts import N_
@@ -72,6 +74,8 @@ class Game:
     rummy_label: ClassVar[str] = N_("Went rummy (out in one turn, nothing laid down before)")
     dealer_sits_out_with: ClassVar[int | None] = None  # with this many seated (Spots)
     rounds: ClassVar[bool] = False  # its table calls a hand a round (Spin Rummy)
+    # A night is a run of games (Cribbage): the shared pages end "the night", not "the game".
+    night_of_games: ClassVar[bool] = False
     out_scores: ClassVar[bool] = True  # who went out changes the score (not Spin Rummy)
     target_option: ClassVar[str | None] = None  # the option naming the score that ends it
     # Options a preset fixes and a session does not list (Jokeren: two packs, two jokers
@@ -311,13 +315,12 @@ class Game:
             return state.dealer
         return None
 
-    def preview_entry(
-        self, state: State, entry: Any, options: Mapping[str, Any]
-    ) -> tuple[Phrase, ...]:
-        """What the whole hand typed so far comes to on the state before it, before it is
-        saved (Skat's value, verdict and reason; a RuleError for one not yet worked out);
-        none by default. ``preview`` is the lighter one: box by box, without the state."""
-        return ()
+    def preview(self, state: State, typed: Typed, options: Mapping[str, Any]) -> Preview | None:
+        """What a hand typed so far comes to on the state before it (the next hand's, or the
+        state before a corrected one), before it is saved: sentences about the whole hand
+        and, box by box, points with their words (``Preview``); a RuleError saying why it
+        cannot be worked out yet. None: the game shows nothing before a hand is saved."""
+        return None
 
     def sample_night(self, players: Sequence[str]) -> SampleNight:
         """A few hands of the game as the API takes them, for the tests that go through every
@@ -372,15 +375,6 @@ class Game:
         read it (with each result from ``form_result``), ``posted`` the form's other fields by
         name (the game's own template names them). By default ``core`` is the entry."""
         return core
-
-    def preview(
-        self, typed: Mapping[str, str], options: Mapping[str, Any], language: str
-    ) -> dict[str, tuple[int, Phrase]] | None:
-        """What the game works out of a hand's boxes as typed so far, before it is saved
-        (``typed``: the boxes by the names the game's template gives them, cards in
-        ``language``'s letters), by box: the points and their words (Cribbage: each show's
-        count in parts, live on the form). None: the game shows nothing before it is saved."""
-        return None
 
     # --- The rest -------------------------------------------------------------------------
 

@@ -1,11 +1,14 @@
-"""What a game declares beside its methods (ledger/rules/game.py imports both from here): one
-of its options with its bounds, and where a game of a fixed length stands."""
+"""What a game declares beside its methods (ledger/rules/game.py imports them from here): one
+of its options with its bounds, where a game of a fixed length stands, and a hand typed so far
+with what it comes to before it is saved."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from ledger.rules.errors import Phrase
 
 
 @dataclass(frozen=True)
@@ -34,3 +37,24 @@ class Progress:
     hands_in_round: int
     rounds: int
     contract: str | None = None  # Spin Rummy: the round's contract in words
+
+
+@dataclass(frozen=True)
+class Typed:
+    """A hand as typed so far on a page, before it is saved: its boxes by the names the page
+    gives them (cards in ``language``'s letters), and the entry they read as (None where the
+    form did not read: its mistakes are shown instead)."""
+
+    boxes: Mapping[str, str]
+    language: str = "en"
+    entry: Any = None
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What a hand typed so far comes to before it is saved (``Game.preview``): sentences about
+    the whole hand (Skat's value, verdict and reason), and by box its points and their words
+    (Cribbage's shows counted in parts). Empty: nothing to show yet."""
+
+    said: tuple[Phrase, ...] = ()
+    boxes: Mapping[str, tuple[int, Phrase]] = field(default_factory=dict)

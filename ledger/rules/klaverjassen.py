@@ -364,6 +364,9 @@ class Klaverjassen(Game):
             said.append(Phrase("Pit: {team} took every trick.", team=" & ".join(pit["players"])))
         return tuple(said)
 
+    def entry_phrases(self, entry: Mapping[str, Any]) -> tuple[Phrase, ...]:
+        return entry_phrases(entry)
+
     def form_entry(
         self, core: HandEntry, posted: Mapping[str, Any], number: int, problems: Problems
     ) -> KlaverEntry:
@@ -391,6 +394,34 @@ class Klaverjassen(Game):
         first = {"playing": 2, "teams": [{"team": 2, "points": 100, "roem": 20}]}
         nat = {"playing": 1, "teams": [{"team": 1, "points": 70, "roem": 20}]}
         return SampleNight(seats, seats[-1], {}, (Step("hand", first),), (Step("hand", nat),), None)
+
+
+def entry_phrases(entry: Mapping[str, Any]) -> tuple[Phrase, ...]:
+    """A hand as entered, for the history (the entry names teams, not players: seats 1 and 3
+    are team 1): "team 2 played, 100 card points, 20 roem; team 1 20 roem; pit for team 2"."""
+    teams = {t.get("team"): t for t in entry.get("teams") or () if isinstance(t, Mapping)}
+    playing = entry.get("playing")
+    parts: list[Phrase] = []
+    for team in sorted(TEAMS, key=lambda t: t != playing):  # the playing team first
+        given = teams.get(team, {})
+        roem = given.get("roem")
+        if team == playing:
+            said = Phrase("team {team} played", team=team)
+            if given.get("points") is not None:
+                said = Phrase("{said}, {points} card points", said=said, points=given["points"])
+            if roem:
+                said = Phrase("{said}, {roem} roem", said=said, roem=roem)
+            parts.append(said)
+        elif roem:
+            parts.append(Phrase("team {team} {roem} roem", team=team, roem=roem))
+    if entry.get("pit") in TEAMS:
+        parts.append(Phrase("pit for team {team}", team=entry["pit"]))
+    if not parts:
+        return ()
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = Phrase("{said}; {part}", said=joined, part=part)
+    return (joined,)
 
 
 GAME = Klaverjassen()

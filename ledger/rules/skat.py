@@ -17,7 +17,7 @@ from typing import Any
 from ledger.rules import entries, payout
 from ledger.rules.base import HandEntry, HandOutcome, PlayerResult, State, left_of, next_seat
 from ledger.rules.errors import Phrase, Problems, RuleError
-from ledger.rules.game import Game, Option, Progress
+from ledger.rules.game import Game, Option, Preview, Progress, Typed
 from ledger.rules.lengths import optional_whole
 from ledger.rules.samples import SampleNight, Step
 from ledger.rules.skat_deal import Deal, SkatEntry, checked_deal, form_deal, sitting_out
@@ -439,10 +439,12 @@ class Skat(Game):
     def entry_phrases(self, entry: Mapping[str, Any]) -> tuple[Phrase, ...]:
         return entry_phrases(entry)
 
-    def preview_entry(
-        self, state: State, entry: Any, options: Mapping[str, Any]
-    ) -> tuple[Phrase, ...]:
-        return preview_phrases(state, entry)
+    def preview(self, state: State, typed: Typed, options: Mapping[str, Any]) -> Preview:
+        """The whole deal's value, verdict and reason on the state before it (a RuleError: why
+        not yet); nothing while the form itself has mistakes (they are shown instead)."""
+        if typed.entry is None:
+            return Preview()
+        return Preview(said=preview_phrases(state, typed.entry))
 
     def form_entry(
         self, core: HandEntry, posted: Mapping[str, Any], number: int, problems: Problems

@@ -24,7 +24,8 @@ from ledger.extensions import db
 from ledger.models import Change, GameSession, Hand, utcnow
 from ledger.rules.base import Entry, State
 from ledger.rules.codecs import outcome_to_dict
-from ledger.rules.errors import Phrase, RuleError
+from ledger.rules.errors import RuleError
+from ledger.rules.gameparts import Preview, Typed
 from ledger.services import charts
 from ledger.services.actors import change_views
 from ledger.services.building import build_session_view, hand_view, night_named
@@ -202,11 +203,11 @@ def add_hand(
 
 
 def preview_hand(
-    group: GroupRef, session_id: int, entry: Entry, number: int | None = None
-) -> tuple[Phrase, ...]:
-    """What the game shows of a hand typed so far, before it is saved
-    (``Game.preview_entry``): as the next hand, or as hand ``number`` corrected. A RuleError
-    for one it cannot work out; nothing is written."""
+    group: GroupRef, session_id: int, typed: Typed, number: int | None = None
+) -> Preview | None:
+    """What the game shows of a hand typed so far, before it is saved (``Game.preview``):
+    as the next hand, or as hand ``number`` corrected; None for a game that shows nothing.
+    A RuleError for one it cannot work out yet; nothing is written."""
     row = read_session(group, session_id)
     state = row.state
     if number is not None and 1 <= number <= row.hands_played:
@@ -214,7 +215,7 @@ def preview_hand(
             Hand.session_id == row.id, Hand.number == number - 1
         )
         state = db.session.scalar(earlier) if number > 1 else row.start_state
-    return session_game(row).preview_entry(State.from_dict(state), entry, row.options)
+    return session_game(row).preview(State.from_dict(state), typed, row.options)
 
 
 def correct_hand(

@@ -95,6 +95,7 @@ GLOBALS: dict[str, Callable[..., Any]] = {
     "suit_letter": display.suit_letter,
     "engine_text": games.text,
     "hand_text": games.hand_text,
+    "session_text": games.session_text,
     "is_round_game": games.is_round_game,
     "option_label": games.option_label,
     "choice_label": games.choice_label,

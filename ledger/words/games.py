@@ -105,6 +105,44 @@ HAND_TEXTS = {
 }
 
 
+# Where a night of points play is ended at the table, said to be over or opened again: "the
+# game", or "the night" where the night is a run of games (``Game.night_of_games``: Cribbage,
+# whose games end by themselves, one after another). (key: (a game's text, a night of games'))
+SESSION_TEXTS = {
+    "end": (N_("End the game here"), N_("End the night here")),
+    "over": (N_("The game is over."), N_("The night is over.")),
+    "reopen": (N_("Open the game again"), N_("Open the night again")),
+    "ended": (N_("The game was ended at the table."), N_("The night was ended at the table.")),
+    "changed": (
+        N_(
+            "The scores changed on another phone since this page was loaded, so the game is "
+            "not ended. Look at them, then end it again if you mean to."
+        ),
+        N_(
+            "The scores changed on another phone since this page was loaded, so the night is "
+            "not ended. Look at them, then end it again if you mean to."
+        ),
+    ),
+}
+# HAND_TEXTS's words that end "the game", as a night of games says them.
+NIGHT_HAND_TEXTS = {
+    "end_ask": N_("End the night here? No more hands can be added."),
+    "no_more": N_("The night is over: no more hands can be added."),
+}
+
+
+def session_text(game_key: str, key: str) -> str:
+    """The page's words for ending ``key`` in this game: "End the game here" or, where the
+    night is a run of games (Cribbage), "End the night here"."""
+    one, run = SESSION_TEXTS[key]
+    return gettext(run if _night_of_games(game_key) else one)
+
+
+def _night_of_games(game_key: str) -> bool:
+    game = GAMES.get(game_key)
+    return game is not None and game.night_of_games
+
+
 def is_round_game(game_key: str) -> bool:
     """Whether the game's pages call a hand a round (Spin Rummy)."""
     game = GAMES.get(game_key)
@@ -128,6 +166,8 @@ def hand_words(game_key: str, options: Mapping[str, Any]) -> dict[str, Any]:
 
 def hand_text(game_key: str, key: str, **variables: Any) -> str:
     """The page's words for ``key`` in this game: "Hand 2 saved." or, in Spin, "Round 2 saved."."""
+    if key in NIGHT_HAND_TEXTS and _night_of_games(game_key):
+        return gettext(NIGHT_HAND_TEXTS[key], **variables)
     hand, round_ = HAND_TEXTS[key]
     return gettext(round_ if is_round_game(game_key) else hand, **variables)
 

@@ -23,7 +23,7 @@ from ledger.rules import GAMES, N_, amount
 from ledger.services.views.base import night_currency
 from ledger.services.views.sessions import ChangeView, SessionView
 from ledger.words.display import format_money, game_name
-from ledger.words.games import choice_label
+from ledger.words.games import choice_label, session_text
 from ledger.words.hands import join_names
 from ledger.words.money import round_text
 
@@ -102,6 +102,8 @@ def _left_in_hand(result: Mapping[str, Any]) -> str:
     melds = result.get("melds")
     if melds:
         return " | ".join(str(m) for m in melds)
+    if melds is not None:  # melds entered, none laid out (Spin Rummy)
+        return _("nothing melded")
     # A game's own fields as typed, in their order (a Cribbage show and its pegging: "5S 5D
     # JH 10C / 4"), where the shared ones are not given.
     own = [
@@ -112,6 +114,10 @@ def _left_in_hand(result: Mapping[str, Any]) -> str:
 
 def _results(entry: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
     return {str(r["player"]): r for r in entry.get("results") or ()}
+
+
+def _by_player(entry: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    return {str(r["player"]).casefold(): r for r in entry.get("results") or ()}
 
 
 def _entry_text(entry: Mapping[str, Any]) -> str:
@@ -161,9 +167,12 @@ def _hand_created(change: ChangeView, session: SessionView) -> str:
 
 def _hand_corrected(change: ChangeView, session: SessionView) -> str:
     old, new = change.before["entry"], change.after["entry"]
-    was, now = _results(old), _results(new)
+    # A player is the same player however their name was typed ("bob" for Bob): the API
+    # takes names in any case, and the history names them as the hand did first.
+    was, now = _by_player(old), _by_player(new)
+    names = {k: r["player"] for k, r in [*now.items(), *was.items()]}
     diffs = [
-        f"{p} {_result_text(was.get(p))} → {_result_text(now.get(p))}"
+        f"{names[p]} {_result_text(was.get(p))} → {_result_text(now.get(p))}"
         for p in dict.fromkeys([*was, *now])
         if _result_text(was.get(p)) != _result_text(now.get(p))
     ]
@@ -258,7 +267,7 @@ def _finished_words(change: ChangeView, session: SessionView) -> str:
     pot = int(((change.before or {}).get("state") or {}).get("pot", 0))
     choice = after.get("leftover_pot")
     if choice is None or not session.money:
-        return _("The game was ended at the table.")
+        return session_text(session.game, "ended")
     if not pot:
         return _("The night was finished.")
     keeper = after.get("pot_keeper")

@@ -1,5 +1,5 @@
 """Money in words: a transfer, a payment made at the table, a round, the settle-up as text for
-the group chat, the pot kept and the odd units of a refund.
+the group chat, the pot kept, the odd units of a refund and a pot waiting to be taken up.
 
 "Finn pays Enda €0.38", "John paid €18.40 for a round for Enda, John, Rex and Finn".
 """

@@ -1,13 +1,13 @@
 /* A deal of Cribbage on a phone: each show's count in parts as it is typed (the engine counts
-   it: the page asks ``…/hands/count``, nothing is stored), and on the card buttons the cards
-   typed already anywhere in the deal greyed, so one pack's card is not typed twice.
-   Without this script the boxes are plain text and the count comes with the saved deal. */
+   it: the form is sent with "preview", every game's one way to see a hand before it is saved,
+   and the counts are taken from the page that comes back; nothing is stored), and on the card
+   buttons the cards typed already anywhere in the deal greyed, so one pack's card is not typed
+   twice. Without this script the boxes are plain text and the count comes with the saved deal. */
 (function () {
   "use strict";
   var form = document.getElementById("hand-form");
   var deal = document.getElementById("crib-deal");
   if (!form || !deal) return;
-  var url = deal.getAttribute("data-count-url");
   var dutch = form.getAttribute("data-cards-language") === "nl";
   var RANK = { T: "10", H: "K", V: "Q", B: "J" };
   var SUIT = { "\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C" };
@@ -62,23 +62,27 @@
   }
 
   var timer = null;
+  var asked = 0;
   function ask() {
-    if (!url) return;
-    var query = new URLSearchParams();
-    boxes.forEach(function (input) { if (input.value.trim()) query.append(input.name, input.value); });
-    fetch(url + "?" + query.toString(), { credentials: "same-origin", headers: { Accept: "application/json" } })
-      .then(function (response) { return response.ok ? response.json() : {}; })
-      .then(function (counted) {
+    if (!window.fetch || !window.DOMParser) return;
+    var number = ++asked;
+    var body = new FormData(form);
+    body.append("preview", "1");
+    fetch(form.action, { method: "POST", body: body, credentials: "same-origin" })
+      .then(function (response) { return response.text(); })
+      .then(function (html) {
+        if (number !== asked) return;  // a later change has asked again
+        var page = new DOMParser().parseFromString(html, "text/html");
         boxes.forEach(function (input) {
-          var out = document.getElementById(input.getAttribute("data-count") || "");
+          var id = input.getAttribute("data-count") || "";
+          var out = document.getElementById(id);
+          var counted = id && page.getElementById(id);
           if (!out) return;
-          var found = counted[input.name];
-          out.textContent = "";
-          if (!found) return;
-          var points = document.createElement("strong");
-          points.textContent = String(found.points);
-          out.appendChild(points);
-          out.appendChild(document.createTextNode(" \u2014 " + found.said));
+          out.replaceChildren();
+          if (!counted) return;
+          Array.prototype.forEach.call(counted.childNodes, function (node) {
+            out.appendChild(document.importNode(node, true));
+          });
         });
       })
       .catch(function () { /* offline: the count comes with the saved deal */ });

@@ -5,6 +5,7 @@ with pypdf, where each word stands on the page checked as well."""
 from __future__ import annotations
 
 import io
+import os
 import random
 import re
 import shutil
@@ -15,6 +16,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
 from PIL import Image
 from pypdf import PdfReader
 
@@ -54,10 +56,27 @@ def pdf(response) -> bytes:
     return response.get_data()
 
 
+def pdftoppm_tool() -> str:
+    """Poppler's pdftoppm, which draws the pages: where it is not installed its tests are
+    skipped, as the spreadsheet and browser tests are, unless they must run here
+    (LEDGER_REQUIRE_PDFTOPPM, which .ci/run sets), and then they fail."""
+    tool = shutil.which("pdftoppm")
+    if tool is not None:
+        return tool
+    if os.environ.get("LEDGER_REQUIRE_PDFTOPPM"):
+        pytest.fail("pdftoppm must be installed here (LEDGER_REQUIRE_PDFTOPPM): poppler-utils")
+    pytest.skip("pdftoppm is not installed here; .ci/run installs Debian's poppler-utils")
+
+
+@pytest.fixture
+def pdftoppm() -> str:
+    """pdftoppm, asked before a test lays out its paper (skipped or failed without it)."""
+    return pdftoppm_tool()
+
+
 def pages_drawn(data: bytes, folder: Path) -> list[Image.Image]:
     """Each page as Poppler's pdftoppm draws it for a printer, grey, 40 dots an inch."""
-    tool = shutil.which("pdftoppm")
-    assert tool, "pdftoppm draws the pages: install Debian's poppler-utils (.ci/run does)"
+    tool = pdftoppm_tool()
     here = Path(tempfile.mkdtemp(dir=folder))  # a folder each: no page of another PDF
     (here / "paper.pdf").write_bytes(data)
     subprocess.run([tool, "-gray", "-r", "40", here / "paper.pdf", here / "page"], check=True)
@@ -98,7 +117,9 @@ def _down(item):
     return (page, -y)
 
 
-def test_a_weekly_league_of_a_year_prints_its_nights_on_tables_carried_below(table, tmp_path):
+def test_a_weekly_league_of_a_year_prints_its_nights_on_tables_carried_below(
+    table, tmp_path, pdftoppm
+):
     """52 nights (a weekly league) answered 500 ("Not enough horizontal space"): now the grid
     goes on in further tables, each beginning with the players' names, every night's
     number and points on the page, nothing past the margins."""
@@ -128,7 +149,7 @@ def test_a_weekly_league_of_a_year_prints_its_nights_on_tables_carried_below(tab
         assert points == [str(n["points"][name]) for n in season["nights"]]
 
 
-def test_a_clubs_two_hundred_nights_of_twelve_players_print(app, tmp_path):
+def test_a_clubs_two_hundred_nights_of_twelve_players_print(app, tmp_path, pdftoppm):
     """A club's season of 200 nights, twelve players a night and up to 40 characters a name,
     scored by winnings (wide numbers): it prints, each table of the grid within the page."""
     from ledger.paper import season_table
@@ -228,7 +249,7 @@ def tokens(data: bytes) -> list[str]:
     return [t for w in words(data) for t in w.text.split()]
 
 
-def test_a_blank_sheets_words_are_never_split_inside(table, tmp_path):
+def test_a_blank_sheets_words_are_never_split_inside(table, tmp_path, pdftoppm):
     """Up to seven players of Boerenbridge (24 columns), in Dutch and English: every heading,
     name and "Totaal" whole ("Totaa" over "l" before), whatever the width of its column."""
     for count, game in ((4, "boerenbridge"), (7, "boerenbridge"), (6, "spot"), (4, "rummy500")):

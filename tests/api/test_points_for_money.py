@@ -105,9 +105,14 @@ def test_the_games_list_offers_the_money_options(table):
     assert {"spots", "rummy", "spin"} <= set(staked)  # RULES.md §7's points games
     for key in staked:
         assert games[key]["options"]["stake"] == 0
-        # §7's gap in points is paid to the winner or by every pair; a stake a game won
-        # (Cribbage, §17) has no such choice.
-        assert games[key]["options"].get("payout") == (
-            None if GAMES[key].stake_per_game else "winner"
-        )
+        # §7's gap in points is paid to the winner or by every pair (the winner, unless a
+        # game says otherwise: Skat's every pair); a stake a game won (Cribbage, §17) has no
+        # such choice.
+        payout = games[key]["options"].get("payout")
+        if GAMES[key].stake_per_game:
+            assert payout is None
+        else:
+            assert payout in ("winner", "everyone")
+    for key in ("spots", "rummy", "spin"):
+        assert games[key]["options"]["payout"] == "winner"
     assert "stake" not in games["spot"]["options"]

@@ -35,7 +35,12 @@ def _play(table: Table, sid: int, steps: Sequence[Step]) -> None:
     for step in steps:
         body = dict(step.body)
         if step.kind == "hand":
-            table.ok("POST", f"/sessions/{sid}/hands", body, 201)
+            refused = table.call("POST", f"/sessions/{sid}/hands", body)
+            assert refused.status_code == 201, (
+                f"Its sample night's hand {body} is refused: {refused.get_data(as_text=True)}. "
+                "A game whose hands need more than its entry's fields says its own sample "
+                "night (Game.sample_night; docs/layout.md, Adding a game)."
+            )
         elif step.kind == "correct":
             table.ok("PUT", f"/sessions/{sid}/hands/{step.number}", body)
         elif step.kind == "call":

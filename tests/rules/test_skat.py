@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from ledger.rules import skat
 from ledger.rules.base import HandOutcome, State
 from ledger.rules.errors import RuleError
+from ledger.rules.gameparts import Typed
 from ledger.rules.payout import game_payout
 from ledger.rules.skat import SkatEntry
 
@@ -157,10 +158,10 @@ def test_the_reason_is_counted_as_a_table_counts_it() -> None:
     assert str(skat.facts_reason(overbid.more)) == "with 1, game 2, hand 3 × 10 = 30: overbid at 40"
     null = play(start(), SkatEntry("Ann", 23, "null", hand=True, tricks="none"))
     assert str(skat.facts_reason(null.more)) == "Null hand = 35: won"
-    preview = GAME.preview_entry(
-        start(), SkatEntry("Ann", 18, "grand", -4, hand=True, card_points=61), {}
-    )
-    assert [str(p) for p in preview] == ["Without 4, game 5, hand 6 × 24 = 144: won"]
+    deal = SkatEntry("Ann", 18, "grand", -4, hand=True, card_points=61)
+    preview = GAME.preview(start(), Typed({}, entry=deal), {})
+    assert preview is not None and not preview.boxes
+    assert [str(p) for p in preview.said] == ["Without 4, game 5, hand 6 × 24 = 144: won"]
 
 
 # --- Matadors counted from the declarer's twelve cards ------------------------------------------

@@ -8,10 +8,12 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
 
 from ledger import services
 from ledger.ids import form_number
 from ledger.rules import GAMES, Game
+from ledger.rules.gameparts import Preview, Typed
 from ledger.services.request_ids import new_request_id
 from ledger.services.views.groups import GroupRef
 from ledger.services.views.hands import HandView
@@ -92,7 +94,7 @@ def _render_form(
     errors: entry.RowErrors,
     hand: HandView | None = None,
     notice: Notice | None = None,
-    preview: Sequence[str] = (),
+    preview: Mapping[str, Any] | None = None,
 ):
     shape = entry.layout(view.game, view.options, len(players))
     html = render_template(
@@ -107,7 +109,8 @@ def _render_form(
         errors=errors,
         hand=hand,
         notice=notice,
-        preview=preview,  # what the hand comes to before it is saved (Game.preview_entry)
+        # What the hand comes to before it is saved (Game.preview), in the page's words.
+        preview=preview or _shown(Preview()),
     )
     if notice is not None:
         return html, 409
@@ -177,17 +180,29 @@ def _previewed(
     errors: entry.RowErrors,
     game: Game,
     number: int | None,
-) -> tuple[entry.RowErrors, list[str]]:
-    """What the hand typed so far comes to, in the page's language (``Game.preview_entry``: the next
-    hand, or hand ``number`` corrected), or why it cannot be worked out yet; nothing is saved.
-    A form that did not read (``errors``) is shown with its mistakes."""
-    if errors:
-        return errors, []
+) -> tuple[entry.RowErrors, dict[str, Any]]:
+    """What the hand typed so far comes to, in the page's words (``Game.preview``: as the next
+    hand, or as hand ``number`` corrected), or why it cannot be worked out yet; nothing is
+    saved. The one path of every game's preview: the form posted with ``preview`` (a button,
+    or the game's script as boxes change) and ``…/hands/count``. A form that did not read
+    (``errors``) gives the game its boxes alone, and is shown with its mistakes."""
+    boxes = {k: str(v)[:80] for k, v in list(request.values.items())[:80]}
+    asked = Typed(boxes, page_cards_language(), None if errors else typed)
     try:
-        said = services.preview_hand(group, session_id, typed, number)
-    except services.RuleError as e:
-        return entry.place(e, [], game), []
-    return errors, [p.render(_) for p in said]
+        found = services.preview_hand(group, session_id, asked, number)
+    except services.RuleError as e:  # the game previews, and says why not yet
+        return entry.place(e, [], game), _shown(Preview(), True)
+    return errors, _shown(found or Preview(), found is not None)
+
+
+def _shown(preview: Preview, previews: bool = False) -> dict[str, Any]:
+    """A preview in the page's language: the whole hand's lines, and each box's points and
+    words by the box's name (as the templates and ``…/hands/count`` show them)."""
+    return {
+        "previews": previews,
+        "said": [p.render(_) for p in preview.said],
+        "boxes": {b: {"points": n, "said": w.render(_)} for b, (n, w) in preview.boxes.items()},
+    }
 
 
 def _loaded_at(form: HandForm, view: SessionView) -> None:
@@ -389,12 +404,24 @@ def _corrected_meanwhile(
 
 
 @bp.get("/count")
-def count(slug: str, session_id: int) -> dict[str, Any]:
-    """What the game makes of a hand's boxes as typed so far (``Game.preview``: a Cribbage
-    show's count in parts, live on the form), in the page's words; nothing is stored."""
-    _group, view = _session(slug, session_id)
-    typed = {k: v[:80] for k, v in list(request.args.items())[:12]}
-    found = GAMES[view.game].preview(typed, view.options, page_cards_language())
-    if found is None:
+def count(slug: str, session_id: int):
+    """A hand's preview as JSON, the form's boxes in the query (``number``: the hand a
+    correction is of): each box's points and words by its name, the whole hand's lines as
+    ``said`` where it has some, and 422 with ``errors`` for one not yet worked out; the same
+    path as the form's preview. 404 for a game that shows nothing before a hand is saved."""
+    group, view = _session(slug, session_id)
+    game = GAMES[view.game]
+    form = HandForm(formdata=MultiDict(list(request.args.items(multi=True))[:80]))
+    number = _whole(request.args.get("number"))
+    if number is None or not 0 < number <= view.hands_played:
+        number = None
+    dealer = view.dealer if number is None else _hand(group, session_id, number).dealer
+    typed, errors = entry.read(form, game, view.options, dealer, number or view.hands_played + 1)
+    errors, shown = _previewed(group, session_id, typed, errors, game, number)
+    if not shown["previews"]:
         abort(404)
-    return {box: {"points": n, "said": said.render(_)} for box, (n, said) in found.items()}
+    answer = {**shown["boxes"], **({"said": shown["said"]} if shown["said"] else {})}
+    if not errors:
+        return answer
+    rows = (m for found in errors.rows.values() for m in found)
+    return {**answer, "errors": [*errors.general, *errors.out, *rows]}, 422

@@ -21,6 +21,7 @@ from ledger.web.display import transfer_rows
 from ledger.web.forms import ConfirmForm, FinishForm
 from ledger.web.nights import bp
 from ledger.web.nights.scoreboard import session_page
+from ledger.words import games as game_words
 from ledger.words.display import format_money, night_game
 from ledger.words.language import error_text
 from ledger.words.money import kept_text, odd_units_text, paid_text, settle_copy_text
@@ -231,13 +232,7 @@ def finish(slug: str, session_id: int):
                     "error",
                 )
             else:
-                flash(
-                    _(
-                        "The scores changed on another phone since this page was loaded, so "
-                        "the game is not ended. Look at them, then end it again if you mean to."
-                    ),
-                    "error",
-                )
+                flash(game_words.session_text(view.game, "changed"), "error")
         else:
             flash(_("It is on the tab.") if settle else _("The session is finished."), "success")
         if view.money or settle:
