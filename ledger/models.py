@@ -419,3 +419,62 @@ class Season(Model):
     closed_at: Mapped[datetime | None] = mapped_column(DateTime)
     closed: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     on_tab: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class Evening(Model):
+    """A club evening (RULES.md §19): several tables of one game at once, rounds drawn, one
+    list. ``options``: the game's options (the same at every table); ``money``: entry_fee,
+    prizes, booby, unit_value, currency, lost_game_fee. Closing keeps in ``closed`` the list
+    and settle-up it closed with (as a season's); ``on_tab``: its balances went on the tab."""
+
+    __tablename__ = "evenings"
+    __table_args__ = (
+        UniqueConstraint("group_id", "request_id"),
+        {"sqlite_autoincrement": True},
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
+    request_id: Mapped[str | None] = mapped_column(String(REQUEST_ID_LENGTH))
+    name: Mapped[str] = mapped_column(String(SEASON_NAME_LENGTH))
+    game: Mapped[str] = mapped_column(String(20))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    money: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rounds: Mapped[int] = mapped_column(Integer, default=2)
+    status: Mapped[str] = mapped_column(String(10), default="open")
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime)
+    closed: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    on_tab: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class EveningPlayer(Model):
+    """A player checked in to an evening (RULES.md §19): once each."""
+
+    __tablename__ = "evening_players"
+    __table_args__ = (UniqueConstraint("evening_id", "player_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    evening_id: Mapped[int] = mapped_column(
+        ForeignKey("evenings.id", ondelete="CASCADE"), index=True
+    )
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    checked_in_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class EveningTable(Model):
+    """One table of one round of an evening: its night (a session of its own). The unique
+    (evening, round, table) key is what makes two draws of the same round at the same moment
+    end as one: the second one's insert fails, and it starts over and finds the first."""
+
+    __tablename__ = "evening_tables"
+    __table_args__ = (UniqueConstraint("evening_id", "round", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    evening_id: Mapped[int] = mapped_column(
+        ForeignKey("evenings.id", ondelete="CASCADE"), index=True
+    )
+    round: Mapped[int] = mapped_column(Integer)
+    number: Mapped[int] = mapped_column(Integer)
+    session_id: Mapped[int] = mapped_column(ForeignKey("sessions.id", ondelete="CASCADE"))
+    seed: Mapped[int] = mapped_column(Integer, default=0)  # the round's draw, to replay it

@@ -15,17 +15,26 @@
   var SUIT_SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   var SUIT_LETTER = { "\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C",
                       S: "S", H: "H", D: "D", C: "C" };
-  var CARD = /^(10|[2-9]|[AJQKT])([SHDC\u2660\u2665\u2666\u2663]?)$/;
-  /* A Dutch page reads and writes the Dutch letters too (RULES.md §1): heer, vrouw, boer;
-     ruiten, klaveren after the rank. The buttons type what the page's players type. */
-  var dutch = form.getAttribute("data-cards-language") === "nl";
-  var RANK_OF = { H: "K", V: "Q", B: "J", T: "10" };
-  var DUTCH_RANK = { K: "H", Q: "V", J: "B" };
-  if (dutch) {
-    SUIT_LETTER.R = "D";
-    SUIT_LETTER.K = "C";
-    CARD = /^(10|[2-9]|[AJQKTHVB])([SHDCRK\u2660\u2665\u2666\u2663]?)$/;
+  /* The page's own card letters where they differ from the English codes (RULES.md §1, §20):
+     a Dutch page's heer, vrouw, boer and h r k s, a German page's Dame, Bube and kr pi he ka.
+     The server gives them (ledger/words/display.py, card_letters), so the buttons type, and
+     the line under the box reads, what the page's players type. */
+  var letters = JSON.parse(form.getAttribute("data-card-letters") || "{}");
+  var SHOWN_RANK = letters.ranks || {};
+  var RANK_OF = { T: "10" };
+  Object.keys(SHOWN_RANK).forEach(function (rank) {
+    RANK_OF[SHOWN_RANK[rank].toUpperCase()] = rank;
+  });
+  Object.keys(letters.suits || {}).forEach(function (suit) {
+    SUIT_LETTER[letters.suits[suit].toUpperCase()] = suit;
+  });
+  function either(words) {  /* longest first: "KR" is read before a "K" could claim it */
+    return words.sort(function (a, b) { return b.length - a.length; }).map(function (w) {
+      return w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    }).join("|");
   }
+  var CARD = new RegExp("^(10|[2-9]|" + either(["A", "J", "Q", "K"].concat(Object.keys(RANK_OF))) +
+                        ")(" + either(Object.keys(SUIT_LETTER)) + ")?$");
 
   function tokens(text) {
     return text.split(/[\s,\-\u2010-\u2014\u2212]+/).filter(Boolean);
@@ -40,9 +49,9 @@
       }
       var m = CARD.exec(upper);
       if (!m) return { label: token + "?", value: null };
-      var rank = (dutch || m[1] === "T") && RANK_OF[m[1]] ? RANK_OF[m[1]] : m[1];
+      var rank = RANK_OF[m[1]] || m[1];
       var suit = m[2] ? SUIT_SYMBOL[SUIT_LETTER[m[2]]] : "";
-      var shown = dutch && DUTCH_RANK[rank] ? DUTCH_RANK[rank] : rank;
+      var shown = SHOWN_RANK[rank] || rank;
       return { label: shown + suit, value: values[rank] === undefined ? null : values[rank] };
     });
   }

@@ -16,4 +16,15 @@ bp.register_error_handler(ServiceError, handle_service_error)
 
 # View modules add their routes to `bp` when imported: import each one here, at the bottom,
 # after `bp` exists (they do `from ledger.api import bp`).
-from ledger.api import exports, games, groups, paper, rounds, seasons, sessions, tab, tokens  # noqa: E402, F401, E501
+from ledger.api import (  # noqa: E402, F401, E501
+    evenings,
+    exports,
+    games,
+    groups,
+    paper,
+    rounds,
+    seasons,
+    sessions,
+    tab,
+    tokens,
+)

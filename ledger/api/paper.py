@@ -1,5 +1,6 @@
 """Paper (API.md fourth edition, "Paper"): a night's sheet, its blank score sheet and a
-season's table as PDFs, in English or Dutch (``?lang=nl``, else the Accept-Language header)."""
+season's table as PDFs, in any language the pages speak (``?lang=nl``, ``?lang=de``, else the
+Accept-Language header)."""
 
 from __future__ import annotations
 
@@ -13,15 +14,15 @@ from ledger.api import bp
 from ledger.api.auth import own_group, with_group
 from ledger.downloads import download
 from ledger.services.views.groups import GroupRef
+from ledger.words.language import DEFAULT_LANGUAGE, LANGUAGES
 
 PDF = "application/pdf"
-LANGUAGES = ("en", "nl")
 
 
 def _pdf(make: Callable[[], tuple[bytes, str]]) -> Response:
     chosen = request.args.get("lang")
     language = chosen if chosen in LANGUAGES else request.accept_languages.best_match(LANGUAGES)
-    with force_locale(language or "en"):
+    with force_locale(language or DEFAULT_LANGUAGE):
         data, name = make()
     return download(data, PDF, name)
 

@@ -44,6 +44,7 @@ from ledger.services.stats import (
 if TYPE_CHECKING:
     from ledger.services.exports import GroupExport, StreamedSession
     from ledger.services.season_views import SeasonView
+    from ledger.services.views.evenings import EveningView
     from ledger.services.views.tab import TabView
 
 
@@ -140,6 +141,7 @@ def group_workbook(
     stream: IO[bytes] | None = None,
     tabs: Sequence[TabView] = (),
     seasons: Sequence[SeasonView] = (),
+    evenings: Sequence[EveningView] = (),
 ) -> bytes:
     """The group's whole history (API.md "Workbooks"): Sessions, Players and Hands, then a
     sheet per player (their nights and totals, as their page shows them), then the Tab
@@ -188,11 +190,25 @@ def group_workbook(
     nights = [night for f in facts for night in night_facts(f)]
     _players_sheet(players_sheet, board(nights), player_names)
     _player_sheets(wb, nights, player_names)
+    _kept_beside(wb, tabs, seasons, evenings, name_width)
+    return _save(wb, stream)
+
+
+def _kept_beside(
+    wb: Workbook,
+    tabs: Sequence[TabView],
+    seasons: Sequence[SeasonView],
+    evenings: Sequence[EveningView],
+    name_width: float,
+) -> None:
+    """The sheets of what the group keeps beside its nights, where it has any: the Tab,
+    Seasons and Evenings."""
     if tabs:
         _tab_sheet(wb, tabs, name_width)
     if seasons:
         _seasons_sheet(wb, seasons, name_width)
-    return _save(wb, stream)
+    if evenings:
+        _evenings_sheet(wb, evenings, name_width)
 
 
 def _rounds_sheet(wb: Workbook, names: Sequence[str], name_width: float) -> _Sheet:
@@ -222,6 +238,36 @@ def _seasons_sheet(wb: Workbook, seasons: Sequence[SeasonView], name_width: floa
                 [season.name, season.title, season.first_day, season.last_day, season.status,
                  s.rank, s.player, s.total, s.nights, s.counted, s.best, s.average,
                  won.get(s.player)]
+            )  # fmt: skip
+    sheet.filter()
+
+
+def _evenings_sheet(wb: Workbook, evenings: Sequence[EveningView], name_width: float) -> None:
+    """Each club evening's list (RULES.md §19), a row per player: rank, each round's points,
+    the total, games won and lost, and the money: fees paid, prize won and the balance, in
+    the evening's currency (what the pot would pay now, while it is open)."""
+    rounds = max(e.rounds for e in evenings)
+    widths = [20, 12, 11, 8, 6, name_width] + [7] * rounds + [8, 6, 6, 10, 10, 10]
+    sheet = _Sheet(wb, "Evenings", widths, freeze="C2")
+    sheet.header(
+        ["Evening", "Game", "Date", "Status", "Rank", "Player"]
+        + [f"Round {r + 1}" for r in range(rounds)]
+        + ["Total", "Won", "Lost", "Fees", "Prize", "Balance"]
+    )
+    first_money = 6 + rounds + 3
+    for evening in evenings:
+        money = money_format(evening.currency)
+        sheet.formats = {first_money: money, first_money + 1: money, first_money + 2: money}
+        found = evening.standings
+        balances = found.balances()
+        for s in found.lines:
+            points = list(s.rounds) + [None] * (rounds - len(s.rounds))
+            fee, prize = found.fees.get(s.player, 0), evening.prize_of(s.player)
+            sheet.row(
+                [evening.name, evening.game_name, evening.created_at.date(), evening.status,
+                 s.rank, s.player, *points, s.total, s.won_games, s.lost_games,
+                 evening.amount(fee), evening.amount(prize),
+                 evening.amount(balances[s.player]) if s.player in balances else None]
             )  # fmt: skip
     sheet.filter()
 
@@ -309,6 +355,7 @@ def group_export_workbook(export: GroupExport) -> bytes:
         _each_streamed(export.streamed),
         tabs=export.tabs,
         seasons=export.seasons,
+        evenings=export.evenings,
     )
 
 

@@ -253,6 +253,7 @@ class Cribbage(Game):
     )
     min_players = 2
     max_players = 4
+    evening_tables = (2, 2)  # a cribbage drive seats pairs (RULES.md §19)
     options = {
         "target": Option(121, choices=(121, 61), help=N_("The score that wins a game.")),
         "entry": Option(

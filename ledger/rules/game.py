@@ -55,6 +55,8 @@ class Game:
     money: ClassVar[bool] = False
     options: ClassVar[Mapping[str, Option]] = {}
     open_seating: ClassVar[bool] = False  # players may join or leave between hands
+    evening_tables: ClassVar[tuple[int, int] | None] = None  # (fewest, most) seats, §19
+    evening_scoring: ClassVar[str] = "places"  # an evening's list: places, points (§19)
 
     # What a hand of it is (ledger/rules/entries.py): the entry, and each player's result.
     entry_type: ClassVar[type] = HandEntry

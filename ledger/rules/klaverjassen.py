@@ -271,6 +271,7 @@ class Klaverjassen(Game):
     )
     min_players = 4
     max_players = 4
+    evening_scoring = "points"  # a klaverjasdrive lists each player's team's points (§19)
     options = {
         # Never off, unlike the hands of the games that may end at a target (labels.py).
         "hands": Option(

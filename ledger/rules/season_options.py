@@ -264,3 +264,14 @@ _OPTIONS: dict[str, Any] = {
     "prizes": _prizes,
     "booby": lambda v: _whole("booby", v, 0, MOST_FEE * 1000),
 }
+
+
+def money_option(name: str, value: Any) -> Any:
+    """One of a season's money options checked (``entry_fee``, ``unit_value``, ``currency``,
+    ``prizes``, ``booby``): a club evening's take the same (RULES.md §19)."""
+    return _OPTIONS[name](value)
+
+
+def whole_option(name: str, value: Any, minimum: int, maximum: int) -> int:
+    """A whole-number option within bounds, refused naming it as a season's are."""
+    return _whole(name, value, minimum, maximum)

@@ -374,6 +374,7 @@ class Skat(Game):
     )
     min_players = 3
     max_players = 4
+    evening_scoring = "points"  # a Preisskat lists the list points (RULES.md §19)
     options = {
         "deals": Option(
             None,

@@ -37,6 +37,7 @@ class TabNight:
     at: datetime
     parts: Mapping[str, int]
     season: int | None = None  # a season closed onto the tab (RULES.md §13); session 0
+    evening: int | None = None  # a club evening closed onto the tab (RULES.md §19); session 0
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ledger.extensions import db
+from ledger.services.evenings import group_evenings
 from ledger.services.groups import group_view
 from ledger.services.hands import iter_hands
 from ledger.services.loading import read_session
@@ -26,6 +27,7 @@ from ledger.services.season_views import SeasonView
 from ledger.services.seasons import group_seasons
 from ledger.services.sessions import session_view
 from ledger.services.tab import group_tabs
+from ledger.services.views.evenings import EveningView
 from ledger.services.views.groups import GroupRef, GroupView
 from ledger.services.views.hands import HandView, MovementView
 from ledger.services.views.money import SettlementView
@@ -79,6 +81,7 @@ class GroupExport:
     streamed: Iterator[StreamedSession] = field(default_factory=lambda: iter(()))
     tabs: tuple[TabView, ...] = ()  # RULES.md §6a: the group workbook's Tab sheet
     seasons: tuple[SeasonView, ...] = ()  # RULES.md §13: its Seasons sheet
+    evenings: tuple[EveningView, ...] = ()  # RULES.md §19: its Evenings sheet
 
 
 def session_export(group: GroupRef, session_id: int) -> SessionExport:
@@ -104,8 +107,9 @@ def group_export(group: GroupRef) -> GroupExport:
     ids = [s.id for s in listing.sessions]
     tabs = tuple(group_tabs(group))
     leagues = tuple(group_seasons(group))
+    drives = tuple(reversed(group_evenings(group)))  # oldest first, as the nights
     return GroupExport(
-        listing, _each_session(group, ids), _each_streamed(group, ids), tabs, leagues
+        listing, _each_session(group, ids), _each_streamed(group, ids), tabs, leagues, drives
     )
 
 

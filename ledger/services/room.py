@@ -6,7 +6,7 @@ every hand is one, and so is every other line kept in a session's history (its s
 correction, an undo, a payment, a player joining or leaving; the session's ``version`` counts
 them all), every player of the group and every payment against its tab. A night of 40 hands
 counts about 45. What a group keeps beside its nights counts as so many hands each
-(``KEPT_BESIDE``): a season counts ``SEASON_HANDS``.
+(``KEPT_BESIDE``): a season counts ``SEASON_HANDS``, a club evening ``EVENING_HANDS``.
 
 The count is read with the write that would add to it (``check_room``, from
 ``unit_of_work.record``, ``groups.add_player``, ``tab.record_tab_payment`` and
@@ -28,7 +28,7 @@ from sqlalchemy import bindparam, func, select
 from sqlalchemy.sql import ColumnElement
 
 from ledger.extensions import db
-from ledger.models import GameSession, Player, Season, TabPayment
+from ledger.models import Evening, GameSession, Player, Season, TabPayment
 from ledger.services.errors import GroupFull
 
 GROUP_HANDS_SETTING = "LEDGER_GROUP_HANDS"
@@ -61,7 +61,11 @@ SEASON_HANDS = 500
 # kind's rows (their table, with its ``group_id``), and how many hands one row counts as. A
 # new kind of thing a group makes (an evening of several tables, RULES.md §19) is added here
 # with its weight, and ``size_of``, ``check_room(adding=…)`` and ``backup_size`` count it.
-KEPT_BESIDE: tuple[tuple[Any, int], ...] = ((Season, SEASON_HANDS),)
+# A club evening (RULES.md §19) is one row beside the nights of its tables (counted as every
+# night is) and its check-ins (at most one per player of the group); its list is built again
+# over all its tables' nights while it is shown, so it weighs as a season does.
+EVENING_HANDS = SEASON_HANDS
+KEPT_BESIDE: tuple[tuple[Any, int], ...] = ((Season, SEASON_HANDS), (Evening, EVENING_HANDS))
 
 
 def most_hands() -> int:

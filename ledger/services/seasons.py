@@ -282,23 +282,39 @@ def _settlement(
     group: GroupRef, row: Season, fields: SeasonFields, table: SeasonTable
 ) -> SeasonSettlement:
     """The closed season's balances and the fewest transfers, with their QR codes."""
-    balances = table.balances()
-    currency, unit = fields.currency, fields.unit_value
+    unit, currency = fields.unit_value, fields.currency
+    return settle_balances(
+        group, table.balances(), unit, currency, row.name, row.on_tab, row.closed
+    )
+
+
+def settle_balances(
+    group: GroupRef,
+    balances: Mapping[str, int],
+    unit: Decimal,
+    currency: str,
+    title: str,
+    on_tab: bool,
+    closed: Mapping[str, Any] | None,
+) -> SeasonSettlement:
+    """Balances in units settled by the fewest transfers, with their bank QR codes (``title``
+    names them in the remittance), none of their own on the tab; ``closed``'s "paid" are the
+    transfers ticked as paid. A closed season's, and a closed club evening's (RULES.md §19)."""
     settled: dict[str, Decimal] = {}
     transfers: tuple[TransferView, ...] = ()
     if balances:
-        settled, pairs = settle_amounts(balances, unit, currency)
+        settled, pairs = settle_amounts(dict(balances), unit, currency)
         transfers = tuple(TransferView(t.source, t.target, t.units, money) for t, money in pairs)
     views = tuple(
         BalanceView(p, u, amount(u, unit, currency), settled.get(p), winnings=u)
         for p, u in sorted(balances.items(), key=lambda pu: (-pu[1], pu[0]))
     )
-    if row.on_tab:
+    if on_tab:
         transfers = ()
     else:
-        transfers = with_epc(group, transfers, currency, remittance(group.name, row.name))
-    paid = frozenset((t["from"], t["to"]) for t in (row.closed or {}).get("paid", ()))
-    return SeasonSettlement(currency, unit, views, transfers, row.on_tab, paid)
+        transfers = with_epc(group, transfers, currency, remittance(group.name, title))
+    paid = frozenset((t["from"], t["to"]) for t in (closed or {}).get("paid", ()))
+    return SeasonSettlement(currency, unit, views, transfers, on_tab, paid)
 
 
 def _load(group: GroupRef, season_id: int, *, lock: bool = False) -> Season:

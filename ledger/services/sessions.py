@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import delete, func, select
 
 from ledger.extensions import db
-from ledger.models import Change, GameSession, Hand, Player, SessionPlayer, utcnow
+from ledger.models import Change, EveningTable, GameSession, Hand, Player, SessionPlayer, utcnow
 from ledger.rules import base, nights
 from ledger.rules import game as game_rules
 from ledger.rules.base import State
@@ -84,6 +84,19 @@ def create_session(
     session at £0.50 a unit would change what the pot is worth. A session with other money
     settings opens with an empty pot and the pot waits for one that matches.
     """
+    return write(lambda: start_night(group, game, players, dealer, options, request_id))
+
+
+def start_night(
+    group: GroupRef,
+    game: str,
+    players: Sequence[str],
+    dealer: str | None,
+    options: Mapping[str, Any] | None = None,
+    request_id: str | None = None,
+) -> AddedSession:
+    """``create_session``'s work inside the caller's transaction: a club evening starts each
+    table's night with its round's draw, all or nothing (ledger/services/evenings.py)."""
     rules = get_game(game)
     chosen = rules.check_options(options or {})
     names = [check_player_name(p, field=f"players[{i}]") for i, p in enumerate(players)]
@@ -118,7 +131,7 @@ def create_session(
         db.session.flush()
         return AddedSession(build_session_view(group, row), created=True)
 
-    return write(work)
+    return work()
 
 
 def session_numbers(group: GroupRef) -> dict[int, int]:
@@ -329,6 +342,12 @@ def delete_session(group: GroupRef, session_id: int) -> None:
         if row.carried_into_id is not None or (row.finish or {}).get("movements"):
             raise Conflict(
                 "{night} has passed its pot on: it can no longer be deleted.",
+                night=night_named(row),
+            )
+        table = select(EveningTable.id).where(EveningTable.session_id == row.id)
+        if db.session.scalar(table) is not None:  # RULES.md §19: a round keeps its tables
+            raise Conflict(
+                "{night} is a table of a club evening: it stays with the evening's round.",
                 night=night_named(row),
             )
         if has_rounds(row.id):  # RULES.md §6c: money paid at the table never goes unseen

@@ -19,10 +19,20 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import aliased
 
 from ledger.extensions import db
-from ledger.models import Change, GameSession, Group, Player, Season, TabPayment, utcnow
+from ledger.models import (
+    Change,
+    Evening,
+    GameSession,
+    Group,
+    Player,
+    Season,
+    TabPayment,
+    utcnow,
+)
 from ledger.rules.base import State
 from ledger.rules.epc import remittance
 from ledger.rules.errors import RuleError
+from ledger.rules.evening import list_from_dict
 from ledger.rules.league import table_from_dict
 from ledger.rules.money import minor_units
 from ledger.rules.nights import own_name
@@ -205,7 +215,35 @@ def _nights(group: GroupRef) -> tuple[dict[str, list[TabNight]], dict[int, _Info
         nights.setdefault(currency, []).append(TabNight(0, at, parts, season=season.id))
         # A season's line, under minus its id: apart from the sessions' ids.
         info[-season.id] = (season.name, at, 0, "", False)
+    for evening in _evenings(group):
+        balances, value, currency = evening_balances(evening)
+        parts = {p: night_part(u, value) for p, u in balances.items()}
+        at = evening.closed_at or evening.created_at
+        nights.setdefault(currency, []).append(TabNight(0, at, parts, evening=evening.id))
+        # An evening's line under minus its id past every season's (ids fit in 31 bits).
+        info[EVENING_LINES - evening.id] = (evening.name, at, 0, "", False)
     return nights, info
+
+
+# Where an evening's line is kept among the tab's lines (``_nights``' info): apart from the
+# sessions' ids (positive) and the seasons' (minus their ids).
+EVENING_LINES = -(2**32)
+
+
+def _evenings(group: GroupRef) -> list[Evening]:
+    """The group's club evenings closed onto the tab (RULES.md §19)."""
+    return list(
+        db.session.scalars(
+            select(Evening).where(Evening.group_id == group.id, Evening.on_tab.is_(True))
+        )
+    )
+
+
+def evening_balances(row: Evening) -> tuple[dict[str, int], Decimal, str]:
+    """A closed evening's balances in units (prizes less fees), unit value and currency."""
+    found = list_from_dict(row.closed) if row.closed is not None else None
+    balances = found.balances() if found is not None else {}
+    return balances, Decimal(str(row.money["unit_value"])), str(row.money["currency"])
 
 
 def _seasons(group: GroupRef) -> list[Season]:
@@ -288,6 +326,9 @@ def _night_view(night: TabNight, info: dict[int, _Info]) -> TabNightView:
     if night.season is not None:
         name, at, *_rest = info[-night.season]
         return TabNightView(0, "season", name, at, parts, season=night.season)
+    if night.evening is not None:
+        name, at, *_rest = info[EVENING_LINES - night.evening]
+        return TabNightView(0, "evening", name, at, parts, evening=night.evening)
     game, started, number, own, correctable = info[night.session]
     return TabNightView(
         night.session,

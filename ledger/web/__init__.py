@@ -17,7 +17,7 @@ def register_pages(app: Flask) -> None:
     Flask prefers to this app-wide one.)
     """
     from ledger.services.errors import ServiceError
-    from ledger.web import access, display, i18n, nights, phone
+    from ledger.web import access, display, evenings, i18n, nights, phone
     from ledger.web.errors import service_error_page
     from ledger.web.group import history, home, page, seasons, tab
     from ledger.web.limits import refuse_unkeepable_text
@@ -26,7 +26,8 @@ def register_pages(app: Flask) -> None:
     app_wide = (home.bp, i18n.bp, display.bp, phone.bp)
     group_pages = (page.bp, history.bp, tab.bp, seasons.bp)  # ledger/web/group/
     night_pages = (nights.bp, seats.bp, hands.bp, rounds.bp)  # ledger/web/nights/
-    for blueprint in (*app_wide, *group_pages, *night_pages):
+    evening_pages = (evenings.bp,)  # ledger/web/evenings/
+    for blueprint in (*app_wide, *group_pages, *night_pages, *evening_pages):
         app.register_blueprint(blueprint)
     app.register_error_handler(ServiceError, service_error_page)
     app.before_request(access.renew_daily)

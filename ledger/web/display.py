@@ -18,8 +18,8 @@ from markupsafe import Markup
 from ledger.pictures.chart import series_class, side_class
 from ledger.pictures.qr import qr_svg
 from ledger.services.views.money import TransferView
-from ledger.words import display, games
-from ledger.words.language import error_text
+from ledger.words import display, evenings, games
+from ledger.words.language import error_text, page_language
 from ledger.words.money import transfer_text
 
 bp = Blueprint("display", __name__)
@@ -27,7 +27,9 @@ bp = Blueprint("display", __name__)
 # A date and time nobody at the table misreads: the day, the month's name in the page's
 # language, the 24-hour clock: "22 Nov 2026, 00:18", in Dutch "22 nov 2026, 00:18". (Babel's
 # "short" for plain "en" is American, "11/22/26, 12:18 AM", whatever the browser's region.)
+# German writes the day with a point: "22. Nov. 2026, 00:18".
 DATETIME_PATTERN = "d MMM y, HH:mm"
+DATETIME_PATTERNS = {"de": "d. MMM y, HH:mm"}
 
 
 @bp.app_template_filter("when")
@@ -39,7 +41,7 @@ def when(moment: datetime | None) -> Markup:
     utc = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
     return Markup('<time datetime="{}" data-local>{} UTC</time>').format(
         utc.isoformat(timespec="seconds").replace("+00:00", "Z"),
-        format_datetime(utc, DATETIME_PATTERN),
+        format_datetime(utc, DATETIME_PATTERNS.get(page_language(), DATETIME_PATTERN)),
     )
 
 
@@ -93,6 +95,7 @@ GLOBALS: dict[str, Callable[..., Any]] = {
     "night_game": display.night_game,
     "night_name": display.night_name,
     "suit_letter": display.suit_letter,
+    "card_letters": display.card_letters,
     "engine_text": games.text,
     "hand_text": games.hand_text,
     "session_text": games.session_text,
@@ -100,6 +103,8 @@ GLOBALS: dict[str, Callable[..., Any]] = {
     "option_label": games.option_label,
     "choice_label": games.choice_label,
     "refusal_text": error_text,
+    "seat_words": evenings.seat_words,
+    "table_title": evenings.table_title,
 }
 for name, shown in FILTERS.items():
     bp.add_app_template_filter(shown, name)

@@ -1,23 +1,27 @@
-r"""The page's language: English or Dutch, from a cookie set by the switch or the browser's wish.
+r"""The page's language: English, Dutch or German, from a cookie set by the switch or the
+browser's wish.
 
 Translations live in ledger/translations/<lang>/LC_MESSAGES/messages.po beside the compiled
-.mo, which is committed so a fresh checkout speaks Dutch without a build step. English is the
-language the texts are written in (its msgstr stay empty). The engine's and the services'
-refusals are translated too: their message ids are the templates given to RuleError, the
-service errors and Phrase (see ledger/rules/errors.py), and ``error_text`` shows them; the
-engine's other texts (game names, descriptions, option help) and the pages' words about games
-are marked with ``N_`` (ledger/rules/texts.py). After
-changing a text, from the repository's top folder:
+.mo, which is committed so a fresh checkout speaks Dutch and German without a build step.
+English is the language the texts are written in (its msgstr stay empty). The engine's and
+the services' refusals are translated too: their message ids are the templates given to
+RuleError, the service errors and Phrase (see ledger/rules/errors.py), and ``error_text``
+shows them; the engine's other texts (game names, descriptions, option help) and the pages'
+words about games are marked with ``N_`` (ledger/rules/texts.py). After changing a text,
+from the repository's top folder:
 
     pybabel extract -F ledger/translations/babel.cfg -k _l -k N_ -k Phrase -k RuleError \
         -k ServiceError -k NotFound -k Conflict -k Unauthorized -k BackupError \
         --no-location --sort-output -o ledger/translations/messages.pot .
     pybabel update -i ledger/translations/messages.pot -d ledger/translations \
         --ignore-obsolete --no-fuzzy-matching -w 100
-    (translate the new entries in ledger/translations/nl/LC_MESSAGES/messages.po)
+    (translate the new entries in ledger/translations/nl/LC_MESSAGES/messages.po and
+    ledger/translations/de/LC_MESSAGES/messages.po)
     pybabel compile -d ledger/translations
 
-tests/web/test_i18n.py fails while a marked text has no Dutch or the .mo lags behind the .po.
+tests/web/test_i18n.py fails while a marked text has no Dutch or no German, or a .mo lags
+behind its .po. A new language: its catalogue (``pybabel init -l <code>``) and its name in
+``LANGUAGES`` (ledger/words/language.py), which every part that chooses a language reads.
 """
 
 from __future__ import annotations
@@ -28,9 +32,8 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ledger import hosting
 from ledger.security import same_site_path
-from ledger.words.language import DEFAULT_LANGUAGE
+from ledger.words.language import DEFAULT_LANGUAGE, LANGUAGES
 
-LANGUAGES = {"en": "English", "nl": "Nederlands"}
 COOKIE = "lang"
 # A year: the choice is a person's, not a visit's.
 COOKIE_AGE = 365 * 24 * 3600

@@ -22,7 +22,7 @@ from ledger.rules import (
     nights,
     rank_letter,
 )
-from ledger.rules.cards import parse_cards
+from ledger.rules.cards import RANKS, SUITS, parse_cards
 from ledger.rules.cards import suit_letter as letters_of
 from ledger.words.games import text
 from ledger.words.language import DEFAULT_LANGUAGE, page_cards_language
@@ -142,3 +142,13 @@ def night_name(night: Any) -> str:
 def suit_letter(suit: str) -> str:
     """The letters a suit is typed with on this page: "D", in Dutch "r", in German "ka"."""
     return letters_of(suit, page_cards_language())
+
+
+def card_letters() -> dict[str, dict[str, str]]:
+    """The letters this page's players type ranks and suits with, where they are not the
+    English codes: none in English, in Dutch {"ranks": {"K": "H", …}, "suits": {"H": "h", …}}.
+    Read from the same place the page's cards are shown with (rank_shown, suit_letter), for
+    the card buttons' script (static/picker.js)."""
+    ranks = {rank: rank_shown(rank) for rank in RANKS if rank_shown(rank) != rank}
+    suits = {suit: suit_letter(suit) for suit in SUITS if suit_letter(suit) != suit}
+    return {"ranks": ranks, "suits": suits}

@@ -22,7 +22,7 @@ from flask_babel import gettext as _
 from ledger.rules import GAMES, N_, amount
 from ledger.services.views.base import night_currency
 from ledger.services.views.sessions import ChangeView, SessionView
-from ledger.words.display import format_money, game_name
+from ledger.words.display import format_money, game_name, typed_cards
 from ledger.words.games import choice_label, session_text
 from ledger.words.hands import join_names
 from ledger.words.money import round_text
@@ -99,17 +99,21 @@ def _result_text(result: Mapping[str, Any] | None) -> str:
 def _left_in_hand(result: Mapping[str, Any]) -> str:
     if result.get("spots") is not None:
         return str(result["spots"])
+    # Cards in the letters this page's players type (kept in English: "QH", a Dutch page's
+    # "Vh", a German page's "Dhe"); a token that is no card (a count) stays as it is.
     melds = result.get("melds")
     if melds:
-        return " | ".join(str(m) for m in melds)
+        return " | ".join(typed_cards(str(m)) for m in melds)
     if melds is not None:  # melds entered, none laid out (Spin Rummy)
         return _("nothing melded")
     # A game's own fields as typed, in their order (a Cribbage show and its pegging: "5S 5D
     # JH 10C / 4"), where the shared ones are not given.
     own = [
-        str(v) for k, v in result.items() if k not in ("player", "cards") and v not in (None, "")
+        typed_cards(str(v))
+        for k, v in result.items()
+        if k not in ("player", "cards") and v not in (None, "")
     ]
-    return str(result.get("cards") or "").strip() or " / ".join(own) or "–"
+    return typed_cards(str(result.get("cards") or "").strip()) or " / ".join(own) or "–"
 
 
 def _results(entry: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:

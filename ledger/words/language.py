@@ -13,10 +13,21 @@ from ledger.words.games import option_label
 DEFAULT_LANGUAGE = "en"
 
 
+# The languages the pages, the PDFs and the workbooks are written in, each named in its own
+# words for the footer's switch: the one list every part that chooses a language reads
+# (ledger/web/i18n.py, ledger/api/paper.py). A catalogue of each is in ledger/translations.
+LANGUAGES: dict[str, str] = {"en": "English", "nl": "Nederlands", "de": "Deutsch"}
+
+
+def page_language() -> str:
+    """The language this page (or PDF) is written in: "en", "nl", "de"."""
+    return str(get_locale() or DEFAULT_LANGUAGE)
+
+
 def page_cards_language() -> str:
-    """The language a page reads and shows cards in (RULES.md §1): Dutch letters on a Dutch
-    page, else English."""
-    language = str(get_locale() or DEFAULT_LANGUAGE)
+    """The language a page reads and shows cards in (RULES.md §1, §20): Dutch letters on a
+    Dutch page, German on a German page (once the engine reads them), else English."""
+    language = page_language()
     return language if language in CARD_LANGUAGES else DEFAULT_LANGUAGE
 
 

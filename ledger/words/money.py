@@ -19,6 +19,7 @@ from ledger.services.views.sessions import SessionView
 from ledger.words.display import format_money
 from ledger.words.games import text
 from ledger.words.hands import join_names
+from ledger.words.language import page_language
 
 
 def transfer_text(transfer: Mapping[str, Any], currency: str) -> str:
@@ -56,8 +57,10 @@ def round_text(made: Mapping[str, Any], currency: str) -> str:
     return gettext("%(payer)s paid %(amount)s for %(people)s", **said)
 
 
-# The night in a message to the group chat: "Thursday 26 November 2026".
+# The night in a message to the group chat: "Thursday 26 November 2026"; German puts a comma
+# after the day's name and a point after the day's number ("Donnerstag, 26. November 2026").
 NIGHT_PATTERN = "EEEE d MMMM y"
+NIGHT_PATTERNS = {"de": "EEEE, d. MMMM y"}
 
 
 def settle_copy_text(
@@ -70,7 +73,8 @@ def settle_copy_text(
 ) -> str:
     """The settle-up as text for the group chat: which night of which group, what is still to
     pay, the pot kept, and the payments already made (ticked)."""
-    lines = [title, f"{group} · {format_date(night, NIGHT_PATTERN)}"]
+    pattern = NIGHT_PATTERNS.get(page_language(), NIGHT_PATTERN)
+    lines = [title, f"{group} · {format_date(night, pattern)}"]
     if owed:
         lines += owed
     else:

@@ -8,21 +8,29 @@
   var form = document.getElementById("hand-form");
   var deal = document.getElementById("crib-deal");
   if (!form || !deal) return;
-  var dutch = form.getAttribute("data-cards-language") === "nl";
-  var RANK = { T: "10", H: "K", V: "Q", B: "J" };
-  var SUIT = { "\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C" };
-  if (dutch) { SUIT.R = "D"; SUIT.K = "C"; }
+  /* The page's own card letters (a Dutch page's H V B and r k, a German page's D B and
+     kr pi he ka), given by the server as static/picker.js reads them. */
+  var letters = JSON.parse(form.getAttribute("data-card-letters") || "{}");
+  var RANK = { T: "10" };
+  Object.keys(letters.ranks || {}).forEach(function (rank) {
+    RANK[letters.ranks[rank].toUpperCase()] = rank;
+  });
+  var SUIT = { "\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C", S: "S", H: "H", D: "D",
+               C: "C" };
+  Object.keys(letters.suits || {}).forEach(function (suit) {
+    SUIT[letters.suits[suit].toUpperCase()] = suit;
+  });
   var boxes = Array.prototype.slice.call(form.querySelectorAll("input[data-picker]"));
 
   /* A token as rank and suit in English letters ("Vh" on a Dutch page is Q, H). */
   function card(token) {
-    var m = /^(10|[2-9AJQKTHVB])(.?)$/i.exec(token);
+    var m = /^(10|[2-9]|[A-Z])(.*)$/.exec(token.toUpperCase());
     if (!m) return null;
-    var rank = m[1].toUpperCase();
-    if (rank === "T" || (dutch && RANK[rank])) rank = RANK[rank];
+    var rank = RANK[m[1]] || m[1];
     if (!/^(10|[2-9AJQK])$/.test(rank)) return null;
-    var suit = m[2] ? (SUIT[m[2]] || SUIT[m[2].toUpperCase()] || m[2].toUpperCase()) : "";
-    return { rank: rank, suit: /^[SHDC]$/.test(suit) ? suit : "" };
+    var suit = m[2] ? SUIT[m[2]] || "" : "";
+    if (m[2] && !suit) return null;
+    return { rank: rank, suit: suit };
   }
 
   function tokens(input) {
@@ -55,7 +63,7 @@
         b.disabled = !!all;
       });
       wrap.querySelectorAll("button[data-suit]").forEach(function (b) {
-        var suit = SUIT[b.getAttribute("data-suit")] || b.getAttribute("data-suit").toUpperCase();
+        var suit = SUIT[b.getAttribute("data-suit").toUpperCase()];
         b.disabled = !!(waiting && seen[waiting + suit]);
       });
     });

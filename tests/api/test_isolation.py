@@ -17,6 +17,9 @@ ROUND = {"what": "crisps", "amount": "3.00", "paid_by": "Cornelius", "for": A_PL
 SEASON = {"name": "Winter", "game": "spot", "from": "2000-01-01", "to": "2999-12-31"}
 
 
+EVENING = {"name": "Drive", "game": "cribbage"}
+
+
 @pytest.fixture
 def groups(client):
     """Group A with a session, a hand, a payment and a round, group B with nothing, and A as A
@@ -29,6 +32,9 @@ def groups(client):
     a.ok("POST", f"/sessions/{sid}/rounds", ROUND, 201)
     # A season (RULES.md §13): its id is 1, as group A's first.
     assert a.ok("POST", f"/groups/{a.slug}/seasons", SEASON, 201)["id"] == 1
+    # A club evening (RULES.md §19), Cornelius checked in: its id is 1 too.
+    assert a.ok("POST", f"/groups/{a.slug}/evenings", EVENING, 201)["id"] == 1
+    a.ok("POST", f"/groups/{a.slug}/evenings/1/players", {"player": "Cornelius"}, 201)
     return a, b, sid
 
 
@@ -41,6 +47,7 @@ def snapshot(table: Table, sid: int):
         table.ok("GET", f"/sessions/{sid}/payments"),
         table.ok("GET", f"/sessions/{sid}/rounds"),
         table.ok("GET", f"/groups/{table.slug}/seasons"),
+        table.ok("GET", f"/groups/{table.slug}/evenings"),
     )
 
 
@@ -49,6 +56,7 @@ def a_calls(app, slug: str, sid: int):
     values = {"slug": slug, "session_id": sid, "number": 1, "name": "Cornelius", "payment_id": 1}
     values["call"] = "bids"  # a game's own call (Boerenbridge's)
     values["season_id"] = 1
+    values["evening_id"] = 1
     values["round_id"] = 1
     calls = []
     for rule in app.url_map.iter_rules():
@@ -89,6 +97,10 @@ def body_for(endpoint: str):
         "api.create_season": SEASON,
         "api.update_season": {"best_of": 2},
         "api.close_season": {"settle": "now"},
+        "api.create_evening": EVENING,
+        "api.check_in": {"player": "Zebedee"},
+        "api.draw_round": {},
+        "api.close_evening": {"settle": "now"},
     }.get(endpoint)
 
 

@@ -253,7 +253,7 @@ def test_changes_from_before_who_made_them_was_kept_name_nobody_and_new_ones_nam
     spot = table.session()["id"]
     table.hand(spot, {**SEED_HAND_1, "by": "Rex"})
     with empty_app.app_context():
-        downgrade(directory=str(MIGRATIONS), revision="c2e7f41a9d05")
+        downgrade(directory=str(MIGRATIONS), revision="d8e2b6a4c9f1")
         columns = {c["name"] for c in inspect(db.engine).get_columns("changes")}
         assert not {"by_id", "phone_id"} & columns
         upgrade(directory=str(MIGRATIONS))

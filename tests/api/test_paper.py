@@ -56,6 +56,23 @@ def test_a_nights_sheet_in_dutch(table, night):
     assert "Spot #1" in text and "Wie betaalt wie" in text and "Totaal" in text
 
 
+def test_a_nights_sheet_in_german_by_lang_or_by_the_accept_language_header(table, night):
+    """German as RULES.md §20 has it: its words, euros as 0,44 € and the bank QR named GiroCode."""
+    settled = table.ok("GET", f"/sessions/{night}/settlement")
+    asked = read(table.get(f"/sessions/{night}/sheet.pdf?lang=de"))
+    wished = read(
+        table.get(
+            f"/sessions/{night}/sheet.pdf", headers={**table.headers, "Accept-Language": "de-DE"}
+        )
+    )
+    for text in (asked, wished):
+        assert "Spot #1" in text and "Wer zahlt wem" in text and "Summe" in text
+        for t in settled["transfers"]:
+            amount = t["amount"].replace(".", ",")
+            assert f"{t['from']} zahlt {t['to']} {amount} €" in text
+        assert "GiroCode" in text and "Scan with a banking app" not in text
+
+
 def test_a_blank_score_sheet_has_the_names_and_the_games_columns(table):
     sid = table.session(["Ann", "Bob", "Cas"], dealer="Cas", game="rummy500")["id"]
     text = read(table.get(f"/sessions/{sid}/blank.pdf"))

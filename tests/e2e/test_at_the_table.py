@@ -150,9 +150,9 @@ def test_no_card_or_table_runs_over_at_360_px_in_any_language_light_or_dark(new_
         phone = new_phone(f"narrow-{scheme}", viewport=NARROW, color_scheme=scheme)
         page = phone.page
         phone.sign_in(slug, PASSPHRASE)
-        for language in ("English", "Nederlands"):
+        for language, code in (("English", "en"), ("Nederlands", "nl"), ("Deutsch", "de")):
             if language != "English":  # what the language switch sets
-                page.context.add_cookies([{"name": "lang", "value": "nl", "url": live_server}])
+                page.context.add_cookies([{"name": "lang", "value": code, "url": live_server}])
             for address in pages:
                 page.goto(address)
                 problems.extend(
@@ -163,9 +163,9 @@ def test_no_card_or_table_runs_over_at_360_px_in_any_language_light_or_dark(new_
                     problems.append(
                         f"{scheme} {language} {address}: the page is {wider} px too wide"
                     )
-            if language == "Nederlands":
+            if language != "English":
                 page.goto(pages[9])
-                phone.shot(f"settle-{scheme}-nl")
+                phone.shot(f"settle-{scheme}-{code}")
     assert not problems, "\n".join(problems)
 
 

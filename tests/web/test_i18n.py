@@ -1,4 +1,5 @@
-"""English and Dutch: chosen by the browser or the switch, and the catalogs shipped complete."""
+"""English, Dutch and German: chosen by the browser or the switch, and the catalogs shipped
+complete."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
@@ -15,6 +17,7 @@ from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
 from ledger.rules.registry import GAMES
+from ledger.words.language import LANGUAGES
 from tests.web.pages import HAND_1, HAND_2, Phone, html
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,7 +96,7 @@ def compiled_messages(catalog: Catalog) -> dict[tuple[str | None, Any], Any]:
     }
 
 
-@pytest.mark.parametrize("language", ["en", "nl"])
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_the_compiled_catalog_is_the_one_the_po_file_makes(language):
     """The .mo is committed so a fresh checkout needs no build step; it must not lag behind."""
     folder = TRANSLATIONS / language / "LC_MESSAGES"
@@ -166,14 +169,30 @@ def test_the_texts_of_every_page_are_read_for_translation():
         assert text in texts, text
 
 
-def test_every_text_has_its_dutch_translation():
-    """Fails when a text was added without `pybabel extract`/`update` and a Dutch entry."""
-    with open(TRANSLATIONS / "nl" / "LC_MESSAGES" / "messages.po", "rb") as f:
-        dutch = read_po(f, locale="nl")
+def test_every_language_of_the_switch_is_english_or_has_a_catalog():
+    """The switch offers only what is translated: each language but English has its .po."""
+    assert "de" in LANGUAGES and "nl" in LANGUAGES
+    for language in LANGUAGES:
+        if language != "en":
+            assert (TRANSLATIONS / language / "LC_MESSAGES" / "messages.po").is_file(), language
+
+
+def test_the_papers_languages_in_the_api_reference_are_the_apps():
+    """docs/openapi.yaml's ``lang`` offers the languages the app reads, no fewer or more."""
+    spec = yaml.safe_load((ROOT / "docs" / "openapi.yaml").read_text(encoding="utf-8"))
+    assert spec["components"]["parameters"]["lang"]["schema"]["enum"] == list(LANGUAGES)
+
+
+@pytest.mark.parametrize("language", [code for code in sorted(LANGUAGES) if code != "en"])
+def test_every_text_has_its_translation(language):
+    """Fails when a text was added without `pybabel extract`/`update` and a Dutch and a German
+    entry (a fuzzy one, which pybabel does not use, counts as missing)."""
+    with open(TRANSLATIONS / language / "LC_MESSAGES" / "messages.po", "rb") as f:
+        catalog = read_po(f, locale=language)
     missing = []
     for text in texts_in_the_source():
         key = text[0] if isinstance(text, tuple) else text
-        translated = dutch.get(key)
+        translated = catalog.get(key)
         strings = translated.string if translated is not None else None
         if isinstance(strings, tuple):
             complete = all(strings)

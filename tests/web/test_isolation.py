@@ -50,6 +50,13 @@ def tables(app):
     season = {"name": "Their league", "game": "spot", "from": "2000-01-01", "to": "2999-12-31"}
     made = theirs.client.post(f"/g/{theirs.slug}/seasons", data=season)
     assert made.status_code == 303 and made.headers["Location"].endswith("/seasons/1")
+    drive = {"name": "Their drive", "game": "cribbage"}
+    made = theirs.client.post(f"/g/{theirs.slug}/evenings", data=drive)
+    assert made.status_code == 303 and made.headers["Location"].endswith("/evenings/1")
+    checked = theirs.client.post(
+        f"/g/{theirs.slug}/evenings/1/check-in", data={"player": SECRETS[0]}
+    )
+    assert checked.status_code == 303
     return ours, theirs
 
 
@@ -119,6 +126,7 @@ def test_every_page_that_names_a_group_is_walked(app, tables):
         "payment_id": 1,
         "round_id": 1,
         "season_id": 1,
+        "evening_id": 1,
         "what": "sheet",
     }
     endpoints = {endpoint for _, _, endpoint, _ in page_calls(app, values)}
@@ -139,11 +147,12 @@ def test_their_ids_under_our_group_are_not_found_and_show_nothing_of_theirs(app,
         "payment_id": their_payment_id(app, theirs),
         "round_id": their_round_id(app, theirs),
         "season_id": 1,  # their league
+        "evening_id": 1,  # their club evening
         "what": "sheet",
     }
     walked = 0
     for method, path, _, arguments in page_calls(app, values):
-        if not {"session_id", "player_id", "name", "season_id"} & arguments:
+        if not {"session_id", "player_id", "name", "season_id", "evening_id"} & arguments:
             continue  # our own group's pages: ours to see
         response = ours.client.open(path, method=method, data=FORM)
         assert response.status_code == 404, (method, path, response.status_code)
@@ -165,6 +174,7 @@ def test_their_group_address_asks_for_their_passphrase_and_shows_nothing_of_thei
         "payment_id": their_payment_id(app, theirs),
         "round_id": their_round_id(app, theirs),
         "season_id": 1,
+        "evening_id": 1,
         "what": "sheet",
     }
     for method, path, _, _ in page_calls(app, values):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from html import unescape
 
 import pytest
 
@@ -119,7 +121,12 @@ def test_the_dutch_card_buttons_type_dutch_letters(dutch):
     ranks = re.findall(r'data-rank="([^"]+)"', page)
     assert ranks == ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "V", "H"]
     assert re.findall(r'data-suit="([^"]+)"', page) == ["s", "h", "r", "k"]
-    assert 'data-cards-language="nl"' in page
+    # The script that reads the typed cards is given the same letters (static/picker.js).
+    letters = json.loads(unescape(re.search(r'data-card-letters="([^"]*)"', page).group(1)))
+    assert letters == {
+        "ranks": {"J": "B", "Q": "V", "K": "H"},
+        "suits": {"S": "s", "H": "h", "D": "r", "C": "k"},
+    }
 
 
 def test_an_english_page_refuses_dutch_letters_saying_they_are_dutch(phone):

@@ -1,7 +1,7 @@
 """Who made each change: the player named for it and the player whose phone it was made on.
 
 Revision ID: c4e9a7b2d1f6
-Revises: c2e7f41a9d05
+Revises: d8e2b6a4c9f1
 Create Date: 2026-11-29 07:00:00.000000
 
 RULES.md §20 ("this phone is Ann's"): every line of a session's history names who did it
@@ -15,7 +15,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "c4e9a7b2d1f6"
-down_revision = "c2e7f41a9d05"
+down_revision = "d8e2b6a4c9f1"
 branch_labels = None
 depends_on = None
 

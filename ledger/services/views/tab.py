@@ -48,6 +48,7 @@ class TabNightView:
     own_name: str = ""  # the table's name for its game (Any game's), or ""
     correctable: bool = False  # a points game that ended by itself: its hands may change
     season: int | None = None  # a season closed onto the tab: its id; game_name its name
+    evening: int | None = None  # a club evening closed onto the tab: its id; game_name its name
 
     @property
     def title(self) -> str:
@@ -93,8 +94,9 @@ class TabView:
             "transfers": [
                 {k: v for k, v in t.to_json().items() if k != "units"} for t in self.transfers
             ],
-            "sessions": [n.session for n in self.nights if n.season is None],
+            "sessions": [n.session for n in self.nights if n.session],
             "seasons": [n.season for n in self.nights if n.season is not None],
+            "evenings": [n.evening for n in self.nights if n.evening is not None],
             "payments": [p.to_json() for p in self.payments],
             "since": timestamp(self.since),
             "settled": not self.transfers,

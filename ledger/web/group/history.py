@@ -22,7 +22,7 @@ from ledger import services
 from ledger.models import utcnow
 from ledger.pictures.chart import score_chart
 from ledger.rules import N_
-from ledger.services import accounts, lines, pages, seasons, stats, tab
+from ledger.services import accounts, evenings, lines, pages, seasons, stats, tab
 from ledger.services.errors import RuleError
 from ledger.web import access
 from ledger.web.forms import AccountForm, ConfirmForm
@@ -96,6 +96,7 @@ def player(slug: str, name: str, account_form: AccountForm | None = None) -> str
         charts=player_charts(history, league.ratings),
         game_rows=game_rows(history.totals),
         league=league,  # RULES.md §13, §14
+        evenings=evenings.player_evenings(group, history.name),  # RULES.md §19
     )
 
 

@@ -16,7 +16,7 @@ from ledger.export import XLSX_MIMETYPE, export_workbook, session_data
 from ledger.ids import form_number, query_number
 from ledger.pictures.chart import score_chart
 from ledger.rules import GAMES
-from ledger.services import exports
+from ledger.services import evenings, exports
 from ledger.services.pages import page_stamp
 from ledger.services.views.groups import GroupRef
 from ledger.services.views.sessions import SessionView
@@ -114,6 +114,7 @@ def _scoreboard(group: GroupRef, session_id: int, nights_version: int) -> tuple[
         session=view,
         page_stamp=page_stamp(view.version, nights_version),
         night=board.night,
+        evening=evenings.evening_of_session(group, session_id),  # RULES.md §19: "table 2"
         ahead=board.night.ahead,
         game=game,
         recent=recent,

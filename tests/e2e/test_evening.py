@@ -1,0 +1,66 @@
+"""A club evening of 7 in Chromium (RULES.md §19): seven phones check in by the link of the
+QR code, the organiser's page draws a table of 4 and one of 3, every phone opens its own
+table by itself, and the organiser's page follows both tables live as they play a round."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.live.api import new_group
+
+SEVEN = ["Ann", "Bob", "Cas", "Dee", "Eve", "Fay", "Gus"]
+PASSPHRASE = "pints of plain"
+
+
+def test_seven_phones_check_in_and_the_organiser_follows_two_tables(new_phone, live_server):
+    api = new_group(live_server, passphrase=PASSPHRASE)
+    body = {"name": "Spot drive", "game": "spot", "options": {"ante": 0, "entry": "totals"}}
+    evening = api.ok("POST", f"/groups/{api.slug}/evenings", body, 201)
+    wall = new_phone("evening-wall")
+    wall.sign_in(api.slug or "", PASSPHRASE)
+    wall.page.goto(f"/g/{api.slug}/evenings/{evening['id']}")
+    expect(wall.heading("Spot drive")).to_be_visible()
+    expect(wall.page.locator("#check-in svg")).to_be_visible()
+    link = wall.page.locator("#check-in-link").get_attribute("href") or ""
+    wall.check_width("evening before the draw")
+
+    phones = {}
+    for name in SEVEN:
+        phone = new_phone(f"evening-{name.lower()}")
+        phone.sign_in(api.slug or "", PASSPHRASE)
+        phone.page.goto(link)
+        phone.page.get_by_label("Not in the list? Your name").fill(name)
+        phone.button("Check in").tap()
+        expect(phone.page.locator("#waiting")).to_contain_text("Waiting for the draw")
+        phones[name] = phone
+    expect(wall.page.locator("#players-heading")).to_have_text("7 players checked in")
+
+    wall.button("Draw round 1").tap()
+    tables = wall.page.locator("#round-1 .table-live")
+    expect(tables).to_have_count(2)
+    wall.check_width("evening drawn")
+    drawn = api.ok("GET", f"/groups/{api.slug}/evenings/{evening['id']}")["rounds"][0]["tables"]
+    assert sorted(len(t["players"]) for t in drawn) == [3, 4]
+    for table in drawn:
+        for seat, name in enumerate(table["players"], start=1):
+            page = phones[name].page
+            # The waiting page asks again every few seconds and opens the table by itself.
+            expect(page).to_have_url(re.compile(rf"/s/{table['session']}$"), timeout=15_000)
+            expect(page.locator(".flash-success")).to_contain_text(
+                f"Table {table['table']}, seat {seat}"
+            )
+
+    for table in drawn:
+        spots = {p: i for i, p in enumerate(table["players"], start=1)}
+        entry = {"results": [{"player": p, "spots": s} for p, s in spots.items()]}
+        api.ok("POST", f"/sessions/{table['session']}/hands", entry, 201)
+    for t in (1, 2):
+        expect(wall.page.locator(f"#table-1-{t}")).to_contain_text("1 hand")
+    for table in drawn:
+        api.ok("POST", f"/sessions/{table['session']}/finish", {"leftover_pot": "refund"})
+    expect(wall.page.locator("#round-1-heading")).to_contain_text("finished")
+    expect(wall.button("Draw round 2")).to_be_visible()
+    expect(wall.page.locator("#list tbody tr")).to_have_count(7)
+    wall.shot("evening list")
