@@ -145,6 +145,19 @@ def test_every_call_that_changes_something_takes_by_and_the_history_names_who(ap
     send("DELETE", f"/groups/{slug}/seasons/{season['id']}", None, 204)
     season = table.ok("POST", f"/groups/{slug}/seasons", SEASON, 201)
     send("POST", f"/groups/{slug}/seasons/{season['id']}/close", {"settle": "now"})
+    # A club evening (RULES.md §19): made, checked in and out, drawn, closed.
+    evening = send("POST", f"/groups/{slug}/evenings", {"name": "Drive", "game": "cribbage"}, 201)
+    at = f"/groups/{slug}/evenings/{evening['id']}"
+    for name in ("Ann", "Bob"):
+        table.ok("POST", f"{at}/players", {"player": name}, 201)
+    send("POST", f"{at}/players", {"player": "Cas"}, 201)
+    send("DELETE", f"{at}/players/Cas", None)
+    drawn = send("POST", f"{at}/rounds", {}, 201)
+    night = drawn["tables"][0]["session"]
+    assert last_by(table, night, "session.created") == "Rex"
+    table.ok("POST", f"/sessions/{night}/finish", {})
+    send("POST", f"{at}/close", {"settle": "now"})
+
     token = send("POST", f"/groups/{slug}/tokens", None, 201)["token"]
     send("DELETE", f"/groups/{slug}/tokens/current", None, 204, Authorization=f"Bearer {token}")
 
