@@ -33,6 +33,12 @@ settings.load_profile("steady")
 # housekeeping that no test reads, and tests/live needs its engine too.
 pytest_plugins = ["tests.pgpool"]
 
+# A quick passphrase hash. Almost every test makes a group, and the app's own (scrypt) is
+# slow on purpose: 75 ms of CPU for each group made and each passphrase checked, a minute
+# and more of the suite's CPU. tests/api/test_auth.py checks that the app's own default is
+# scrypt; tests/live/server.py gives the live servers the same quick hash.
+QUICK_HASH = "pbkdf2:sha256:1000"
+
 # Every test makes groups from one address (the test client's), many in some: the limit on
 # groups an address makes an hour is off, but in the tests that turn it on
 # (tests/web/test_anonymous_limits.py).
@@ -41,6 +47,7 @@ TEST_CONFIG = {
     "SECRET_KEY": "test",
     "WTF_CSRF_ENABLED": False,
     "LEDGER_GROUP_LIMIT": 0,
+    "LEDGER_PASSPHRASE_HASH": QUICK_HASH,
 }
 
 

@@ -1,7 +1,9 @@
-"""Reading request bodies: JSON objects, typed fields and hand entries, or a 400 naming the field.
+"""Reading request bodies: JSON objects, typed fields and hand entries, or a refusal naming it.
 
-Wrong JSON or a wrong type is the caller's mistake (400); a value of the right type that
-breaks a rule is for the services and the engine to refuse (422).
+A body that is not JSON (or not an object, or too deep) is malformed: 400. A field of the
+wrong type is well-formed JSON that breaks a rule of the call, as API.md "Errors" has it: 422
+naming the field, like a value of the right type that breaks a rule (which the services and
+the engine refuse). Issue 46.6: wrong types answered 400 here and 422 in the services.
 
 Before any view sees a body it is checked as a whole (API.md "Additions", "Bounds"): sent as
 ``application/json`` (else 415), valid UTF-8, nested at most ``MAX_DEPTH`` deep (counted on
@@ -45,6 +47,9 @@ _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 # own (it cannot be written as UTF-8, so neither database nor the JSON answer can take it).
 _UNKEEPABLE = re.compile("[\x00\ud800-\udfff]")
 
+# A field of the wrong type: well-formed JSON that breaks a rule of the call (API.md "Errors").
+WRONG_TYPE = 422
+
 # Methods a page of another site can send without the browser asking first (a "simple"
 # request): such a request must say it is JSON even with no body, or a form of any site could
 # finish a session for a phone whose browser remembers the group's passphrase.
@@ -56,6 +61,24 @@ class _TooLong:
 
     def __init__(self, text: str) -> None:
         self.text = text
+
+
+class _Twice(dict[str, Any]):
+    """An object that gave one key twice (``twice``): a JSON reader keeps only the last, so
+    the first would be dropped without a word; refused naming it."""
+
+    twice = ""
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            twice = _Twice(pairs)
+            twice.twice = key
+            return twice
+        seen.add(key)
+    return dict(pairs)
 
 
 def _read_int(text: str) -> int | _TooLong:
@@ -92,7 +115,9 @@ def json_object() -> dict[str, Any]:
     if nesting(text) > MAX_DEPTH:
         raise APIError(400, f"The request body is nested too deeply: at most {MAX_DEPTH} levels.")
     try:
-        data = json.loads(text, parse_int=_read_int, parse_constant=_refuse_constant)
+        data = json.loads(
+            text, parse_int=_read_int, parse_constant=_refuse_constant, object_pairs_hook=_pairs
+        )
     except ValueError:
         raise APIError(400, "The request body is not valid JSON.") from None
     if not isinstance(data, dict):
@@ -123,6 +148,11 @@ def _check_values(value: Any, where: str) -> None:
         if not math.isfinite(value):
             raise APIError(422, f"The number given for {where} is too large.", field=where)
     elif isinstance(value, dict):
+        if isinstance(value, _Twice):
+            twice = f"{where}.{value.twice}" if where else value.twice
+            raise APIError(
+                422, f"{twice} is given twice in the request: give it once.", field=twice
+            )
         for key, item in value.items():
             inner = f"{where}.{key}" if where else key
             if _UNKEEPABLE.search(key):
@@ -141,14 +171,14 @@ def _check_values(value: Any, where: str) -> None:
 def text(body: dict[str, Any], key: str, where: str | None = None) -> str | None:
     value = body.get(key)
     if value is not None and not isinstance(value, str):
-        raise APIError(400, f"{key} must be text.", field=where or key)
+        raise APIError(WRONG_TYPE, f"{key} must be text.", field=where or key)
     return value
 
 
 def whole(body: dict[str, Any], key: str, where: str | None = None) -> int | None:
     value = body.get(key)
     if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-        raise APIError(400, f"{key} must be a whole number.", field=where or key)
+        raise APIError(WRONG_TYPE, f"{key} must be a whole number.", field=where or key)
     return value
 
 
@@ -157,7 +187,7 @@ def flag(body: dict[str, Any], key: str, where: str | None = None) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise APIError(400, f"{key} must be true or false.", field=where or key)
+        raise APIError(WRONG_TYPE, f"{key} must be true or false.", field=where or key)
     return value
 
 
@@ -167,17 +197,17 @@ def text_list(body: dict[str, Any], key: str, where: str | None = None) -> list[
         return None
     where = where or key
     if not isinstance(value, list):
-        raise APIError(400, f"{key} must be a list.", field=where)
+        raise APIError(WRONG_TYPE, f"{key} must be a list.", field=where)
     for i, item in enumerate(value):
         if not isinstance(item, str):
-            raise APIError(400, f"Each of {key} must be text.", field=f"{where}[{i}]")
+            raise APIError(WRONG_TYPE, f"Each of {key} must be text.", field=f"{where}[{i}]")
     return value
 
 
 def mapping(body: dict[str, Any], key: str) -> dict[str, Any] | None:
     value = body.get(key)
     if value is not None and not isinstance(value, dict):
-        raise APIError(400, f"{key} must be an object.", field=key)
+        raise APIError(WRONG_TYPE, f"{key} must be an object.", field=key)
     return value
 
 
@@ -187,7 +217,7 @@ def hand_entry(game: Game, body: dict[str, Any]) -> Any:
     try:
         return game.read_entry(body)
     except ShapeError as e:
-        raise APIError(400, e.message, field=e.field) from None
+        raise APIError(WRONG_TYPE, e.message, field=e.field) from None
 
 
 def request_id(body: dict[str, Any]) -> str | None:

@@ -69,7 +69,7 @@ def ratings(group: GroupRef, slug: str):
     return jsonify(found.to_json())
 
 
-@bp.get("/groups/<slug>/players/<name>/rivals")
+@bp.get("/groups/<slug>/players/<path:name>/rivals")
 @with_group
 def rivals(group: GroupRef, slug: str, name: str):
     """Each opponent's record against the player, their nemesis and favourite opponent."""

@@ -8,7 +8,7 @@ from ledger import services
 from ledger.api import bp
 from ledger.api.auth import with_group
 from ledger.api.errors import APIError
-from ledger.api.parse import hand_entry, json_object, request_id, text, whole
+from ledger.api.parse import WRONG_TYPE, hand_entry, json_object, request_id, text, whole
 from ledger.ids import MAX_ID
 from ledger.rules import ShapeError
 from ledger.services.views.groups import GroupRef
@@ -136,7 +136,7 @@ def game_call(group: GroupRef, session_id: int, call: str):
     try:
         view = services.game_call(group, session_id, call, body, whole(body, "version"))
     except ShapeError as e:
-        raise APIError(400, e.message, field=e.field) from None
+        raise APIError(WRONG_TYPE, e.message, field=e.field) from None
     return jsonify(view.to_json())
 
 

@@ -20,7 +20,9 @@ insert, or raises BackupError with one sentence saying what is wrong:
 - what the database would refuse with an error (a name twice whatever its case, a hand
   number or a request id twice) is refused here with a sentence instead;
 - the history: each change of a kind the app records, in its shape, each session's versions
-  1, 2, 3…, and each hand's revision and request id as its history says.
+  1, 2, 3…, and each hand's revision and request id as its history says; each round's and
+  each buy-in's lines as the rounds and buy-ins it holds (ledger/backup/lines.py);
+- a closed season's table worked out again from its nights and options (seasons.py).
 
 The file's ids only tell the rows apart and link them: they may be any positive whole number
 (the restore gives every row a new id), so they are the one place a number may be large.
@@ -39,6 +41,7 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, Date, DateTime, Integer, String
 from werkzeug.security import DEFAULT_PBKDF2_ITERATIONS
 
+from ledger.backup.lines import _check_lines
 from ledger.backup.links import (
     _check_hand_numbers,
     _check_night_numbers,
@@ -163,6 +166,7 @@ def check_backup(data: Any, slug: str | None = None) -> Checked:
     _check_payments(rows)
     _check_rounds(rows)
     _check_tab(rows)
+    _check_lines(rows, players)
     _check_seasons(rows)
     return checked
 

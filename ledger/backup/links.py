@@ -14,11 +14,10 @@ from ledger.models import (
     Group,
 )
 from ledger.rules import nights
-from ledger.rules.base import tidy_name
 from ledger.rules.errors import RuleError
 from ledger.rules.iban import check_account_name, check_iban
 from ledger.rules.money import minor_units
-from ledger.rules.rounds import MOST, MOST_SHARE, WHAT_LENGTH
+from ledger.rules.rounds import MOST, MOST_SHARE, read_what
 from ledger.services.backups import TABLES, BackupError, references
 
 
@@ -160,13 +159,21 @@ def _check_rounds(rows: Mapping[str, list[dict[str, Any]]]) -> None:
         currency = str(options[r["session_id"]].get("currency") or "EUR")
         most = MOST * 10 ** minor_units(currency)
         sound = sound and len(set(people)) == len(people) and 0 < r["cents"] <= most
-        sound = sound and (what is None or 0 < len(what) <= WHAT_LENGTH)
-        sound = sound and (what is None or tidy_name(what) == what)
+        sound = sound and _what_as_kept(what)
         if not sound or requests[(r["session_id"], r["request_id"])] > 1:
             raise BackupError(
                 "The backup is refused: round {id} is not one the app could have recorded.",
                 id=str(r["id"]),
             )
+
+
+def _what_as_kept(what: Any) -> bool:
+    """What a round was, as recording one keeps it (tidy, at most 60 characters, nothing a
+    round's ``what`` may not hold: ledger/rules/rounds.py ``read_what``); or not said."""
+    try:
+        return what is None or (what != "" and read_what(what) == what)
+    except RuleError:
+        return False
 
 
 def _check_tab(rows: Mapping[str, list[dict[str, Any]]]) -> None:

@@ -18,7 +18,7 @@ from ledger.rules.codecs import ENTRY, SEATING_OP, outcome_to_dict
 from ledger.rules.errors import RuleError
 from ledger.rules.game import Game
 from ledger.rules.keeper import brought_by
-from ledger.rules.registry import get_game
+from ledger.rules.registry import GAMES, get_game
 from ledger.services.backups import BackupError
 from ledger.services.loading import apply_seating
 
@@ -54,6 +54,9 @@ def _replay(
     unless each stored result is the replay's. Answers the session's game. ``keeper`` is the
     player who brought the pot the session opened with (RULES.md §2), if anyone did."""
     sid = s["id"]
+    game_key = s["game"]
+    if game_key not in GAMES and not (isinstance(game_key, str) and game_key.isprintable()):
+        raise _bad("sessions.game", game_key)  # said escaped, as the file has it: one line
     try:
         game = get_game(s["game"])
         options = s["options"]
@@ -88,6 +91,12 @@ def _replay(
         _check_end(s, game, state, options)
     except RuleError as e:
         raise _refused(sid, e) from None
+    except entries.ShapeError:  # a game's call kept with a body it does not take
+        raise BackupError(
+            "Session {id} of the backup cannot be read back: a call kept between its hands is "
+            "not one the app makes.",
+            id=sid,
+        ) from None
     return game
 
 

@@ -8,8 +8,9 @@ API (API.md "Hand entry") is read (``read``), an entry is stored as JSON (``to_d
 loaded again (``from_dict``): no shared code knows any game's fields, so a new game's fields
 are declared in its own module and nowhere else.
 
-A body of the wrong JSON type is the caller's mistake (``ShapeError``, the API's 400); a value
-of the right type that breaks a rule is the engine's to refuse (``RuleError``, 422).
+A field of the wrong JSON type is the caller's mistake (``ShapeError``), a value of the right
+type that breaks a rule the engine's to refuse (``RuleError``): the API answers both 422
+naming the field (API.md "Errors": 400 is for a body that is not JSON).
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def entry_field(
 
 
 class ShapeError(ValueError):
-    """A field of a body sent as the wrong JSON type: the caller's mistake (the API's 400)."""
+    """A field of a body sent as the wrong JSON type: the caller's mistake (the API's 422)."""
 
     def __init__(self, message: str, field: str) -> None:
         super().__init__(message)

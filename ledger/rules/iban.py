@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ledger.rules.errors import RuleError
-from ledger.rules.names import breaks_lines
+from ledger.rules.names import breaks_lines, code_point, hidden_character
 
 # The IBAN's length in each country that has one (the SWIFT IBAN registry).
 IBAN_LENGTHS: Mapping[str, int] = MappingProxyType(
@@ -79,6 +79,14 @@ def check_account_name(text: Any) -> str:
         raise RuleError(
             "The name on the account cannot hold control characters or broken characters.",
             field="name",
+        )
+    hidden = hidden_character(name)
+    if hidden is not None:
+        raise RuleError(
+            "The name on the account cannot hold {character}, a character that shows nothing "
+            "or turns the text around it.",
+            field="name",
+            character=code_point(hidden),
         )
     return name
 

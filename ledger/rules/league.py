@@ -201,10 +201,22 @@ def standings(
 ) -> SeasonTable:
     """The season's table from its nights (in the order they started). ``placed``: nights'
     places by session, where worked out already (once for many seasons over the same nights)."""
-    ordered = sorted(results, key=lambda r: (r.started_at, r.session))
     known = placed or {}
-    places = [known[r.session] if r.session in known else night_places(r) for r in ordered]
-    points = [league_points(r, rules, places[i]) for i, r in enumerate(ordered)]
+    nights = []
+    for r in results:
+        places = known[r.session] if r.session in known else night_places(r)
+        points = league_points(r, rules, places)
+        nights.append(SeasonNight(r.session, r.number, r.started_at, points, places))
+    return table_of(nights, rules)
+
+
+def table_of(nights: Sequence[SeasonNight], rules: Rules) -> SeasonTable:
+    """The season's table from each night's league points and places (its ``dropped`` made
+    anew): what the table derives from the nights, worked out once, for an open season's
+    nights as they stand and for a closed season's nights as they closed (a restore)."""
+    ordered = sorted(nights, key=lambda n: (n.started_at, n.session))
+    points = [n.points for n in ordered]
+    places = [n.places for n in ordered]
     per_player: dict[str, list[tuple[int, int]]] = {}  # (night index, points), oldest first
     for i, night_points in enumerate(points):
         for player, value in night_points.items():
@@ -218,14 +230,9 @@ def standings(
             if i not in kept:
                 dropped.setdefault(i, []).append(player)
     ranked = _ranked(lines, rules)
-    nights = tuple(
-        SeasonNight(
-            r.session, r.number, r.started_at, points[i], places[i], tuple(dropped.get(i, ()))
-        )
-        for i, r in enumerate(ordered)
-    )
+    counted = tuple(replace(n, dropped=tuple(dropped.get(i, ()))) for i, n in enumerate(ordered))
     pot = rules.entry_fee * len(lines)
-    return SeasonTable(nights, ranked, pot, prizes(ranked, pot, rules), rules.entry_fee)
+    return SeasonTable(counted, ranked, pot, prizes(ranked, pot, rules), rules.entry_fee)
 
 
 def _line(

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from ledger.rules.errors import Problems, RuleError
 from ledger.rules.money import minor_units
+from ledger.rules.names import code_point, hidden_character
 from ledger.rules.settle import Party, PartyT, Transfer
 from ledger.rules.tab import settle_exact
 
@@ -246,9 +247,23 @@ def _shares(people: Sequence[str], shares: Any, problems: Problems) -> dict[str,
         problems.add(RuleError("Give each share as a name and a whole number.", field="shares"))
         return counted
     keys = {p.casefold(): p for p in people}
+    given: dict[str, str] = {}  # each person's share as it was named: names match whatever case
     for name, share in shares.items():
         field = f"shares.{name}"
         person = keys.get(str(name).strip().casefold())
+        if person is not None and person in given:
+            problems.add(
+                RuleError(
+                    "{player}'s share is given twice, as {first} and {second}: give it once.",
+                    field=field,
+                    player=person,
+                    first=given[person],
+                    second=str(name),
+                )
+            )
+            continue
+        if person is not None:
+            given[person] = str(name)
         if person is None:
             problems.add(
                 RuleError(
@@ -356,4 +371,12 @@ def read_what(what: Any) -> str | None:
         )
     if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in tidy):
         raise RuleError("What the round was holds a character that cannot be shown.", field="what")
+    hidden = hidden_character(tidy)
+    if hidden is not None:
+        raise RuleError(
+            "What the round was holds {character}, a character that shows nothing or turns the "
+            "text around it: say it in plain words.",
+            field="what",
+            character=code_point(hidden),
+        )
     return tidy

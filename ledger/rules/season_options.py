@@ -97,6 +97,17 @@ def season_fields(
     else:
         game = games[kept.game]
         fields = kept
+        # The nights a season counts are its game's: another game is another season.
+        if "game" in body and body["game"] != kept.game:
+            raise RuleError(
+                "A season's game cannot change: start a new season for another game.",
+                field="game",
+            )
+        if "game_name" in body and _game_name(body["game_name"], game) != kept.game_name:
+            raise RuleError(
+                "A season's game name cannot change: start a new season for another game.",
+                field="game_name",
+            )
         if "name" in body:
             fields = replace(fields, name=_name(body["name"]))
         if "from" in body:

@@ -34,7 +34,7 @@ from ledger.rules.codecs import (
 )
 from ledger.rules.errors import RuleError
 from ledger.rules.league import renamed_table
-from ledger.rules.names import breaks_lines
+from ledger.rules.names import breaks_lines, code_point, hidden_character
 from ledger.rules.registry import GAMES
 from ledger.services import charts
 from ledger.services.errors import Conflict, NotFound
@@ -189,8 +189,9 @@ def name_key(name: str) -> str:
 
 
 def check_name_characters(name: str, field: str = "name") -> str:
-    """Refuse a name (a player's, a group's) holding a line break, a control character or half
-    a surrogate.
+    """Refuse a name (a player's, a group's) holding a line break, a control character, half
+    a surrogate, or a character that shows nothing or turns the text around
+    (ledger/rules/names.py ``hidden_character``).
 
     Such a character is invisible or breaks the page it is shown on; NUL cannot be stored in
     PostgreSQL, and a lone surrogate in neither database (API.md "Bounds"); a line break of
@@ -205,6 +206,14 @@ def check_name_characters(name: str, field: str = "name") -> str:
                 "A name cannot hold control characters (such as NUL) or broken characters.",
                 field=field,
             )
+    hidden = hidden_character(name)  # issue 46.6: emoji sequences stay whole
+    if hidden is not None:
+        raise RuleError(
+            "A name cannot hold {character}, a character that shows nothing or turns the text "
+            "around it: one name could pass for another.",
+            field=field,
+            character=code_point(hidden),
+        )
     return name
 
 

@@ -97,7 +97,7 @@ def test_refusals_name_every_problem_and_store_nothing(table):
         "Type the four cards of the crib.",
     ]
     shape = table.post(f"/sessions/{sid}/hands", body("5H", {"Bob": (True, 0)}, ""))
-    assert "show must be cards as text" in error(shape, 400, "results[0].show")
+    assert "show must be cards as text" in error(shape, 422, "results[0].show")
 
 
 def test_both_pass_the_target_in_the_play(table):

@@ -56,7 +56,7 @@ def test_a_group_needs_a_name_and_a_passphrase_of_eight_characters(client):
 def test_a_group_body_of_the_wrong_shape_is_a_bad_request(client):
     error(client.post("/api/v1/groups", data="{not json", content_type="application/json"), 400)
     error(client.post("/api/v1/groups", json=["Snug", PASSPHRASE]), 400)
-    error(client.post("/api/v1/groups", json={"name": 7, "passphrase": PASSPHRASE}), 400, "name")
+    error(client.post("/api/v1/groups", json={"name": 7, "passphrase": PASSPHRASE}), 422, "name")
 
 
 def test_the_group_lists_its_players_by_name_and_its_sessions(table):
@@ -88,7 +88,7 @@ def test_a_player_needs_a_name(table):
     error(table.post(f"/groups/{table.slug}/players", {"name": ""}), 422, "name")
     error(table.post(f"/groups/{table.slug}/players", {}), 422, "name")
     error(table.post(f"/groups/{table.slug}/players", {"name": "x" * 41}), 422, "name")
-    error(table.post(f"/groups/{table.slug}/players", {"name": ["Enda"]}), 400, "name")
+    error(table.post(f"/groups/{table.slug}/players", {"name": ["Enda"]}), 422, "name")
 
 
 # --- Access ------------------------------------------------------------------------------------

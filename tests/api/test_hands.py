@@ -116,9 +116,9 @@ def test_a_hand_that_breaks_a_rule_is_refused_naming_the_input_and_nothing_chang
         ({"results": [], "request_id": 12}, "request_id"),
     ],
 )
-def test_a_hand_body_of_the_wrong_types_is_a_bad_request_naming_the_field(table, sid, body, field):
+def test_a_hand_body_of_the_wrong_types_is_refused_naming_the_field(table, sid, body, field):
     before = everything(table, sid)
-    error(table.post(f"/sessions/{sid}/hands", body), 400, field)
+    error(table.post(f"/sessions/{sid}/hands", body), 422, field)
     assert everything(table, sid) == before
 
 

@@ -129,7 +129,7 @@ def seen(table: Table, sessions: list[int]) -> list:
 
 @pytest.mark.parametrize("how", ["ledger serve", "ledger db upgrade"])
 def test_an_upgrade_keeps_every_group_session_hand_and_change(empty_app, how):
-    empty_app.config["LEDGER_PASSPHRASE_HASH"] = "pbkdf2:sha256:1000"  # see tests/api/conftest
+    empty_app.config["LEDGER_PASSPHRASE_HASH"] = "pbkdf2:sha256:1000"  # see tests/conftest.py
     # The rows are written by today's app, then the database is taken back to the first
     # schema (each revision's downgrade drops what it added, the rows stay): a database as
     # the first version of the app left it, with a night in it.

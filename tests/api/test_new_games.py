@@ -106,7 +106,7 @@ def test_gin_refusals_name_their_fields(table):
     assert "Big gin is not played" in error(table.post(f"/sessions/{sid}/hands", big), 422,
                                              "ending")  # fmt: skip
     bad = {"ending": 5, "out": "Ann", "results": []}
-    error(table.post(f"/sessions/{sid}/hands", bad), 400, "ending")
+    error(table.post(f"/sessions/{sid}/hands", bad), 422, "ending")
     assert table.ok("GET", f"/sessions/{sid}")["hands_played"] == 0
 
 
@@ -169,7 +169,7 @@ def test_rummy500_refusals_name_their_fields(table):
     ]})  # fmt: skip
     assert "low aces are 2" in error(response, 422, "results[0].low_aces")
     error(table.post(f"/sessions/{sid}/hands", {"out": "Ann", "results": [
-        result("Ann", melded=7)]}), 400, "results[0].melded")  # fmt: skip
+        result("Ann", melded=7)]}), 422, "results[0].melded")  # fmt: skip
     assert table.ok("GET", f"/sessions/{sid}")["hands_played"] == 0
 
 
@@ -255,7 +255,7 @@ def test_kaluki_buy_in_refusals(table):
     )
     error(table.post(f"/sessions/{sid}/buy_in", {"player": "Zed"}), 422, "player")
     error(table.post(f"/sessions/{sid}/buy_in", {}), 422, "player")
-    error(table.post(f"/sessions/{sid}/buy_in", {"player": 3}), 400, "player")
+    error(table.post(f"/sessions/{sid}/buy_in", {"player": 3}), 422, "player")
     off = table.session(["Ann", "Bob", "Cas"], dealer="Cas", game="kaluki", entry="totals",
                         buy_in="off")["id"]  # fmt: skip
     table.hand(off, kaluki_hand("Ann", Bob=160, Cas=3))
@@ -411,7 +411,7 @@ def test_tally_refusals_name_the_points(table):
 
     assert "not 7.5" in error(send(7.5), 422, "results[0].points")
     assert "cannot be 250000" in error(send(250000), 422, "results[0].points")
-    error(send("7"), 400, "results[0].points")
+    error(send("7"), 422, "results[0].points")
     assert table.hand(sid, {"results": [result("Ann", points=7.0),
                                         result("Bob", points=-5)]})["scores_after"] == {
         "Ann": 7, "Bob": -5,

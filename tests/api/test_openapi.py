@@ -219,7 +219,7 @@ def test_a_nights_answers_validate_against_the_spec(app, client, spec):
     # Players: one added, the same name again.
     table.ok("POST", f"{group_path}/players", {"name": "Enda"}, 201)
     assert table.post(f"{group_path}/players", {"name": "enda"}).status_code == 409
-    assert table.post(f"{group_path}/players", {"name": 7}).status_code == 400
+    assert table.post(f"{group_path}/players", {"name": 7}).status_code == 422
     assert (
         table.call(
             "POST", f"{group_path}/players", data="{", content_type="application/json"

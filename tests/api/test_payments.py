@@ -174,8 +174,8 @@ def test_a_bad_payment_is_refused_naming_the_field_and_nothing_is_stored(
         (payment("Finn", ["Enda"], 38), "to"),
     ],
 )
-def test_a_payment_of_the_wrong_type_is_a_malformed_request(table, night, body, field):
-    error(table.post(f"/sessions/{night}/payments", body), 400, field)
+def test_a_payment_of_the_wrong_type_is_refused_naming_the_field(table, night, body, field):
+    error(table.post(f"/sessions/{night}/payments", body), 422, field)
     assert table.ok("GET", f"/sessions/{night}/payments") == []
 
 

@@ -94,7 +94,7 @@ def test_without_a_keeper_the_pot_belongs_to_nobody_as_before(table):
         ({"leftover_pot": "carry", "pot_keeper": "Nobody"}, 422),
         ({"leftover_pot": "carry", "pot_keeper": " "}, 422),
         ({"leftover_pot": "refund", "pot_keeper": "John"}, 422),
-        ({"leftover_pot": "carry", "pot_keeper": 7}, 400),
+        ({"leftover_pot": "carry", "pot_keeper": 7}, 422),
     ],
 )
 def test_a_keeper_who_cannot_keep_the_pot_is_refused_and_nothing_changes(table, body, status):

@@ -102,6 +102,33 @@ def test_rivals_count_the_nights_together_and_name_nemesis_and_favourite(table):
     assert table.ok("GET", f"/groups/{table.slug}/players/Ann/rivals?game=gin")["rivals"] == []
 
 
+def test_a_name_with_a_slash_has_its_rivals_as_it_has_its_page(table):
+    """Issue 46.6: the rivals of "AC/DC" answered 404; the name is taken whole, slashes and
+    all, as the player's own address takes it (escaped or not), and the player's address
+    still answers the player."""
+    spot_night(table, ["AC/DC", "Bob"])
+    spot_night(table, ["Bob", "AC/DC"])
+    for spelled in ("AC/DC", "AC%2FDC", "ac/dc"):
+        found = table.ok("GET", f"/groups/{table.slug}/players/{spelled}/rivals")
+        assert found["player"] == "AC/DC"
+        assert found["rivals"] == [
+            {"opponent": "Bob", "nights": 2, "above": 1, "below": 1, "tied": 0}
+        ]
+    assert table.ok("GET", f"/groups/{table.slug}/players/AC/DC")["name"] == "AC/DC"
+    bob = table.ok("GET", f"/groups/{table.slug}/players/Bob/rivals")
+    assert [r["opponent"] for r in bob["rivals"]] == ["AC/DC"]
+
+
+def test_every_address_that_holds_a_players_name_takes_it_whole(app):
+    """Every route with a player's name in it, the API's and the pages', reads the name with
+    its slashes (werkzeug's ``path``), as the player's page does."""
+    not_a_player = {"hands.call"}  # a game's call ("bids"), not a name
+    for rule in app.url_map.iter_rules():
+        if "name" in rule.arguments and rule.endpoint not in not_a_player:
+            converter = type(rule._converters["name"]).__name__
+            assert converter == "PathConverter", (rule.rule, converter)
+
+
 def test_another_groups_ratings_and_rivals_answer_404(table, other):
     spot_night(table, ["Ann", "Bob"])
     assert other.get(f"/groups/{table.slug}/ratings?game=spot").status_code == 404

@@ -5,8 +5,10 @@ double tap, and payments given in the currency."""
 from __future__ import annotations
 
 import io
+import json
 
 import yaml
+from flask_babel import force_locale, gettext
 from pypdf import PdfReader
 
 from tests.api.helpers import SEED_PLAYERS, error
@@ -119,6 +121,37 @@ def test_refusals_name_the_field_and_store_nothing(table):
         assert error(table.post(f"/sessions/{sid}/rounds", body), 422, field) == message
     assert table.ok("GET", f"/sessions/{sid}")["version"] == version
     assert table.ok("GET", f"/sessions/{sid}/rounds") == []
+
+
+def test_a_share_given_twice_whatever_its_case_is_refused_naming_it(table):
+    """Issue 46.6: `{"Rex": 2, "REX": 3}` was taken, the last one winning; names are matched
+    whatever their case, so a share named twice is refused naming the second, and nothing is
+    recorded. Twice under the same key is refused too (JSON readers keep only the last)."""
+    sid = worked_example(table)
+    version = table.ok("GET", f"/sessions/{sid}")["version"]
+    for shares in ({"REX": 3, "Rex": 2}, {" Rex": 2, "rex": 2}):  # as the client sorts them
+        said = error(
+            table.post(f"/sessions/{sid}/rounds", {**PINTS, "shares": shares}),
+            422,
+            f"shares.{list(shares)[1]}",
+        )
+        first, second = list(shares)
+        assert said == f"Rex's share is given twice, as {first} and {second}: give it once."
+    raw = json.dumps({**PINTS, "shares": {"Rex": 2}})[:-2] + ', "Rex": 3}}'
+    assert raw.endswith('{"Rex": 2, "Rex": 3}}')
+    refused = table.client.post(
+        f"/api/v1/sessions/{sid}/rounds",
+        data=raw,
+        content_type="application/json",
+        headers=table.headers,
+    )
+    said = error(refused, 422, "shares.Rex")
+    assert said == "shares.Rex is given twice in the request: give it once."
+    assert table.ok("GET", f"/sessions/{sid}")["version"] == version
+    assert table.ok("GET", f"/sessions/{sid}/rounds") == []
+    with table.client.application.test_request_context(), force_locale("nl"):
+        dutch = gettext("{player}'s share is given twice, as {first} and {second}: give it once.")
+    assert dutch.startswith("Het deel van {player}")
 
 
 def test_a_double_tap_or_a_retry_records_one_round(table):

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import yaml
+from flask_babel import force_locale, gettext
 
 from tests.api.helpers import PASSPHRASE, Table, error
 from tests.api.test_openapi import SPEC_PATH, Checked
@@ -152,6 +153,45 @@ def test_changing_the_options_while_open_follows_at_once(table):
     season = table.ok("PUT", f"/groups/{table.slug}/seasons/{sid}", {"best_of": None})
     assert [(s["player"], s["total"]) for s in season["standings"]][0] == ("Ann", 15)
     assert season["options"]["best_of"] is None
+
+
+def test_a_seasons_game_cannot_change_and_saying_so_is_refused_naming_it(table):
+    """Issue 46.6: PUT took `game` and `game_name` and left them as they were, saying
+    nothing; now a change to either is refused naming it, and nothing else of the body is
+    kept. The game as it is may be sent back with the rest (a client sends what it read)."""
+    sid = worked_season(table)
+    path = f"/groups/{table.slug}/seasons/{sid}"
+    said = error(table.put(path, {"game": "rummy", "best_of": 2}), 422, "game")
+    assert said == "A season's game cannot change: start a new season for another game."
+    said = error(table.put(path, {"game_name": "Hearts"}), 422, "game_name")
+    assert said == "Only Any game has a game name: leave game_name out for Spot."
+    season = table.ok("GET", path)
+    assert season["game"] == "spot" and season["options"]["best_of"] == 3
+    same = table.ok("PUT", path, {"game": "spot", "game_name": None, "best_of": 2})
+    assert same["game"] == "spot" and same["options"]["best_of"] == 2
+    table.ok(
+        "POST",
+        f"/groups/{table.slug}/seasons",
+        {
+            **WORKED,
+            "name": "Hearts league",
+            "game": "tally",
+            "game_name": "Hearts",
+            "scoring": "places",
+        },
+        201,
+    )
+    hearts = table.ok("GET", f"/groups/{table.slug}/seasons")["seasons"]
+    tally = next(s for s in hearts if s["game"] == "tally")
+    where = f"/groups/{table.slug}/seasons/{tally['id']}"
+    said = error(table.put(where, {"game_name": "Whist"}), 422, "game_name")
+    assert said == "A season's game name cannot change: start a new season for another game."
+    assert table.ok("PUT", where, {"game_name": "Hearts", "min_nights": 1})["game_name"] == "Hearts"
+    with table.client.application.test_request_context(), force_locale("nl"):
+        dutch = gettext("A season's game cannot change: start a new season for another game.")
+    assert dutch == (
+        "Het spel van een seizoen kan niet veranderen: begin een nieuw seizoen voor een ander spel."
+    )
 
 
 @pytest.mark.parametrize(

@@ -58,17 +58,17 @@ def test_a_session_started_twice_with_one_request_id_is_started_once(table):
     assert other.status_code == 201 and other.get_json()["id"] != first.get_json()["id"]
 
 
-def test_a_session_body_of_the_wrong_shape_is_a_bad_request(table):
+def test_a_session_body_of_the_wrong_shape_is_refused_naming_the_field(table):
     slug = table.slug
     error(
-        table.post(f"/groups/{slug}/sessions", {"game": "spot", "players": "A B"}), 400, "players"
+        table.post(f"/groups/{slug}/sessions", {"game": "spot", "players": "A B"}), 422, "players"
     )
     error(
-        table.post(f"/groups/{slug}/sessions", {"game": "spot", "players": [1]}), 400, "players[0]"
+        table.post(f"/groups/{slug}/sessions", {"game": "spot", "players": [1]}), 422, "players[0]"
     )
     error(
         table.post(f"/groups/{slug}/sessions", {"game": "spot", "players": [], "options": []}),
-        400,
+        422,
         "options",
     )
 

@@ -121,7 +121,7 @@ def test_the_refusals_name_their_fields_and_store_nothing(table):
     for body, field, message in cases:
         response = table.post(f"/sessions/{sid}/hands", {"declarer": "Ann", **body})
         assert error(response, 422, field) == message
-    assert error(table.post(f"/sessions/{sid}/hands", {"declarer": "Ann", "bid": "18"}), 400, "bid")
+    assert error(table.post(f"/sessions/{sid}/hands", {"declarer": "Ann", "bid": "18"}), 422, "bid")
     assert table.ok("GET", f"/sessions/{sid}")["hands_played"] == 0
     five = {"game": "skat", "players": [*SEATS, "Dee", "Eve"], "dealer": "Ann", "options": {}}
     assert error(table.post(f"/groups/{table.slug}/sessions", five), 422, "players")
@@ -214,7 +214,7 @@ def test_every_game_answers_who_sits_the_next_hand_out(table):
     assert table.ok("GET", f"/sessions/{start(table)}")["sitting_out"] is None
 
 
-def test_a_deal_sent_twice_is_one_deal_and_wrong_types_are_400(table):
+def test_a_deal_sent_twice_is_one_deal_and_wrong_types_are_refused_naming_them(table):
     sid = start(table)
     body = {**WORKED[0], "request_id": "deal-1"}
     first = table.hand(sid, body)
@@ -223,7 +223,7 @@ def test_a_deal_sent_twice_is_one_deal_and_wrong_types_are_400(table):
     assert table.ok("GET", f"/sessions/{sid}")["hands_played"] == 1
     for field, value in (("matadors", True), ("game", 5), ("hand", "yes"), ("card_points", 7.5)):
         response = table.post(f"/sessions/{sid}/hands", {**WORKED[0], field: value})
-        assert error(response, 400, field)
+        assert error(response, 422, field)
     response = table.post(f"/sessions/{sid}/hands", {**WORKED[0], "declarer": "Dee"})
     assert error(response, 422, "declarer") == "Dee, the declarer, is not seated in this session."
     assert table.ok("GET", f"/sessions/{sid}")["hands_played"] == 1

@@ -56,7 +56,7 @@ def test_boerenbridge_bids_and_tricks_at_once_and_the_dealers_hook(table):
     assert message == "Dee deals and may not bid 1: the bids would add up to 4, the round's cards."
     response = table.post(f"/sessions/{sid}/hands", rows(four, {p: 1 for p in SEATS}))
     assert error(response, 422, "results[3].bid") == message
-    assert error(table.put(f"/sessions/{sid}/bids", {"bids": 3}), 400, "bids")
+    assert error(table.put(f"/sessions/{sid}/bids", {"bids": 3}), 422, "bids")
     assert error(table.put(f"/sessions/{sid}/trumps", {}), 404)
     assert table.ok("GET", f"/sessions/{sid}")["hands_played"] == 3
 
@@ -123,7 +123,7 @@ def test_klaverjassen_refusals_name_their_fields(table):
     response = table.post(f"/sessions/{sid}/hands", {"teams": [{"team": 1, "points": 90}]})
     assert error(response, 422, "playing") == "Say which team played."
     response = table.post(f"/sessions/{sid}/hands", {"playing": 1, "teams": "all"})
-    assert error(response, 400, "teams")
+    assert error(response, 422, "teams")
     three = table.post(
         f"/groups/{table.slug}/sessions",
         {"game": "klaverjassen", "players": ["Ann", "Bob", "Cas"], "dealer": "Ann"},

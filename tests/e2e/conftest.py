@@ -2,7 +2,7 @@
 
 Playwright for Python drives Debian's Chromium (never a browser Playwright downloads): one
 browser for the whole run, a new phone (browser context: its own cookies and storage) for
-each test, and one server per test module (tests/live's `live_server`).
+each test, and one server for the whole run (tests/live's `live_server`).
 
 Without Chromium these tests are skipped, unless LEDGER_REQUIRE_BROWSER is set (.ci/run sets
 it): then a missing browser fails them, so CI cannot go green without them. (Playwright for
@@ -20,7 +20,9 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from tests.e2e.phone import SCREENSHOTS, Phone
-from tests.live.conftest import live_server  # noqa: F401  (the same server fixture, reused)
+
+# The same shared server, and the check of its log after each test.
+from tests.live.conftest import live_server, live_server_log_checked  # noqa: F401
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser

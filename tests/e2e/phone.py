@@ -6,6 +6,7 @@ field's name (its label, or what a screen reader reads), a heading, a sentence.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -265,6 +266,15 @@ class Phone:
                 self.cards_box(player).fill(text)
         for player, total in (totals or {}).items():
             self.page.get_by_label(f"Spot total – {player}", exact=True).fill(str(total))
+
+    def wait_for_draft(self, text: str) -> None:
+        """Wait until the phone keeps a draft holding ``text`` as typed in a box
+        (static/outbox.js keeps one a moment after the last key), rather than a fixed while."""
+        self.page.wait_for_function(
+            "(text) => Object.keys(localStorage).some((k) => k.startsWith('ledger-draft:')"
+            " && localStorage.getItem(k).includes(text))",
+            arg=json.dumps(text),
+        )
 
     def save_hand(self, number: int, *, word: str = "Hand") -> None:
         """Save, and see the scoreboard say the hand is saved (``word="Round"`` in Spin Rummy,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -40,6 +41,19 @@ def screen(phone: Phone, what: str) -> None:
     path = SCREENSHOTS / f"{phone.name}-{phone.shots:02d}-{what}.png"
     phone.page.screenshot(path=path, animations="disabled")
     phone.check_width(path.stem)
+
+
+# Every fetch() a page makes, as "METHOD url" in window.fetched: what the outbox sends.
+RECORD_FETCHES = """
+(() => {
+  const real = window.fetch;
+  window.fetched = [];
+  window.fetch = function (url, options) {
+    window.fetched.push(((options && options.method) || "GET") + " " + String(url));
+    return real.apply(this, arguments);
+  };
+})();
+"""
 
 
 class Table:
@@ -168,6 +182,10 @@ def test_a_save_whose_answer_is_lost_is_sent_again_and_stored_once(table):
 
 def test_a_refused_hand_is_shown_with_its_mistake_and_not_sent_again(table):
     phone, page = table.phone, table.phone.page
+    # The phone's clock, to let the outbox's turn to send again (every 5 s) pass at once
+    # instead of waiting it out; and what the pages send, to see that nothing went.
+    page.clock.install()
+    page.add_init_script(RECORD_FETCHES)
     table.open_form()
     phone.fill_hand({**HAND_1, "Rex": "2 Z"})
     page.context.set_offline(True)
@@ -180,7 +198,11 @@ def test_a_refused_hand_is_shown_with_its_mistake_and_not_sent_again(table):
     expect(phone.cards_box("Rex")).to_have_value("2 Z")
     expect(phone.cards_box("Enda")).to_have_value("J 10")
     assert table.outbox() == []
-    page.wait_for_timeout(6000)  # a retry's turn passes: nothing is sent again
+    before = page.evaluate("window.fetched")
+    page.clock.run_for(6000)  # a retry's turn passes (its timers fire): nothing is sent again
+    sent = page.evaluate("window.fetched")[len(before) :]
+    board = f"GET {urlsplit(table.board).path}"  # where a resend fetches a fresh form token
+    assert not [f for f in sent if f.startswith("POST") or f == board], sent
     expect(page.locator("#row-2-error")).to_be_visible()
     assert table.hands() == []
 
@@ -193,7 +215,7 @@ def test_a_draft_is_offered_again_after_leaving_the_page(table):
     phone, page = table.phone, table.phone.page
     table.open_form()
     phone.fill_hand({"Enda": "J 10", "John": "A 3"})
-    page.wait_for_timeout(500)  # kept as typed (a moment after the last key)
+    phone.wait_for_draft("A 3")  # kept as typed, a moment after the last key
     phone.link("Back to the scoreboard").tap()
     expect(phone.heading(table.title)).to_be_visible()
 
@@ -221,7 +243,7 @@ def test_a_draft_can_be_put_aside(table):
     phone, page = table.phone, table.phone.page
     table.open_form()
     phone.fill_hand({"Enda": "K"})
-    page.wait_for_timeout(500)
+    phone.wait_for_draft("K")
     page.reload()
     phone.button("Start afresh").tap()
     expect(page.get_by_text("You typed here before on this phone")).to_have_count(0)

@@ -16,6 +16,17 @@ HAND_2 = {"John": "5-5-6", "Rex": "K", "Finn": "3-5"}
 OWED = ["Finn pays Enda €0.38", "Rex pays Enda €0.06", "Rex pays John €0.25"]
 # The live pages ask for the session's version every 3 s: a change shows within that.
 LIVE = 8_000
+# How many answers the page has read (Response.text): the live update reads the page it
+# fetched, then does with it what it does, all in one go.
+COUNT_READS = """
+(() => {
+  const text = Response.prototype.text;
+  window.pagesRead = 0;
+  Response.prototype.text = function () {
+    return text.call(this).then((body) => { window.pagesRead += 1; return body; });
+  };
+})();
+"""
 
 
 def test_a_tick_on_one_phone_appears_on_the_other_and_so_does_taking_it_back(
@@ -29,6 +40,7 @@ def test_a_tick_on_one_phone_appears_on_the_other_and_so_does_taking_it_back(
 
     mine, theirs = new_phone("ticks-mine"), new_phone("ticks-theirs")
     for phone in (mine, theirs):
+        phone.page.add_init_script(COUNT_READS)
         phone.sign_in(api.slug or "", "pints of plain")
         phone.page.goto(f"/g/{api.slug}/s/{sid}/settle")
         expect(phone.page.locator("#transfers .what")).to_have_text(OWED)
@@ -91,6 +103,7 @@ def test_a_tap_during_another_phones_change_is_not_lost(new_phone, live_server):
     api.ok("POST", f"/sessions/{sid}/hands", hand_entry(HAND_2, out="Enda"), 201)
     mine, theirs = new_phone("ticks-swap-mine"), new_phone("ticks-swap-theirs")
     for phone in (mine, theirs):
+        phone.page.add_init_script(COUNT_READS)
         phone.sign_in(api.slug or "", "pints of plain")
         phone.page.goto(f"/g/{api.slug}/s/{sid}/settle")
         expect(phone.page.locator("#transfers .what")).to_have_text(OWED)
@@ -127,12 +140,15 @@ def finger_down(phone: Phone, name: str) -> tuple[float, float]:
 def heard_of_it(phone: Phone, finger: tuple[float, float]) -> None:
     """Lift the finger once the phone has fetched the page another phone changed (its live
     update asks for the session's version every 3 s, then for the page)."""
+    read = phone.page.evaluate("window.pagesRead")
     with phone.page.expect_response(
         lambda r: r.url.split("?")[0].endswith("/settle") and r.request.method == "GET",
         timeout=LIVE,
     ) as fetched:
         pass
     fetched.value.finished()
-    phone.page.wait_for_timeout(200)  # what the page does with it, it has done by now
+    # The page has read it, and so done with it what it does (kept it for when the finger
+    # lifts), before the finger lifts.
+    phone.page.wait_for_function("(read) => window.pagesRead > read", arg=read)
     phone.page.mouse.move(*finger)
     phone.page.mouse.up()

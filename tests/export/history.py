@@ -112,3 +112,70 @@ def play_a_history(table: Table) -> dict[str, int]:
     rummy_league = {"name": "Rummy league", "game": "rummy", **period, "scoring": "points"}
     table.ok("POST", f"/groups/{table.slug}/seasons", rummy_league, 201)
     return ids
+
+
+def play_the_newer_kinds(table: Table, ids: dict[str, int]) -> dict[str, int]:
+    """The kinds added since (issue 46.4) on top of ``play_a_history``: rounds of drinks
+    recorded, changed and taken back on the open Spots night and paid in the currency (one
+    payment taken back), a Kaluki night with a buy-in
+    played on, one taken back and one still waiting, a Boerenbridge night with its bids saved,
+    a Klaverjassen night with its teams, a season of places closed onto the tab with its
+    best nights and a booby prize, and Finn renamed Fionn after all of it."""
+    spots = ids["spots"]
+    pints = {"what": "pints", "amount": "18.40", "paid_by": "John", "for": ["Nora", "Enda", "John"]}
+    first = table.ok("POST", f"/sessions/{spots}/rounds", {**pints, "request_id": "r-1"}, 201)
+    crisps = {"what": "crisps 🥔", "amount": "7.50", "paid_by": "Nora", "for": ["Nora", "Finn"]}
+    table.ok("POST", f"/sessions/{spots}/rounds", crisps, 201)
+    gone = table.ok("POST", f"/sessions/{spots}/rounds", {**pints, "amount": "3"}, 201)
+    table.ok("PUT", f"/sessions/{spots}/rounds/{first['id']}", {**pints, "shares": {"Enda": 2}})
+    table.ok("DELETE", f"/sessions/{spots}/rounds/{gone['id']}", status=204)
+    # The rounds alone settle in the currency: payments given as amounts, one taken back.
+    owed = table.get(f"/sessions/{spots}/settlement")["transfers"]
+    for t in owed[:2]:
+        paid = table.ok("POST", f"/sessions/{spots}/payments",
+                        {"from": t["from"], "to": t["to"], "amount": t["amount"]}, 201)  # fmt: skip
+    table.ok("DELETE", f"/sessions/{spots}/payments/{paid['id']}", status=204)
+
+    kaluki = ids["kaluki"] = table.new_session(
+        "kaluki", ["Ann", "Bob", "Cas"], "Cas", entry="totals"
+    )
+    totals = {"Ann": 0, "Bob": 160, "Cas": 20}
+    table.ok("POST", f"/sessions/{kaluki}/hands", kaluki_entry("Ann", totals), 201)
+    table.ok("POST", f"/sessions/{kaluki}/buy_in", {"player": "Bob"})
+    table.ok("POST", f"/sessions/{kaluki}/hands", kaluki_entry("Bob", {"Ann": 30, "Cas": 140}), 201)
+    table.ok("POST", f"/sessions/{kaluki}/buy_in", {"player": "Cas"})
+    table.ok("POST", f"/sessions/{kaluki}/buy_in/take_back", {"player": "Cas"})
+    table.ok("POST", f"/sessions/{kaluki}/buy_in", {"player": "Cas", "request_id": "b-2"})
+
+    bridge = ids["boerenbridge"] = table.new_session(
+        "boerenbridge", ["Ann", "Bob", "Cas", "Dee"], "Ann", max_cards=4
+    )
+    table.ok("PUT", f"/sessions/{bridge}/bids", {"bids": {"Bob": 0, "Cas": 1, "Dee": 0, "Ann": 0}})
+    tricks = [{"player": p, "tricks": int(p == "Cas")} for p in ("Ann", "Bob", "Cas", "Dee")]
+    table.ok("POST", f"/sessions/{bridge}/hands", {"results": tricks}, 201)
+    table.ok("PUT", f"/sessions/{bridge}/bids", {"bids": {"Cas": 1, "Dee": 1, "Ann": 0, "Bob": 1}})
+
+    klaver = ids["klaverjassen"] = table.new_session(
+        "klaverjassen", ["Ann", "Bob", "Cas", "Dee"], "Dee"
+    )
+    hand = {"playing": 1, "teams": [{"team": 1, "points": 100, "roem": 20}, {"team": 2, "roem": 0}]}
+    table.ok("POST", f"/sessions/{klaver}/hands", {**hand, "pit": None}, 201)
+
+    period = {"from": "2000-01-01", "to": "2999-12-31"}
+    spring = {"name": "Spring", "game": "spot", **period, "entry_fee": 50, "booby": 5,
+              "best_of": 1, "min_nights": 1, "prizes": [70, 30]}  # fmt: skip
+    season = table.ok("POST", f"/groups/{table.slug}/seasons", spring, 201)["id"]
+    table.ok("POST", f"/groups/{table.slug}/seasons/{season}/close", {"settle": "tab"})
+    group = table.get(f"/groups/{table.slug}")
+    finn = next(p["id"] for p in group["players"] if p["name"] == "Finn")
+    opened = {"open-group": table.slug, "open-passphrase": PASSPHRASE}
+    assert table.client.post("/open", data=opened).status_code == 302  # renamed on its page
+    renamed = table.client.post(f"/g/{table.slug}/players/{finn}", data={"rename-name": "Fionn"})
+    assert renamed.status_code in (302, 303), renamed.get_data(as_text=True)[:500]
+    return ids
+
+
+def kaluki_entry(out: str, totals: dict[str, int]) -> dict[str, Any]:
+    """A Kaluki hand entered as totals: who went out, each other player's penalty."""
+    results = [{"player": p, "spots": n} for p, n in totals.items() if p != out]
+    return {"out": out, "results": results}

@@ -273,7 +273,10 @@ def _player_of_another_session(d: dict) -> None:
         (lambda d: d["seasons"][0]["options"].update(prizes=[50, 30]), "add up to 80 %"),
         (lambda d: d["seasons"][0]["options"].update(extra=1), "not as the app keeps them"),
         (lambda d: d["seasons"][1].update(on_tab=True), "its close is incomplete"),
-        (lambda d: d["seasons"][0]["closed"]["prizes"][0].update(units=10**6), "do not add up"),
+        (
+            lambda d: d["seasons"][0]["closed"]["prizes"][0].update(units=10**6),
+            "prizes are not what its pot and options make",
+        ),
         (lambda d: d["seasons"][0]["closed"]["nights"][0].update(session=999), "does not hold"),
         (lambda d: d["seasons"][0]["closed"].pop("standings"), "its table is damaged"),
     ],

@@ -1,6 +1,11 @@
 """A real backup changed at random, as a fuzzer would: the restore refuses it with a sentence
 and stores nothing, or takes it and the group answers its API as the original did.
 
+The group has every kind (issue 46.4): seasons open and closed (one onto the tab), rounds of
+drinks recorded, changed and taken back, a Kaluki night with buy-ins made, taken back and
+waiting, Boerenbridge's bids, Klaverjassen's teams, a player renamed after all of it
+(tests/export/history.py). Half the changes land in those kinds' rows and lines.
+
 One change a file: a number, a text, a key dropped, or a value of another type, anywhere in
 the file. Bounded in time: 50 files, a few seconds (LEDGER_FUZZ_EXAMPLES=2000 for a longer
 run; 1,500 passed when it was written, about one in twenty of them restored).
@@ -21,7 +26,7 @@ from ledger.backup import TABLES, BackupError, backup_group, restore_group
 from ledger.backup.check import ADDED_LATER
 from ledger.extensions import db
 from ledger.services.backups import SESSION_IDS_IN_CHANGES
-from tests.export.history import PASSPHRASE, Table, play_a_history
+from tests.export.history import PASSPHRASE, Table, play_a_history, play_the_newer_kinds
 from tests.export.test_restore_refusals import REFERENCES, every_row
 
 # Its examples are drawn inside the test: marked so that `-m hypothesis` (CI's exploring run)
@@ -90,9 +95,30 @@ class Mutation:
         return f"Mutation({self.path} {shown})"
 
 
+def newer(backup: dict[str, Any], sessions: set[int]) -> list[Path]:
+    """The places in the file that belong to the newer kinds: the seasons, the rounds, and
+    the rows and lines of the nights of the newer games (and every round's, buy-in's and
+    payment's line)."""
+    kinds = ("round.", "player.bought_in", "player.buy_in_taken_back", "payment.")
+    found = []
+    for path in paths(backup):
+        if len(path) < 2 or path[0] == "group":
+            continue
+        row = backup[path[0]][path[1]] if isinstance(backup[path[0]], list) else None
+        if not isinstance(row, dict):
+            continue
+        if path[0] in ("seasons", "rounds") or row.get("session_id") in sessions:
+            found.append(path)
+        elif path[0] == "sessions" and row["id"] in sessions:
+            found.append(path)
+        elif path[0] == "changes" and str(row["kind"]).startswith(kinds):
+            found.append(path)
+    return found
+
+
 @st.composite
-def mutations(draw, backup: dict[str, Any]) -> Mutation:
-    path = draw(st.sampled_from(paths(backup)))
+def mutations(draw, backup: dict[str, Any], focus: list[Path]) -> Mutation:
+    path = draw(st.sampled_from(focus) if draw(st.booleans()) else st.sampled_from(paths(backup)))
     value = at(backup, path)
     kind = draw(st.sampled_from(["number", "text", "drop", "type"]))
     if kind == "number" and isinstance(value, int) and not isinstance(value, bool):
@@ -159,6 +185,8 @@ def canonical(data: dict[str, Any]) -> dict[str, Any]:
                         k: rank["sessions"][v] if k in SESSION_IDS_IN_CHANGES and v else v
                         for k, v in record.items()
                     }
+            if key == "rounds":  # each share names its player by the player's id
+                row["shares"] = [[rank["players"][p], n] for p, n in row["shares"]]
             closed = row.get("closed") if key == "seasons" else None
             if isinstance(closed, dict):  # a closed season's nights, by their sessions
                 nights = [
@@ -187,6 +215,11 @@ def answers(table: Table) -> list[tuple[int, Any]]:
                     # could have given: numbers deleted nights left free are not reused).
                     body.pop("number", None)
                 out.append((response.status_code, body))
+    seasons = table.call("GET", f"/groups/{table.slug}/seasons")  # their tables, as derived
+    assert seasons.status_code < 500, seasons.get_data(as_text=True)
+    # Their order among equal last days is the file's ids' (any a file may give).
+    listed = sorted(derived(seasons.get_json())["seasons"], key=lambda s: s["name"])
+    out.append((seasons.status_code, listed))
     return out
 
 
@@ -195,7 +228,9 @@ def pages_answer(client, table: Table) -> None:
     opened = client.post("/open", data={"open-group": table.slug, "open-passphrase": PASSPHRASE})
     assert opened.status_code == 302
     group = table.get(f"/groups/{table.slug}")
-    paths = [f"/g/{table.slug}"]
+    paths = [f"/g/{table.slug}", f"/g/{table.slug}/seasons", f"/g/{table.slug}/tab"]
+    seasons = table.get(f"/groups/{table.slug}/seasons")["seasons"]
+    paths += [f"/g/{table.slug}/seasons/{s['id']}" for s in seasons]
     for s in group["sessions"]:
         board = f"/g/{table.slug}/s/{s['id']}"
         paths += [board, f"{board}/hands/new"]
@@ -216,11 +251,13 @@ def derived(answer: Any) -> Any:
 
 def test_a_backup_changed_at_random_is_refused_with_a_sentence_or_restored_faithfully(app, client):
     made = Table.new_group(client)
-    play_a_history(made)
+    ids = play_the_newer_kinds(made, play_a_history(made))
     with app.app_context():
         backup = backup_group(made.slug)
         db.session.rollback()
     backup = json.loads(json.dumps(backup))
+    focus = newer(backup, {ids[k] for k in ("spots", "kaluki", "boerenbridge", "klaverjassen")})
+    assert {p[0] for p in focus} >= {"seasons", "rounds", "changes", "sessions", "hands"}
     original = answers(made)
     pages_answer(client, made)
     slugs = (f"fuzzed-{n}" for n in itertools.count())
@@ -232,12 +269,16 @@ def test_a_backup_changed_at_random_is_refused_with_a_sentence_or_restored_faith
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
-    @given(mutations(backup))
+    @given(mutations(backup, focus))
     # What long runs found (issue 37), tried on every run: a refunded Spot night put on the
     # tab, a stake given to the open Spots night, the tab flag of a file from before the tab.
     @example(Mutation(("sessions", 2, "on_tab"), True))
     @example(Mutation(("sessions", 3, "options", "stake"), 1))
     @example(Mutation(("sessions", 0, "on_tab"), drop=True))
+    # Issue 46.4's run: Boerenbridge's bids kept with no body tripped the replay.
+    @example(Mutation(("sessions", 6, "seating", 0, "body"), None))
+    @example(Mutation(("sessions", 1, "game"), "\n"))  # said on one line
+    @example(Mutation(("seasons", 1, "id"), 1002))  # another order among equal last days
     def restore_one(change: Mutation) -> None:
         data, what = change.applied(backup), repr(change)
         slug = next(slugs)

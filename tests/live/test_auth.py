@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
 
 from tests.live.api import Api, new_group
-from tests.live.server import fresh_database, running_server
+from tests.live.server import APP_OWN_HASH, fresh_database, fresh_server, running_server
 
 # Enough wrong guesses to pass any sensible limit; the tests find the limit by trying.
 MAX_TRIES = 20
@@ -31,6 +32,16 @@ def guess_until_limited(api: Api) -> None:
         if guess(api) == 429:
             return
     pytest.fail(f"{MAX_TRIES} wrong passphrases and still no limit")
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory, external_database) -> Iterator[str]:
+    """tests/live/conftest.py's server, with the app's own slow hash: these tests are about
+    the slow checks."""
+    with fresh_server(
+        tmp_path_factory.mktemp("auth"), external_database, settings=APP_OWN_HASH
+    ) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -167,8 +178,8 @@ def test_the_limit_holds_across_two_server_processes_on_one_database(
     them count together, and past the limit either one answers 429."""
     with (
         fresh_database(external_database, tmp_path) as database_url,
-        running_server(tmp_path / "one", database_url, threads=2) as one,
-        running_server(tmp_path / "two", database_url, threads=2) as two,
+        running_server(tmp_path / "one", database_url, threads=2, settings=APP_OWN_HASH) as one,
+        running_server(tmp_path / "two", database_url, threads=2, settings=APP_OWN_HASH) as two,
     ):
         first = new_group(one)
         second = Api(two, first.slug, first.passphrase)

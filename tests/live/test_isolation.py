@@ -6,13 +6,24 @@ something in one, and for every method each address takes.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from tests.live.api import Api, hand_entry, new_group, new_spot_session
+from tests.live.server import fresh_server
 
 # Names that appear nowhere else, so finding one in an answer means group A's data leaked.
 A_PLAYERS = ["Zebedee", "Philomena", "Cornelius"]
 A_NAME = "Secret Snug Club"
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory, external_database) -> Iterator[str]:
+    """A server of this module's own: its wrong passphrases count against 127.0.0.1, which
+    the shared server's other tests sign in from (tests/live/conftest.py)."""
+    with fresh_server(tmp_path_factory.mktemp("isolation"), external_database) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
-from tests.live.server import fresh_database, running_server
+from tests.live.server import APP_OWN_HASH, fresh_database, running_server
 
 # ledger/services/auth.py: per address and group, per group; ledger serve's own default.
 ADDRESS_GROUP_LIMIT = 5
@@ -43,6 +43,7 @@ def new_address() -> str:
 def server(request, tmp_path_factory, external_database) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("together")
     settings = {"LEDGER_TRUSTED_PROXY": "1", "LEDGER_GROUP_LIMIT": str(NEW_GROUPS_AN_HOUR)}
+    settings |= APP_OWN_HASH  # slow checks, as a real server's: they contend for the slots
     with (
         fresh_database(external_database, folder) as database_url,
         running_server(

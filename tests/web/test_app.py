@@ -24,6 +24,7 @@ from ledger.cli import cli, lan_address, open_message
 from ledger.config import engine_options, normalise_database_url
 from ledger.extensions import db
 from ledger.rules.errors import RuleError
+from tests.live.server import listening_address
 
 
 @pytest.fixture
@@ -283,12 +284,6 @@ def test_the_open_message_names_an_address_a_phone_can_use(monkeypatch):
     assert "use --host 0.0.0.0" in open_message("127.0.0.1", 8000)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def ledger_command() -> list[str]:
     """The installed `ledger` script beside this Python, else `python -m ledger`."""
     script = Path(sys.executable).with_name("ledger")
@@ -296,36 +291,42 @@ def ledger_command() -> list[str]:
 
 
 def test_ledger_serve_starts_waitress_makes_the_database_and_says_where_to_connect(tmp_path):
-    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LEDGER_", "FLASK_"))}
     env |= {"LEDGER_INSTANCE_PATH": str(tmp_path), "PYTHONUNBUFFERED": "1"}
+    log = tmp_path / "stdout.txt"
 
-    with subprocess.Popen(
-        [*ledger_command(), "serve", "--port", str(port)],
-        env=env,
-        cwd=tmp_path,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    ) as server:
+    # Port 0: the server takes a free port and says which (tests/live/server.py).
+    with (
+        log.open("w") as stdout,
+        subprocess.Popen(
+            [*ledger_command(), "serve", "--port", "0"],
+            env=env,
+            cwd=tmp_path,
+            stdin=subprocess.DEVNULL,
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            text=True,
+        ) as server,
+    ):
         try:
             status, body = None, None
             deadline = time.monotonic() + 20
+            url = listening_address(server, log, deadline)
             while time.monotonic() < deadline and server.poll() is None:
                 try:
-                    url = f"http://127.0.0.1:{port}/healthz"
-                    with urllib.request.urlopen(url, timeout=1) as response:
+                    with urllib.request.urlopen(f"{url}/healthz", timeout=1) as response:
                         status, body = response.status, response.read()
                     break
                 except (urllib.error.URLError, ConnectionError, TimeoutError):
-                    time.sleep(0.1)
+                    time.sleep(0.05)
         finally:
             server.terminate()
-            out, err = server.communicate(timeout=10)
+            _, err = server.communicate(timeout=10)
 
+    out = log.read_text()
     assert status == 200, f"no answer from ledger serve\nstdout:\n{out}\nstderr:\n{err}"
     assert body == b'{"status":"ok"}\n'
+    port = url.rsplit(":", 1)[1]
     assert re.search(rf"^Pub Ledger is running\. Open http://[\d.]+:{port} ", out, re.MULTILINE)
     assert (tmp_path / "ledger.sqlite").is_file()
     assert stat.S_IMODE((tmp_path / "secret_key").stat().st_mode) == 0o600

@@ -7,6 +7,7 @@ import os
 import re
 import socket
 import sys
+from collections.abc import Iterator
 from importlib.metadata import version
 
 import pytest
@@ -61,11 +62,14 @@ def test_migrations_say_nothing_unless_asked(instance):
     assert "Running upgrade  -> " in told.output
 
 
-def closed_port() -> int:
-    """A port of 127.0.0.1 that nothing listens on (bound, then let go)."""
+@pytest.fixture
+def closed_port() -> Iterator[int]:
+    """A port of 127.0.0.1 that nothing listens on: bound here, never listened on, for as long
+    as the test runs (a port let go at once could be taken meanwhile by another test's server,
+    pytest-xdist running several at the same time)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        yield s.getsockname()[1]
 
 
 def one_sentence(result) -> str:
@@ -96,10 +100,10 @@ def psycopg_installed() -> bool:
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
 def test_a_postgresql_server_that_is_not_there_is_one_sentence(
-    instance, monkeypatch, tmp_path, command
+    instance, monkeypatch, tmp_path, command, closed_port
 ):
     monkeypatch.chdir(tmp_path)
-    port = closed_port()
+    port = closed_port
     url = f"postgresql://pub:hunter2@127.0.0.1:{port}/ledger"
     monkeypatch.setenv("LEDGER_DATABASE_URL", url)
 
@@ -115,9 +119,11 @@ def test_a_postgresql_server_that_is_not_there_is_one_sentence(
     assert "hunter2" not in line
 
 
-def test_postgresql_without_its_driver_says_which_extra_to_install(instance, monkeypatch):
+def test_postgresql_without_its_driver_says_which_extra_to_install(
+    instance, monkeypatch, closed_port
+):
     monkeypatch.setitem(sys.modules, "psycopg", None)  # as if it were not installed
-    monkeypatch.setenv("LEDGER_DATABASE_URL", f"postgresql://pub@127.0.0.1:{closed_port()}/x")
+    monkeypatch.setenv("LEDGER_DATABASE_URL", f"postgresql://pub@127.0.0.1:{closed_port}/x")
 
     assert one_sentence(ledger("init-db")) == (
         "Error: PostgreSQL needs the psycopg driver: install Pub Ledger with its postgres "
@@ -148,7 +154,9 @@ def test_a_database_file_that_cannot_be_made_is_one_sentence(instance, monkeypat
     )
 
 
-def test_a_postgresql_database_that_does_not_exist_is_one_sentence(instance, monkeypatch):
+def test_a_postgresql_database_that_does_not_exist_is_one_sentence(
+    instance, monkeypatch, closed_port
+):
     """On the PostgreSQL run (LEDGER_TEST_DATABASE_URL), a database name the server lacks;
     elsewhere a server that is not there, which reads the same."""
     test_url = os.environ.get("LEDGER_TEST_DATABASE_URL")
@@ -156,7 +164,7 @@ def test_a_postgresql_database_that_does_not_exist_is_one_sentence(instance, mon
         url = make_url(test_url).set(database="ledger_no_such_database")
         expected = 'database "ledger_no_such_database" does not exist.'
     else:
-        url = make_url(f"sqlite:////{closed_port()}/no/such/folder/ledger.sqlite")
+        url = make_url(f"sqlite:////{closed_port}/no/such/folder/ledger.sqlite")
         expected = "unable to open database file."
     monkeypatch.setenv("LEDGER_DATABASE_URL", url.render_as_string(hide_password=False))
 

@@ -15,8 +15,9 @@ from datetime import timedelta
 import pytest
 
 from ledger.config import ConfigError, environment_settings
+from tests.live.server import listening_address
 from tests.web.pages import Phone
-from tests.web.test_app import free_port, ledger_command
+from tests.web.test_app import ledger_command
 
 PROXIED = {
     "X-Forwarded-For": "203.0.113.7",
@@ -206,20 +207,21 @@ def test_the_app_reads_the_environment_over_its_config_file(tmp_path, monkeypatc
 
 
 def test_ledger_serve_behind_a_proxy_logs_each_request_with_the_phones_address(tmp_path):
-    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LEDGER_", "FLASK_"))}
     env |= {"LEDGER_INSTANCE_PATH": str(tmp_path), "PYTHONUNBUFFERED": "1"}
-    command = [*ledger_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
-    log = tmp_path / "stderr.txt"
+    # Port 0: the server takes a free port and says which (tests/live/server.py).
+    command = [*ledger_command(), "serve", "--host", "127.0.0.1", "--port", "0"]
+    log, said = tmp_path / "stderr.txt", tmp_path / "stdout.txt"
     line = " 203.0.113.7 GET /healthz 200 "
     with (
         log.open("w") as stderr,
+        said.open("w") as stdout,
         subprocess.Popen(
             [*command, "--trusted-proxy", "--access-log"],
             env=env,
             cwd=tmp_path,
             stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
+            stdout=stdout,
             stderr=stderr,
             text=True,
         ) as server,
@@ -227,24 +229,25 @@ def test_ledger_serve_behind_a_proxy_logs_each_request_with_the_phones_address(t
         try:
             answered = None
             deadline = time.monotonic() + 20
-            request = urllib.request.Request(f"http://127.0.0.1:{port}/healthz", headers=PROXIED)
+            url = listening_address(server, said, deadline)
+            request = urllib.request.Request(f"{url}/healthz", headers=PROXIED)
             while time.monotonic() < deadline and server.poll() is None:
                 try:
                     with urllib.request.urlopen(request, timeout=1) as response:
                         answered = response.status
                     break
                 except (urllib.error.URLError, ConnectionError, TimeoutError):
-                    time.sleep(0.1)
+                    time.sleep(0.05)
             # The line is written as the answer is closed, just after the phone has it.
             while time.monotonic() < deadline and line not in log.read_text():
                 time.sleep(0.05)
         finally:
             server.terminate()
-            out, _ = server.communicate(timeout=10)
+            server.wait(timeout=10)
 
-    err = log.read_text()
+    err, out = log.read_text(), said.read_text()
     assert answered == 200, f"stdout:\n{out}\nstderr:\n{err}"
-    assert f"running on http://127.0.0.1:{port} for the reverse proxy" in out
+    assert f"running on {url} for the reverse proxy" in out
     assert line in err, err
 
 
@@ -323,10 +326,9 @@ def test_two_phones_opening_pages_at_the_default_threads_leave_the_console_quiet
     import sqlite3
     from concurrent.futures import ThreadPoolExecutor
 
-    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LEDGER_", "FLASK_"))}
     env |= {"LEDGER_INSTANCE_PATH": str(tmp_path), "PYTHONUNBUFFERED": "1"}
-    base = f"http://127.0.0.1:{port}"
+    base = ""
     page = ["/", "/static/style.css", "/static/app.js", "/static/live.js", "/static/outbox.js"]
     page += ["/static/keys.js", "/static/picker.js", "/static/seats.js", "/healthz"]
 
@@ -335,16 +337,18 @@ def test_two_phones_opening_pages_at_the_default_threads_leave_the_console_quiet
             response.read()
             return response.status
 
-    log = tmp_path / "stderr.txt"
-    command = [*ledger_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    log, said = tmp_path / "stderr.txt", tmp_path / "stdout.txt"
+    # Port 0: the server takes a free port and says which (tests/live/server.py).
+    command = [*ledger_command(), "serve", "--host", "127.0.0.1", "--port", "0"]
     with (
         log.open("w") as stderr,
+        said.open("w") as stdout,
         subprocess.Popen(
             command,
             env=env,
             cwd=tmp_path,
             stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
+            stdout=stdout,
             stderr=stderr,
             text=True,
         ) as server,  # fmt: skip
@@ -352,12 +356,13 @@ def test_two_phones_opening_pages_at_the_default_threads_leave_the_console_quiet
     ):
         try:
             deadline = time.monotonic() + 30
+            base = listening_address(server, said, deadline)
             while time.monotonic() < deadline and server.poll() is None:
                 try:
                     fetch("/healthz")
                     break
                 except (urllib.error.URLError, ConnectionError, TimeoutError):
-                    time.sleep(0.1)
+                    time.sleep(0.05)
             for _ in range(10):  # two phones, each loading a page with its scripts
                 assert set(phones.map(fetch, page * 2)) == {200}
             quiet = log.read_text()
@@ -373,6 +378,6 @@ def test_two_phones_opening_pages_at_the_default_threads_leave_the_console_quiet
             assert failed.value.code == 500
         finally:
             server.terminate()
-            server.communicate(timeout=10)
+            server.wait(timeout=10)
     assert quiet == "", quiet
     assert "Traceback" in log.read_text()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -309,11 +308,24 @@ def test_phones_asking_while_a_page_is_built_wait_for_that_build():
         release.wait(10)
         return "the page", True
 
+    class Arrivals:
+        """The build's "done" event, counting the phones that come to wait for it."""
+
+        def __init__(self, done: threading.Event) -> None:
+            self.done = done
+            self.arrived = threading.Semaphore(0)
+
+        def wait(self, timeout: float | None = None) -> bool:
+            self.arrived.release()
+            return self.done.wait(timeout)
+
     pool = ThreadPoolExecutor(max_workers=4)
     first = pool.submit(cache.get_or_build, "v2", build)
     assert building.wait(10)
+    arrivals = cache._building["v2"] = Arrivals(cache._building["v2"])
     waiting = [pool.submit(cache.get_or_build, "v2", build) for _ in range(3)]
-    time.sleep(0.2)  # let them reach the wait (if they came later, the page would be kept)
+    # All three wait for the build (had they come after it, the page would be kept anyway).
+    assert all(arrivals.arrived.acquire(timeout=10) for _ in waiting)
     release.set()
     assert [f.result(10) for f in (first, *waiting)] == ["the page"] * 4
     assert len(builds) == 1

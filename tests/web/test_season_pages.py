@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+from html import unescape
 
 import pytest
 from openpyxl import load_workbook
@@ -95,6 +96,28 @@ def test_the_pages_speak_dutch(phone):
     assert "De stand" in page and "Seizoen afsluiten" in page
     group = text(html(phone.client.get(f"/g/{phone.slug}")))
     assert "Winter: Ann staat 1 voor" in group
+
+
+def test_a_close_the_page_does_not_offer_gets_the_page_back_with_its_message(phone):
+    """Issue 46.3: a `settle` the close does not know answered 500; now the season's page
+    comes back saying what to choose, the season still open, and a second close of a closed
+    season says it is closed, on its page."""
+    api_night(phone, ["Ann", "Bob"])
+    _, where = new_season(phone)
+    for settle in ("later", "", "TAB", "now\n"):
+        refused = phone.client.post(where, data={"settle": settle})
+        assert refused.status_code == 422, settle
+        page = unescape(text(html(refused)))
+        assert 'Settle a season "now" or put it on the "tab".' in page
+        assert "Close the season" in page and "Who pays whom" not in page
+    phone.client.set_cookie("lang", "nl")
+    dutch = unescape(text(html(phone.client.post(where, data={"settle": "x"}))))
+    assert 'Reken een seizoen "now" af of zet het op de lat ("tab").' in dutch
+    assert phone.client.post(where, data={"settle": "now"}).status_code == 303
+    again = phone.client.post(where, data={"settle": "tab"})
+    assert again.status_code == 409
+    assert "Het seizoen is afgesloten: de stand verandert niet meer." in text(html(again))
+    assert "Wie betaalt wie" in text(html(again))
 
 
 def test_another_groups_season_is_not_found(phone, client):

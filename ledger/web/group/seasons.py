@@ -46,16 +46,24 @@ def index(slug: str):
 @bp.route("/seasons/<int:season_id>", methods=["GET", "POST"])
 def show(slug: str, season_id: int):
     group = access.group_for_page(slug)
-    if request.method == "POST":  # a tick of its settle-up (or not), else the close (closed: 409)
+    error: RuleError | Conflict | None = None
+    if request.method == "POST":  # a tick of its settle-up (or not), else the close
         if "from" in request.form:
             _tick(group, season_id, request.form.get("paid") != "no")
-        else:  # settled now or onto the tab
+            return redirect(url_for(".show", slug=slug, season_id=season_id), 303)
+        try:  # settled now or onto the tab; refused: the season's page, saying why
             seasons.close_season(group, season_id, request.form.get("settle", "now"))
-        return redirect(url_for(".show", slug=slug, season_id=season_id), 303)
+            return redirect(url_for(".show", slug=slug, season_id=season_id), 303)
+        except (RuleError, Conflict) as e:
+            error = e
     season = seasons.season_view(group, season_id)
     paid = season.settlement
     rows = transfer_rows(paid.transfers, paid.currency) if paid else []
-    return render_template("seasons/show.html", group=group, season=season, transfers=rows)
+    said = error and error_text(error)
+    page = render_template(
+        "seasons/show.html", group=group, season=season, transfers=rows, error=said
+    )
+    return page, (409 if isinstance(error, Conflict) else 422) if error else 200
 
 
 def _tick(group: access.GroupRef, season_id: int, paid: bool) -> None:
