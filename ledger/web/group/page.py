@@ -13,10 +13,11 @@ from ledger import network, services
 from ledger.backup import backup_group, dumps
 from ledger.downloads import download, download_written, group_filename
 from ledger.export import XLSX_MIMETYPE, group_export_workbook
+from ledger.ids import form_number
 from ledger.pictures.qr import qr_svg
-from ledger.services import auth, exports, seasons, stats, tab
+from ledger.services import actors, auth, exports, seasons, stats, tab
 from ledger.services.views.groups import GroupRef
-from ledger.web import access
+from ledger.web import access, phone
 from ledger.web.forms import ConfirmForm, PassphraseForm, PlayerForm, add_error
 from ledger.web.group import history
 from ledger.words.language import error_text
@@ -84,6 +85,24 @@ def add_player(slug: str) -> Response | tuple[str, int]:
             flash(_("%(name)s joins the group.", name=player.name), "success")
             return redirect(url_for(".show", slug=slug) + "#players")
     return _group_page(slug, player_form=form, status=422)
+
+
+@bp.post("/phone")
+def this_phone(slug: str) -> Response:
+    """RULES.md §20: this phone says whose it is (or nobody's); kept on the phone."""
+    group = access.group_for_page(slug)
+    chosen = request.form.get("player", "")
+    player = actors.player_of(group.id, form_number(chosen)) if chosen else None
+    if chosen and player is None:
+        flash(_("That player is no longer in the group: choose again."), "error")
+        return redirect(url_for(".show", slug=slug) + "#this-phone")
+    if player is None:
+        flash(_("This phone is nobody's now."), "success")
+    else:
+        flash(_("This phone is %(player)s's.", player=player.name), "success")
+    response = redirect(url_for(".show", slug=slug) + "#this-phone")
+    phone.claim(response, group.id, player.id if player else None)
+    return response
 
 
 @bp.post("/players/<int:player_id>")
