@@ -46,7 +46,7 @@ def check_in(group: GroupRef, slug: str, evening_id: int):
     return response
 
 
-@bp.delete("/groups/<slug>/evenings/<int:evening_id>/players/<name>")
+@bp.delete("/groups/<slug>/evenings/<int:evening_id>/players/<path:name>")
 @with_group
 def check_out(group: GroupRef, slug: str, evening_id: int, name: str):
     return jsonify(evenings.check_out(own_group(group, slug), evening_id, name).to_json())
