@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from flask import abort, request, session
+from flask import abort, session
 
 from ledger.services import auth, pages
 from ledger.services.views.groups import GroupRef
-from ledger.web import phone
 from ledger.web.forms import renew_form_secret
 
 SESSION_KEY = "groups"
@@ -110,7 +109,7 @@ def group_for_page(slug: str) -> GroupRef:
         if found is not None:
             forget(found.group.id)
         abort(401)
-    return _open(found.group)
+    return found.group
 
 
 def session_for_page(slug: str, session_id: int) -> tuple[GroupRef, pages.SessionStamp]:
@@ -126,16 +125,7 @@ def session_for_page(slug: str, session_id: int) -> tuple[GroupRef, pages.Sessio
     group_access, stamp = found
     if stamp is None:
         abort(404)
-    return _open(group_access.group), stamp
-
-
-def _open(group: GroupRef) -> GroupRef:
-    """The group this browser's grant has opened: the page is for it, and what the request
-    changes there is done by the phone's player (or the one its form names)."""
-    phone.opened(group)
-    if request.method == "POST":
-        phone.act_on_this_phone(group, request.form.get("by"))
-    return group
+    return group_access.group, stamp
 
 
 def signed_in_group(slug: str) -> GroupRef | None:
