@@ -20,7 +20,7 @@ from datetime import timedelta
 
 from flask import Blueprint, current_app, g, request
 from itsdangerous import BadSignature, URLSafeSerializer
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
 from ledger.hosting import cookie_secure
@@ -37,6 +37,10 @@ MINE = "mine"  # the class of the phone's player's line (static/style.css)
 # (escaped), and the random part is this process's own, never sent to a browser.
 _SLOT_TAG = f"mine-{secrets.token_hex(8)}"
 _SLOT = re.compile(f"<{_SLOT_TAG}-([0-9a-f]{{16}})>")
+# A kept page's words for one name: the phone's player's, or everyone else's (``mine_or``).
+_WORDS = re.compile(
+    f"<{_SLOT_TAG}-([0-9a-f]{{16}})-yours>(.*?)<{_SLOT_TAG}-others>(.*?)<{_SLOT_TAG}-end>", re.S
+)
 
 
 def cookie_name(group_id: int) -> str:
@@ -138,6 +142,23 @@ def mine(name: str | None) -> Markup:
     return Markup(MINE if me is not None and me.name.casefold() == name.casefold() else "")
 
 
+@bp.app_template_global("mine_or")
+def mine_or(name: str | None, yours: str, others: str = "") -> Markup:
+    """``yours`` where ``name`` is this phone's player, else ``others`` ("you deal", "deals").
+
+    Only the one chosen is in the page: words hidden by the stylesheet would still be read
+    where it does not apply (a page's text copied, read without styles, a test's reading).
+    """
+    mark = mine(name)
+    if not str(mark).startswith("<"):
+        return escape(yours) if mark else escape(others)
+    tag = _SLOT_TAG
+    return Markup(
+        f"<{tag}-{_name_hash(name or '')}-yours>{escape(yours)}<{tag}-others>{escape(others)}"
+        f"<{tag}-end>"
+    )
+
+
 @bp.app_context_processor
 def _phone_player() -> dict[str, PlayerView | None]:
     """``phone_player`` in templates: the phone's player of the page's group, or None."""
@@ -148,4 +169,5 @@ def fill_slots(page: str) -> str:
     """A kept page for this phone: its player's slots marked, every other slot empty."""
     me = page_owner()
     own = _name_hash(me.name) if me is not None else None
+    page = _WORDS.sub(lambda m: m.group(2) if m.group(1) == own else m.group(3), page)
     return _SLOT.sub(lambda m: MINE if m.group(1) == own else "", page)

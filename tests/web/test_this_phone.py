@@ -53,6 +53,11 @@ def phone(client) -> Phone:
     return phone
 
 
+def say(page: str) -> str:
+    """A page's words as read without its stylesheet."""
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
 def marked(page: str) -> list[str]:
     """The names on the scoreboard's lines marked as this phone's player's."""
     return re.findall(
@@ -102,6 +107,28 @@ def test_the_kept_scoreboard_marks_each_phones_own_player_and_says_you_deal(app,
     rex_page = html(rex.client.get(rex.board))
     assert re.search(r'<span class="">Deals:? <strong id="dealer">Rex</strong>', finn_page)
     assert re.search(r'<span class="mine">Deals:? <strong id="dealer">Rex</strong>', rex_page)
+
+
+def test_the_words_for_a_phones_own_player_are_in_that_phones_page_alone(app, phone):
+    """The words "you" and "you deal" were in every phone's page, hidden by the stylesheet
+    alone: read without it (copied, a reader mode) a phone that is nobody's said "Finn you
+    deals"."""
+    finn = phone
+    claim(finn, "Finn")
+    nobody = second_phone(app, phone)
+
+    def line(page: str, name: str) -> str:
+        """The words beside ``name`` on the scoreboard (up to the score)."""
+        items = page.split('<li class="score')[1:]
+        lines = [say(item.split(">", 1)[1].split("</small>")[0]) for item in items]
+        return next(words for words in lines if words.split()[0] == name)
+
+    finn_page = html(finn.client.get(finn.board))
+    nobody_page = html(nobody.client.get(nobody.board))  # the same kept build
+    assert line(finn_page, "Finn") == "Finn you you deal"
+    assert line(nobody_page, "Finn") == "Finn deals"
+    assert line(finn_page, "Rex") == line(nobody_page, "Rex") == "Rex"
+    assert "(you deal)" in say(finn_page) and "you" not in say(nobody_page).split()
 
 
 def test_a_rename_keeps_the_phone_and_a_player_gone_reads_as_nobody(app, phone):
