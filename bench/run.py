@@ -41,6 +41,7 @@ from openpyxl import Workbook, load_workbook
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bigserver  # noqa: E402  (bench/ is not a package: run as a script)
 import seasons as season_bench  # noqa: E402
+import workbook as workbook_bench  # noqa: E402
 
 if TYPE_CHECKING:
     from flask.testing import FlaskClient
@@ -1064,6 +1065,11 @@ def main() -> int:
         # Seasons cost a page next to nothing (issue 46.2): in process, in a folder of its own.
         print("Two groups of the same nights, one with seasons …", flush=True)
         for name, value, goal, met in season_bench.season_figures(args.quick):
+            figures.append(Figure(name, value, goal, met))
+
+        # The group workbook of 10,000 nights in bounded time and memory (issue 46.5).
+        print("The group workbook of a long history …", flush=True)
+        for name, value, goal, met in workbook_bench.workbook_figures(args.quick):
             figures.append(Figure(name, value, goal, met))
 
         counts = queries_per_request(

@@ -75,6 +75,7 @@ def register_blueprints(app: Flask) -> None:
     """The pages, the health check and the JSON API."""
     from ledger import api, web
     from ledger.extensions import csrf
+    from ledger.services import actors
     from ledger.web import assets, health
 
     web.register_pages(app)
@@ -82,6 +83,8 @@ def register_blueprints(app: Flask) -> None:
     assets.init_app(app)
     app.register_blueprint(health.bp)
     app.register_blueprint(api.bp)
+    # Who acts (RULES.md §20) is set per request by the pages and the API: never carried on.
+    app.teardown_request(lambda _error: actors.forget())
     # The API authenticates every call with Basic auth and sets no cookies (API.md): a
     # forged cross-site request has nothing to ride on, so it needs no CSRF token.
     csrf.exempt(api.bp)

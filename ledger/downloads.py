@@ -4,11 +4,13 @@ makes a browser save them. The JSON API's and the pages' downloads both use thes
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+import tempfile
+from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import IO, Any
 
-from flask import Response, current_app
+from flask import Response, current_app, request
+from werkzeug.wsgi import wrap_file
 
 from ledger.rules.nights import own_name
 
@@ -43,6 +45,37 @@ def _filename(parts: list[Any], extension: str) -> str:
 def download(data: bytes | str, mimetype: str, filename: str) -> Response:
     """A file the browser saves rather than shows, never cached by a proxy on the way."""
     response = current_app.response_class(data, mimetype=mimetype)
+    response.headers.set("Content-Disposition", "attachment", filename=filename)
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+# A file written for a download is held in memory up to this size, then on disk.
+SPOOL_BYTES = 1_000_000
+
+
+def download_written(
+    write: Callable[[IO[bytes]], object], mimetype: str, filename: str
+) -> Response:
+    """A file ``write`` writes, sent as ``download`` sends one: written to a temporary file
+    first (on disk once it outgrows SPOOL_BYTES) and sent from it, so that a long history's
+    workbook is never held whole in memory. The server closes (and so removes) the file once
+    it is sent."""
+    spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)
+    try:
+        write(spool)
+        size = spool.tell()
+        spool.seek(0)
+        if size <= SPOOL_BYTES:  # still in memory: sent as bytes, the file let go now
+            with spool:
+                return download(spool.read(), mimetype, filename)
+    except BaseException:
+        spool.close()
+        raise
+    body = wrap_file(request.environ, spool)
+    response = current_app.response_class(body, mimetype=mimetype, direct_passthrough=True)
+    response.headers["Content-Length"] = str(size)
+    response.call_on_close(spool.close)
     response.headers.set("Content-Disposition", "attachment", filename=filename)
     response.headers["Cache-Control"] = "private, no-store"
     return response

@@ -268,6 +268,11 @@ class Change(Model):
     version: Mapped[int] = mapped_column(Integer)  # the session's version this change made
     before: Mapped[Any | None] = mapped_column(JSON)
     after: Mapped[Any | None] = mapped_column(JSON)
+    # Who made it (RULES.md §20): the player named for it, and the player whose phone it was
+    # made on; NULL where nobody was named ("a phone"), and for every change made before.
+    # By id, so a rename keeps them; a player gone from the group leaves NULL.
+    by_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="SET NULL"))
+    phone_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="SET NULL"))
 
 
 class SessionChart(Model):

@@ -12,6 +12,9 @@ from typing import Any, TypeVar
 from flask import g, request
 
 from ledger import services
+from ledger.api.parse import json_object, text
+from ledger.rules import RuleError
+from ledger.services import actors
 from ledger.services import auth as rules
 from ledger.services.views.groups import GroupRef
 
@@ -35,13 +38,36 @@ def request_group() -> GroupRef:
 
 
 def with_group(view: F) -> F:
-    """Authenticate first, then call ``view(group, …)``."""
+    """Authenticate first, then call ``view(group, …)``; a change is made ``by`` the player
+    the body names (API.md fifth edition), if it names one."""
 
     @wraps(view)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
-        return view(request_group(), *args, **kwargs)
+        group = request_group()
+        if request.method not in _READS:
+            acting_player(group)
+        return view(group, *args, **kwargs)
 
     return wrapped  # type: ignore[return-value]
+
+
+# Calls that change nothing: they take no ``by``.
+_READS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def acting_player(group: GroupRef) -> None:
+    """``"by": name`` in a JSON body: the player of the group who makes this change (RULES.md
+    §20); another name is refused (422 naming ``by``) before anything is read or changed. It
+    only names who did it: the credentials decide what the call may do."""
+    if request.mimetype != "application/json":
+        return  # no JSON body (a DELETE without one): nobody named; a wrong one is the view's
+    by = text(json_object(), "by")
+    if by is None:
+        return
+    if not by.strip():
+        raise RuleError("by names the player who made the change; it is empty.", field="by")
+    player = actors.named_player(group.id, by)
+    actors.act(actors.Actor(group.id, by_id=player.id))
 
 
 def own_group(group: GroupRef, slug: str) -> GroupRef:

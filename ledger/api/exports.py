@@ -9,7 +9,13 @@ from __future__ import annotations
 from ledger import backup
 from ledger.api import bp
 from ledger.api.auth import own_group, with_group
-from ledger.downloads import download, group_filename, session_filename, today
+from ledger.downloads import (
+    download,
+    download_written,
+    group_filename,
+    session_filename,
+    today,
+)
 from ledger.export import (
     CSV_MIMETYPE,
     XLSX_MIMETYPE,
@@ -50,8 +56,12 @@ def session_payments_csv(group: GroupRef, session_id: int):
 @with_group
 def group_export(group: GroupRef, slug: str):
     group = own_group(group, slug)
-    workbook = group_export_workbook(exports.group_export(group))
-    return download(workbook, XLSX_MIMETYPE, group_filename(group.slug, "xlsx"))
+    export = exports.group_export(group)
+    return download_written(
+        lambda stream: group_export_workbook(export, stream=stream),
+        XLSX_MIMETYPE,
+        group_filename(group.slug, "xlsx"),
+    )
 
 
 @bp.get("/groups/<slug>/backup.json")

@@ -90,6 +90,9 @@ ADDED_LATER: Mapping[str, Any] = MappingProxyType(
         "seasons": [],
         "rounds": [],
         "payments.cents": None,
+        # RULES.md §20: a backup made before changes named who made them names nobody.
+        "changes.by_id": None,
+        "changes.phone_id": None,
     }
 )
 
@@ -255,6 +258,8 @@ _IDS = frozenset(
         "payee_id",
         "pot_keeper_id",
         "carried_in_keeper_id",
+        "by_id",  # who made a change, and on whose phone (RULES.md §20)
+        "phone_id",
     }
 )
 

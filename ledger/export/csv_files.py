@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.export.cells import Row, _value
 from ledger.export.tables import (
+    GroupHands,
     SessionData,
-    _group_hand_row,
-    group_hands_header,
+    group_games,
     hands_table,
     payments_table,
     session_data,
@@ -63,15 +63,15 @@ def group_hands_csv(
 ) -> str:
     """The group's whole history as CSV (`ledger export GROUP FILE.csv`): the rows of the
     group workbook's Hands sheet, every hand of every session, oldest first."""
-    player_names = [str(p["name"]) for p in group.get("players") or []]
+    layout = GroupHands([str(p["name"]) for p in group.get("players") or []], group_games(group))
 
     def rows() -> Iterator[Row]:
         for item in sessions:
             session, hands, _settlement = SessionData(*item)
             for hand in hands:
-                yield _group_hand_row(session, hand, player_names)
+                yield layout.row(session, hand)
 
-    return _csv(group_hands_header(player_names), rows())
+    return _csv(layout.header(), rows())
 
 
 def group_export_csv(export: GroupExport) -> str:

@@ -16,11 +16,11 @@ from ledger.export.sheets import _new_workbook, _save, _Sheet, _width
 from ledger.export.tables import (
     FINISHED,
     STARTED,
+    GroupHands,
     SessionData,
     _add_hand_names,
     _game_name,
-    _group_hand_row,
-    group_hands_header,
+    group_games,
     night_title,
     seated_names,
     session_winners,
@@ -166,10 +166,7 @@ def group_workbook(
     # Players is the second sheet but is written last, once the totals are known. It has a
     # net money column per currency, unknown until then: its widths are set generously now.
     players_sheet = _Sheet(wb, "Players", [max(12.0, name_width)] + [14] * 10)
-    widths = [12, 7, 12, 6, name_width, name_width, name_width + 4]
-    widths += [14, 10] * len(player_names) + [11, 10, 30]
-    hands_sheet = _Sheet(wb, "Hands", widths, freeze="D2")
-    hands_sheet.header(group_hands_header(player_names))
+    hands_sheet, layout = _hands_sheet(wb, group, player_names, name_width)
 
     facts: list[SessionFacts] = []
     rounds_sheet: _Sheet | None = None  # RULES.md §6c: made with the first night's rounds
@@ -177,7 +174,7 @@ def group_workbook(
         session, hands, _settlement = SessionData(*item)
         started = session.get("started_at") or listed.get(session.get("id"), {}).get("started_at")
         sheets = (sessions_sheet, hands_sheet)
-        facts.append(_group_session(sheets, session, hands, started, player_names))
+        facts.append(_group_session(sheets, session, hands, started, layout))
         if rounds_of(session):
             rounds_sheet = rounds_sheet or _rounds_sheet(wb, player_names, name_width)
             for row in group_rounds_rows(session, night_title(session), player_names):
@@ -209,6 +206,20 @@ def _kept_beside(
         _seasons_sheet(wb, seasons, name_width)
     if evenings:
         _evenings_sheet(wb, evenings, name_width)
+
+
+def _hands_sheet(
+    wb: Workbook, group: Mapping[str, Any], player_names: Sequence[str], name_width: float
+) -> tuple[_Sheet, GroupHands]:
+    """The Hands sheet, its header written, with the own columns (Game.workbook_columns) of
+    every game the group's listing names."""
+    layout = GroupHands(player_names, group_games(group))
+    widths = [12, 7, 12, 6, name_width, name_width, name_width + 4]
+    widths += [_width(c.heading) for c in layout.of_hand]
+    widths += ([14, 10] + [_width(c.heading) for c in layout.of_player]) * len(player_names)
+    sheet = _Sheet(wb, "Hands", [*widths, 11, 10, 30], freeze="D2")
+    sheet.header(layout.header())
+    return sheet, layout
 
 
 def _rounds_sheet(wb: Workbook, names: Sequence[str], name_width: float) -> _Sheet:
@@ -304,7 +315,7 @@ def _group_session(
     session: Mapping[str, Any],
     hands: Iterable[Mapping[str, Any]],
     started: Any,
-    player_names: Sequence[str],
+    layout: GroupHands,
 ) -> SessionFacts:
     """A session on the group's Sessions and Hands sheets; its facts for the totals.
 
@@ -317,7 +328,7 @@ def _group_session(
     tally = HandTally()
     count = 0
     for hand in hands:
-        hands_sheet.row(_group_hand_row(session, hand, player_names))
+        hands_sheet.row(layout.row(session, hand))
         _add_hand_names(names, hand)
         tally.add(hand)
         count += 1
@@ -348,14 +359,16 @@ def _player_sheets(wb: Workbook, nights: Sequence[tuple[str, Night]], names: Seq
         _player_sheet(wb, _sheet_title(name, taken), history)
 
 
-def group_export_workbook(export: GroupExport) -> bytes:
-    """The group's workbook: its listing first, then each session as the service streams it."""
+def group_export_workbook(export: GroupExport, *, stream: IO[bytes] | None = None) -> bytes:
+    """The group's workbook: its listing first, then each session as the service streams it.
+    Writes to ``stream`` if given, else returns the file's bytes."""
     return group_workbook(
         export.group.to_json(),
         _each_streamed(export.streamed),
         tabs=export.tabs,
         seasons=export.seasons,
         evenings=export.evenings,
+        stream=stream,
     )
 
 

@@ -16,6 +16,7 @@ from openpyxl.utils import get_column_letter
 from ledger.export.cells import POT, REFUND_NOTE, Movement, Row, _joined, _when, exact_amount
 from ledger.export.rounds import round_movements
 from ledger.export.sheets import _Sheet, _width
+from ledger.rules.book_columns import HandColumn
 from ledger.rules.nights import night_name, own_name
 from ledger.rules.registry import GAMES
 
@@ -191,19 +192,35 @@ def session_winners(session: Mapping[str, Any]) -> list[str]:
     return [str(w) for w in session.get("winners") or []]
 
 
+def book_columns(games: Iterable[str]) -> tuple[list[HandColumn], list[HandColumn]]:
+    """The games' own columns on a Hands sheet (``Game.workbook_columns``), a hand's ones and
+    a player's ones apart, each heading once in the order the games give them."""
+    columns: dict[tuple[str, bool], HandColumn] = {}
+    for key in dict.fromkeys(games):
+        game = GAMES.get(key)
+        for column in game.workbook_columns() if game is not None else ():
+            columns.setdefault((column.heading, column.per_player), column)
+    listed = list(columns.values())
+    return [c for c in listed if not c.per_player], [c for c in listed if c.per_player]
+
+
 def hands_table(
     session: Mapping[str, Any], hands: Sequence[Mapping[str, Any]]
 ) -> tuple[Row, Iterator[Row]]:
-    """The header and rows of the Hands sheet (and hands.csv)."""
+    """The header and rows of the Hands sheet (and hands.csv): each hand, the game's own
+    columns (``Game.workbook_columns``: Boerenbridge's bids and tricks) among them."""
     money = is_money(session)
     names = seated_names(session, hands)
     extra = _hand_extras(hands, money)
+    of_hand, of_player = book_columns([str(session.get("game", ""))])
     header: Row = ["Hand", "Dealer", "Out", "Winners"]
     if "ending" in extra:
         header.append("Ending")
+    header += [c.heading for c in of_hand]
     for name in names:
         header += [f"{name} cards", f"{name} {'spots' if money else 'points'}"]
         header += [f"{name} {what}" for what in extra if what != "ending"]
+        header += [f"{name} {c.heading}" for c in of_player]
     if money:
         header += ["Pot before", "Pot after"]
 
@@ -218,10 +235,12 @@ def hands_table(
             ]
             if "ending" in extra:
                 row.append(hand.get("ending"))
+            row += [c.cell(hand, {}) for c in of_hand]
             for name in names:
                 result = by_player.get(name)
                 row += _player_cells(result, money)
                 row += [(result or {}).get(extra[w]) for w in extra if w != "ending"]
+                row += [None if result is None else c.cell(hand, result) for c in of_player]
             if money:
                 row += [hand.get("pot_before"), hand.get("pot_after")]
             yield row
@@ -382,34 +401,78 @@ def _scores(
     sheet.ws.add_chart(chart, f"{get_column_letter(len(names) + 3)}2")
 
 
-def group_hands_header(player_names: Sequence[str]) -> Row:
-    """The group's Hands sheet (and the group's CSV): a column pair per player of the group."""
-    header: Row = ["Session", "Id", "Game", "Hand", "Dealer", "Out", "Winners"]
-    for name in player_names:
-        header += [f"{name} cards", f"{name} spots or points"]
-    return [*header, "Pot before", "Pot after", "Other players"]
+def group_games(group: Mapping[str, Any]) -> list[str]:
+    """The games of the group's nights (its answer's listing), each once, oldest first."""
+    return list(dict.fromkeys(str(s.get("game", "")) for s in group.get("sessions") or []))
+
+
+class GroupHands:
+    """The group's Hands sheet (and the group's CSV): a column pair per player of the group,
+    and the own columns of the group's ``games`` (``Game.workbook_columns``), each filled
+    where it is the hand's game's and left empty for another game's hands."""
+
+    def __init__(self, player_names: Sequence[str], games: Iterable[str] = ()) -> None:
+        self.names = list(player_names)
+        self.of_hand, self.of_player = book_columns(games)
+        # Per game: the columns of the sheet that are that game's (None where not), worked
+        # out once for a history of thousands of hands.
+        self._mine: dict[str, tuple[list[HandColumn | None], list[HandColumn | None]]] = {}
+
+    def header(self) -> Row:
+        header: Row = ["Session", "Id", "Game", "Hand", "Dealer", "Out", "Winners"]
+        header += [c.heading for c in self.of_hand]
+        for name in self.names:
+            header += [f"{name} cards", f"{name} spots or points"]
+            header += [f"{name} {c.heading}" for c in self.of_player]
+        return [*header, "Pot before", "Pot after", "Other players"]
+
+    def _columns_of(self, key: str) -> tuple[list[HandColumn | None], list[HandColumn | None]]:
+        found = self._mine.get(key)
+        if found is None:
+            game = GAMES.get(key)
+            own = {(c.heading, c.per_player) for c in (game.workbook_columns() if game else ())}
+            found = self._mine[key] = (
+                [c if (c.heading, False) in own else None for c in self.of_hand],
+                [c if (c.heading, True) in own else None for c in self.of_player],
+            )
+        return found
+
+    def row(self, session: Mapping[str, Any], hand: Mapping[str, Any]) -> Row:
+        """A hand on the sheet: a player the group's answer did not list (there should be
+        none) is written in "Other players" rather than lost."""
+        money = is_money(session)
+        of_hand, of_player = self._columns_of(str(session.get("game", "")))
+        by_player = {r.get("player"): r for r in hand.get("results") or []}
+        row: Row = [
+            # API.md (fourth edition): the night as the pages name it, and its id beside it.
+            night_title(session),
+            session.get("id"),
+            _game_name(session),
+            hand.get("number"),
+            hand.get("dealer"),
+            hand.get("out"),
+            _joined(hand.get("winners") or []),
+        ]
+        row += [None if c is None else c.cell(hand, {}) for c in of_hand]
+        for name in self.names:
+            result = by_player.pop(name, None)
+            row += _player_cells(result, money)
+            row += [
+                None if c is None or result is None else c.cell(hand, result) for c in of_player
+            ]
+        others = "; ".join(
+            f"{name}: {cards_text(r)} ({_score_of(r, money)})" for name, r in by_player.items()
+        )
+        return [*row, hand.get("pot_before"), hand.get("pot_after"), others or None]
+
+
+def group_hands_header(player_names: Sequence[str], games: Iterable[str] = ()) -> Row:
+    """The group's Hands sheet's header (GroupHands)."""
+    return GroupHands(player_names, games).header()
 
 
 def _group_hand_row(
     session: Mapping[str, Any], hand: Mapping[str, Any], player_names: Sequence[str]
 ) -> Row:
-    """A hand on the group's Hands sheet: a player the group's answer did not list (there
-    should be none) is written in "Other players" rather than lost."""
-    money = is_money(session)
-    by_player = {r.get("player"): r for r in hand.get("results") or []}
-    row: Row = [
-        # API.md (fourth edition): the night as the pages name it, and its id beside it.
-        night_title(session),
-        session.get("id"),
-        _game_name(session),
-        hand.get("number"),
-        hand.get("dealer"),
-        hand.get("out"),
-        _joined(hand.get("winners") or []),
-    ]
-    for name in player_names:
-        row += _player_cells(by_player.pop(name, None), money)
-    others = "; ".join(
-        f"{name}: {cards_text(r)} ({_score_of(r, money)})" for name, r in by_player.items()
-    )
-    return [*row, hand.get("pot_before"), hand.get("pot_after"), others or None]
+    """A hand on the group's Hands sheet without any game's own columns (GroupHands)."""
+    return GroupHands(player_names).row(session, hand)

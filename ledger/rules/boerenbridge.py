@@ -28,6 +28,7 @@ from ledger.rules.base import (
     left_of,
     next_seat,
 )
+from ledger.rules.book_columns import HandColumn, hand_field, result_field
 from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.game import Game, Option, Progress, check_players
 from ledger.rules.lengths import optional_whole
@@ -435,6 +436,15 @@ class Boerenbridge(Game):
         """On paper a Boerenbridge table writes each player's bid, the tricks they took and
         the points the round scored them."""
         return (N_("Bid"), N_("Tricks"), N_("Points"))
+
+    def workbook_columns(self) -> tuple[HandColumn, ...]:
+        """The cards each player was dealt in the round, then each player's bid and tricks
+        beside the points they scored."""
+        return (
+            hand_field("Cards dealt", "cards"),
+            result_field("bid", "bid"),
+            result_field("tricks", "tricks"),
+        )
 
     def paper_rows(
         self, options: Mapping[str, Any], seats: Sequence[str], dealer: str | None, played: int

@@ -24,6 +24,7 @@ from ledger.rules.base import (
     in_play_order,
     next_seat,
 )
+from ledger.rules.book_columns import Answer, HandColumn, hand_field, result_field
 from ledger.rules.cards import Card, card_label, parse_cards
 from ledger.rules.cribbage_deal import (
     GAME_KEY,
@@ -387,6 +388,19 @@ class Cribbage(Game):
         and the board."""
         return (N_("Pegged"), N_("Hand"), N_("Crib"), N_("Board"))
 
+    def workbook_columns(self) -> tuple[HandColumn, ...]:
+        """The deal's game of the night and its starter, then each player's counts: what
+        they pegged, their show, the crib and his heels when they dealt. A count made after
+        the game was won did not count and is left empty, so a row adds up to its points."""
+        return (
+            hand_field("Game number", "game"),
+            hand_field("Starter", "starter"),
+            result_field("pegged", "pegged"),
+            HandColumn("show", _show_cell),
+            HandColumn("crib", _crib_cell),
+            HandColumn("his heels", _heels_cell),
+        )
+
     def sample_night(self, players: Sequence[str]) -> SampleNight:
         """Two players to 61: the followed player (the second) wins game 1 in the first deal,
         a deal of game 2, then deal 1 corrected (samples.py)."""
@@ -541,3 +555,27 @@ def _game_shown(game: Mapping[str, Any]) -> dict[str, Any]:
 
 
 GAME = Cribbage()
+
+
+def _heels(result: Answer) -> int:
+    """His heels in a player's show as answered (the dealer's first part, where it is)."""
+    return sum(int(p["points"]) for p in result.get("counts") or () if p["what"] == "his_heels")
+
+
+def _show_cell(_hand: Answer, result: Answer) -> Any:
+    """A player's show as counted (its points leave his heels out: they have a column)."""
+    if not result.get("counted", True):
+        return None
+    return result.get("show_points")
+
+
+def _crib_cell(hand: Answer, result: Answer) -> Any:
+    """The crib's points, on the dealer's line, where it counted."""
+    crib = hand.get("crib") or {}
+    if crib.get("dealer") != result.get("player") or not crib.get("counted", True):
+        return None
+    return crib.get("points")
+
+
+def _heels_cell(_hand: Answer, result: Answer) -> int | None:
+    return _heels(result) or None

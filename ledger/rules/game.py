@@ -1,12 +1,10 @@
 """What a game is: the base class every game of the app is (each game module makes one, and
 ``registry`` collects them), its options, and the seats every game shares.
 
-A game says what it is in class attributes (its name, its players, what its table looks like
-to a hand's form) and what it does in methods. What only some games do (a pot to finish,
-buy-ins, bonuses at the end, rounds of contracts) are methods with a default here that does
-nothing or says so, which those games override: nothing outside a game's module asks which
-game it is.
-"""
+A game says what it is in class attributes (its name, its players, its table as a hand's
+form sees it) and what it does in methods. What only some games do (a pot to finish, buy-ins,
+bonuses, rounds of contracts, a workbook's columns) are methods with a default here, which
+those games override: nothing outside a game's module asks which game it is."""
 
 from __future__ import annotations
 
@@ -29,6 +27,7 @@ from ledger.rules.base import (
     left_of,
     next_seat,
 )
+from ledger.rules.book_columns import HandColumn
 from ledger.rules.cards import JOKER, RANKS, SUITS, Card, spot_value
 from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.gameparts import Option as Option
@@ -288,11 +287,10 @@ class Game:
         return ()
 
     def paper_columns(self, options: Mapping[str, Any], seated: int) -> tuple[str, ...]:
-        """What a table writes for each player each hand on the blank paper score sheet
-        (ledger/paper.py), as message ids the sheet translates: the points melded and those
-        left in hand where both are entered (Rummy 500), the total of the cards left where a
-        hand is entered as cards and shows one ("spots"), else one column, "Points". A game
-        whose paper has other columns says them (Boerenbridge: bid, tricks and points)."""
+        """What a table writes for each player each hand on the blank paper sheet (ledger/
+        paper.py), as message ids: melded and in hand where both are entered (Rummy 500), the
+        cards' total where a hand is cards and shows one ("spots"), else "Points". A game whose
+        paper has other columns says them (Boerenbridge: bid, tricks and points)."""
         results = self.entry_fields().get("results")
         if isinstance(results, dict) and "melded" in results:
             return (N_("Melded"), N_("In hand"))
@@ -309,6 +307,11 @@ class Game:
         (Boerenbridge); None for a numbered row per hand, as many as a page holds.
         ``dealer`` deals the hand after the ``played`` ones, ``seats`` in clockwise order."""
         return None
+
+    def workbook_columns(self) -> tuple[HandColumn, ...]:
+        """The game's own columns on the workbooks' Hands sheets (ledger/export/): none unless
+        it says them (Boerenbridge's bid and tricks; Klaverjassen's teams' points)."""
+        return ()
 
     def sits_out(self, state: State) -> str | None:
         """Who sits the next hand out: the dealer, where the game's dealer is not dealt in

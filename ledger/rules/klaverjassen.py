@@ -9,12 +9,13 @@ roem counted; else it is nat and the other team scores 162 and all the roem. A g
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ledger.rules import entries, payout
 from ledger.rules.base import HandEntry, HandOutcome, PlayerResult, State, left_of, next_seat
+from ledger.rules.book_columns import Answer, HandColumn, yes_no
 from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.game import Game, Option, Progress, check_players
 from ledger.rules.samples import SampleNight, Step
@@ -328,6 +329,20 @@ class Klaverjassen(Game):
             )
         return {"teams": teams, "sheet": list(state.more.get(SHEET, []))}
 
+    def workbook_columns(self) -> tuple[HandColumn, ...]:
+        """The playing team, then each team's players, card points, roem, and whether it went
+        nat or made pit, as the wij/zij sheet has them (RULES.md, Klaverjassen)."""
+        columns = [HandColumn("Playing", _playing, per_player=False)]
+        for t in TEAMS:
+            columns += [
+                HandColumn(f"Team {t}", _team_cell(t, "players"), per_player=False),
+                HandColumn(f"Team {t} card points", _team_cell(t, "points"), per_player=False),
+                HandColumn(f"Team {t} roem", _team_cell(t, "roem"), per_player=False),
+                HandColumn(f"Team {t} nat", _team_cell(t, "nat"), per_player=False),
+                HandColumn(f"Team {t} pit", _team_cell(t, "pit"), per_player=False),
+            ]
+        return tuple(columns)
+
     def hand_phrases(self, hand: Mapping[str, Any]) -> tuple[Phrase, ...]:
         """ "Ann & Cas played: 100 card points and 20 roem against 62 and 0. Made: …"."""
         teams = {t.get("team"): t for t in hand.get("teams", ())}
@@ -426,3 +441,27 @@ def entry_phrases(entry: Mapping[str, Any]) -> tuple[Phrase, ...]:
 
 
 GAME = Klaverjassen()
+
+
+def _team_of(hand: Answer, team: Any) -> Answer:
+    """A team of a hand as the API answers it (its players, points, roem, nat, pit)."""
+    return next((t for t in hand.get("teams") or () if t.get("team") == team), {})
+
+
+def _playing(hand: Answer, _result: Answer) -> str | None:
+    """The playing team, by its players ("Ann & Cas")."""
+    players = _team_of(hand, hand.get("playing")).get("players")
+    return " & ".join(players) if players else None
+
+
+def _team_cell(team: int, key: str) -> Callable[[Answer, Answer], Any]:
+    """A team's figure on a hand's row: its players by name, its points and roem as numbers,
+    nat and pit as "yes" or "no"."""
+
+    def cell(hand: Answer, _result: Answer) -> Any:
+        value = _team_of(hand, team).get(key)
+        if key == "players":
+            return " & ".join(value) if value else None
+        return yes_no(value) if key in ("nat", "pit") else value
+
+    return cell

@@ -16,6 +16,7 @@ from typing import Any
 
 from ledger.rules import entries, payout
 from ledger.rules.base import HandEntry, HandOutcome, PlayerResult, State, left_of, next_seat
+from ledger.rules.book_columns import HandColumn, hand_field, yes_no
 from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.game import Game, Option, Preview, Progress, Typed
 from ledger.rules.lengths import optional_whole
@@ -462,6 +463,18 @@ class Skat(Game):
         first = seats[0] if known is None else next_seat(seats, known, -played)
         return PaperRows(
             (N_("Dealer"),), tuple((next_seat(seats, first, i),) for i in range(deals))
+        )
+
+    def workbook_columns(self) -> tuple[HandColumn, ...]:
+        """Each deal's declarer, the game declared and the bid, the card points the
+        declarer took, the game's value and whether it was won (an empty deal: nothing)."""
+        return (
+            hand_field("Declarer", "declarer"),
+            hand_field("Declared game", "game"),
+            hand_field("Bid", "bid"),
+            hand_field("Card points", "card_points"),
+            hand_field("Value", "value"),
+            HandColumn("Won", lambda hand, _result: yes_no(hand.get("won")), per_player=False),
         )
 
     def sample_night(self, players: Sequence[str]) -> SampleNight:

@@ -42,6 +42,35 @@ SNAPSHOT_ATTEMPTS = 5
 HAND_CHUNK = 500
 
 
+# What the group workbook costs, as bench/workbook.py measured it (RESULTS.md, issue 46.5): its
+# file's bytes and the seconds of a core it takes to write, per night and per hand. A night's
+# row is on three sheets (Sessions, its players' sheets and its first hand's); each further
+# hand is one row more. The page that offers the workbook says so when it is large.
+BOOK_BYTES_PER_NIGHT, BOOK_BYTES_PER_HAND = 300, 120
+BOOK_SECONDS_PER_NIGHT, BOOK_SECONDS_PER_HAND = 0.006, 0.0006
+LARGE_BOOK_BYTES, LARGE_BOOK_SECONDS = 5_000_000, 20.0
+
+
+@dataclass(frozen=True)
+class BookSize:
+    """About how large the group workbook is, and how long it takes to make."""
+
+    megabytes: int
+    seconds: int
+
+
+def group_workbook_size(group: GroupView) -> BookSize | None:
+    """About how large the group's workbook will be and how long it will take to make, from
+    the group's counts of nights and hands; None while it is small and quick."""
+    nights = len(group.sessions)
+    hands = sum(s.hands_played for s in group.sessions)
+    size = BOOK_BYTES_PER_NIGHT * nights + BOOK_BYTES_PER_HAND * hands
+    seconds = BOOK_SECONDS_PER_NIGHT * nights + BOOK_SECONDS_PER_HAND * hands
+    if size < LARGE_BOOK_BYTES and seconds < LARGE_BOOK_SECONDS:
+        return None
+    return BookSize(max(1, round(size / 1_000_000)), max(1, round(seconds)))
+
+
 @dataclass(frozen=True)
 class SessionExport:
     """One session as its files show it, all of one version of the session."""

@@ -27,6 +27,7 @@ from ledger.rules.codecs import outcome_to_dict
 from ledger.rules.errors import RuleError
 from ledger.rules.gameparts import Preview, Typed
 from ledger.services import charts
+from ledger.services.actors import change_views
 from ledger.services.building import build_session_view, hand_view, night_named
 from ledger.services.charts import CHART_POINTS
 from ledger.services.errors import Conflict, NotFound
@@ -454,7 +455,7 @@ def hand_history(group: GroupRef, session_id: int, number: int) -> list[ChangeVi
         )
         .order_by(Change.id)
     ).all()
-    return [ChangeView(c.kind, c.hand_number, c.at, c.version, c.before, c.after) for c in changes]
+    return change_views(changes)
 
 
 def rule_error_for_hand(number: int, e: RuleError) -> RuleError:

@@ -16,6 +16,7 @@ from sqlalchemy import and_, bindparam, func, select
 
 from ledger.extensions import db, quick_read
 from ledger.models import AccessGrant, Change, GameSession, Group
+from ledger.services.actors import change_views
 from ledger.services.auth import web_grant_holds
 from ledger.services.loading import load_session
 from ledger.services.views.groups import GroupRef
@@ -188,5 +189,5 @@ def history_page(group: GroupRef, session_id: int, page: int, per_page: int) -> 
         .offset((page - 1) * per_page)
         .limit(per_page)
     ).all()
-    views = [ChangeView(c.kind, c.hand_number, c.at, c.version, c.before, c.after) for c in changes]
+    views = change_views(changes)
     return HistoryPage(views, page, pages)

@@ -25,6 +25,7 @@ from ledger.rules.base import State
 from ledger.rules.errors import RuleError
 from ledger.rules.payout import check_stake_seats
 from ledger.rules.registry import get_game
+from ledger.services.actors import change_views
 from ledger.services.building import (
     build_session_view,
     has_rounds,
@@ -319,7 +320,7 @@ def session_history(group: GroupRef, session_id: int) -> list[ChangeView]:
     changes = db.session.scalars(
         select(Change).where(Change.session_id == row.id).order_by(Change.id)
     ).all()
-    return [ChangeView(c.kind, c.hand_number, c.at, c.version, c.before, c.after) for c in changes]
+    return change_views(changes)
 
 
 def delete_session(group: GroupRef, session_id: int) -> None:

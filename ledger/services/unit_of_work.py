@@ -15,6 +15,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from ledger.extensions import db
 from ledger.models import Change, GameSession, Group, utcnow
+from ledger.services.actors import acting
 from ledger.services.errors import Conflict
 from ledger.services.room import FREE_KINDS, check_room
 
@@ -89,7 +90,8 @@ def record(
     after: Any,
     hand_number: int | None = None,
 ) -> None:
-    """One line of the session's history, with the version the change made; the group's
+    """One line of the session's history, with the version the change made and who made it
+    (ledger/services/actors.py: the request's player, on the request's phone); the group's
     nights version moves with it when the write commits.
 
     Every change that adds to a group goes through here, so here its room is checked
@@ -99,6 +101,7 @@ def record(
     if kind not in FREE_KINDS:
         check_room(row.group_id)
     db.session.info.setdefault(_CHANGED_GROUPS, set()).add(row.group_id)
+    actor = acting(row.group_id)  # who did it (RULES.md §20): set for the request
     db.session.add(
         Change(
             session_id=row.id,
@@ -108,5 +111,7 @@ def record(
             version=row.version,
             before=before,
             after=after,
+            by_id=actor.by_id,
+            phone_id=actor.phone_id,
         )
     )

@@ -17,13 +17,13 @@ def register_pages(app: Flask) -> None:
     Flask prefers to this app-wide one.)
     """
     from ledger.services.errors import ServiceError
-    from ledger.web import access, display, evenings, i18n, nights
+    from ledger.web import access, display, evenings, i18n, nights, phone
     from ledger.web.errors import service_error_page
     from ledger.web.group import history, home, page, seasons, tab
     from ledger.web.limits import refuse_unkeepable_text
     from ledger.web.nights import hands, rounds, seats
 
-    app_wide = (home.bp, i18n.bp, display.bp)
+    app_wide = (home.bp, i18n.bp, display.bp, phone.bp)
     group_pages = (page.bp, history.bp, tab.bp, seasons.bp)  # ledger/web/group/
     night_pages = (nights.bp, seats.bp, hands.bp, rounds.bp)  # ledger/web/nights/
     evening_pages = (evenings.bp,)  # ledger/web/evenings/

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from datetime import date
 
-from flask import abort, session
+from flask import abort, request, session
 
 from ledger.services import auth, pages
 from ledger.services.views.groups import GroupRef
+from ledger.web import phone
 from ledger.web.forms import renew_form_secret
 
 SESSION_KEY = "groups"
@@ -109,7 +110,7 @@ def group_for_page(slug: str) -> GroupRef:
         if found is not None:
             forget(found.group.id)
         abort(401)
-    return found.group
+    return _open(found.group)
 
 
 def session_for_page(slug: str, session_id: int) -> tuple[GroupRef, pages.SessionStamp]:
@@ -125,7 +126,16 @@ def session_for_page(slug: str, session_id: int) -> tuple[GroupRef, pages.Sessio
     group_access, stamp = found
     if stamp is None:
         abort(404)
-    return group_access.group, stamp
+    return _open(group_access.group), stamp
+
+
+def _open(group: GroupRef) -> GroupRef:
+    """The group this browser's grant has opened: the page is for it, and what the request
+    changes there is done by the phone's player (or the one its form names)."""
+    phone.opened(group)
+    if request.method == "POST":
+        phone.act_on_this_phone(group, request.form.get("by"))
+    return group
 
 
 def signed_in_group(slug: str) -> GroupRef | None:

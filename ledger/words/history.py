@@ -1,8 +1,12 @@
 """A session's history in words: each change in a sentence with what was there before.
 
-"Hand 7 corrected: Rex 9 → K 9". The history page reads the session's changes
+"Ann corrected hand 7: Rex 9 → K 9". The history page reads the session's changes
 (services.session_history, the API's ``GET …/history``); a change of a kind this version does
 not know (a newer one records more) gets a plain line of its own, never an error.
+
+Every line names who made the change (RULES.md §20): a hand's lines begin with them ("Bob
+corrected hand 3 on Cas's phone"), the others end with it ("By Ann."); a change nobody was
+named for was made by "a phone".
 """
 
 from __future__ import annotations
@@ -39,14 +43,37 @@ def _put_on_tab(change: ChangeView) -> bool:
 
 
 def change_text(change: ChangeView, session: SessionView) -> str:
-    """One change in words; a change this page cannot read gets a plain line."""
+    """One change in words, with who made it; a change this page cannot read gets a plain
+    line."""
     words = _WORDS.get(change.kind)
     if words is not None:
         try:
-            return words(change, session)
+            said = words(change, session)
+            return said if change.kind in _HAND_KINDS else f"{said} {by_whom(change)}"
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):
             pass  # a shape this version does not know: the plain line below
-    return _("Something else changed (%(kind)s).", kind=change.kind)
+    return _("Something else changed (%(kind)s).", kind=change.kind) + " " + by_whom(change)
+
+
+def _who(change: ChangeView) -> dict[str, str]:
+    """The blanks of a hand's line: who made the change ("A phone" when nobody was named),
+    and " on Cas's phone" where it was made on another player's phone."""
+    return {"who": change.by or _("A phone"), "on_phone": _on_phone(change)}
+
+
+def _on_phone(change: ChangeView) -> str:
+    if change.by is None or change.phone is None or change.phone == change.by:
+        return ""
+    return " " + _("on %(owner)s's phone", owner=change.phone)
+
+
+def by_whom(change: ChangeView) -> str:
+    """Who made a change, as a sentence of its own: "By Ann.", "By Bob, on Cas's phone."."""
+    if change.by is None:
+        return _("By a phone.")
+    if change.phone is not None and change.phone != change.by:
+        return _("By %(player)s, on %(owner)s's phone.", player=change.by, owner=change.phone)
+    return _("By %(player)s.", player=change.by)
 
 
 def _pot(units: Any, session: SessionView) -> str:
@@ -125,13 +152,21 @@ def _created(change: ChangeView, session: SessionView) -> str:
 
 
 def _hand_said(change: ChangeView, side: Mapping[str, Any], at: SessionView) -> dict[str, Any]:
-    """A hand's number and entry (``side``), in its game's words where it has them (Skat)."""
+    """Who, a hand's number and entry (``side``), in its game's words where it has them
+    (Skat)."""
     said = " ".join(p.render(_) for p in GAMES[at.game].entry_phrases(side["entry"]))
-    return {"number": change.hand_number, "entry": said or _entry_text(side["entry"])}
+    return {
+        "number": change.hand_number,
+        "entry": said or _entry_text(side["entry"]),
+        **_who(change),
+    }
 
 
 def _hand_created(change: ChangeView, session: SessionView) -> str:
-    return _("Hand %(number)d entered: %(entry)s.", **_hand_said(change, change.after, session))
+    return _(
+        "%(who)s entered hand %(number)d%(on_phone)s: %(entry)s.",
+        **_hand_said(change, change.after, session),
+    )
 
 
 def _hand_corrected(change: ChangeView, session: SessionView) -> str:
@@ -164,9 +199,10 @@ def _hand_corrected(change: ChangeView, session: SessionView) -> str:
         said = [_hand_said(change, s, session)["entry"] for s in (change.before, change.after)]
         diffs = [" → ".join(said)] if said[0] != said[1] else []
     text = _(
-        "Hand %(number)d corrected: %(changes)s.",
+        "%(who)s corrected hand %(number)d%(on_phone)s: %(changes)s.",
         number=change.hand_number,
         changes="; ".join(diffs) or _("nothing changed"),
+        **_who(change),
     )
     recomputed = len(change.after.get("recomputed") or ())
     if recomputed:
@@ -183,8 +219,10 @@ def _yes(value: Any) -> str:
 
 
 def _hand_deleted(change: ChangeView, session: SessionView) -> str:
-    words = _hand_said(change, change.before, session)
-    return _("Hand %(number)d undone; it was: %(entry)s.", **words)
+    return _(
+        "%(who)s undid hand %(number)d%(on_phone)s; it was: %(entry)s.",
+        **_hand_said(change, change.before, session),
+    )
 
 
 def _joined(change: ChangeView, session: SessionView) -> str:
@@ -339,6 +377,9 @@ def _called(change: ChangeView, session: SessionView) -> str:
     said = GAMES[session.game].call_phrase(made.pop("call"), made, (change.hand_number or 0) + 1)
     return said.render(get_translations().gettext)  # type: ignore[union-attr]  # None: plain
 
+
+# The lines that name who made them in their own words; every other ends with ``by_whom``.
+_HAND_KINDS = frozenset({"hand.created", "hand.corrected", "hand.deleted"})
 
 _WORDS: dict[str, Callable[[ChangeView, SessionView], str]] = {
     "session.called": _called,

@@ -6,8 +6,9 @@ database as it was: the same rows and the same session versions. Bodies are vali
 with a field or two replaced by odd values (NUL, lone surrogates, control characters, huge or
 fractional numbers, wrong types, deep nesting) or raw text no parser should choke on.
 
-Issue 38's shapes are among them: a string left open and full of escaped quotes (which the
-nesting check once read in quadratic time), a finish's ``leftover_pot`` of any text, names
+Bodies may name who makes the change (``by``, API.md fifth edition), replaced by odd values
+too. Issue 38's shapes are among them: a string left open and full of escaped quotes (which
+the nesting check once read in quadratic time), a finish's ``leftover_pot`` of any text, names
 holding a line break of any kind (U+2028 too) or a slash, a Host header no address can be
 built on, a bank account's body; and afterwards no session keeps a choice for its pot but
 "carry" or "refund", and no name or account holds a line break.
@@ -31,7 +32,7 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from ledger.extensions import db
-from ledger.models import BankAccount, GameSession, Group, Player
+from ledger.models import BankAccount, Change, GameSession, Group, Player
 from tests.api.dbstate import snapshot
 from tests.api.helpers import PASSPHRASE, SEED_HAND_1, SEED_HAND_2, Table
 
@@ -159,7 +160,7 @@ def templates(table: Table) -> dict[str, dict[str, Any]]:
             "request_id": "s-1",
         },
         "api.join": {"name": "Maeve", "after": "Enda"},
-        "api.add_hand": {**HAND_3, "request_id": "h-1"},
+        "api.add_hand": {**HAND_3, "request_id": "h-1", "by": "Rex"},
         "api.correct_hand": SEED_HAND_2,
         "api.undo_hand": {},
         "api.finish": {"leftover_pot": "carry"},
@@ -172,7 +173,7 @@ def templates(table: Table) -> dict[str, dict[str, Any]]:
             "amount": "0.01",
             "currency": "EUR",
         },
-        "api.record_payment": {"from": "Finn", "to": "Enda", "units": 1},
+        "api.record_payment": {"from": "Finn", "to": "Enda", "units": 1, "by": "finn"},
     }
 
 
@@ -186,7 +187,7 @@ def changed(draw: Any, body: dict[str, Any]) -> Any:
     """``body`` with a few of its fields (at the top, in options, in a result) replaced."""
     body = json.loads(json.dumps(body))
     keys = sorted(body) + ["version", "out", "rummy", "cards_language", "ending", "extra"]
-    keys += ["leftover_pot", "pot_keeper", "settle"]
+    keys += ["leftover_pot", "pot_keeper", "settle", "by"]
     for _ in range(draw(st.integers(0, 3))):
         where = draw(st.sampled_from(["top", "options", "result"]))
         if where == "options" and isinstance(body.get("options"), dict):
@@ -332,7 +333,7 @@ def test_no_request_answers_5xx_and_a_refused_one_changes_nothing(app, client):
 def kept_clean(app: Any) -> None:
     """What the fuzz may have stored is only what the app could make: a session's choice for
     its pot is a word of the game's, and no name (a player's, a group's, an account's) holds
-    a line break (issue 38)."""
+    a line break (issue 38), and whoever a change names is a player of its group."""
     with app.app_context():
         choices = set(db.session.scalars(select(GameSession.leftover_pot)))
         names = [*db.session.scalars(select(Player.name)), *db.session.scalars(select(Group.name))]
@@ -340,6 +341,15 @@ def kept_clean(app: Any) -> None:
         db.session.rollback()
     assert choices <= {None, "carry", "refund"}, choices
     assert not [n for n in names if len(n.splitlines()) != 1], names
+    # RULES.md §20: whoever a change names ("by") is a player of the session's own group.
+    with app.app_context():
+        named = db.session.execute(
+            select(Change.id, GameSession.group_id, Player.group_id)
+            .join(GameSession, GameSession.id == Change.session_id)
+            .join(Player, Player.id == Change.by_id)
+        ).all()
+        db.session.rollback()
+    assert named and all(session_group == player_group for _, session_group, player_group in named)
 
 
 # Issue 32: the limits on anonymous writes and on a group's size, met at every turn: the test
@@ -382,7 +392,7 @@ def seeded(client: Any) -> Table:
     """A group with a money night of two hands and a night of spot totals."""
     table = Table(client)
     sid = table.session()["id"]
-    table.hand(sid, SEED_HAND_1)
+    table.hand(sid, {**SEED_HAND_1, "by": "Rex"})
     table.hand(sid, SEED_HAND_2)
     table.session(["Enda", "John", "Rex", "Finn"], dealer="Finn", entry="totals")
     # The new games, so the bodies' new fields reach their engines: a Kaluki game where Bob

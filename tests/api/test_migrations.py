@@ -241,3 +241,24 @@ def test_the_nights_there_are_get_their_numbers_in_start_order_per_game_and_name
     numbers = [table.ok("GET", f"/sessions/{sid}")["number"] for sid in made]
     assert numbers == [1, 1, 2, 1, 1]  # Hearts 1, Whist 1, Hearts 2, Spot 1, unnamed 1
     assert table.session()["number"] == 2  # and the next Spot night goes on from them
+
+
+def test_changes_from_before_who_made_them_was_kept_name_nobody_and_new_ones_name_them(empty_app):
+    """Migration c4e9a7b2d1f6 (RULES.md §20): the history written before it names nobody (by
+    null, "a phone"); a change after it names the player the call gave."""
+    empty_app.config["LEDGER_PASSPHRASE_HASH"] = "pbkdf2:sha256:1000"
+    with empty_app.app_context():
+        upgrade(directory=str(MIGRATIONS))
+    table = Table(empty_app.test_client())
+    spot = table.session()["id"]
+    table.hand(spot, {**SEED_HAND_1, "by": "Rex"})
+    with empty_app.app_context():
+        downgrade(directory=str(MIGRATIONS), revision="d8e2b6a4c9f1")
+        columns = {c["name"] for c in inspect(db.engine).get_columns("changes")}
+        assert not {"by_id", "phone_id"} & columns
+        upgrade(directory=str(MIGRATIONS))
+    assert differences(empty_app) == []
+    assert [c["by"] for c in table.ok("GET", f"/sessions/{spot}/history")] == [None, None]
+    table.hand(spot, {**SEED_HAND_2, "by": "finn"})
+    history = table.ok("GET", f"/sessions/{spot}/history")
+    assert [(c["kind"], c["by"]) for c in history][-1] == ("hand.created", "Finn")

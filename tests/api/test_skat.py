@@ -201,9 +201,23 @@ def test_skat_in_the_league_stats_and_workbook(table):
     assert ("Skat", "Skat #1") == summary[1][:2] and "Seeger–Fabian" in summary[1]
     assert [row[:4:3] for row in summary[4:7]] == [("Ann", 30), ("Bob", 226), ("Cas", -90)]
     hands = list(book["Hands"].iter_rows(values_only=True))
-    assert [row[5::2] for row in hands[1:]] == [
+    header = hands[0]
+    # Each player's points found by its header: Skat's own columns stand before them.
+    columns = [header.index(f"{name} points") for name in ("Ann", "Bob", "Cas")]
+    assert [tuple(row[i] for i in columns) for row in hands[1:]] == [
         (86, 0, 0), (0, 146, 0), (40, 40, -130), (-96, 40, 40), (0, 0, 0),
     ]  # fmt: skip
+    # Skat's own columns (Game.workbook_columns) carry the worked example's deals as RULES.md
+    # values them; the passed-in fifth deal has none.
+    own = ["Declarer", "Declared game", "Bid", "Card points", "Value", "Won"]
+    at = [header.index(name) for name in own]
+    assert [tuple(row[i] for i in at) for row in hands[1:]] == [
+        ("Ann", "clubs", 36, 78, 36, "yes"),
+        ("Bob", "grand", 48, 92, 96, "yes"),
+        ("Cas", "hearts", 40, 70, 40, "no"),
+        ("Ann", "null", 23, None, 23, "no"),
+        (None, None, None, None, None, None),
+    ]
 
 
 def test_every_game_answers_who_sits_the_next_hand_out(table):

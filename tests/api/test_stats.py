@@ -302,11 +302,11 @@ def test_the_history_page_says_every_change_in_words(table, client, app):
     assert response.status_code == 200
     text = re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))
     text = re.sub(r"\s+", " ", text)
-    assert "Spot started with Enda, John, Rex and Finn; Finn deals first." in text
-    assert "Hand 1 entered:" in text
-    assert "Hand 1 corrected: Rex 9 → K 9." in text
-    assert "Finn left the table." in text
-    assert "The night was finished; the pot of €0.20 is carried on." in text
+    assert "Spot started with Enda, John, Rex and Finn; Finn deals first. By a phone." in text
+    assert "A phone entered hand 1:" in text
+    assert "A phone corrected hand 1: Rex 9 → K 9." in text
+    assert "Finn left the table. By a phone." in text
+    assert "The night was finished; the pot of €0.20 is carried on. By a phone." in text
     # The session it went on to is gone: named as such, not by a number (issue 29: the
     # number is the session's among its game's in the group, and a deleted one has none).
     assert f"#{mistake}" not in text

@@ -42,7 +42,7 @@ def test_the_history_the_player_page_and_the_periods_on_a_phone(new_phone, live_
     expect(phone.heading(re.compile("History"))).to_be_visible()
     lines = page.locator("ol.history li")
     expect(lines.first).to_contain_text("Spot started with Enda, John, Rex and Finn")
-    expect(page.get_by_text("Hand 1 corrected: Rex 2-9 → K-9.")).to_be_visible()
+    expect(page.get_by_text("A phone corrected hand 1: Rex 2-9 → K-9.")).to_be_visible()
     expect(page.get_by_text("Finn left the table.")).to_be_visible()
     expect(lines.last).to_contain_text("The night was finished; the pot of €0.20 is carried on.")
     # Issue 29: the times were UTC; the phone (in India, +5:30) shows its own clock.

@@ -72,7 +72,7 @@ def play_a_history(table: Table) -> dict[str, int]:
     table.hand(night, {"Enda": "J 10", "John": "A 3", "Rex": "2 9", "Finn": "Q K"})
     table.hand(night, {"Enda": "", "John": "5 5 6", "Rex": "K", "Finn": "3 5"}, out="Enda")
     corrected = entry({"Enda": "J 10", "John": "A 3", "Rex": "2 8", "Finn": "Q K"})
-    table.ok("PUT", f"/sessions/{night}/hands/1", corrected)
+    table.ok("PUT", f"/sessions/{night}/hands/1", {**corrected, "by": "Rex"})  # RULES.md §20
     table.hand(night, {"Enda": "4", "John": "", "Rex": "7 7", "Finn": "K K"}, out="John")
     table.ok("DELETE", f"/sessions/{night}/hands/3", status=204)
     table.ok("POST", f"/sessions/{night}/players", {"name": "Seán", "after": "John"}, 201)
@@ -84,7 +84,7 @@ def play_a_history(table: Table) -> dict[str, int]:
     owed = [t for t in table.get(f"/sessions/{night}/settlement")["transfers"] if t["to"]]
     for t in owed[:2]:
         paid = {"from": t["from"], "to": t["to"], "units": t["units"]}
-        last = table.ok("POST", f"/sessions/{night}/payments", paid, 201)
+        last = table.ok("POST", f"/sessions/{night}/payments", {**paid, "by": t["to"]}, 201)
     table.ok("DELETE", f"/sessions/{night}/payments/{last['id']}", status=204)
 
     # Rummy to a target of 30: finished by the game itself.

@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import event
 
 from ledger.backup import find_group
-from ledger.export import group_book, group_export_workbook, group_workbook, session_data, tables
+from ledger.export import group_export_workbook, group_workbook, session_data, tables
 from ledger.extensions import db
 from ledger.services import exports
 from tests.export.history import Table, entry, play_a_history
@@ -79,7 +79,7 @@ def test_a_long_night_streams_into_the_group_workbook_as_the_whole_session_would
     fetched: list[int] = []  # the hands read by each chunk
     written = [0]  # the hands written to the Hands sheet so far
     most_held = [0]
-    read_chunk, write_row = exports.iter_hands, tables._group_hand_row
+    read_chunk, write_row = exports.iter_hands, tables.GroupHands.row
 
     def counted_chunk(group, session_id, after=0, limit=None):
         assert limit == CHUNK, "a session's hands are read a chunk at a time"
@@ -94,7 +94,7 @@ def test_a_long_night_streams_into_the_group_workbook_as_the_whole_session_would
         return write_row(*args)
 
     monkeypatch.setattr(exports, "iter_hands", counted_chunk)
-    monkeypatch.setattr(group_book, "_group_hand_row", counted_row)
+    monkeypatch.setattr(tables.GroupHands, "row", counted_row)
     streamed = table.ok("GET", f"/groups/{table.slug}/export.xlsx")
     monkeypatch.undo()
 

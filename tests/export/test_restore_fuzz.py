@@ -167,6 +167,8 @@ def canonical(data: dict[str, Any]) -> dict[str, Any]:
         "payee_id": "players",
         "pot_keeper_id": "players",
         "carried_in_keeper_id": "players",
+        "by_id": "players",
+        "phone_id": "players",
     }
     assert set(targets) == set(REFERENCES)
     for key, _ in TABLES:

@@ -33,6 +33,8 @@ REFERENCES = (
     "payee_id",
     "pot_keeper_id",
     "carried_in_keeper_id",
+    "by_id",
+    "phone_id",
 )
 
 
@@ -351,7 +353,25 @@ CRAFTED = {
         lambda d, i: d["session_players"].append({**d["session_players"][0], "id": 99999}),
         "is listed twice in session",
     ),
+    # RULES.md §20: who made a change is a player of the backup's group, by id.
+    "a change by a player the backup does not hold": (
+        lambda d, i: named_change(d).update(by_id=99999),
+        "a row of changes refers to players 99999, which it does not hold",
+    ),
+    "a change on the phone of a player the backup does not hold": (
+        lambda d, i: named_change(d).update(phone_id=99999),
+        "a row of changes refers to players 99999, which it does not hold",
+    ),
+    "a change by a name instead of an id": (
+        lambda d, i: named_change(d).update(by_id="Rex"),
+        'changes.by_id cannot be "Rex"',
+    ),
 }
+
+
+def named_change(data: dict[str, Any]) -> dict[str, Any]:
+    """The first change of the backup that names who made it."""
+    return next(c for c in data["changes"] if c["by_id"] is not None)
 
 
 @pytest.mark.parametrize("attack", list(CRAFTED))

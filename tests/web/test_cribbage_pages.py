@@ -63,7 +63,7 @@ def test_the_worked_example_on_the_pages(phone):
     settle = words(html(phone.client.get(f"{phone.board}/settle")))
     assert "Bob pays Ann €0.50" in settle
     history = words(html(phone.client.get(f"{phone.board}/history")))
-    assert "Hand 1 entered: Ann 4C 6C 7C 8C / 3, Bob 5S 5D JH 10C / 4." in history
+    assert "A phone entered hand 1: Ann 4C 6C 7C 8C / 3, Bob 5S 5D JH 10C / 4." in history
     hands = words(html(phone.client.get(f"{phone.board}/hands")))
     assert "Ann won game 1." in hands and bob + "nobs is 21." in hands
     assert "€0.50" in seen and "-€0.50" in seen.replace("−", "-")
@@ -139,7 +139,7 @@ def test_a_corrected_show_is_recounted_and_said_in_the_history(phone):
     data.update(starter=starter, crib=crib)
     assert phone.client.post(edit, data=data).status_code == 302
     history = words(html(phone.client.get(f"{phone.board}/history")))
-    assert "Hand 1 corrected: Bob 5S 5D JH 10C / 4 → 5S 5D QH 10C / 4." in history
+    assert "A phone corrected hand 1: Bob 5S 5D JH 10C / 4 → 5S 5D QH 10C / 4." in history
     assert (
         "Bob's show: 15-2, 15-4, 15-6, 15-8, 15-10, 15-12, 15-14, three of a kind is 20."
         in board(phone)

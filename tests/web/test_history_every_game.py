@@ -37,8 +37,8 @@ def test_no_history_line_says_nothing(client, key):
     if night.finish is not None:
         table.ok("POST", f"/sessions/{sid}/finish", dict(night.finish))
     lines = history_lines(table, sid)
-    hands = [line for line in lines if line.startswith("Hand ")]
-    assert any(" entered: " in line for line in hands), lines
+    # Each entry says who entered it (RULES.md §20); no phone here is anyone's: "A phone".
+    assert any(re.match(r"A phone entered hand \d+: ", line) for line in lines), lines
     for line in lines:
         assert not EMPTY.search(line), f"{key}: {line!r}"
         # The sample's correction types Bob as "bob" (samples.py): still Bob, and unchanged.

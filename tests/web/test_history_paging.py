@@ -33,8 +33,8 @@ def test_a_long_history_is_paged_oldest_first_with_earlier_and_later_links(night
 
     first = html(night.client.get(address))
     assert [line.split(":")[0] for line in lines(first)] == [
-        "Spot started with Enda, John, Rex and Finn; Finn deals first.",
-        "Hand 1 entered",
+        "Spot started with Enda, John, Rex and Finn; Finn deals first. By a phone.",
+        "A phone entered hand 1",
     ]
     assert "Page 1 of 3" in first
     assert 'rel="prev"' not in first
@@ -42,11 +42,14 @@ def test_a_long_history_is_paged_oldest_first_with_earlier_and_later_links(night
     assert unescape(later) == f"{address}?page=2"
 
     second = html(night.client.get(unescape(later)))
-    assert [line.split(":")[0] for line in lines(second)] == ["Hand 2 entered", "Hand 3 entered"]
+    assert [line.split(":")[0] for line in lines(second)] == [
+        "A phone entered hand 2",
+        "A phone entered hand 3",
+    ]
     assert "Page 2 of 3" in second and 'rel="prev"' in second and 'rel="next"' in second
 
     last = html(night.client.get(f"{address}?page=3"))
-    assert [line.split(":")[0] for line in lines(last)] == ["Hand 4 entered"]
+    assert [line.split(":")[0] for line in lines(last)] == ["A phone entered hand 4"]
     assert 'rel="next"' not in last
 
 

@@ -181,9 +181,17 @@ def browser(client: Any) -> tuple[Phone, list[int]]:
     """A browser signed in to a group with a Spot night under way with a round of drinks, a
     night on the tab with a payment, a finished night paid at the table, two seasons, a Kaluki
     night with a buy-in, a Boerenbridge night with its bids saved, a Klaverjassen night with
-    a hand, and a player called AC/DC; the ids of the sessions, payments, rounds and seasons."""
+    a hand, and a player called AC/DC, the phone said to be John's; the ids of the sessions,
+    payments, rounds and seasons."""
     phone = table_of_four(client)
     phone.add_players("AC/DC")
+    # RULES.md §20: this phone is John's, so what its forms store names him and kept_clean's
+    # check that whoever a change names is of its group has changes to look at.
+    group = html(client.get(f"/g/{phone.slug}"))
+    john = re.search(r'<option value="(\d+)"(?: selected)?>John</option>', group)
+    assert john, group
+    claimed = client.post(f"/g/{phone.slug}/phone", data={"player": john.group(1)})
+    assert claimed.status_code == 302, html(claimed)
     phone.start()
     phone.enter(HAND_1)
     phone.enter(HAND_2, out="Enda")

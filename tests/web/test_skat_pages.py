@@ -59,9 +59,9 @@ def test_the_worked_example_on_the_list(phone):
     assert "Cas played ♥ hearts after a bid of 40 and took 70 card points." in seen
     assert "With 1, game 2, hand 3 × 10 = 30: overbid at 40." in seen
     history = words(html(phone.client.get(f"/g/{phone.slug}/s/{phone.session_id}/history")))
-    assert "Hand 3 entered: Cas: ♥ hearts, bid 40, with 1, hand, 70 card points." in history
-    assert "Hand 4 entered: Ann: Null, bid 23, a trick." in history
-    assert "Hand 5 entered: all passed." in history
+    assert "A phone entered hand 3: Cas: ♥ hearts, bid 40, with 1, hand, 70 card points." in history
+    assert "A phone entered hand 4: Ann: Null, bid 23, a trick." in history
+    assert "A phone entered hand 5: all passed." in history
 
 
 def test_the_value_shows_before_saving_and_nothing_is_saved(phone):
@@ -97,7 +97,7 @@ def test_a_correction_shows_the_deal_as_entered_and_recomputes(phone):
     assert "Bob: Grand 72 lost" in seen  # without 1, game 2, hand 3 × 24, lost twice
     history = words(html(phone.client.get(f"/g/{phone.slug}/s/{phone.session_id}/history")))
     assert (
-        "Hand 2 corrected: Bob: Grand, bid 48, without 1, hand, 92 card points → "
+        "A phone corrected hand 2: Bob: Grand, bid 48, without 1, hand, 92 card points → "
         "Bob: Grand, bid 48, without 1, hand, 50 card points."
     ) in history
 

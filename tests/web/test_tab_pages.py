@@ -152,7 +152,7 @@ def test_the_history_says_a_correction_changed_the_tab(phone):
 
     history = html(phone.client.get(f"/g/{phone.slug}/s/{sid}/history"))
     assert "The game was put on the tab." in history
-    assert "Hand 3 corrected" in history and "The tab changed with it at once." in history
+    assert "A phone corrected hand 3" in history and "The tab changed with it at once." in history
     assert "€1.33" in html(phone.client.get(f"/g/{phone.slug}/tab"))
 
 

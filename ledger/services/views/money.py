@@ -46,10 +46,17 @@ class BalanceView:
         or on a night with rounds the total (RULES.md §6c)."""
         return self.amount if self.total is None else self.total
 
+    @property
+    def left(self) -> Decimal:
+        """What the transfers still move for the player, in coins: paid (negative) or received
+        (positive) after the payments made ("you owe", "you are owed": RULES.md §20)."""
+        settled = self.amount if self.settled is None else self.settled
+        return settled if self.outstanding_amount is None else self.outstanding_amount
+
     def to_json(self) -> dict[str, Any]:
         settled = self.amount if self.settled is None else self.settled
         outstanding = self.units if self.outstanding is None else self.outstanding
-        left = settled if self.outstanding_amount is None else self.outstanding_amount
+        left = self.left
         found = {
             "player": self.player,
             "units": self.units,

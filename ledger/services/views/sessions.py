@@ -184,6 +184,9 @@ class ChangeView:
     version: int
     before: Any
     after: Any
+    # RULES.md §20: who made it and on whose phone, by their names now; None for nobody named.
+    by: str | None = None
+    phone: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -193,4 +196,6 @@ class ChangeView:
             "version": self.version,
             "before": self.before,
             "after": self.after,
+            "by": self.by,
+            "phone": self.phone,
         }

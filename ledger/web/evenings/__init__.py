@@ -22,15 +22,10 @@ from ledger.downloads import download
 from ledger.pictures.qr import qr_svg
 from ledger.rules import GAMES, RuleError
 from ledger.services import Conflict, evenings
-from ledger.web import access
+from ledger.web import access, phone
 from ledger.web.display import transfer_rows
 from ledger.words.evenings import checkin_title, seat_words
 from ledger.words.language import error_text
-
-try:  # RULES.md §20's seam, "this phone is Ann's" (branch `phone`; docs/layout.md)
-    from ledger.web import phone  # type: ignore[attr-defined,unused-ignore]
-except ImportError:  # until it lands: a phone's page is reached by its player's address
-    phone = None
 
 bp = Blueprint("evenings", __name__, url_prefix="/g/<slug>/evenings")
 
@@ -124,8 +119,7 @@ def check_in(slug: str, evening_id: int):
             response = redirect(
                 url_for(".mine", slug=slug, evening_id=evening_id, player_id=player_id), 303
             )
-            if phone is not None:
-                phone.claim(response, group.id, player_id)
+            phone.claim(response, group.id, player_id)  # RULES.md §20: the phone is theirs
             return response
     view = evenings.evening_view(group, evening_id)
     page = render_template(

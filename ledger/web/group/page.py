@@ -6,16 +6,18 @@ from urllib.parse import urlsplit, urlunsplit
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from ledger import network, services
 from ledger.backup import backup_group, dumps
-from ledger.downloads import download, group_filename
+from ledger.downloads import download, download_written, group_filename
 from ledger.export import XLSX_MIMETYPE, group_export_workbook
+from ledger.ids import form_number
 from ledger.pictures.qr import qr_svg
-from ledger.services import auth, exports, seasons, stats, tab
+from ledger.services import actors, auth, exports, seasons, stats, tab
 from ledger.services.views.groups import GroupRef
-from ledger.web import access
+from ledger.web import access, phone
 from ledger.web.forms import ConfirmForm, PassphraseForm, PlayerForm, add_error
 from ledger.web.group import history
 from ledger.words.language import error_text
@@ -44,8 +46,25 @@ def _group_page(slug: str, player_form: PlayerForm | None = None, status: int = 
         just_made=request.args.get("new") == "1",
         tabs=tab.group_tabs(group),  # RULES.md §6a
         seasons=seasons.seasons_under_way(group),  # RULES.md §13
+        workbook=workbook_note(exports.group_workbook_size(view)),  # issue 46.5
     )
     return html if status == 200 else (html, status)
+
+
+def workbook_note(size: exports.BookSize | None) -> str | None:
+    """What the page says before a large workbook is downloaded: its size and its wait."""
+    if size is None:
+        return None
+    minutes = round(size.seconds / 60)
+    if minutes < 2:
+        wait = _("about a minute") if size.seconds >= 45 else _("under a minute")
+    else:
+        wait = ngettext("about %(num)d minute", "about %(num)d minutes", minutes)
+    return _(
+        "A large file: about %(megabytes)d MB, %(wait)s to make.",
+        megabytes=size.megabytes,
+        wait=wait,
+    )
 
 
 @bp.get("")
@@ -66,6 +85,24 @@ def add_player(slug: str) -> Response | tuple[str, int]:
             flash(_("%(name)s joins the group.", name=player.name), "success")
             return redirect(url_for(".show", slug=slug) + "#players")
     return _group_page(slug, player_form=form, status=422)
+
+
+@bp.post("/phone")
+def this_phone(slug: str) -> Response:
+    """RULES.md §20: this phone says whose it is (or nobody's); kept on the phone."""
+    group = access.group_for_page(slug)
+    chosen = request.form.get("player", "")
+    player = actors.player_of(group.id, form_number(chosen)) if chosen else None
+    if chosen and player is None:
+        flash(_("That player is no longer in the group: choose again."), "error")
+        return redirect(url_for(".show", slug=slug) + "#this-phone")
+    if player is None:
+        flash(_("This phone is nobody's now."), "success")
+    else:
+        flash(_("This phone is %(player)s's.", player=player.name), "success")
+    response = redirect(url_for(".show", slug=slug) + "#this-phone")
+    phone.claim(response, group.id, player.id if player else None)
+    return response
 
 
 @bp.post("/players/<int:player_id>")
@@ -203,8 +240,9 @@ def sign_out_everywhere(slug: str) -> Response:
 @bp.get("/export.xlsx")
 def export(slug: str) -> Response:
     group = access.group_for_page(slug)
-    return download(
-        group_export_workbook(exports.group_export(group)),
+    export = exports.group_export(group)
+    return download_written(
+        lambda stream: group_export_workbook(export, stream=stream),
         XLSX_MIMETYPE,
         group_filename(group.slug, "xlsx"),
     )

@@ -11,6 +11,7 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 
 from ledger.lru import PageCache
+from ledger.web.phone import fill_slots
 
 T = TypeVar("T")
 
@@ -39,14 +40,17 @@ def without_form_token(render: Callable[[], T]) -> T:
     field = _token_field()
     own = g.pop(field, None)
     setattr(g, field, TOKEN_SLOT)
+    g.phone_slots = True  # the phone's player's marks too (ledger/web/phone.py)
     try:
         return render()
     finally:
         g.pop(field, None)
+        g.pop("phone_slots", None)
         if own is not None:
             setattr(g, field, own)
 
 
 def with_form_token(page: str) -> str:
-    """A kept page for this browser: its own CSRF token (Flask-WTF's) in each form's slot."""
-    return page.replace(TOKEN_SLOT, str(escape(generate_csrf())))
+    """A kept page for this browser: its own CSRF token (Flask-WTF's) in each form's slot,
+    its phone's player marked."""
+    return fill_slots(page.replace(TOKEN_SLOT, str(escape(generate_csrf()))))
