@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 
 from ledger.extensions import db
 from ledger.models import Evening, EveningPlayer, EveningTable, GameSession, Player, utcnow
@@ -36,6 +36,7 @@ from ledger.rules.evening_options import evening_fields, money_of
 from ledger.rules.league import Rules, league_points, night_places
 from ledger.rules.registry import GAMES, get_game
 from ledger.services.errors import Conflict, NotFound
+from ledger.services.evening_seats import load_evening
 from ledger.services.groups import check_player_name, name_key, players_for
 from ledger.services.league import night_result
 from ledger.services.loading import read_session
@@ -102,7 +103,7 @@ def check_in(group: GroupRef, evening_id: int, name: Any) -> tuple[EveningView, 
     Answers the evening and the player's id (the phone that checked in becomes theirs)."""
 
     def work() -> tuple[EveningView, int]:
-        row = _load(group, evening_id, lock=True)  # another group's: not found, first
+        row = load_evening(group, evening_id, lock=True)  # another group's: not found, first
         player_name = check_player_name(name, field="player")
         _check_before_draw(row)
         player = players_for(group.id, [player_name])[name_key(player_name)]
@@ -126,7 +127,7 @@ def check_out(group: GroupRef, evening_id: int, name: str) -> EveningView:
     """The player checked out again, until the draw (NotFound if not checked in)."""
 
     def work() -> EveningView:
-        row = _load(group, evening_id, lock=True)
+        row = load_evening(group, evening_id, lock=True)
         _check_before_draw(row)
         found = db.session.scalar(
             select(EveningPlayer)
@@ -162,7 +163,7 @@ def draw_next_round(group: GroupRef, evening_id: int, seed: int | None = None) -
     chosen = secrets.randbits(SEED_BITS) if seed is None else seed
 
     def work() -> RoundView:
-        row = _load(group, evening_id, lock=True)
+        row = load_evening(group, evening_id, lock=True)
         if row.status != "open":
             raise _closed()
         drawn = _rounds(group, row)
@@ -214,7 +215,7 @@ def close_evening(group: GroupRef, evening_id: int, settle: Any = None) -> Eveni
         raise RuleError('Settle an evening "now" or put it on the "tab".', field="settle")
 
     def work() -> EveningView:
-        row = _load(group, evening_id, lock=True)
+        row = load_evening(group, evening_id, lock=True)
         if row.status != "open":
             raise _closed()
         drawn = _rounds(group, row)
@@ -236,7 +237,7 @@ def close_evening(group: GroupRef, evening_id: int, settle: Any = None) -> Eveni
 
 
 def evening_view(group: GroupRef, evening_id: int) -> EveningView:
-    return _view(group, _load(group, evening_id))
+    return _view(group, load_evening(group, evening_id))
 
 
 def group_evenings(group: GroupRef) -> list[EveningView]:
@@ -441,23 +442,3 @@ def _counts(value: Any) -> dict[str, int]:
     if not isinstance(value, Mapping):
         return {}
     return {str(p): int(n) for p, n in value.items()}
-
-
-def _load(group: GroupRef, evening_id: int, *, lock: bool = False) -> Evening:
-    """The group's evening; another group's answers as a missing one. With ``lock`` it is
-    locked for the rest of the transaction (SQLite: by a write to it; else FOR UPDATE)."""
-    sqlite = db.session.get_bind().dialect.name == "sqlite"
-    if lock and sqlite:
-        db.session.execute(
-            update(Evening)
-            .where(Evening.id == evening_id, Evening.group_id == group.id)
-            .values(status=Evening.status)
-            .execution_options(synchronize_session=False)
-        )
-    wanted = select(Evening).where(Evening.id == evening_id, Evening.group_id == group.id)
-    if lock and not sqlite:
-        wanted = wanted.with_for_update()
-    row = db.session.scalar(wanted)
-    if row is None:
-        raise NotFound("There is no evening {id}.", id=evening_id)
-    return row

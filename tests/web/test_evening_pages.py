@@ -137,3 +137,32 @@ def test_the_page_in_german(phone):
     where = new_evening(phone)
     page = text(html(phone.client.get(where, headers={"Accept-Language": "de"})))
     assert "Einchecken" in page and "Scanne den Code mit deinem Handy" in page
+
+
+def test_a_tables_page_refuses_a_player_of_another_table_naming_them_and_their_table(phone):
+    where = new_evening(phone, game="spot")  # seven at Spot: a table of 4 and one of 3
+    for name in SEVEN:
+        phone.client.post(where, data={"action": "check_in", "player": name})
+    assert phone.client.post(where, data={"action": "draw"}).status_code == 303
+    evening = phone.client.get(f"/api/v1/groups/{phone.slug}/evenings", headers=phone_auth(phone))
+    first, second = evening.get_json()["evenings"][0]["rounds"][0]["tables"]
+    board = f"/g/{phone.slug}/s/{second['session']}"
+    guest = first["players"][0]
+    joined = phone.client.post(
+        f"{board}/join", data={"join-name": guest, "after": second["players"][0]}
+    )
+    assert joined.status_code == 302
+    shown = text(html(phone.client.get(joined.headers["Location"])))
+    assert f"{guest} is at table {first['table']} in this round: a player sits at one table." in (
+        shown
+    )
+    session = phone.client.get(f"/api/v1/sessions/{second['session']}", headers=phone_auth(phone))
+    assert [p["name"] for p in session.get_json()["players"]] == second["players"]
+    dutch = phone.client.post(
+        f"{board}/join",
+        data={"join-name": guest, "after": second["players"][0]},
+        headers={"Accept-Language": "nl"},
+    )
+    assert f"{guest} zit in deze ronde aan tafel {first['table']}" in text(
+        html(phone.client.get(dutch.headers["Location"], headers={"Accept-Language": "nl"}))
+    )
