@@ -7,13 +7,16 @@
   night started at once, in one write; two draws at the same moment draw one round.
 - ``evening_view``, ``group_evenings``: the evening now, its list built from each table's
   night as its read model shows it (services/night.py, services/league.py).
-- ``close_evening``: the list kept as it closed, its balances settled as a season's.
+- ``close_evening``: the list kept as it closed, its balances settled as a season's;
+  ``tick_evening``: a transfer of that settle-up ticked as paid, or the tick taken back, kept
+  with the list as a season's are (services/seasons.py ``ticked``).
 """
 
 from __future__ import annotations
 
 import random
 import secrets
+import zlib
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
@@ -42,7 +45,7 @@ from ledger.services.league import night_result
 from ledger.services.loading import read_session
 from ledger.services.night import NightView, night_of
 from ledger.services.room import EVENING_HANDS, check_room
-from ledger.services.seasons import settle_balances
+from ledger.services.seasons import settle_balances, ticked
 from ledger.services.sessions import start_night
 from ledger.services.unit_of_work import write
 from ledger.services.views.evenings import (
@@ -55,6 +58,7 @@ from ledger.services.views.evenings import (
     TableView,
 )
 from ledger.services.views.groups import GroupRef
+from ledger.services.views.money import TransferView
 
 # The draw's seeds are kept in a column of 32 bits on every database.
 SEED_BITS = 31
@@ -236,6 +240,24 @@ def close_evening(group: GroupRef, evening_id: int, settle: Any = None) -> Eveni
     return write(work)
 
 
+def tick_evening(
+    group: GroupRef, evening_id: int, source: Any, target: Any, paid: bool = True
+) -> TransferView:
+    """A transfer of a closed evening's settle-up ticked as paid, or its tick taken back: kept
+    with the list as it closed, as a season's ticks are, so every phone's page shows it; the
+    evening is locked, so two phones ticking at once take turns (twice is once)."""
+
+    def work() -> TransferView:
+        row = load_evening(group, evening_id, lock=True)
+        row.closed, transfer = ticked(
+            _view(group, row).settlement, row.closed, row.name, source, target, paid
+        )
+        db.session.flush()
+        return transfer
+
+    return write(work)
+
+
 def evening_view(group: GroupRef, evening_id: int) -> EveningView:
     return _view(group, load_evening(group, evening_id))
 
@@ -261,7 +283,8 @@ def evening_of_session(group: GroupRef, session_id: int) -> NightAtEvening | Non
 
 def evening_stamp(group: GroupRef, evening_id: int) -> str:
     """What the evening's pages poll: one query, changing with every check-in, draw, hand,
-    correction and finish at any of its tables, and with its close."""
+    correction and finish at any of its tables, with its close and every tick of its
+    settle-up (the list kept at the close is read only then: an open evening's is empty)."""
     tables = (
         select(func.coalesce(func.sum(GameSession.version), 0))
         .join(EveningTable, EveningTable.session_id == GameSession.id)
@@ -274,13 +297,14 @@ def evening_stamp(group: GroupRef, evening_id: int) -> str:
         .scalar_subquery()
     )
     found = db.session.execute(
-        select(Evening.status, tables, checked).where(
+        select(Evening.status, tables, checked, Evening.closed).where(
             Evening.id == evening_id, Evening.group_id == group.id
         )
     ).first()
     if found is None:
         raise NotFound("There is no evening {id}.", id=evening_id)
-    return f"{found[0]}-{found[1]}-{found[2]}"
+    ticks = sorted(f"{t['from']}>{t['to']}" for t in (found[3] or {}).get("paid", ()))
+    return f"{found[0]}-{found[1]}-{found[2]}-{zlib.crc32(chr(0).join(ticks).encode())}"
 
 
 def group_players(group: GroupRef) -> list[tuple[int, str]]:

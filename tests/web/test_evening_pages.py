@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+from html import unescape
 
 import pytest
 from pypdf import PdfReader
@@ -27,7 +28,7 @@ def phone_auth(phone: Phone) -> dict[str, str]:
 
 
 def text(page: str) -> str:
-    return " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
 def new_evening(phone: Phone, game: str = "cribbage") -> str:
@@ -166,3 +167,81 @@ def test_a_tables_page_refuses_a_player_of_another_table_naming_them_and_their_t
     assert f"{guest} zit in deze ronde aan tafel {first['table']}" in text(
         html(phone.client.get(dutch.headers["Location"], headers={"Accept-Language": "nl"}))
     )
+
+
+def _closed_evening(phone: Phone) -> str:
+    """Four at an Any game evening, €5 each, one round: Dee wins the €20 pot, closed now."""
+    form = {"name": "Drive", "game": "tally", "rounds": "1", "scoring": "points",
+            "entry_fee": "500", "prizes": "100", "request_id": "e2"}  # fmt: skip
+    where = phone.client.post(f"/g/{phone.slug}/evenings", data=form).headers["Location"]
+    for name in SEVEN[:4]:
+        phone.client.post(where, data={"action": "check_in", "player": name})
+    assert phone.client.post(where, data={"action": "draw"}).status_code == 303
+    api = f"/api/v1/groups/{phone.slug}/evenings"
+    drawn = phone.client.get(api, headers=phone_auth(phone)).get_json()["evenings"][0]
+    session = drawn["rounds"][0]["tables"][0]["session"]
+    results = [{"player": p, "points": i} for i, p in enumerate(SEVEN[:4])]
+    for call, body in ((f"/api/v1/sessions/{session}/hands", {"results": results}),
+                       (f"/api/v1/sessions/{session}/finish", {})):  # fmt: skip
+        assert phone.client.post(call, json=body, headers=phone_auth(phone)).status_code < 300
+    assert phone.client.post(where, data={"action": "close", "settle": "now"}).status_code == 303
+    return where
+
+
+def test_a_closed_evenings_settle_up_has_a_shared_tick_per_payment(app, phone):
+    where = _closed_evening(phone)
+    page = html(phone.client.get(where))
+    stamp = re.search(r'data-version="([^"]+)"', page).group(1)
+    pressed = re.findall(r'aria-pressed="(\w+)"[^>]*>.*?<span class="what">([^<]+)<', page, re.S)
+    assert pressed == [("false", f"{p} pays Dee €5.00") for p in ("Ann", "Bob", "Cas")]
+
+    tick = {"from": "Bob", "to": "Dee", "paid": "yes"}
+    for _ in range(2):  # a double tap is one tick
+        assert phone.client.post(where, data=tick).status_code == 303
+    page = html(phone.client.get(where))
+    assert "Ticked: Bob paid Dee €5.00." in text(page)
+    assert page.count('aria-pressed="true"') == 1
+    assert re.search(r'aria-pressed="true"[^>]*>.*?Bob pays Dee €5\.00', page, re.S)
+    # Every phone sees it: another browser's page, and the wall screen's poll moves on.
+    other = Phone(app.test_client(), slug=phone.slug)
+    opened = other.client.post(
+        "/open", data={"open-group": phone.slug, "open-passphrase": PASSPHRASE}
+    )
+    assert opened.status_code == 302
+    assert html(other.client.get(where)).count('aria-pressed="true"') == 1
+    polled = phone.client.get(f"{where}/version.json").get_json()["version"]
+    assert polled != stamp
+
+    wrong = phone.client.post(where, data={"from": "Dee", "to": "Bob", "paid": "yes"})
+    page = html(phone.client.get(wrong.headers["Location"]))
+    assert "Drive's settle-up has no payment from Dee to Bob." in text(page)
+    assert page.count('aria-pressed="true"') == 1
+
+    for payer in ("Ann", "Cas"):
+        phone.client.post(where, data={**tick, "from": payer})
+    assert "Everything is paid." in text(html(phone.client.get(where)))
+    phone.client.post(where, data={**tick, "paid": "no"})
+    page = html(phone.client.get(where))
+    assert "Taken back: Bob paid Dee €5.00." in text(page)
+    assert page.count('aria-pressed="true"') == 2 and "Everything is paid." not in page
+
+
+def test_an_evenings_ticks_follow_a_rename_and_an_open_evening_has_none(phone):
+    where = _closed_evening(phone)
+    phone.client.post(where, data={"from": "Bob", "to": "Dee", "paid": "yes"})
+    bob = re.search(
+        r'action="(/g/[^"]+/players/\d+)"[^>]*>\s*<input[^>]*>\s*<div class="field">\s*'
+        r'<label for="rename-\d+">New name for Bob',
+        html(phone.client.get(f"/g/{phone.slug}")),
+    )
+    assert bob, "Bob's rename form"
+    assert phone.client.post(bob.group(1), data={"rename-name": "Bobby"}).status_code == 302
+    page = html(phone.client.get(where))
+    assert re.search(r'aria-pressed="true"[^>]*>.*?Bobby pays Dee €5\.00', page, re.S)
+    assert "1 evening played · 0 won" in text(html(phone.client.get(f"/g/{phone.slug}/p/Bobby")))
+    assert "1 evening played · 1 won" in text(html(phone.client.get(f"/g/{phone.slug}/p/Dee")))
+
+    opened = new_evening(phone)
+    refused = phone.client.post(opened, data={"from": "Bob", "to": "Dee", "paid": "yes"})
+    page = html(phone.client.get(refused.headers["Location"]))
+    assert "Cribbage drive has no payments of its own to tick." in text(page)

@@ -23,7 +23,7 @@ from ledger.pictures.qr import qr_svg
 from ledger.rules import GAMES, RuleError
 from ledger.services import Conflict, evenings
 from ledger.web import access, phone
-from ledger.web.display import transfer_rows
+from ledger.web.display import tick_words, transfer_rows
 from ledger.words.evenings import checkin_title, seat_words
 from ledger.words.language import error_text
 
@@ -54,9 +54,13 @@ def index(slug: str):
 
 @bp.route("/<int:evening_id>", methods=["GET", "POST"])
 def show(slug: str, evening_id: int):
-    """The organiser's page: check players in and out, draw, close; every table live."""
+    """The organiser's page: check players in and out, draw, close; every table live; once
+    closed, its settle-up with a tick per payment."""
     group = access.group_for_page(slug)
     error = None
+    if request.method == "POST" and "from" in request.form:  # a tick of its settle-up
+        _tick(group, evening_id, request.form.get("paid") != "no")
+        return redirect(url_for(".show", slug=slug, evening_id=evening_id), 303)
     if request.method == "POST" and request.form.get("action") in ACTIONS:
         try:
             _act(group, evening_id, request.form)
@@ -94,6 +98,17 @@ def _act(group: access.GroupRef, evening_id: int, form) -> None:
         evenings.draw_next_round(group, evening_id)
     elif action == "close":
         evenings.close_evening(group, evening_id, form.get("settle", "now"))
+
+
+def _tick(group: access.GroupRef, evening_id: int, paid: bool) -> None:
+    """A transfer of the closed evening's settle-up ticked as paid (or not), as a season's."""
+    form = request.form
+    try:
+        done = evenings.tick_evening(group, evening_id, form.get("from"), form.get("to"), paid)
+    except (RuleError, Conflict) as e:
+        return flash(error_text(e), "error")
+    currency = evenings.evening_view(group, evening_id).currency
+    flash(tick_words(done, currency, paid), "success")
 
 
 @bp.get("/<int:evening_id>/version.json")
