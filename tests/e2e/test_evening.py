@@ -1,6 +1,7 @@
-"""A club evening of 7 in Chromium (RULES.md §19): seven phones check in by the link of the
-QR code, the organiser's page draws a table of 4 and one of 3, every phone opens its own
-table by itself, and the organiser's page follows both tables live as they play a round."""
+"""A club evening of 7 in Chromium (RULES.md §19): seven phones new to the group (no cookies,
+no passphrase) check in by the link of the QR code, the organiser's page draws a table of 4
+and one of 3, every phone opens its own table by itself, and the organiser's page follows
+both tables live as they play a round."""
 
 from __future__ import annotations
 
@@ -26,11 +27,16 @@ def test_seven_phones_check_in_and_the_organiser_follows_two_tables(new_phone, l
     link = wall.page.locator("#check-in-link").get_attribute("href") or ""
     wall.check_width("evening before the draw")
 
+    expect(wall.page.locator("#check-in-until time")).to_be_visible()  # when the code ends
+    assert "/join/" in link  # an invite to the group, landing on the check-in
+
     phones = {}
     for name in SEVEN:
+        # A phone new to the group: a browser of its own, no cookies, never told the
+        # passphrase. The code signs it in and lands on the evening's check-in.
         phone = new_phone(f"evening-{name.lower()}")
-        phone.sign_in(api.slug or "", PASSPHRASE)
         phone.page.goto(link)
+        expect(phone.page).to_have_url(re.compile(rf"/evenings/{evening['id']}/check-in$"))
         phone.page.get_by_label("Not in the list? Your name").fill(name)
         phone.button("Check in").tap()
         expect(phone.page.locator("#waiting")).to_contain_text("Waiting for the draw")

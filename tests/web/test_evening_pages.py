@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import io
 import re
+import time
+from datetime import UTC, datetime, timedelta
 from html import unescape
+from types import SimpleNamespace
 
 import pytest
 from pypdf import PdfReader
 
+from ledger.services.auth import invites
 from tests.api.helpers import basic
 from tests.web.pages import PASSPHRASE, Phone, html
 
@@ -41,9 +45,12 @@ def new_evening(phone: Phone, game: str = "cribbage") -> str:
 def test_phones_check_in_by_the_qr_page_and_the_draw_opens_each_table(phone):
     where = new_evening(phone)
     page = html(phone.client.get(where))
-    link = re.search(r'id="check-in-link" href="([^"]+)"', page)
+    link = re.search(r'id="check-in-link"[^>]* href="([^"]+)"', page)
     assert link is not None and "<svg" in page
-    check_in = link.group(1).replace("http://localhost", "")
+    landed = phone.client.get(link.group(1).replace("http://localhost", ""))
+    assert landed.status_code == 302
+    check_in = landed.headers["Location"]
+    assert check_in.endswith("/check-in")
     mine = {}
     for name in SEVEN[:4]:
         answer = phone.client.post(check_in, data={"player": name})
@@ -245,3 +252,67 @@ def test_an_evenings_ticks_follow_a_rename_and_an_open_evening_has_none(phone):
     refused = phone.client.post(opened, data={"from": "Bob", "to": "Dee", "paid": "yes"})
     page = html(phone.client.get(refused.headers["Location"]))
     assert "Cribbage drive has no payments of its own to tick." in text(page)
+
+
+def check_in_code(phone: Phone, where: str) -> str:
+    """The path of the check-in QR code's link on the organiser's page."""
+    link = re.search(r'id="check-in-link"[^>]* href="([^"]+)"', html(phone.client.get(where)))
+    assert link is not None
+    return link.group(1).replace("http://localhost", "")
+
+
+def test_a_fresh_phone_scans_the_check_in_code_and_checks_in_without_the_passphrase(app, phone):
+    where = new_evening(phone)
+    page = html(phone.client.get(where))
+    code = check_in_code(phone, where)
+    assert code.startswith("/join/")
+    # The page says until when the code lets a phone in: six hours from now.
+    until = re.search(r'id="check-in-until">[^<]*<time datetime="([^"]+)"', page)
+    assert until is not None
+    left = datetime.fromisoformat(until.group(1)) - datetime.now(UTC)
+    assert timedelta(hours=5, minutes=59) < left <= timedelta(hours=6)
+
+    stranger = app.test_client()  # no cookies: never signed in to the group
+    assert stranger.get(where).status_code == 401
+    landed = stranger.get(code)
+    assert landed.status_code == 302
+    assert landed.headers["Location"] == f"{where}/check-in"
+    shown = text(html(stranger.get(landed.headers["Location"])))
+    assert "Tap your name to check in" in shown
+    checked = stranger.post(landed.headers["Location"], data={"player": "Fay"})
+    assert checked.status_code == 303
+    assert "Waiting for the draw" in text(html(stranger.get(checked.headers["Location"])))
+    assert "1 player checked in" in text(html(phone.client.get(where)))
+    # Signed in as an invite signs in: the group's pages open, and this phone is Fay's.
+    assert stranger.get(f"/g/{phone.slug}").status_code == 200
+    assert "This phone is Fay's." in text(html(stranger.get(f"/g/{phone.slug}")))
+
+
+def test_the_check_in_code_ends_and_is_void_once_every_phone_is_signed_out(app, phone, monkeypatch):
+    where = new_evening(phone)
+    code = check_in_code(phone, where)
+    later = time.time() + 6 * 3600
+    monkeypatch.setattr(invites, "time", SimpleNamespace(time=lambda: later))
+    stranger = app.test_client()
+    expired = stranger.get(code)
+    assert expired.status_code == 410
+    assert "This check-in code has expired" in text(html(expired))
+    assert stranger.get(where).status_code == 401
+    monkeypatch.undo()
+
+    # Within its time, and as every invite: void once every phone is signed out.
+    code = check_in_code(phone, where)
+    assert phone.client.post(f"/g/{phone.slug}/sign-out-everywhere").status_code in (302, 303)
+    void = app.test_client().get(code)
+    assert void.status_code == 404
+
+
+def test_the_check_in_code_opens_no_other_group(app, phone):
+    where = new_evening(phone)
+    code = check_in_code(phone, where)
+    other = Phone(app.test_client())
+    other.create_group("Other crowd")
+    stranger = app.test_client()
+    assert stranger.get(code).status_code == 302
+    assert stranger.get(f"/g/{other.slug}").status_code == 401
+    assert stranger.get(f"/g/{other.slug}/evenings").status_code == 401
