@@ -123,7 +123,11 @@ class EveningView:
             "status": self.status,
             "options": dict(self.options),
             "rounds_to_play": self.rounds,
-            **{k: v for k, v in self.money.items()},
+            # The list's and the money's options as a season's ``options`` holds them (the
+            # prizes as percentages): beside the game's ``options``, whose own names (Any
+            # game's stake has a currency and unit value too) they must not overwrite, and
+            # apart from ``prizes`` below, what the pot pays each player.
+            "money": dict(self.money),
             "players": list(self.players),
             "rounds": [r.to_json() for r in self.drawn],
             "standings": [line.to_json() for line in self.standings.lines],
