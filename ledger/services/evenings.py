@@ -40,7 +40,13 @@ from ledger.rules.league import Rules, league_points, night_places
 from ledger.rules.registry import GAMES, get_game
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.evening_seats import load_evening
-from ledger.services.groups import check_player_name, name_key, players_for
+from ledger.services.groups import (
+    check_new_name,
+    check_player_name,
+    find_players,
+    name_key,
+    players_for,
+)
 from ledger.services.league import night_result
 from ledger.services.loading import read_session
 from ledger.services.night import NightView, night_of
@@ -110,6 +116,9 @@ def check_in(group: GroupRef, evening_id: int, name: Any) -> tuple[EveningView, 
         row = load_evening(group, evening_id, lock=True)  # another group's: not found, first
         player_name = check_player_name(name, field="player")
         _check_before_draw(row)
+        if name_key(player_name) not in find_players(group.id, [player_name]):
+            # A new player's name is part of their page's address, as wherever one joins.
+            check_new_name(player_name, field="player")
         player = players_for(group.id, [player_name])[name_key(player_name)]
         known = db.session.scalar(
             select(EveningPlayer).where(

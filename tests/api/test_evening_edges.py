@@ -3,7 +3,7 @@ found, each a test that failed before its fix."""
 
 from __future__ import annotations
 
-from tests.api.helpers import Table
+from tests.api.helpers import Table, error
 from tests.api.test_evenings import evenings, new_evening, play_round
 
 FOUR = ["Ann", "Bob", "Cas", "Dee"]
@@ -46,3 +46,16 @@ def test_the_answer_keeps_the_prize_percentages_apart_from_the_prizes_paid(table
     assert listed[0]["money"] == closed["money"] and listed[0]["prizes"] == closed["prizes"]
 
 
+
+
+def test_a_new_name_checked_in_is_one_a_players_page_can_carry(table):
+    evening = new_evening(table, players=FOUR)
+    at = f"{evenings(table)}/{evening['id']}"
+    for name in ("/Eve", "..", "Eve/./x"):
+        refused = table.post(f"{at}/players", {"player": name})
+        assert "part of the player's web address" in error(refused, 422, "player")
+    assert table.ok("GET", at)["players"] == FOUR
+    names = [p["name"] for p in table.ok("GET", f"/groups/{table.slug}")["players"]]
+    assert sorted(names) == FOUR
+    # A slash within a name is as a player's page carries it ("AC/DC").
+    assert table.ok("POST", f"{at}/players", {"player": "AC/DC"}, 201)["players"][-1] == "AC/DC"
