@@ -1,6 +1,8 @@
 """A club evening's hold on its tables' seats (RULES.md §19): a player sits at one table a round.
 
-``load_evening`` reads (and with ``lock`` locks) the group's evening; ``check_one_table`` is
+``load_evening`` reads (and with ``lock`` locks) the group's evening; ``closed_evening_of``
+names the closed evening a night is a table of (its list is kept: the night stays finished);
+``check_one_table`` is
 what a night asks before a player joins it by hand (services/sessions.py ``join_session``):
 the draw seats each player once, and a table's night must not seat a second time a player
 whose result another table of the same round already counts. It lives apart from
@@ -38,6 +40,16 @@ def load_evening(group: GroupRef, evening_id: int, *, lock: bool = False) -> Eve
     if row is None:
         raise NotFound("There is no evening {id}.", id=evening_id)
     return row
+
+
+def closed_evening_of(session_id: int) -> str | None:
+    """The name of the closed club evening whose table the night ``session_id`` is, or None
+    (a night of no evening, or of one still open)."""
+    return db.session.scalar(
+        select(Evening.name)
+        .join(EveningTable, EveningTable.evening_id == Evening.id)
+        .where(EveningTable.session_id == session_id, Evening.status == "closed")
+    )
 
 
 def check_one_table(group: GroupRef, session_id: int, name: str) -> None:

@@ -184,12 +184,13 @@ def draw_next_round(group: GroupRef, evening_id: int, seed: int | None = None) -
             raise Conflict(
                 "All {rounds} rounds of the evening are drawn.", field="round", rounds=row.rounds
             )
-        if drawn and not drawn[-1].finished:
+        playing = _playing(drawn)
+        if playing is not None:
             raise Conflict(
                 "Round {next} is drawn when every table of round {last} has finished.",
                 field="round",
                 next=len(drawn) + 1,
-                last=len(drawn),
+                last=playing,
             )
         players = _checked_in(row)
         game = get_game(row.game)
@@ -220,6 +221,12 @@ def draw_next_round(group: GroupRef, evening_id: int, seed: int | None = None) -
     return write(work)
 
 
+def _playing(drawn: Sequence[RoundView]) -> int | None:
+    """The first round with a table still playing, or None. Not only the last: a night of an
+    earlier round may be reopened to correct a hand, and the list waits for it too."""
+    return next((r.round for r in drawn if not r.finished), None)
+
+
 def close_evening(group: GroupRef, evening_id: int, settle: Any = None) -> EveningView:
     """The evening closed: its list kept as it stands, its balances settled now or put on
     the group's tab. Every table's night is finished first (its points are final then)."""
@@ -232,11 +239,12 @@ def close_evening(group: GroupRef, evening_id: int, settle: Any = None) -> Eveni
         if row.status != "open":
             raise _closed()
         drawn = _rounds(group, row)
-        if drawn and not drawn[-1].finished:
+        playing = _playing(drawn)
+        if playing is not None:
             raise Conflict(
                 "The evening closes when every table of round {last} has finished.",
                 field="settle",
-                last=len(drawn),
+                last=playing,
             )
         found = _list(group, row, drawn)
         row.closed = list_to_dict(found)

@@ -35,6 +35,7 @@ from ledger.services.building import (
     player_name,
 )
 from ledger.services.errors import Conflict
+from ledger.services.evening_seats import closed_evening_of
 from ledger.services.keepers import checked_keeper
 from ledger.services.loading import load_session, session_game
 from ledger.services.unit_of_work import record, write
@@ -212,6 +213,13 @@ def _reopen_refusal(row: GameSession) -> Conflict | None:
     if row.on_tab:
         return Conflict(
             "{night} is on the tab: take it off the tab before reopening it.", night=night
+        )
+    evening = closed_evening_of(row.id)
+    if evening is not None:  # RULES.md §19: a closed evening's list is kept as it closed
+        return Conflict(
+            "{night} is a table of {evening}, which is closed: its list is kept as it closed.",
+            night=night,
+            evening=evening,
         )
     if row.carried_into_id is not None:
         return Conflict(

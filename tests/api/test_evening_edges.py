@@ -59,3 +59,44 @@ def test_a_new_name_checked_in_is_one_a_players_page_can_carry(table):
     assert sorted(names) == FOUR
     # A slash within a name is as a player's page carries it ("AC/DC").
     assert table.ok("POST", f"{at}/players", {"player": "AC/DC"}, 201)["players"][-1] == "AC/DC"
+
+
+def _two_rounds_played(table: Table) -> tuple[str, int]:
+    """An evening of four whose two rounds are played; its address and round 1's night."""
+    evening = new_evening(table, players=FOUR, entry_fee=500, prizes=[100])
+    at = f"{evenings(table)}/{evening['id']}"
+    first = table.ok("POST", f"{at}/rounds", {}, 201)
+    play_round(table, first["tables"], {"Ann": 40, "Bob": 30, "Cas": 20, "Dee": 10})
+    second = table.ok("POST", f"{at}/rounds", {}, 201)
+    play_round(table, second["tables"], {"Ann": 40, "Bob": 30, "Cas": 20, "Dee": 10})
+    return at, first["tables"][0]["session"]
+
+
+def test_the_evening_waits_for_an_earlier_rounds_table_reopened(table):
+    at, first = _two_rounds_played(table)
+    table.ok("POST", f"/sessions/{first}/reopen", {})  # a hand of round 1 to correct
+    refused = table.post(f"{at}/close", {"settle": "now"})
+    assert error(refused, 409, "settle") == (
+        "The evening closes when every table of round 1 has finished."
+    )
+    assert table.ok("GET", at)["status"] == "open"
+    corrected = {"results": [{"player": p, "points": 50 if p == "Dee" else 0} for p in FOUR]}
+    table.ok("PUT", f"/sessions/{first}/hands/1", corrected)
+    table.ok("POST", f"/sessions/{first}/finish", {})
+    closed = table.ok("POST", f"{at}/close", {"settle": "now"})
+    # Round 1 as corrected: Dee first (4 places' points), the other three share second (3).
+    assert [(s["player"], s["rounds"]) for s in closed["standings"]] == [
+        ("Ann", [3, 4]), ("Bob", [3, 3]), ("Dee", [4, 1]), ("Cas", [3, 2]),
+    ]  # fmt: skip
+
+
+def test_a_closed_evenings_table_stays_as_it_closed(table):
+    at, first = _two_rounds_played(table)
+    closed = table.ok("POST", f"{at}/close", {"settle": "now"})
+    refused = table.post(f"/sessions/{first}/reopen", {})
+    assert error(refused, 409) == (
+        "Any game #1 is a table of Preisskat, which is closed: its list is kept as it closed."
+    )
+    now = table.ok("GET", at)
+    assert now["rounds"] == closed["rounds"] and now["standings"] == closed["standings"]
+    assert table.ok("GET", f"/sessions/{first}")["status"] == "finished"

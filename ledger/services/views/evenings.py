@@ -100,15 +100,19 @@ class EveningView:
 
     @property
     def may_draw(self) -> bool:
-        """Whether the next round may be drawn now (the evening open, rounds left, the last
-        round's tables all finished)."""
-        now = self.round_now
+        """Whether the next round may be drawn now (the evening open, rounds left, every
+        table drawn so far finished: an earlier round's may be reopened)."""
         return (
             self.status == "open"
             and bool(self.players)
             and len(self.drawn) < self.rounds
-            and (now is None or now.finished)
+            and all(r.finished for r in self.drawn)
         )
+
+    @property
+    def may_close(self) -> bool:
+        """Whether the evening may close now: open, a round drawn, every table finished."""
+        return self.status == "open" and bool(self.drawn) and all(r.finished for r in self.drawn)
 
     @property
     def checking_in(self) -> bool:
