@@ -441,7 +441,9 @@ def _rounds(group: GroupRef, row: Evening) -> tuple[RoundView, ...]:
 
 def _table(table: EveningTable, night: NightView) -> TableView:
     view = night.session
-    seated = tuple(p.name for p in view.players if p.active)
+    # Everyone the night seated, in seat order: one who left still sat at this table for the
+    # round (their result counts on the list, and they met its players for the next draw).
+    seated = tuple(p.name for p in view.players)
     places = night_places(night_result(night, seated))
     first = tuple(p for p in seated if places.get(p) == 1)
     deals = view.parts.get("deals")

@@ -100,3 +100,23 @@ def test_a_closed_evenings_table_stays_as_it_closed(table):
     now = table.ok("GET", at)
     assert now["rounds"] == closed["rounds"] and now["standings"] == closed["standings"]
     assert table.ok("GET", f"/sessions/{first}")["status"] == "finished"
+
+
+def test_a_player_who_left_their_table_keeps_their_result_on_the_list(table):
+    evening = new_evening(table, game="spot", rounds=1, entry_fee=500)
+    at = f"{evenings(table)}/{evening['id']}"
+    tables = table.ok("POST", f"{at}/rounds", {}, 201)["tables"]
+    four = next(t for t in tables if len(t["players"]) == 4)
+    a, b, c, d = four["players"]
+    # Spot: the fewest spots wins; d holds the most (20) and pays the most, then goes home.
+    cards = {a: "9-10", b: "A-3", c: "2-9", d: "Q-K"}
+    table.hand(four["session"], {"results": [{"player": p, "cards": x} for p, x in cards.items()]})
+    table.ok("DELETE", f"/sessions/{four['session']}/players/{d}")
+    for t in tables:
+        table.ok("POST", f"/sessions/{t['session']}/finish", {})
+    closed = table.ok("POST", f"{at}/close", {"settle": "now"})
+    seated = next(t for t in closed["rounds"][0]["tables"] if t["session"] == four["session"])
+    assert seated["players"] == four["players"]  # d sat at it for the round
+    line = next(s for s in closed["standings"] if s["player"] == d)
+    assert line["rounds"] == [1]  # last of four at the table: one point for places, not none
+    assert sum(b["units"] for b in closed["settlement"]["balances"]) == 0
