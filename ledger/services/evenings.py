@@ -167,12 +167,16 @@ def _check_before_draw(row: Evening) -> None:
         )
 
 
-def draw_next_round(group: GroupRef, evening_id: int, seed: int | None = None) -> RoundView:
+def draw_next_round(
+    group: GroupRef, evening_id: int, seed: int | None = None, wanted: int | None = None
+) -> RoundView:
     """The next round drawn and each table's night started, all in one write.
 
     The evening is locked for the write, and its tables are unique per (round, table): two
     draws at the same moment (or a draw beside the last table finishing) end as one round
-    drawn, the other refused as the state it then finds says."""
+    drawn, the other refused as the state it then finds says. ``wanted``: the round the
+    caller means to draw (a page's button, "Draw round 2"); drawn already, it is answered
+    as it was drawn, so a double tap draws it once and never the round after."""
     chosen = secrets.randbits(SEED_BITS) if seed is None else seed
 
     def work() -> RoundView:
@@ -180,6 +184,8 @@ def draw_next_round(group: GroupRef, evening_id: int, seed: int | None = None) -
         if row.status != "open":
             raise _closed()
         drawn = _rounds(group, row)
+        if wanted is not None and 1 <= wanted <= len(drawn):
+            return drawn[wanted - 1]
         if len(drawn) >= row.rounds:
             raise Conflict(
                 "All {rounds} rounds of the evening are drawn.", field="round", rounds=row.rounds

@@ -46,8 +46,6 @@ def test_the_answer_keeps_the_prize_percentages_apart_from_the_prizes_paid(table
     assert listed[0]["money"] == closed["money"] and listed[0]["prizes"] == closed["prizes"]
 
 
-
-
 def test_a_new_name_checked_in_is_one_a_players_page_can_carry(table):
     evening = new_evening(table, players=FOUR)
     at = f"{evenings(table)}/{evening['id']}"

@@ -24,7 +24,7 @@ from ledger import evening_paper
 from ledger.downloads import download
 from ledger.pictures.qr import qr_svg
 from ledger.rules import GAMES, RuleError
-from ledger.services import Conflict, auth, evenings
+from ledger.services import Conflict, NotFound, auth, evenings
 from ledger.web import access, phone
 from ledger.web.display import tick_words, transfer_rows
 from ledger.web.group.page import invite_link
@@ -110,11 +110,22 @@ def _act(group: access.GroupRef, evening_id: int, form) -> None:
     if action == "check_in":
         evenings.check_in(group, evening_id, form.get("player", ""))
     elif action == "check_out":
-        evenings.check_out(group, evening_id, form.get("player", ""))
+        try:
+            evenings.check_out(group, evening_id, form.get("player", ""))
+        except NotFound:  # a double tap: the first tap checked them out
+            evenings.evening_view(group, evening_id)  # (another group's evening: not found)
     elif action == "draw":
-        evenings.draw_next_round(group, evening_id)
+        # The button says which round it draws: a second tap finds it drawn, and is done.
+        wanted = form.get("round", "")
+        number = int(wanted) if wanted.isdecimal() and len(wanted) <= 3 else None
+        evenings.draw_next_round(group, evening_id, wanted=number)
     elif action == "close":
-        evenings.close_evening(group, evening_id, form.get("settle", "now"))
+        try:
+            evenings.close_evening(group, evening_id, form.get("settle", "now"))
+        except Conflict:
+            if evenings.evening_view(group, evening_id).status != "closed":
+                raise
+            # A double tap: the first tap closed it, and the page shows its settle-up.
 
 
 def _tick(group: access.GroupRef, evening_id: int, paid: bool) -> None:
