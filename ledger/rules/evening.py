@@ -11,6 +11,7 @@ fees (the entry fee and, in Skat, the lost-game fees): they add up to zero.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -102,17 +103,21 @@ def evening_list(
             won[player] += result.won.get(player, 0)
             lost[player] += result.lost.get(player, 0)
 
-    def key(p: str) -> tuple[int, int]:
+    def key_of(p: str) -> tuple[int, int]:
         total = sum(v or 0 for v in points[p])
         played = [v for v in points[p] if v is not None]
         second = won[p] - lost[p] if by_games else max(played, default=0)
         return (-total, -second)
 
-    ordered = sorted(players, key=lambda p: (key(p), p.casefold(), p))
+    # Each key once, and each rank by a search of the sorted keys (1 + those strictly
+    # ahead): comparing every player with every other cost 0.8 s a view at 500 checked in.
+    key = {p: key_of(p) for p in players}
+    ahead = sorted(key.values())
+    ordered = sorted(players, key=lambda p: (key[p], p.casefold(), p))
     lines = tuple(
         Line(
             player=p,
-            rank=1 + sum(key(o) < key(p) for o in players),
+            rank=1 + bisect_left(ahead, key[p]),
             total=sum(v or 0 for v in points[p]),
             rounds=tuple(points[p]),
             won_games=won[p],

@@ -99,3 +99,22 @@ def test_the_balances_add_up_to_zero_and_the_pot_is_paid_out_whole(
     if found.pot:
         assert sum(p.units for p in found.prizes) == found.pot
         assert sum(found.balances().values()) == 0
+
+
+@given(
+    firsts=st.lists(st.integers(-3, 3), min_size=1, max_size=30),
+    seconds=st.lists(st.one_of(st.none(), st.integers(-3, 3)), min_size=30, max_size=30),
+)
+def test_a_rank_is_one_more_than_the_players_strictly_ahead(firsts, seconds) -> None:
+    # Few distinct points, many ties: the shared ranks the binary search of the keys finds
+    # must be the rule's, one more than those with a better total (or equal, better best).
+    players = [f"P{i}" for i in range(len(firsts))]
+    results = [
+        TableResult(1, dict(zip(players, firsts, strict=False))),
+        TableResult(2, {p: v for p, v in zip(players, seconds, strict=False) if v is not None}),
+    ]
+    found = evening_list(players, results, 2, Money())
+    key = {line.player: (-line.total, -line.best) for line in found.lines}
+    for line in found.lines:
+        assert line.rank == 1 + sum(k < key[line.player] for k in key.values())
+    assert [line.rank for line in found.lines] == sorted(line.rank for line in found.lines)
