@@ -79,7 +79,8 @@ def evening_fields(body: Mapping[str, Any], games: Mapping[str, Game]) -> Evenin
             games=", ".join(games),
         )
     game = games[key]
-    given = body.get("options") or {}
+    given = body.get("options")
+    given = {} if given is None or given == "" else given  # "" from a form's empty field
     if not isinstance(given, Mapping):
         raise RuleError("The options are a JSON object of option names.", field="options")
     options = game.check_options(given)

@@ -118,3 +118,11 @@ def test_a_player_who_left_their_table_keeps_their_result_on_the_list(table):
     line = next(s for s in closed["standings"] if s["player"] == d)
     assert line["rounds"] == [1]  # last of four at the table: one point for places, not none
     assert sum(b["units"] for b in closed["settlement"]["balances"]) == 0
+
+
+def test_options_that_are_not_an_object_are_refused_naming_them(table):
+    for options in ([], 0, False, ["stake"]):
+        body = {"name": "Drive", "game": "tally", "options": options}
+        refused = table.post(evenings(table), body)
+        assert error(refused, 422, "options") == "The options are a JSON object of option names."
+    assert table.ok("GET", evenings(table))["evenings"] == []
