@@ -20,9 +20,9 @@ from ledger.rules.game import Game
 Pair = frozenset[str]
 Met = Mapping[Pair, int]
 
-# How many random starts the search for the fewest pairs meeting again makes: each start is
-# improved by swapping two players until no swap helps. Small evenings (the tests' 7 and 8)
-# reach the least possible at once; 40 players stay well under a tenth of a second.
+# How many random starts the search for the fewest pairs meeting again makes, up to 40
+# players (fewer past that: ``_starts``): each start is improved by swapping two players
+# until no swap helps. Small evenings (the tests' 7 and 8) reach the least possible at once.
 STARTS = 24
 
 _WORDS = (
@@ -119,18 +119,40 @@ def draw_round(
     if not met:
         rng.shuffle(pool)
         return _tables(pool, sizes, rng)
-    best: list[list[str]] = []
+    weights = _weights(players, met)
+    seats = list(range(len(players)))
+    best: list[list[int]] = []
     best_cost: int | None = None
-    for _ in range(STARTS):
-        rng.shuffle(pool)
-        order, cost = _improved(pool, sizes, met)
+    for _ in range(_starts(len(players))):
+        rng.shuffle(seats)
+        order, cost = _improved(seats, sizes, weights)
         if best_cost is None or cost < best_cost:
             best, best_cost = [order], cost
         elif cost == best_cost:
             best.append(order)
         if best_cost == 0:
             break
-    return _tables(rng.choice(best), sizes, rng)
+    return _tables([players[i] for i in rng.choice(best)], sizes, rng)
+
+
+def _starts(players: int) -> int:
+    """How many random starts the search makes for ``players``: ``STARTS`` up to 40 players,
+    then fewer, down to one, so that its work (a pass of the swaps grows with the players'
+    square) stays about that of 40 players' (a draw of 120 at tables of 12 took 20 s, the
+    evening locked all the while)."""
+    return max(1, min(STARTS, STARTS * 40 * 40 // (players * players)))
+
+
+def _weights(players: Sequence[str], met: Met) -> list[dict[int, int]]:
+    """Per player (by place in ``players``), what sitting with each player they met costs."""
+    place = {p: i for i, p in enumerate(players)}
+    weights: list[dict[int, int]] = [{} for _ in players]
+    for pair, times in met.items():
+        ends = [place[p] for p in pair if p in place]
+        if times and len(ends) == 2:
+            a, b = ends
+            weights[a][b] = weights[b][a] = _weight(times)
+    return weights
 
 
 def _tables(
@@ -147,18 +169,21 @@ def _tables(
     return tuple(tables)
 
 
-def _improved(order: Sequence[str], sizes: Sequence[int], met: Met) -> tuple[list[str], int]:
-    """``order`` (cut into tables of ``sizes``) with two players of different tables swapped
-    while a swap lowers the meetings again: a local best, and its count."""
+def _improved(
+    order: Sequence[int], sizes: Sequence[int], weights: Sequence[Mapping[int, int]]
+) -> tuple[list[int], int]:
+    """``order`` (players by place, cut into tables of ``sizes``) with two players of
+    different tables swapped while a swap lowers the meetings again: a local best, and its
+    cost."""
     at = list(order)
     table_of = [i for i, size in enumerate(sizes) for _ in range(size)]
-    members: list[list[str]] = [[] for _ in sizes]
-    for place, player in enumerate(at):
-        members[table_of[place]].append(player)
+    members: list[list[int]] = [[] for _ in sizes]
+    for seat, player in enumerate(at):
+        members[table_of[seat]].append(player)
 
-    def cost_at(player: str, table: int, leaving: str | None = None) -> int:
-        others = (o for o in members[table] if o not in (player, leaving))
-        return sum(_weight(met.get(frozenset((player, o)), 0)) for o in others)
+    def cost_at(player: int, table: int, leaving: int) -> int:
+        costs = weights[player]
+        return sum(costs.get(o, 0) for o in members[table] if o != player and o != leaving)
 
     improved = True
     while improved:
@@ -168,15 +193,15 @@ def _improved(order: Sequence[str], sizes: Sequence[int], met: Met) -> tuple[lis
             if ta == tb:
                 continue
             pa, pb = at[a], at[b]
-            now = cost_at(pa, ta) + cost_at(pb, tb)
+            now = cost_at(pa, ta, -1) + cost_at(pb, tb, -1)
             then = cost_at(pa, tb, pb) + cost_at(pb, ta, pa)
             if then < now:
                 at[a], at[b] = pb, pa
                 members[ta][members[ta].index(pa)] = pb
                 members[tb][members[tb].index(pb)] = pa
                 improved = True
-    cut = [at[sum(sizes[:i]) : sum(sizes[: i + 1])] for i in range(len(sizes))]
-    return at, sum(_weight(met.get(pair, 0)) for pair in pairs(cut))
+    cost = sum(cost_at(p, t, -1) for t, table in enumerate(members) for p in table) // 2
+    return at, cost
 
 
 def game_tables(game: Game, players: int) -> tuple[int, ...]:
