@@ -166,3 +166,22 @@ def list_from_dict(data: Mapping[str, Any]) -> EveningList:
     )
     fees = {str(p): int(u) for p, u in data["fees"].items()}
     return EveningList(lines, int(data["pot"]), prizes, fees, bool(data["by_games"]))
+
+
+def renamed_list(data: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
+    """A kept list (``list_to_dict``) with the player ``old`` named ``new`` everywhere: its
+    lines, prizes and fees, and the ticks of its settle-up where it keeps them."""
+
+    def name(player: Any) -> Any:
+        return new if player == old else player
+
+    more = {}
+    if "paid" in data:
+        more["paid"] = [{**t, "from": name(t["from"]), "to": name(t["to"])} for t in data["paid"]]
+    return {
+        **data,
+        "lines": [{**line, "player": name(line["player"])} for line in data["lines"]],
+        "prizes": [{**p, "player": name(p["player"])} for p in data["prizes"]],
+        "fees": {name(p): units for p, units in data["fees"].items()},
+        **more,
+    }
