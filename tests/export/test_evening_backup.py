@@ -12,10 +12,17 @@ from typing import Any
 
 import pytest
 
-from ledger.backup import backup_group, restore_group
+from ledger.backup import backup_group, loads, restore_group
 from ledger.extensions import db
 from ledger.rules.registry import GAMES
-from tests.export.history import PASSPHRASE, Table, play_club_evenings, skat_deal
+from tests.export.history import (
+    PASSPHRASE,
+    Table,
+    play_a_history,
+    play_club_evenings,
+    skat_deal,
+)
+from tests.export.test_backup import every_answer, sqlite_app
 from tests.export.test_restore_refusals import every_row, refused
 
 _MADE: dict[str, Any] = {}
@@ -89,6 +96,23 @@ def test_a_backup_carries_every_evening_and_its_restore_answers_as_the_original(
     drive = next(e for e in answers["each"] if e["name"] == "Open drive")
     assert drive["status"] == "open"
     assert [t["status"] for t in drive["rounds"][0]["tables"]] == ["finished", "open"]
+
+
+def test_a_group_with_evenings_restored_into_another_database_answers_every_call_as_before(
+    app, client, tmp_path, monkeypatch
+):
+    """Every GET of the API (the evenings', their PDFs', the tab's, the workbook's and the
+    backup's own among them) answers the same in an empty database after the restore."""
+    with sqlite_app(tmp_path, monkeypatch, "source") as source:
+        made = Table.new_group(source.test_client())
+        play_a_history(made)
+        play_club_evenings(made)
+        before = every_answer(source, made)
+        backup = made.call("GET", f"/groups/{made.slug}/backup.json").data
+    assert any(path.endswith("/evenings") for path in before)
+    with app.app_context():
+        restore_group(loads(backup))
+    assert every_answer(app, Table(client, made.slug)) == before
 
 
 def test_the_restored_evenings_pages_show_their_list(app, client, made):
