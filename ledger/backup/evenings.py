@@ -79,7 +79,7 @@ def _check_fields(e: Mapping[str, Any]) -> str:
     body = {**money, "name": e["name"], "game": e["game"], "options": e["options"]}
     body["rounds"] = e["rounds"]
     if not isinstance(e["options"], dict):
-        raise _refused(e, Phrase("its options are not as the app keeps them."))
+        raise _refused(e, _OPTIONS)
     try:
         fields = evening_fields(body, GAMES)
     except RuleError as err:
@@ -88,8 +88,11 @@ def _check_fields(e: Mapping[str, Any]) -> str:
     if kept != (e["name"], e["game"], e["rounds"]) or not (
         _same(_as_json(dict(fields.options)), e["options"]) and _same(fields.money(), e["money"])
     ):
-        raise _refused(e, Phrase("its options are not as the app keeps them."))
+        raise _refused(e, _OPTIONS)
     return fields.game
+
+
+_OPTIONS = Phrase("its options are not kept as making an evening keeps them.")
 
 
 def _check_ins(e: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], players: Any) -> list[str]:
@@ -108,7 +111,9 @@ def _check_state(e: Mapping[str, Any]) -> None:
     if e["status"] not in ("open", "closed") or closed != (e["closed"] is not None):
         raise _refused(e, Phrase("it is neither open nor closed as the app leaves an evening."))
     if closed != (e["closed_at"] is not None) or (e["on_tab"] and not closed):
-        raise _refused(e, Phrase("its close is incomplete."))
+        raise _refused(
+            e, Phrase("it was closed without its close's time, or put on the tab while open.")
+        )
 
 
 def _check_nights_once(rows: Rows) -> None:
@@ -240,9 +245,9 @@ def _derived_list(e: Mapping[str, Any], names: Sequence[str], drawn: int) -> dic
     if e["on_tab"] and not balances:
         raise _refused(e, Phrase("it is on the tab with nothing to settle."))
     if not isinstance(ticks, list) or not all(_tick(t, balances) for t in ticks):
-        raise _refused(e, Phrase("its ticks are not payments of its settle-up."))
+        raise _refused(e, Phrase("its ticks are not payments of the evening's settle-up."))
     if ticks and e["on_tab"]:
-        raise _refused(e, Phrase("its ticks are not payments of its settle-up."))
+        raise _refused(e, Phrase("its ticks are not payments of the evening's settle-up."))
     return {**made, "paid": ticks} if "paid" in kept else made
 
 
@@ -251,7 +256,7 @@ _UNLIKE = {
     "lines": Phrase("its list's ranks, totals or best rounds are not what its points make."),
     "fees": Phrase("its fees are not what its entry fee and lost games make."),
     "pot": Phrase("its prize pot is not what its fees make."),
-    "prizes": Phrase("its prizes are not what its pot and options make."),
+    "prizes": Phrase("its prizes are not what its prize pot and money options make."),
     "by_games": Phrase("its list is damaged."),
 }
 

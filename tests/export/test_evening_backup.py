@@ -315,7 +315,7 @@ CRAFTED: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "a pot of 999,999": (closed_list(pot=999_999), "its prize pot is not what its fees make"),
     "prizes shared otherwise": (
         lambda d: evening(d, "Preisskat")["closed"]["prizes"][0].update(units=1),
-        "its prizes are not what its pot and options make",
+        "its prizes are not what its prize pot and money options make",
     ),
     "a fee waived": (
         lambda d: evening(d, "Preisskat")["closed"]["fees"].update(Ann=0),
@@ -339,11 +339,11 @@ CRAFTED: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     ),
     "a closed evening with no time": (
         lambda d: evening(d, "Preisskat").update(closed_at=None),
-        "its close is incomplete",
+        "it was closed without its close's time, or put on the tab while open",
     ),
     "an open evening on the tab": (
         lambda d: evening(d, "Open drive").update(on_tab=True),
-        "its close is incomplete",
+        "it was closed without its close's time, or put on the tab while open",
     ),
     "an entry fee in cents": (
         lambda d: evening(d, "Preisskat")["money"].update(entry_fee=10.5),
@@ -351,7 +351,7 @@ CRAFTED: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     ),
     "an entry fee given as text": (
         lambda d: evening(d, "Preisskat")["money"].update(entry_fee="1000"),
-        "its options are not as the app keeps them",
+        "its options are not kept as making an evening keeps them",
     ),
     "seven rounds": (lambda d: evening(d, "Preisskat").update(rounds=7), "Club evening \\d+"),
     "a game that does not exist": (
@@ -374,7 +374,7 @@ CRAFTED: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     ),
     "a tick of no transfer": (
         closed_list(paid=[{"from": "Ann", "to": "Ann", "amount": "1.00", "at": "x"}]),
-        "its ticks are not payments of its settle-up",
+        "its ticks are not payments of the evening's settle-up",
     ),
 }
 
