@@ -28,6 +28,7 @@ from typing import Any
 from ledger.backup.replay import _as_json, _same
 from ledger.backup.seasons import _tick
 from ledger.backup.values import _shown
+from ledger.rules import nights
 from ledger.rules.draw import game_tables
 from ledger.rules.errors import Phrase, RuleError
 from ledger.rules.evening import EveningList, TableResult, evening_list, list_to_dict
@@ -181,11 +182,27 @@ def _table_seats(
         raise _refused(e, Phrase("{table} is no night of the backup.", table=where))
     if night["game"] != game:
         raise _refused(e, Phrase("{table} is a night of another game.", table=where))
+    if not _same_options(e["options"], night["options"]):
+        raise _refused(e, Phrase("{table} is played with other options.", table=where))
     start = night["start_state"]
     seats = start.get("seats") if isinstance(start, dict) else None
     if not isinstance(seats, list) or not seats or start.get("dealer") != seats[0]:
         raise _refused(e, Phrase("{table} was not started as a draw starts it.", table=where))
     return [str(p) for p in seats]
+
+
+def _same_options(evening: Mapping[str, Any], night: Any) -> bool:
+    """A table's night is started with its evening's options (an Any game's name spelled as
+    the group's first night of that name had it: services/sessions.py)."""
+    if not isinstance(night, dict):
+        return False
+    name = nights.NAME_OPTION
+    ours, theirs = evening.get(name), night.get(name)
+    same_name = ours == theirs or (
+        isinstance(ours, str) and isinstance(theirs, str) and ours.casefold() == theirs.casefold()
+    )
+    rest = {k: v for k, v in night.items() if k != name}
+    return same_name and _same({k: v for k, v in evening.items() if k != name}, rest)
 
 
 def _check_round(

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from ledger.backup import backup_group, loads, restore_group
+from ledger.backup import BackupError, backup_group, loads, restore_group
 from ledger.extensions import db
 from ledger.rules.registry import GAMES
 from tests.export.history import (
@@ -23,6 +23,7 @@ from tests.export.history import (
     skat_deal,
 )
 from tests.export.test_backup import every_answer, sqlite_app
+from tests.export.test_restore_fuzz import TRIPPED, at, paths
 from tests.export.test_restore_refusals import every_row, refused
 
 _MADE: dict[str, Any] = {}
@@ -364,6 +365,10 @@ CRAFTED: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
         ),
         "table 1 of round 1 is a night of another game",
     ),
+    "an evening's options its tables were not played with": (
+        lambda d: evening(d, "Preisskat")["options"].update(stake=1),
+        "table 1 of round 1 is played with other options",
+    ),
     "a night that is no table with a table's request id": (
         lambda d: d["evening_tables"].remove(tables(d, "Small one")[0]),
         "has the request_id of a club evening's table, but is none",
@@ -385,6 +390,27 @@ def test_a_crafted_evening_is_refused_where_it_says_it(app, made, attack):
     damage, message = CRAFTED[attack]
     damage(data)
     refused(app, data, message)
+
+
+def test_any_value_of_an_evenings_rows_of_another_type_is_refused_with_a_sentence(app, made):
+    """Each place in the evenings' rows given a value of another type: refused with one
+    sentence that names what is wrong (never "it cannot be read", a check that tripped), or
+    taken where the value is one the app could have kept."""
+    data = made["data"]
+    places = [p for p in paths(data) if p[0] in ("evenings", "evening_players", "evening_tables")]
+    tripped = []
+    for n, path in enumerate(places):
+        for value in (None, "x", -1, {}):
+            crafted = json.loads(json.dumps(data))
+            at(crafted, path[:-1])[path[-1]] = value
+            try:
+                with app.app_context():
+                    restore_group(crafted, slug=f"typed-{n}-{len(repr(value))}")
+                    db.session.rollback()
+            except BackupError as e:
+                if TRIPPED in e.message or not e.message.endswith("."):
+                    tripped.append((path, value, e.message))
+    assert len(places) > 100 and not tripped, tripped[:5]
 
 
 def test_the_untouched_file_stores_each_evening_once(app, made):
