@@ -178,7 +178,7 @@ def rename_player(group: GroupRef, player_id: int, new_name: str) -> PlayerView:
             if season.closed is not None:  # a closed season's table, as it was kept
                 season.closed = renamed_table(season.closed, old, new_name)
         for evening in db.session.scalars(select(Evening).where(Evening.group_id == group.id)):
-            if evening.closed is not None:  # a closed club evening's list, as it was kept
+            if evening.closed is not None:  # a closed evening's list and ticks, as kept
                 evening.closed = renamed_list(evening.closed, old, new_name)
         db.session.flush()
         return PlayerView(player.id, player.name)
