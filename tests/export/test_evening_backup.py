@@ -161,6 +161,26 @@ def test_a_restored_evening_plays_on_and_a_new_one_never_takes_its_nights(app, c
         taken.add(drawn[0]["session"])
 
 
+def test_a_closed_evenings_ticks_come_back_with_it(app, made):
+    """The ticks of a closed evening's settle-up (kept with its list under "paid", as a
+    season's) are facts of their own: a restore keeps them, each a payment of the settle-up."""
+    data = made["data"]
+    preisskat = next(e for e in made["answers"]["each"] if e["name"] == "Preisskat")
+    paying = preisskat["settlement"]["transfers"][0]
+    tick = {"from": paying["from"], "to": paying["to"], "amount": paying["amount"]}
+    tick["at"] = "2026-11-29T09:00:00"
+    evening(data, "Preisskat")["closed"]["paid"] = [tick]
+    with app.app_context():
+        copy = restore_group(data)
+        again = backup_group(copy.slug)
+        db.session.rollback()
+    assert evening(again, "Preisskat")["closed"]["paid"] == [tick]
+    reversed_tick = {**tick, "from": tick["to"], "to": tick["from"]}
+    evening(data, "Preisskat")["closed"]["paid"] = [reversed_tick]
+    data["group"]["slug"] = "another-copy"
+    refused(app, data, "its ticks are not payments of the evening's settle-up")
+
+
 def test_a_backup_from_before_evenings_restores(app, client, made):
     data = made["data"]
     tables = {t["session_id"] for t in data["evening_tables"]}
