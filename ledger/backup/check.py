@@ -75,6 +75,9 @@ from ledger.services.backups import (
 FORMAT = "pub-ledger-backup"
 
 
+# Raised only for a file this version could not read as it was made. A table or column added
+# since (tab payments, seasons, rounds, club evenings…) keeps the version: a file made before
+# it leaves it out and is read as it was then (``ADDED_LATER``).
 VERSION = 1
 
 
