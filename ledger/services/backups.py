@@ -322,9 +322,12 @@ def _check_evening_lists(
     for e in rows["evenings"]:
         if e["closed"] is None:
             continue
-        changed = e["id"] in latest and latest[e["id"]] > e["closed_at"]
+        if e["id"] in latest and latest[e["id"]] > e["closed_at"]:
+            continue  # a table's night changed since the close
         kept = {k: v for k, v in e["closed"].items() if k != "paid"}
-        if not changed and list_to_dict(evening_list_now(restored, ids[e["id"]])) != kept:
+        row = db.session.get(Evening, ids[e["id"]])  # restored a moment ago, of this group
+        assert row is not None, e["id"]
+        if list_to_dict(evening_list_now(restored, row)) != kept:
             raise BackupError(
                 "Club evening {id} of the backup is refused: its list is not what its "
                 "tables' nights make.",

@@ -245,10 +245,9 @@ def evening_view(group: GroupRef, evening_id: int) -> EveningView:
     return _view(group, _load(group, evening_id))
 
 
-def evening_list_now(group: GroupRef, evening_id: int) -> EveningList:
-    """The evening's list as its tables' nights give it now, closed or not (a restore holds
-    a closed evening's kept list to it: ledger/services/backups.py)."""
-    row = _load(group, evening_id)
+def evening_list_now(group: GroupRef, row: Evening) -> EveningList:
+    """The group's evening's list as its tables' nights give it now, closed or not (a
+    restore holds a closed evening's kept list to it: ledger/services/backups.py)."""
     return _list(group, row, _rounds(group, row))
 
 
