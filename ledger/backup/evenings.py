@@ -5,8 +5,8 @@ An evening's name, game, options, rounds and money go through ``evening_fields``
 kept exactly as it keeps them; it is open or closed as the app leaves one. Its check-ins are
 players of the backup, each once. Its tables are each round's draw: rounds 1, 2… up to its
 rounds, each with tables 1, 2… of the sizes the game seats that many players at
-(``game_tables``), and each table a night of the backup of the evening's game, started with
-exactly the players drawn to it (every player checked in drawn once a round, no one else),
+(``game_tables``), and each table a night of the backup of the evening's game and options,
+started with the players drawn to it (every player checked in drawn once a round, no one else),
 the first of them dealing; no night is two tables, and no player sits at two tables of one
 round. A table's night is known by a request id its evening's id makes: the restore gives it
 again with the evening's new id (ledger/services/backups.py), and no other night may hold one.
