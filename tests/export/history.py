@@ -192,9 +192,9 @@ def skat_deal(table: Table, session: int, declarer: str, won: bool) -> None:
 
 def play_club_evenings(table: Table) -> dict[str, int]:
     """Club evenings (RULES.md §19): a Preisskat of eight over two rounds of two tables, closed
-    and settled now, then Hal renamed Hank; a second Skat evening mid-round (one table
-    finished, the other at its first deal); a Skat evening of three closed onto the tab.
-    Answers the evenings' ids by name."""
+    and settled now, a payment of its settle-up ticked, then Hal renamed Hank; a second Skat
+    evening mid-round (one table finished, the other at its first deal); a Skat evening of
+    three closed onto the tab. Answers the evenings' ids by name."""
     at = f"/groups/{table.slug}/evenings"
     money = {"entry_fee": 1000, "prizes": [50, 30, 20], "lost_game_fee": 50}
     ids = {}
@@ -226,6 +226,11 @@ def play_club_evenings(table: Table) -> dict[str, int]:
     hal = next(p["id"] for p in group["players"] if p["name"] == "Hal")
     opened = {"open-group": table.slug, "open-passphrase": PASSPHRASE}
     assert table.client.post("/open", data=opened).status_code == 302  # renamed on its page
+    # The Preisskat's settle-up: its first payment ticked on the evening's page.
+    paying = table.get(f"{at}/{ids['Preisskat']}")["settlement"]["transfers"][0]
+    tick = {"from": paying["from"], "to": paying["to"], "paid": "yes"}
+    page = f"/g/{table.slug}/evenings/{ids['Preisskat']}"
+    assert table.client.post(page, data=tick).status_code == 303
     renamed = table.client.post(f"/g/{table.slug}/players/{hal}", data={"rename-name": "Hank"})
     assert renamed.status_code in (302, 303), renamed.get_data(as_text=True)[:500]
     return ids

@@ -161,22 +161,27 @@ def test_a_restored_evening_plays_on_and_a_new_one_never_takes_its_nights(app, c
         taken.add(drawn[0]["session"])
 
 
-def test_a_closed_evenings_ticks_come_back_with_it(app, made):
+def test_a_closed_evenings_ticks_come_back_with_it(app, client, made):
     """The ticks of a closed evening's settle-up (kept with its list under "paid", as a
-    season's) are facts of their own: a restore keeps them, each a payment of the settle-up."""
+    season's) are facts of their own: a restore keeps them, and the restored evening's page
+    shows its payment ticked; a tick that pays the wrong way is refused."""
     data = made["data"]
-    preisskat = next(e for e in made["answers"]["each"] if e["name"] == "Preisskat")
-    paying = preisskat["settlement"]["transfers"][0]
-    tick = {"from": paying["from"], "to": paying["to"], "amount": paying["amount"]}
-    tick["at"] = "2026-11-29T09:00:00"
-    evening(data, "Preisskat")["closed"]["paid"] = [tick]
+    ticks = evening(data, "Preisskat")["closed"]["paid"]
+    assert len(ticks) == 1
+    slug = restored(app, json.loads(json.dumps(data)))
     with app.app_context():
-        copy = restore_group(data)
-        again = backup_group(copy.slug)
+        again = backup_group(slug)
         db.session.rollback()
-    assert evening(again, "Preisskat")["closed"]["paid"] == [tick]
-    reversed_tick = {**tick, "from": tick["to"], "to": tick["from"]}
-    evening(data, "Preisskat")["closed"]["paid"] = [reversed_tick]
+    assert evening(again, "Preisskat")["closed"]["paid"] == ticks
+    opened = client.post("/open", data={"open-group": slug, "open-passphrase": PASSPHRASE})
+    assert opened.status_code == 302
+    preisskat = next(e for e in Table(client, slug).get(f"/groups/{slug}/evenings")["evenings"]
+                     if e["name"] == "Preisskat")  # fmt: skip
+    page = client.get(f"/g/{slug}/evenings/{preisskat['id']}").get_data(as_text=True)
+    assert page.count('aria-pressed="true"') == 1
+    evening(data, "Preisskat")["closed"]["paid"] = [
+        {**ticks[0], "from": ticks[0]["to"], "to": ticks[0]["from"]}
+    ]
     data["group"]["slug"] = "another-copy"
     refused(app, data, "its ticks are not payments of the evening's settle-up")
 
