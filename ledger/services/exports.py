@@ -13,16 +13,21 @@ through these, so a download never disagrees with what the API and the pages sho
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Row
 
 from ledger.extensions import db
 from ledger.services.evenings import group_evenings
 from ledger.services.groups import group_view
-from ledger.services.hands import iter_hands
-from ledger.services.loading import read_session
-from ledger.services.night import NightView, build_night, night_view
+from ledger.services.building import hand_view, night_rows
+from ledger.services.hands import hands_of_sessions, iter_hands
+from ledger.services.loading import read_sessions
+from ledger.services.night import NightSummary, NightView, night_summary, night_view
 from ledger.services.season_views import SeasonView
 from ledger.services.seasons import group_seasons
 from ledger.services.sessions import session_view
@@ -37,9 +42,12 @@ from ledger.services.views.tab import TabView
 # Reads that happen between two writes of someone at the table could mix two versions of a
 # session; the session's version before and after tells, and the reads are simply repeated.
 SNAPSHOT_ATTEMPTS = 5
-# The most hands of a session read (and held) at once while it streams into the group
-# workbook: a night of 20,000 hands is read in pages of this many, by hand number.
+# The most hands read (and held) at once while the nights stream into the group workbook: a
+# night of 20,000 hands is read in chunks of this many, by hand number, as are a page's short
+# nights' hands together.
 HAND_CHUNK = 500
+# The nights read at once for the group workbook (their rows and what their views need).
+NIGHT_PAGE = 200
 
 
 # What the group workbook costs, as bench/workbook.py measured it (RESULTS.md, issue 46.5): its
@@ -86,11 +94,12 @@ class SessionExport:
 
 @dataclass(frozen=True)
 class StreamedSession:
-    """A session as the group workbook takes it: the night (its read model: what each won,
-    as every page shows it), then its hands, read a chunk at a time as they are taken, all of
-    one snapshot. The group workbook shows no settlement and no refunds, so none are read."""
+    """A session as the group workbook takes it: the night (what the workbook shows of its
+    read model: its session and what each won, as every page shows it), then its hands, read
+    a chunk at a time as they are taken, all of one snapshot. The group workbook shows no
+    settlement and no refunds, so none are built."""
 
-    night: NightView
+    night: NightSummary
     hands: Iterator[HandView]
     group_name: str = ""
 
@@ -151,28 +160,58 @@ def _each_session(group: GroupRef, ids: list[int]) -> Iterator[SessionExport]:
 
 
 def _each_streamed(group: GroupRef, ids: list[int]) -> Iterator[StreamedSession]:
-    # A streamed session cannot be read again once its rows are written (as session_export
-    # reads until two versions agree): its row and every chunk of its hands are read in one
-    # snapshot instead, which a hand corrected or added meanwhile does not reach. The taker
-    # writes the session's hands before asking for the next session, which ends the snapshot.
-    for session_id in ids:
+    # The nights are read a page at a time, each page with a handful of queries however many
+    # nights it holds (their rows, their rounds, the names and pots they refer to, their
+    # hands a chunk at a time), all in one snapshot. A streamed session cannot be read again
+    # once its rows are written (as session_export reads until two versions agree): the
+    # snapshot, which a hand corrected or added meanwhile does not reach, is what keeps each
+    # night whole. The taker writes a night's hands before asking for the next night; the
+    # page's rows are let go before the next page is read.
+    for start in range(0, len(ids), NIGHT_PAGE):
         with _snapshot():
-            # Built for the workbook, not kept: a long history would push the nights being
-            # played out of the process's kept ones (services/night.py).
-            night = build_night(group, read_session(group, session_id))
-            yield StreamedSession(night, _hands_in_chunks(group, session_id), group.name)
+            rows = read_sessions(group, ids[start : start + NIGHT_PAGE])
+            known = night_rows(rows)
+            hands = _PageHands([r.id for r in rows])
+            for row in rows:
+                # Only what the workbook shows is built, from the page's rows, and not kept:
+                # a long history would push the nights being played out of the process's
+                # kept ones (services/night.py).
+                night = night_summary(group, row, known)
+                yield StreamedSession(night, hands.of(row.id), group.name)
         db.session.expunge_all()
 
 
-def _hands_in_chunks(group: GroupRef, session_id: int) -> Iterator[HandView]:
-    """The session's hands, oldest first, read ``HAND_CHUNK`` at a time (by hand number)."""
-    after = 0
-    while True:
-        chunk = list(iter_hands(group, session_id, after=after, limit=HAND_CHUNK))
-        yield from chunk
-        if len(chunk) < HAND_CHUNK:
-            return
-        after = chunk[-1].number
+class _PageHands:
+    """The hands of a page's sessions, read ``HAND_CHUNK`` at a time by session id and hand
+    number, and handed out a session at a time, its sessions taken in the order of their
+    ids: never more than a chunk held, whether it is one long night's or many short ones'."""
+
+    def __init__(self, session_ids: list[int]) -> None:
+        self.ids = session_ids
+        self.chunk: deque[Row[Any]] = deque()
+        self.after = (0, 0)  # the last hand read: its session's id and its number
+        self.read_all = False
+
+    def of(self, session_id: int) -> Iterator[HandView]:
+        """The session's hands, oldest first (those of an earlier session not taken are
+        passed over)."""
+        while self.chunk or self._read():
+            row = self.chunk[0]
+            if row.session_id > session_id:
+                return
+            self.chunk.popleft()
+            if row.session_id == session_id:
+                yield hand_view(row)
+
+    def _read(self) -> bool:
+        if self.read_all:
+            return False
+        rows = hands_of_sessions(self.ids, self.after, HAND_CHUNK)
+        self.read_all = len(rows) < HAND_CHUNK
+        if rows:
+            self.after = (rows[-1].session_id, rows[-1].number)
+            self.chunk.extend(rows)
+        return bool(rows)
 
 
 @contextmanager

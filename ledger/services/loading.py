@@ -4,7 +4,7 @@ replayed onto a state."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Row, select, update
@@ -64,6 +64,18 @@ def read_session(group: GroupRef, session_id: int) -> Row[Any]:
     if row is None:
         raise NotFound("There is no session {id}.", id=session_id)
     return row
+
+
+def read_sessions(group: GroupRef, session_ids: Sequence[int]) -> list[Row[Any]]:
+    """The group's sessions of ``session_ids`` that are there, by id, each as
+    ``read_session`` reads one: one query (another group's are not read)."""
+    table = GameSession.__table__
+    wanted = table.c.id.in_(list(session_ids))
+    return list(
+        db.session.connection()
+        .execute(select(table).where(wanted, table.c.group_id == group.id).order_by(table.c.id))
+        .all()
+    )
 
 
 def session_game(row: GameSession | Row[Any]) -> Game:
