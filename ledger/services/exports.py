@@ -22,9 +22,9 @@ from typing import Any
 from sqlalchemy import Row
 
 from ledger.extensions import db
+from ledger.services.building import hand_view, night_rows
 from ledger.services.evenings import group_evenings
 from ledger.services.groups import group_view
-from ledger.services.building import hand_view, night_rows
 from ledger.services.hands import hands_of_sessions, iter_hands
 from ledger.services.loading import read_sessions
 from ledger.services.night import NightSummary, NightView, night_summary, night_view
