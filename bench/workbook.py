@@ -59,7 +59,7 @@ with app.app_context():
     # workbook's.
     started = time.process_time()
     with open(os.devnull, "wb") as sink:
-        group_export_workbook(exports.group_export(group), stream=sink)
+        group_export_workbook(exports.group_book(group), stream=sink)
     seconds = time.process_time() - started
     peak = tracemalloc.get_traced_memory()[1] if traced else 0
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -41,7 +41,7 @@ from ledger.services.stats import (
 )
 
 if TYPE_CHECKING:
-    from ledger.services.exports import GroupExport, StreamedSession
+    from ledger.services.exports import GroupBook, StreamedSession
     from ledger.services.season_views import SeasonView
     from ledger.services.views.evenings import EveningView
     from ledger.services.views.tab import TabView
@@ -196,16 +196,18 @@ def group_workbook(
     tabs: Sequence[TabView] = (),
     seasons: Sequence[SeasonView] = (),
     evenings: Sequence[EveningView] = (),
+    games: Sequence[str] | None = None,
 ) -> bytes:
     """The group's whole history (API.md "Workbooks"): Sessions, Players and Hands, then a
     sheet per player (their nights and totals, as their page shows them), then the Tab
     (RULES.md §6a) when the group keeps one.
 
-    ``group`` is the group's answer; ``sessions`` yields, oldest first, each session's answer
-    with its hands and settlement. It is read once, so it may be a generator that loads one
-    session at a time, and a session's hands are read once too, each written as it comes: a
-    night of any length may stream in. Each night's row on its players' sheets is written as
-    it comes too; only the players' running totals are kept.
+    ``group`` is the group's answer (its listing of sessions may be left out when ``games``,
+    the games of its nights oldest first, are given); ``sessions`` yields, oldest first, each
+    session's answer with its hands and settlement. It is read once, so it may be a
+    generator that loads one session at a time, and a session's hands are read once too,
+    each written as it comes: a night of any length may stream in. Each night's row on its
+    players' sheets is written as it comes too; only the players' running totals are kept.
     """
     player_names = [str(p["name"]) for p in group.get("players") or []]
     listed = {s.get("id"): s for s in group.get("sessions") or []}
@@ -221,7 +223,8 @@ def group_workbook(
     # Players is the second sheet but is written last, once the totals are known. It has a
     # net money column per currency, unknown until then: its widths are set generously now.
     players_sheet = _Sheet(wb, "Players", [max(12.0, name_width)] + [14] * 10)
-    hands_sheet, layout = _hands_sheet(wb, group, player_names, name_width)
+    games = group_games(group) if games is None else games
+    hands_sheet, layout = _hands_sheet(wb, games, player_names, name_width)
 
     players = _PlayerSheets(wb, player_names)
     rounds_sheet: _Sheet | None = None  # RULES.md §6c: made with the first night's rounds
@@ -263,11 +266,11 @@ def _kept_beside(
 
 
 def _hands_sheet(
-    wb: Workbook, group: Mapping[str, Any], player_names: Sequence[str], name_width: float
+    wb: Workbook, games: Sequence[str], player_names: Sequence[str], name_width: float
 ) -> tuple[_Sheet, GroupHands]:
     """The Hands sheet, its header written, with the own columns (Game.workbook_columns) of
-    every game the group's listing names."""
-    layout = GroupHands(player_names, group_games(group))
+    every game of the group's nights."""
+    layout = GroupHands(player_names, games)
     widths = [12, 7, 12, 6, name_width, name_width, name_width + 4]
     widths += [_width(c.heading) for c in layout.of_hand]
     widths += ([14, 10] + [_width(c.heading) for c in layout.of_player]) * len(player_names)
@@ -403,16 +406,18 @@ def _group_session(
     return facts_from_json(session, tally, started)
 
 
-def group_export_workbook(export: GroupExport, *, stream: IO[bytes] | None = None) -> bytes:
-    """The group's workbook: its listing first, then each session as the service streams it.
-    Writes to ``stream`` if given, else returns the file's bytes."""
+def group_export_workbook(book: GroupBook, *, stream: IO[bytes] | None = None) -> bytes:
+    """The group's workbook: its players and games first, then each night as the service
+    streams it. Writes to ``stream`` if given, else returns the file's bytes."""
+    group = {"slug": book.slug, "name": book.name, "players": [p.to_json() for p in book.players]}
     return group_workbook(
-        export.group.to_json(),
-        _each_streamed(export.streamed),
-        tabs=export.tabs,
-        seasons=export.seasons,
-        evenings=export.evenings,
+        group,
+        _each_streamed(book.nights),
+        tabs=book.tabs,
+        seasons=book.seasons,
+        evenings=book.evenings,
         stream=stream,
+        games=book.games,
     )
 
 
@@ -425,7 +430,8 @@ def _each_streamed(
     for streamed in sessions:
         view = streamed.session
         session = {
-            # The night's answer (its read model's): what each won, as every page shows it.
+            # What the workbook shows of the night's read model: what each won, as every
+            # page shows it.
             **streamed.night.to_json(),
             "winners": list(view.winners),
             "group_name": streamed.group_name,

@@ -121,8 +121,8 @@ def night_rows(rows: Sequence[Row[Any]]) -> NightRows:
             .where(GameSession.carried_into_id.in_(carried))
             .order_by(GameSession.id)
         )
-        for into, source, number in found:
-            sources.setdefault(into, (source, number))
+        for row in found:
+            sources.setdefault(row.carried_into_id, (row.id, row.number))
     return NightRows(names, sources, _page_rounds(rows))
 
 
@@ -153,8 +153,7 @@ def _page_rounds(rows: Sequence[Row[Any]]) -> dict[int, tuple[RoundView, ...]]:
 def build_session_view(
     group: GroupRef, row: GameSession | Row[Any], known: NightRows | None = None
 ) -> SessionView:
-    """A session row as its view, from the row alone: no hand is read, nothing re-scored;
-    with ``known`` (``night_rows``), no query at all."""
+    """A session row as its view, from the row alone (with ``known``: no query): no hand."""
     game = session_game(row)
     state = table_state(row)
     names = ordered_players(state)
@@ -293,12 +292,14 @@ def _keepers(
     if row.pot_keeper_id is not None:
         found["pot_keeper"] = name(row.pot_keeper_id)
     if state.carried_in:
+        source: tuple[int, int] | None
         if known is None:
-            source = db.session.execute(
+            first = db.session.execute(
                 select(GameSession.id, GameSession.number).where(
                     GameSession.carried_into_id == row.id
                 )
             ).first()
+            source = None if first is None else (first.id, first.number)
         else:
             source = known.carried_from.get(row.id)
         if source is not None:

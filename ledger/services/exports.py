@@ -3,8 +3,9 @@
 - ``session_export``: a session, its hands and its settlement, all of one version of it,
   with the refunds paid from the pot at the finish and the game's winners.
 - ``group_export``: the group's listing and each of its sessions in turn, read only when
-  it is written; for the group workbook each session streams, its hands read a chunk at a
-  time, all of one snapshot of the database.
+  it is written.
+- ``group_book``: the group workbook's reads: its nights stream a page at a time, each
+  page's rows, rounds and hands read with a handful of queries in one snapshot.
 
 The files are laid out by ledger/export/ (workbooks, CSV); a backup's rows are read by
 ledger/services/backups.py. The JSON API, the web downloads and the command line all read
@@ -16,15 +17,16 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Row
+from sqlalchemy import Row, func, select
 
 from ledger.extensions import db
+from ledger.models import GameSession
 from ledger.services.building import hand_view, night_rows
 from ledger.services.evenings import group_evenings
-from ledger.services.groups import group_view
+from ledger.services.groups import group_players, group_view
 from ledger.services.hands import hands_of_sessions, iter_hands
 from ledger.services.loading import read_sessions
 from ledger.services.night import NightSummary, NightView, night_summary, night_view
@@ -33,7 +35,7 @@ from ledger.services.seasons import group_seasons
 from ledger.services.sessions import session_view
 from ledger.services.tab import group_tabs
 from ledger.services.views.evenings import EveningView
-from ledger.services.views.groups import GroupRef, GroupView
+from ledger.services.views.groups import GroupRef, GroupView, PlayerView
 from ledger.services.views.hands import HandView, MovementView
 from ledger.services.views.money import SettlementView
 from ledger.services.views.sessions import SessionView
@@ -116,10 +118,26 @@ class GroupExport:
 
     group: GroupView
     sessions: Iterator[SessionExport]
-    streamed: Iterator[StreamedSession] = field(default_factory=lambda: iter(()))
     tabs: tuple[TabView, ...] = ()  # RULES.md §6a: the group workbook's Tab sheet
     seasons: tuple[SeasonView, ...] = ()  # RULES.md §13: its Seasons sheet
     evenings: tuple[EveningView, ...] = ()  # RULES.md §19: its Evenings sheet
+
+
+@dataclass(frozen=True)
+class GroupBook:
+    """What the group workbook is made of, read as it is written: the group's players, the
+    games its nights play (oldest first: the Hands sheet's columns), its nights oldest first,
+    streamed a page at a time (``nights``), and what it keeps beside them. No list of its
+    nights is held: a long history costs the memory of a page of it."""
+
+    slug: str
+    name: str
+    players: tuple[PlayerView, ...]
+    games: tuple[str, ...]
+    nights: Iterator[StreamedSession]
+    tabs: tuple[TabView, ...] = ()  # RULES.md §6a: the Tab sheet
+    seasons: tuple[SeasonView, ...] = ()  # RULES.md §13: the Seasons sheet
+    evenings: tuple[EveningView, ...] = ()  # RULES.md §19: the Evenings sheet
 
 
 def session_export(group: GroupRef, session_id: int) -> SessionExport:
@@ -146,8 +164,30 @@ def group_export(group: GroupRef) -> GroupExport:
     tabs = tuple(group_tabs(group))
     leagues = tuple(group_seasons(group))
     drives = tuple(reversed(group_evenings(group)))  # oldest first, as the nights
-    return GroupExport(
-        listing, _each_session(group, ids), _each_streamed(group, ids), tabs, leagues, drives
+    return GroupExport(listing, _each_session(group, ids), tabs, leagues, drives)
+
+
+def group_book(group: GroupRef) -> GroupBook:
+    """The group workbook's reads: its players and the games of its nights first, then its
+    nights as they are taken (oldest first; those started by now), then the rest."""
+    players = group_players(group)
+    found = db.session.execute(
+        select(GameSession.game, func.min(GameSession.id), func.max(GameSession.id))
+        .where(GameSession.group_id == group.id)
+        .group_by(GameSession.game)
+        .order_by(func.min(GameSession.id))
+    ).all()
+    games = tuple(game for game, _first, _last in found)
+    last = max((newest for _game, _first, newest in found), default=0)
+    return GroupBook(
+        group.slug,
+        group.name,
+        players,
+        games,
+        _each_streamed(group, last),
+        tuple(group_tabs(group)),
+        tuple(group_seasons(group)),
+        tuple(reversed(group_evenings(group))),  # oldest first, as the nights
     )
 
 
@@ -159,7 +199,7 @@ def _each_session(group: GroupRef, ids: list[int]) -> Iterator[SessionExport]:
         db.session.expunge_all()
 
 
-def _each_streamed(group: GroupRef, ids: list[int]) -> Iterator[StreamedSession]:
+def _each_streamed(group: GroupRef, last: int) -> Iterator[StreamedSession]:
     # The nights are read a page at a time, each page with a handful of queries however many
     # nights it holds (their rows, their rounds, the names and pots they refer to, their
     # hands a chunk at a time), all in one snapshot. A streamed session cannot be read again
@@ -167,9 +207,10 @@ def _each_streamed(group: GroupRef, ids: list[int]) -> Iterator[StreamedSession]
     # snapshot, which a hand corrected or added meanwhile does not reach, is what keeps each
     # night whole. The taker writes a night's hands before asking for the next night; the
     # page's rows are let go before the next page is read.
-    for start in range(0, len(ids), NIGHT_PAGE):
+    after = 0
+    while after < last:
         with _snapshot():
-            rows = read_sessions(group, ids[start : start + NIGHT_PAGE])
+            rows = read_sessions(group, after, last, NIGHT_PAGE)
             known = night_rows(rows)
             hands = _PageHands([r.id for r in rows])
             for row in rows:
@@ -179,6 +220,7 @@ def _each_streamed(group: GroupRef, ids: list[int]) -> Iterator[StreamedSession]
                 night = night_summary(group, row, known)
                 yield StreamedSession(night, hands.of(row.id), group.name)
         db.session.expunge_all()
+        after = rows[-1].id if len(rows) == NIGHT_PAGE else last
 
 
 class _PageHands:

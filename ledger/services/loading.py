@@ -4,7 +4,7 @@ replayed onto a state."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from sqlalchemy import Row, select, update
@@ -66,16 +66,15 @@ def read_session(group: GroupRef, session_id: int) -> Row[Any]:
     return row
 
 
-def read_sessions(group: GroupRef, session_ids: Sequence[int]) -> list[Row[Any]]:
-    """The group's sessions of ``session_ids`` that are there, by id, each as
-    ``read_session`` reads one: one query (another group's are not read)."""
+def read_sessions(group: GroupRef, after: int, last: int, limit: int) -> list[Row[Any]]:
+    """The group's first ``limit`` sessions numbered above ``after`` up to ``last`` (ids), by
+    id, each as ``read_session`` reads one: one query, a page of a long history's nights."""
     table = GameSession.__table__
-    wanted = table.c.id.in_(list(session_ids))
-    return list(
-        db.session.connection()
-        .execute(select(table).where(wanted, table.c.group_id == group.id).order_by(table.c.id))
-        .all()
+    wanted = (table.c.group_id == group.id, table.c.id > after, table.c.id <= last)
+    found = db.session.connection().execute(
+        select(table).where(*wanted).order_by(table.c.id).limit(limit)
     )
+    return list(found.all())
 
 
 def session_game(row: GameSession | Row[Any]) -> Game:

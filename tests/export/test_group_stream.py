@@ -135,7 +135,7 @@ def test_a_hand_corrected_while_the_export_is_between_chunks_is_not_half_in_it(
 
     with app.app_context():
         monkeypatch.setattr(exports, "hands_of_sessions", a_phone_corrects_hands)
-        streamed = group_export_workbook(exports.group_export(find_group(table.slug)))
+        streamed = group_export_workbook(exports.group_book(find_group(table.slug)))
         monkeypatch.undo()
         after = whole_sessions_workbook(table.slug)
 
