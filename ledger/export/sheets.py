@@ -89,7 +89,7 @@ class _Sheet:
         self._append([])
 
     def _append(self, row: Sequence[Any]) -> None:
-        if not LXML:  # openpyxl's own writing is the quicker without lxml
+        if not OWN_ROWS:
             self.ws.append(list(row))
         else:
             if self._rows is None:
@@ -199,6 +199,9 @@ class _RowWriter:
 
 # Rows written as text before they are read back as elements together.
 ROWS_AT_ONCE = 200
+# Rows are written by ``_RowWriter`` where lxml reads them back; without lxml openpyxl's own
+# writing is the quicker (bench/RESULTS.md, issue 46.5).
+OWN_ROWS = LXML
 
 
 # The types a plain value is written as (openpyxl's Cell._bind_value): others by openpyxl.
