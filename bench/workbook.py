@@ -77,7 +77,8 @@ with app.app_context():
     seconds = time.process_time() - started
     peak = tracemalloc.get_traced_memory()[1] if traced else 0
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(seconds, (after - before) / 1024, peak / 2**20, queries[0], int(sheets.OWN_ROWS))
+print(seconds, (after - before) / 1024, peak / 2**20, queries[0], int(sheets.OWN_ROWS),
+      after / 1024)
 """
 
 
@@ -126,10 +127,11 @@ def _group(folder: Path, rows: dict[str, list[dict]], nights: int) -> str:
     return url
 
 
-def _write(url: str, folder: Path, mode: str) -> tuple[float, float, float, int, bool]:
+def _write(url: str, folder: Path, mode: str) -> tuple[float, float, float, int, bool, float]:
     """The workbook written in a process of its own: its seconds of a core, its resident
-    size's growth and Python's peak (MB, ``traced`` only), its queries and whether the rows
-    were written as XML text (lxml) or cell by cell by openpyxl."""
+    size's growth and Python's peak (MB, ``traced`` only), its queries, whether the rows
+    were written as XML text (lxml) or cell by cell by openpyxl, and the process's peak
+    resident size (MB: the app, its imports and the workbook)."""
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
     env = dict(os.environ, LEDGER_INSTANCE_PATH=str(folder), PYTHONPATH=path)
     done = subprocess.run(
@@ -140,8 +142,8 @@ def _write(url: str, folder: Path, mode: str) -> tuple[float, float, float, int,
     )
     if done.returncode != 0:
         raise SystemExit("writing the group workbook failed:\n" + done.stderr[-2000:])
-    seconds, growth, peak, queries, own = done.stdout.split()[-5:]
-    return float(seconds), float(growth), float(peak), int(queries), own == "1"
+    seconds, growth, peak, queries, own, most = done.stdout.split()[-6:]
+    return float(seconds), float(growth), float(peak), int(queries), own == "1", float(most)
 
 
 def workbook_figures(quick: bool = False) -> list[tuple[str, float, str | None, bool]]:
@@ -155,7 +157,7 @@ def workbook_figures(quick: bool = False) -> list[tuple[str, float, str | None, 
         timed = {n: _write(urls[n], folder, "plain") for n in (small, large)}
         traced = {n: _write(urls[n], folder, "traced") for n in (small, large)}
         by_openpyxl = _write(urls[small], folder, "openpyxl")
-    seconds, growth, _, queries, own = timed[large]
+    seconds, growth, _, queries, own, most = timed[large]
     peak, small_peak = traced[large][2], traced[small][2]
     scale = f"{large:,} nights"
     cells = "rows as XML text, lxml" if own else "no lxml: openpyxl's cells"
@@ -169,6 +171,8 @@ def workbook_figures(quick: bool = False) -> list[tuple[str, float, str | None, 
          by_openpyxl[0] / timed[small][0], None, True),
         (f"group workbook of {scale}: RSS growth, MB", growth, f"<= {MEGABYTES:g}",
          growth <= MEGABYTES),
+        (f"group workbook of {scale}: the process's peak RSS (app included), MB", most,
+         None, True),
         (f"group workbook of {scale}: Python's peak (tracemalloc), MB", peak,
          f"<= {MEGABYTES:g}", peak <= MEGABYTES),
         (f"group workbook: Python's peak, {scale} / {small:,} nights (flat: 1)",

@@ -55,9 +55,10 @@ NIGHT_PAGE = 200
 # What the group workbook costs, as bench/workbook.py measured it (RESULTS.md, issue 46.5): its
 # file's bytes and the seconds of a core it takes to write, per night and per hand. A night's
 # row is on three sheets (Sessions, its players' sheets and its first hand's); each further
-# hand is one row more. The page that offers the workbook says so when it is large.
+# hand is one row more (with lxml: 0.7 ms a night of one hand, 0.2 ms a further hand). The
+# page that offers the workbook says so when it is large.
 BOOK_BYTES_PER_NIGHT, BOOK_BYTES_PER_HAND = 300, 120
-BOOK_SECONDS_PER_NIGHT, BOOK_SECONDS_PER_HAND = 0.006, 0.0006
+BOOK_SECONDS_PER_NIGHT, BOOK_SECONDS_PER_HAND = 0.0005, 0.0002
 LARGE_BOOK_BYTES, LARGE_BOOK_SECONDS = 5_000_000, 20.0
 
 
