@@ -173,6 +173,8 @@ def workbook_figures(quick: bool = False) -> list[tuple[str, float, str | None, 
          growth <= MEGABYTES),
         (f"group workbook of {scale}: the process's peak RSS (app included), MB", most,
          None, True),
+        (f"group workbook: the process's peak RSS, {scale} / {small:,} nights", most /
+         timed[small][5], None, True),
         (f"group workbook of {scale}: Python's peak (tracemalloc), MB", peak,
          f"<= {MEGABYTES:g}", peak <= MEGABYTES),
         (f"group workbook: Python's peak, {scale} / {small:,} nights (flat: 1)",
