@@ -210,7 +210,7 @@ def draw_next_round(
         tables = draw_round(players, sizes, met, random.Random(chosen))
         number = len(drawn) + 1
         for i, seats in enumerate(tables, start=1):
-            key = f"evening-{row.id}-round-{number}-table-{i}"
+            key = table_request_id(row.id, number, i)
             night = start_night(group, row.game, seats, seats[0], row.options, key)
             db.session.add(
                 EveningTable(
@@ -231,6 +231,12 @@ def _playing(drawn: Sequence[RoundView]) -> int | None:
     """The first round with a table still playing, or None. Not only the last: a night of an
     earlier round may be reopened to correct a hand, and the list waits for it too."""
     return next((r.round for r in drawn if not r.finished), None)
+
+
+def table_request_id(evening_id: int, number: int, table: int) -> str:
+    """The request id a table's night is started with: a draw that starts over (two at once)
+    finds the nights it started, and a backup's restore renames it with its evening."""
+    return f"evening-{evening_id}-round-{number}-table-{table}"
 
 
 def close_evening(group: GroupRef, evening_id: int, settle: Any = None) -> EveningView:
@@ -283,6 +289,12 @@ def tick_evening(
 
 def evening_view(group: GroupRef, evening_id: int) -> EveningView:
     return _view(group, load_evening(group, evening_id))
+
+
+def evening_list_now(group: GroupRef, row: Evening) -> EveningList:
+    """The group's evening's list as its tables' nights give it now, closed or not (a
+    restore holds a closed evening's kept list to it: ledger/services/backups.py)."""
+    return _list(group, row, _rounds(group, row))
 
 
 def group_evenings(group: GroupRef) -> list[EveningView]:
