@@ -44,6 +44,10 @@ def with_group(view: F) -> F:
     @wraps(view)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         group = request_group()
+        if "\x00" in request.path:
+            # No slug or name holds NUL, so nothing is at such an address; and PostgreSQL
+            # cannot even be asked about one (a player's name in the path: a 500 there).
+            raise services.NotFound("There is nothing at this address.")
         if request.method not in _READS:
             acting_player(group)
         return view(group, *args, **kwargs)

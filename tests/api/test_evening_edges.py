@@ -126,3 +126,17 @@ def test_options_that_are_not_an_object_are_refused_naming_them(table):
         refused = table.post(evenings(table), body)
         assert error(refused, 422, "options") == "The options are a JSON object of option names."
     assert table.ok("GET", evenings(table))["evenings"] == []
+
+
+def test_a_name_holding_nul_in_an_address_is_nothing_there(table):
+    # PostgreSQL cannot be asked about NUL: the check-out (and any address naming a player)
+    # answered 500 there; no name holds one, so nothing is at such an address.
+    evening = new_evening(table, players=FOUR)
+    at = f"{evenings(table)}/{evening['id']}"
+    for method, path in (
+        ("DELETE", f"{at}/players/Ann%00"),
+        ("GET", f"/groups/{table.slug}/players/Ann%00/rivals"),
+    ):
+        answer = table.call(method, path)
+        assert error(answer, 404) == "There is nothing at this address."
+    assert table.ok("GET", at)["players"] == FOUR
