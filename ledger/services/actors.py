@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 
 from ledger.extensions import db
-from ledger.models import Change, Player
+from ledger.models import NAME_LENGTH, Change, Player
 from ledger.rules.errors import RuleError
 from ledger.services.views.groups import PlayerView
 from ledger.services.views.sessions import ChangeView
@@ -66,15 +66,17 @@ def player_of(group_id: int, player_id: int | None) -> PlayerView | None:
 
 
 def named_player(group_id: int, name: str, field: str = "by") -> PlayerView:
-    """The group's player called ``name`` (any case), or a RuleError (422) naming ``field``."""
+    """The group's player called ``name`` (any case, its spaces as a name's are kept: "Ann "
+    is Ann), or a RuleError (422) naming ``field``."""
+    tidy = " ".join(name.split())
     player = db.session.scalar(
-        select(Player).where(Player.group_id == group_id, Player.name_key == name.casefold())
+        select(Player).where(Player.group_id == group_id, Player.name_key == tidy.casefold())
     )
     if player is None:
         raise RuleError(
             "There is no player called {player} in this group to have done this.",
             field=field,
-            player=name,
+            player=tidy[:NAME_LENGTH],  # a name is never longer: what was sent may be
         )
     return PlayerView(player.id, player.name)
 

@@ -140,3 +140,16 @@ def test_a_name_holding_nul_in_an_address_is_nothing_there(table):
         answer = table.call(method, path)
         assert error(answer, 404) == "There is nothing at this address."
     assert table.ok("GET", at)["players"] == FOUR
+
+
+def test_by_reads_a_name_as_names_are_kept_and_echoes_no_more_than_a_name(table):
+    evening = new_evening(table, players=FOUR)
+    at = f"{evenings(table)}/{evening['id']}"
+    # Spaces tidied as a player's name is: "ann " is Ann, as checking "ann " in is Ann.
+    table.ok("POST", f"{at}/players", {"player": "Eve", "by": " ann "}, 201)
+    long = table.post(f"{at}/players", {"player": "Fay", "by": "Zed" * 2000})
+    message = error(long, 422, "by")
+    assert (
+        message == f"There is no player called {('Zed' * 14)[:40]} in this group to have done this."
+    )
+    assert table.ok("GET", at)["players"] == [*FOUR, "Eve"]
