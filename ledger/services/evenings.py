@@ -39,7 +39,7 @@ from ledger.rules.evening_options import evening_fields, money_of
 from ledger.rules.league import Rules, league_points, night_places
 from ledger.rules.registry import GAMES, get_game
 from ledger.services.errors import Conflict, NotFound
-from ledger.services.evening_seats import load_evening
+from ledger.services.evening_seats import TABLE_KEY, load_evening
 from ledger.services.groups import (
     check_new_name,
     check_player_name,
@@ -236,7 +236,7 @@ def _playing(drawn: Sequence[RoundView]) -> int | None:
 def table_request_id(evening_id: int, number: int, table: int) -> str:
     """The request id a table's night is started with: a draw that starts over (two at once)
     finds the nights it started, and a backup's restore renames it with its evening."""
-    return f"evening-{evening_id}-round-{number}-table-{table}"
+    return f"{TABLE_KEY}{evening_id}-round-{number}-table-{table}"
 
 
 def close_evening(group: GroupRef, evening_id: int, settle: Any = None) -> EveningView:
