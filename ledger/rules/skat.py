@@ -17,6 +17,7 @@ from typing import Any
 from ledger.rules import entries, payout
 from ledger.rules.base import HandEntry, HandOutcome, PlayerResult, State, left_of, next_seat
 from ledger.rules.book_columns import HandColumn, hand_field, yes_no
+from ledger.rules.cards import AsTyped
 from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.game import Game, Option, Preview, Progress, Typed
 from ledger.rules.lengths import optional_whole
@@ -321,7 +322,7 @@ def entry_phrases(entry: Mapping[str, Any]) -> tuple[Phrase, ...]:
         word = "with {count}" if matadors > 0 else "without {count}"
         parts.append(Phrase(word, count=abs(matadors)))
     if entry.get("cards"):
-        parts.append(Phrase("cards {cards}", cards=str(entry["cards"])))
+        parts.append(Phrase("cards {cards}", cards=AsTyped(str(entry["cards"]))))
     parts += [Phrase(FLAG_WORDS[flag]) for flag in FLAG_WORDS if entry.get(flag)]
     if entry.get("card_points") is not None:
         parts.append(Phrase("{points} card points", points=int(entry["card_points"])))
