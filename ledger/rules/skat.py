@@ -248,6 +248,13 @@ GAME_WORDS: dict[str, str] = {
 }
 
 
+def _declared_game(hand: Mapping[str, Any], _result: Mapping[str, Any]) -> str | None:
+    """The game declared as the pages name it ("♥ hearts", "Grand"; the workbooks are in
+    English), not its key; nothing where all passed."""
+    game = hand.get("game")
+    return GAME_WORDS.get(str(game), str(game)) if game else None
+
+
 def stored_valued(facts: Mapping[str, Any]) -> Valued | None:
     """A deal's value as its stored facts keep it (``deal_facts``), to say it again."""
     if facts.get("value") is None:
@@ -471,7 +478,7 @@ class Skat(Game):
         declarer took, the game's value and whether it was won (an empty deal: nothing)."""
         return (
             hand_field("Declarer", "declarer"),
-            hand_field("Declared game", "game"),
+            HandColumn("Declared game", _declared_game, per_player=False),
             hand_field("Bid", "bid"),
             hand_field("Card points", "card_points"),
             hand_field("Value", "value"),
