@@ -254,6 +254,20 @@ def phone_cookie(phone: Phone) -> tuple[str, str]:
     return cookies[0].key, cookies[0].value
 
 
+def test_a_players_own_page_is_marked_on_their_phone_alone(app, phone):
+    claim(phone, "Rex")
+    nobody = second_phone(app, phone)
+
+    def heading(on: Phone, name: str) -> str:
+        page = html(on.client.get(f"/g/{on.slug}/p/{name}"))
+        return re.search(r"<h1[^>]*>.*?</h1>", page, re.S).group(0)
+
+    rex = heading(phone, "Rex")
+    assert 'class="mine"' in rex and say(rex) == "Rex you"
+    assert say(heading(phone, "Enda")) == "Enda" and "mine" not in heading(phone, "Enda")
+    assert say(heading(nobody, "Rex")) == "Rex" and "mine" not in heading(nobody, "Rex")
+
+
 def test_a_phones_claim_opens_nothing_and_names_nobody_in_another_group(app, phone):
     claim(phone, "Rex")
     a_cookie, a_value = phone_cookie(phone)
