@@ -271,7 +271,8 @@ def test_the_drinks_form_names_who_entered_it_as_the_hand_form_does(phone):
     data = {"for": list(SEATS), "paid_by": "John", "amount": "9"}  # Rex changes it himself
     assert phone.client.post(f"{phone.board}/rounds/{round_id}", data=data).status_code == 302
     said = history(phone)
-    assert re.search(r"Drinks or food added: John paid €8\.00 [^.]*\. By Enda, on Rex's phone\.", said)
+    added = r"Drinks or food added: John paid €8\.00 [^.]*\. By Enda, on Rex's phone\."
+    assert re.search(added, said)
     assert re.search(r"Drinks or food changed to: John paid €9\.00 .*? By Rex\.", said)
 
 
