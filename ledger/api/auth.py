@@ -65,9 +65,7 @@ def acting_player(group: GroupRef) -> None:
     player in a JSON body as any other call does (docs/api.md).
     """
     if "by" in request.args:
-        raise RuleError(
-            "by goes in the JSON body, a DELETE's too, not in the address.", field="by"
-        )
+        raise RuleError("by goes in the JSON body, a DELETE's too, not in the address.", field="by")
     if request.mimetype != "application/json":
         return  # no JSON body (a DELETE without one): nobody named; a wrong one is the view's
     by = text(json_object(), "by")

@@ -241,4 +241,3 @@ def test_a_delete_names_who_did_it_in_a_json_body_and_never_in_its_address(app, 
     assert last_by(table, sid, "hand.deleted") == "Rex"
     assert table.call("DELETE", f"/sessions/{sid}/hands/2").status_code == 204
     assert last_by(table, sid, "hand.deleted") is None
-
