@@ -70,20 +70,18 @@ def test_cribbage_asks_for_the_suit_in_the_pages_letters(client, language, start
     assert "QH" not in page and "KH" not in page
 
 
-def test_skat_names_a_card_typed_twice_in_german(client):
-    phone = phone_in(client, "de", "skat", ("Ann", "Bob", "Cas"))
-    cards = "Bkr Bhe Ahe 10he Dhe Dhe 7he Api 10pi Kka 8kr 7kr"
+@pytest.mark.parametrize(
+    ("language", "cards", "twice"),
+    [
+        ("de", "Bkr Bhe Ahe 10he Dhe Dhe 7he Api 10pi Kka 8kr 7kr", "D♥"),
+        ("nl", "Bk Bh Ah 10h Vh Vh 7h As 10s Hr 8k 7k", "V♥"),
+    ],
+)
+def test_skat_names_a_card_typed_twice_in_the_pages_letters(client, language, cards, twice):
+    phone = phone_in(client, language, "skat", ("Ann", "Bob", "Cas"))
     deal = {"declarer": "Ann", "bid": "40", "game": "hearts", "cards": cards}
     page = post(phone, {**deal, "card_points": "70", "tricks": "some"})
-    assert "D♥" in page and "Q♥" not in page, page[:3000]
-
-
-def test_skat_names_a_card_typed_twice_in_dutch(client):
-    phone = phone_in(client, "nl", "skat", ("Ann", "Bob", "Cas"))
-    cards = "Bk Bh Ah 10h Vh Vh 7h As 10s Hr 8k 7k"
-    deal = {"declarer": "Ann", "bid": "40", "game": "hearts", "cards": cards}
-    page = post(phone, {**deal, "card_points": "70", "tricks": "some"})
-    assert "V♥" in page and "Q♥" not in page, page[:3000]
+    assert twice in page and "Q♥" not in page, page[:3000]
 
 
 def test_a_skat_deals_cards_are_said_in_the_pages_letters_in_the_history(client):
