@@ -269,9 +269,7 @@ def _foreign_rank(typed: _Token) -> Phrase | None:
             "{token} is not a card — {letters} are {the_letters} ({words}), {suits} "
             "{the_suits}: in English write {code}.",
             token=typed.quoted,
-            letters=_and(list(own.ranks.values())),
-            the_letters=own.the_letters,
-            words=", ".join(own.rank_words),
+            **_own_ranks(own),
             suits=_and(list(own.suits.values())),
             the_suits=own.the_suits,
             code=code,
@@ -279,9 +277,7 @@ def _foreign_rank(typed: _Token) -> Phrase | None:
     return Phrase(
         "{token} is not a card — {letters} are {the_letters} ({words}): in English write {code}.",
         token=typed.quoted,
-        letters=_and(list(own.ranks.values())),
-        the_letters=own.the_letters,
-        words=", ".join(own.rank_words),
+        **_own_ranks(own),
         code=code,
     )
 
@@ -296,11 +292,19 @@ def _lone_letter(typed: _Token, own: Letters) -> Phrase:
         token=typed.quoted,
         letter=letter,
         suit=_SUIT_NAMES[_SUIT_CHARS[letter]],
-        letters=_and(list(own.ranks.values())),
-        the_letters=own.the_letters,
-        words=", ".join(own.rank_words),
+        **_own_ranks(own),
         english=_and(list(own.ranks)),
     )
+
+
+def _own_ranks(own: Letters) -> dict[str, Param]:
+    """A language's rank letters and their words, for a sentence: "H, V and B", "the Dutch
+    letters", "heer, vrouw, boer"."""
+    return {
+        "letters": _and(list(own.ranks.values())),
+        "the_letters": own.the_letters,
+        "words": ", ".join(own.rank_words),
+    }
 
 
 def _rank_in(letter: str, language: str) -> str:
