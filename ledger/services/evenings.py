@@ -194,7 +194,7 @@ def draw_next_round(group: GroupRef, evening_id: int, seed: int | None = None) -
         tables = draw_round(players, sizes, met, random.Random(chosen))
         number = len(drawn) + 1
         for i, seats in enumerate(tables, start=1):
-            key = f"evening-{row.id}-round-{number}-table-{i}"
+            key = table_request_id(row.id, number, i)
             night = start_night(group, row.game, seats, seats[0], row.options, key)
             db.session.add(
                 EveningTable(
@@ -209,6 +209,12 @@ def draw_next_round(group: GroupRef, evening_id: int, seed: int | None = None) -
         return _rounds(group, row)[-1]
 
     return write(work)
+
+
+def table_request_id(evening_id: int, number: int, table: int) -> str:
+    """The request id a table's night is started with: a draw that starts over (two at once)
+    finds the nights it started, and a backup's restore renames it with its evening."""
+    return f"evening-{evening_id}-round-{number}-table-{table}"
 
 
 def close_evening(group: GroupRef, evening_id: int, settle: Any = None) -> EveningView:
@@ -260,6 +266,12 @@ def tick_evening(
 
 def evening_view(group: GroupRef, evening_id: int) -> EveningView:
     return _view(group, load_evening(group, evening_id))
+
+
+def evening_list_now(group: GroupRef, row: Evening) -> EveningList:
+    """The group's evening's list as its tables' nights give it now, closed or not (a
+    restore holds a closed evening's kept list to it: ledger/services/backups.py)."""
+    return _list(group, row, _rounds(group, row))
 
 
 def group_evenings(group: GroupRef) -> list[EveningView]:

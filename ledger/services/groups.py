@@ -62,12 +62,18 @@ def list_games() -> list[GameInfo]:
     ]
 
 
+def group_players(group: GroupRef) -> tuple[PlayerView, ...]:
+    """The group's players, by name: one query."""
+    players = db.session.scalars(select(Player).where(Player.group_id == group.id)).all()
+    ordered = sorted(players, key=lambda p: (p.name_key, p.name, p.id))
+    return tuple(PlayerView(p.id, p.name) for p in ordered)
+
+
 def group_view(group: GroupRef) -> GroupView:
     """The group's players (by name) and sessions (oldest first): two queries however many."""
     row = db.session.get(Group, group.id)
     if row is None:
         raise NotFound("There is no such group.")
-    players = db.session.scalars(select(Player).where(Player.group_id == group.id)).all()
     sessions = db.session.execute(
         select(
             GameSession.id,
@@ -85,10 +91,7 @@ def group_view(group: GroupRef) -> GroupView:
     return GroupView(
         slug=row.slug,
         name=row.name,
-        players=tuple(
-            PlayerView(p.id, p.name)
-            for p in sorted(players, key=lambda p: (p.name_key, p.name, p.id))
-        ),
+        players=group_players(group),
         sessions=tuple(
             SessionSummary(
                 id=s.id,

@@ -242,9 +242,9 @@ def sign_out_everywhere(slug: str) -> Response:
 @bp.get("/export.xlsx")
 def export(slug: str) -> Response:
     group = access.group_for_page(slug)
-    export = exports.group_export(group)
+    book = exports.group_book(group)
     return download_written(
-        lambda stream: group_export_workbook(export, stream=stream),
+        lambda stream: group_export_workbook(book, stream=stream),
         XLSX_MIMETYPE,
         group_filename(group.slug, "xlsx"),
     )
