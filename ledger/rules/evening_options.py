@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -12,6 +13,7 @@ from ledger.rules.errors import Phrase, RuleError
 from ledger.rules.evening import Money
 from ledger.rules.game import Game
 from ledger.rules.league import DEFAULT_PRIZES, PLACES, POINTS, SCORINGS
+from ledger.rules.names import code_point, hidden_character
 from ledger.rules.season_options import MOST_FEE, money_option, whole_option
 
 NAME_LENGTH = 60
@@ -64,11 +66,21 @@ def evening_fields(body: Mapping[str, Any], games: Mapping[str, Game]) -> Evenin
     name = tidy_name(given_name) if isinstance(given_name, str) else ""
     if not name:
         raise RuleError("An evening needs a name.", field="name")
-    if len(name) > NAME_LENGTH or any(not c.isprintable() for c in name):
+    # As a player's name is checked (services/groups.py): an emoji sequence joined by
+    # zero-width joiners ("👨‍👩‍👧") stays whole, a character that hides or turns text is refused.
+    if len(name) > NAME_LENGTH or any(_control(c) for c in name):
         raise RuleError(
             "An evening's name is at most {most} characters, without control characters.",
             field="name",
             most=NAME_LENGTH,
+        )
+    hidden = hidden_character(name)
+    if hidden is not None:
+        raise RuleError(
+            "A name cannot hold {character}, a character that shows nothing or turns the text "
+            "around it: one name could pass for another.",
+            field="name",
+            character=code_point(hidden),
         )
     key = body.get("game")
     if not isinstance(key, str) or key not in games:
@@ -95,6 +107,11 @@ def evening_fields(body: Mapping[str, Any], games: Mapping[str, Game]) -> Evenin
         fields["lost_game_fee"] = whole_option("lost_game_fee", body["lost_game_fee"], 0, MOST_FEE)
     fields["scoring"] = _scoring(body.get("scoring"), game)
     return EveningFields(name=name, game=game.key, options=options, **fields)
+
+
+def _control(ch: str) -> bool:
+    """A control character or half a surrogate pair (spaces are tidied before)."""
+    return unicodedata.category(ch) in ("Cc", "Cs")
 
 
 def _scoring(value: Any, game: Game) -> str:

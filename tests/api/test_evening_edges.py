@@ -171,3 +171,18 @@ def test_a_night_cannot_take_a_tables_request_id_and_so_become_a_table(table):
     assert all(
         table.ok("GET", f"/sessions/{t['session']}")["game"] == "cribbage" for t in drawn["tables"]
     )
+
+
+def test_an_evenings_name_is_checked_as_a_players_is(table):
+    family = "👨\u200d👩\u200d👧 drive"  # an emoji sequence: whole, as in a player's name
+    assert (
+        table.ok("POST", evenings(table), {"name": family, "game": "tally"}, 201)["name"] == family
+    )
+    for name, said in (
+        ("Drive\u202e", "A name cannot hold U+202E, a character that shows nothing or turns"),
+        ("Drive\u200b", "A name cannot hold U+200B, a character that shows nothing or turns"),
+        ("Drive\x07", "An evening's name is at most 60 characters, without control characters."),
+    ):
+        refused = table.post(evenings(table), {"name": name, "game": "tally"})
+        assert error(refused, 422, "name").startswith(said)
+    assert len(table.ok("GET", evenings(table))["evenings"]) == 1
