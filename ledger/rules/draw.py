@@ -71,6 +71,13 @@ def table_sizes(players: int, fewest: int, most: int) -> tuple[int, ...]:
             count=players,
             seats=seats,
         )
+    if players == 1:  # one, not "1 players"
+        raise RuleError(
+            "One player cannot sit at tables of {seats}: {above} would.",
+            field="players",
+            seats=seats,
+            above=above,
+        )
     if below is None:
         raise RuleError(
             "{count} players cannot sit at tables of {seats}: {above} would.",

@@ -76,3 +76,12 @@ def test_the_draw_is_random_among_the_best() -> None:
     draws = {draw_round(EIGHT, (4, 4), pairs(first), random.Random(s)) for s in range(2)}
     assert len(draws) == 2
     assert all(meetings_again(d, pairs(first)) == 4 for d in draws)
+
+
+def test_one_player_alone_is_refused_as_one_not_as_1_players() -> None:
+    with pytest.raises(RuleError) as caught:
+        table_sizes(1, 2, 2)
+    assert caught.value.message == "One player cannot sit at tables of two: 2 would."
+    with pytest.raises(RuleError) as caught:
+        table_sizes(2, 3, 4)
+    assert caught.value.message == "2 players cannot sit at tables of three and four: 3 would."
