@@ -21,6 +21,7 @@ from ledger.rules.registry import GAMES
 from tests.api.test_renamed_player import (
     NEW,
     OLD,
+    _comparable,
     _night,
     _play,
     _rename_on_the_page,
@@ -92,3 +93,28 @@ def test_a_night_reopened_after_a_rename_plays_on_under_the_new_name(app, client
     restored = Table(client, copy.slug)
     (night,) = restored.get(f"/groups/{copy.slug}")["sessions"]
     assert answers(restored, {key: night["id"]}, NEW) == got
+
+
+def test_renames_since_the_finish_are_followed_in_their_order(app, client):
+    """Bob renamed Bert, then Ann renamed Bob: the night reopened is the night as it was
+    before its finish, Ann's part in it under Bob and Bob's under Bert, and it plays on."""
+    table = Table.new_group(client)
+    night = _night("skat", "Ann", "Bob", "Cas", "Dan")
+    sid = _start(table, "skat", night)
+    _play(table, sid, night.before)
+    was = _comparable(table.get(f"/sessions/{sid}"))
+    table.ok("POST", f"/sessions/{sid}/finish", dict(night.finish or {}))
+    _rename_on_the_page(table, "Bob", "Bert")
+    _rename_on_the_page(table, "Ann", "Bob")
+    _reopen(table, sid, on_the_page=False)
+
+    swapped = re.sub(r"\bAnn\b", "Bob", re.sub(r"\bBob\b", "Bert", json.dumps(was)))
+    assert _comparable(table.get(f"/sessions/{sid}")) == json.loads(swapped)
+    _play(table, sid, _night("skat", "Bob", "Bert", "Cas", "Dan").after)
+    table.ok("POST", f"/sessions/{sid}/finish", {})
+    with app.app_context():
+        data = json.loads(json.dumps(backup_group(table.slug)))
+        db.session.rollback()
+        copy = restore_group(data, slug="the-copy")
+    (again,) = Table(client, copy.slug).get(f"/groups/{copy.slug}")["sessions"]
+    assert again["status"] == "finished"
