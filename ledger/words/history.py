@@ -16,8 +16,8 @@ from decimal import Decimal
 from typing import Any
 
 from flask import g
-from flask_babel import get_translations, ngettext
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ledger.rules import GAMES, N_, amount
 from ledger.services.views.base import night_currency
@@ -25,6 +25,7 @@ from ledger.services.views.sessions import ChangeView, SessionView
 from ledger.words.display import format_money, game_name, typed_cards
 from ledger.words.games import choice_label, session_text
 from ledger.words.hands import join_names
+from ledger.words.language import said as say
 from ledger.words.money import round_text
 
 
@@ -154,7 +155,7 @@ def _created(change: ChangeView, session: SessionView) -> str:
 def _hand_said(change: ChangeView, side: Mapping[str, Any], at: SessionView) -> dict[str, Any]:
     """Who, a hand's number and entry (``side``), in its game's words where it has them
     (Skat)."""
-    said = " ".join(p.render(_) for p in GAMES[at.game].entry_phrases(side["entry"]))
+    said = " ".join(map(say, GAMES[at.game].entry_phrases(side["entry"])))
     return {
         "number": change.hand_number,
         "entry": said or _entry_text(side["entry"]),
@@ -375,7 +376,7 @@ def _reopened(change: ChangeView, session: SessionView) -> str:
 def _called(change: ChangeView, session: SessionView) -> str:
     made = dict(change.after)  # a game's own call, in its words (Boerenbridge's bids)
     said = GAMES[session.game].call_phrase(made.pop("call"), made, (change.hand_number or 0) + 1)
-    return said.render(get_translations().gettext)  # type: ignore[union-attr]  # None: plain
+    return say(said)  # type: ignore[arg-type]  # None: plain
 
 
 # The lines that name who made them in their own words; every other ends with ``by_whom``.

@@ -254,6 +254,42 @@ def phone_cookie(phone: Phone) -> tuple[str, str]:
     return cookies[0].key, cookies[0].value
 
 
+def test_the_drinks_form_names_who_entered_it_as_the_hand_form_does(phone):
+    """§20's "Bob corrected hand 3 on Cas's phone" for drinks and food too: the form offers
+    someone else, and the history says who, on whose phone."""
+    claim(phone, "Rex")
+    form = html(phone.client.get(f"{phone.board}/rounds/new"))
+    assert "Someone else is entering this?" in form
+    assert '<option value="">Rex (this phone)</option>' in form
+    assert '<option value="John">John</option>' in form and '<option value="Rex">' not in form
+    once = re.search(r'name="once" value="([0-9a-f]+)"', form).group(1)
+    data = {"once": once, "for": list(SEATS), "paid_by": "John", "amount": "8", "by": "Enda"}
+    assert phone.client.post(f"{phone.board}/rounds/new", data=data).status_code == 302
+    round_id = re.search(r'id="round-(\d+)"', html(phone.client.get(phone.board))).group(1)
+    change = html(phone.client.get(f"{phone.board}/rounds/{round_id}"))
+    assert "Someone else is entering this?" in change
+    data = {"for": list(SEATS), "paid_by": "John", "amount": "9"}  # Rex changes it himself
+    assert phone.client.post(f"{phone.board}/rounds/{round_id}", data=data).status_code == 302
+    said = history(phone)
+    added = r"Drinks or food added: John paid €8\.00 [^.]*\. By Enda, on Rex's phone\."
+    assert re.search(added, said)
+    assert re.search(r"Drinks or food changed to: John paid €9\.00 .*? By Rex\.", said)
+
+
+def test_a_players_own_page_is_marked_on_their_phone_alone(app, phone):
+    claim(phone, "Rex")
+    nobody = second_phone(app, phone)
+
+    def heading(on: Phone, name: str) -> str:
+        page = html(on.client.get(f"/g/{on.slug}/p/{name}"))
+        return re.search(r"<h1[^>]*>.*?</h1>", page, re.S).group(0)
+
+    rex = heading(phone, "Rex")
+    assert 'class="mine"' in rex and say(rex) == "Rex you"
+    assert say(heading(phone, "Enda")) == "Enda" and "mine" not in heading(phone, "Enda")
+    assert say(heading(nobody, "Rex")) == "Rex" and "mine" not in heading(nobody, "Rex")
+
+
 def test_a_phones_claim_opens_nothing_and_names_nobody_in_another_group(app, phone):
     claim(phone, "Rex")
     a_cookie, a_value = phone_cookie(phone)
