@@ -23,8 +23,7 @@ depends_on = None
 
 def upgrade():
     op.execute(
-        "UPDATE sessions SET request_id = NULL "
-        "WHERE id IN (SELECT session_id FROM evening_tables)"
+        "UPDATE sessions SET request_id = NULL WHERE id IN (SELECT session_id FROM evening_tables)"
     )
 
 
