@@ -2,9 +2,8 @@
 
 ``load_evening`` reads (and with ``lock`` locks) the group's evening; ``closed_evening_of``
 names the closed evening a night is a table of (its list is kept: the night stays finished);
-``check_not_a_table_key`` keeps the tables' request ids to the draw;
-``check_one_table`` is
-what a night asks before a player joins it by hand (services/sessions.py ``join_session``):
+``check_one_table`` is what a night asks before a player joins it by hand
+(services/sessions.py ``join_session``):
 the draw seats each player once, and a table's night must not seat a second time a player
 whose result another table of the same round already counts. It lives apart from
 services/evenings.py, which starts the tables' nights through services/sessions.py, so the
@@ -21,21 +20,6 @@ from ledger.rules.errors import RuleError
 from ledger.services.errors import NotFound
 from ledger.services.groups import name_key
 from ledger.services.views.groups import GroupRef
-
-# The request ids of club evenings' tables' nights start so (services/evenings.py
-# ``table_request_id``): a draw finds a night it started by its id, so no other may take one.
-TABLE_KEY = "evening-"
-
-
-def check_not_a_table_key(request_id: str | None) -> None:
-    """Refuse a night's ``request_id`` that a club evening's table would have: the evening's
-    draw would take that night up as its own table, its players and game whatever they are."""
-    if request_id is not None and request_id.startswith(TABLE_KEY):
-        raise RuleError(
-            "A request_id cannot start with “{start}”: those name club evenings' tables.",
-            field="request_id",
-            start=TABLE_KEY,
-        )
 
 
 def load_evening(group: GroupRef, evening_id: int, *, lock: bool = False) -> Evening:

@@ -39,7 +39,7 @@ from ledger.rules.evening_options import evening_fields, money_of
 from ledger.rules.league import Rules, league_points, night_places
 from ledger.rules.registry import GAMES, get_game
 from ledger.services.errors import Conflict, NotFound
-from ledger.services.evening_seats import TABLE_KEY, load_evening
+from ledger.services.evening_seats import load_evening
 from ledger.services.groups import (
     check_new_name,
     check_player_name,
@@ -210,8 +210,9 @@ def draw_next_round(
         tables = draw_round(players, sizes, met, random.Random(chosen))
         number = len(drawn) + 1
         for i, seats in enumerate(tables, start=1):
-            key = table_request_id(row.id, number, i)
-            night = start_night(group, row.game, seats, seats[0], row.options, key)
+            # No request id: a retry is safe by the evening's lock and its tables' rows, and
+            # the ids a client sends (their own retries) never reach a table's night.
+            night = start_night(group, row.game, seats, seats[0], row.options)
             db.session.add(
                 EveningTable(
                     evening_id=row.id,
@@ -231,12 +232,6 @@ def _playing(drawn: Sequence[RoundView]) -> int | None:
     """The first round with a table still playing, or None. Not only the last: a night of an
     earlier round may be reopened to correct a hand, and the list waits for it too."""
     return next((r.round for r in drawn if not r.finished), None)
-
-
-def table_request_id(evening_id: int, number: int, table: int) -> str:
-    """The request id a table's night is started with: a draw that starts over (two at once)
-    finds the nights it started, and a backup's restore renames it with its evening."""
-    return f"{TABLE_KEY}{evening_id}-round-{number}-table-{table}"
 
 
 def close_evening(group: GroupRef, evening_id: int, settle: Any = None) -> EveningView:

@@ -34,7 +34,7 @@ from ledger.services.building import (
 )
 from ledger.services.building import session_numbers as numbers_in
 from ledger.services.errors import Conflict, NotFound
-from ledger.services.evening_seats import check_not_a_table_key, check_one_table
+from ledger.services.evening_seats import check_one_table
 from ledger.services.groups import (
     check_new_name,
     check_player_name,
@@ -85,7 +85,6 @@ def create_session(
     session at £0.50 a unit would change what the pot is worth. A session with other money
     settings opens with an empty pot and the pot waits for one that matches.
     """
-    check_not_a_table_key(request_id)
     return write(lambda: start_night(group, game, players, dealer, options, request_id))
 
 

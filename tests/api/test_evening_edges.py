@@ -155,22 +155,18 @@ def test_by_reads_a_name_as_names_are_kept_and_echoes_no_more_than_a_name(table)
     assert table.ok("GET", at)["players"] == [*FOUR, "Eve"]
 
 
-def test_a_night_cannot_take_a_tables_request_id_and_so_become_a_table(table):
-    # The draw finds the nights it started by their request ids: a night started beforehand
-    # with table 1's id was taken up as table 1, a Spot night of strangers at a cribbage drive.
+def test_a_night_with_a_tables_old_request_id_never_becomes_a_table(table):
+    # The draw found the nights it started by request id: a night started beforehand with
+    # table 1's (evening-1-round-1-table-1) became table 1, a Spot night of strangers at a
+    # cribbage drive. The tables hold none now (main's fix); this stays the attack's test.
     body = {"game": "spot", "players": ["Xan", "Yul", "Ann"], "dealer": "Xan"}
-    for key in ("evening-1-round-1-table-1", "evening-"):
-        refused = table.post(f"/groups/{table.slug}/sessions", {**body, "request_id": key})
-        assert error(refused, 422, "request_id") == (
-            "A request_id cannot start with “evening-”: those name club evenings' tables."
-        )
-    table.ok("POST", f"/groups/{table.slug}/sessions", {**body, "request_id": "my-evening-1"}, 201)
+    key = "evening-1-round-1-table-1"
+    table.ok("POST", f"/groups/{table.slug}/sessions", {**body, "request_id": key}, 201)
     evening = new_evening(table, players=FOUR, game="cribbage")
     drawn = table.ok("POST", f"{evenings(table)}/{evening['id']}/rounds", {}, 201)
     assert sorted(p for t in drawn["tables"] for p in t["players"]) == FOUR
-    assert all(
-        table.ok("GET", f"/sessions/{t['session']}")["game"] == "cribbage" for t in drawn["tables"]
-    )
+    games = [table.ok("GET", f"/sessions/{t['session']}")["game"] for t in drawn["tables"]]
+    assert games == ["cribbage", "cribbage"]
 
 
 def test_an_evenings_name_is_checked_as_a_players_is(table):
