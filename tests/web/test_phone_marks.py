@@ -9,10 +9,10 @@ import re
 
 import pytest
 
+from tests.api.test_seasons import ORDERS
 from tests.web.pages import HAND_1, HAND_2, Phone, html, table_of_four
 from tests.web.test_evening_pages import SEVEN, _closed_evening, phone_auth, text
 from tests.web.test_season_pages import api_night, new_season
-from tests.api.test_seasons import ORDERS
 from tests.web.test_this_phone import claim, second_phone
 
 

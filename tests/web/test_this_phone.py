@@ -237,7 +237,7 @@ def test_the_history_in_dutch_and_german(app, phone):
     claim(enda, "Enda")
     assert phone.enter(HAND_1).status_code == 302
     correct(enda, 1, {**HAND_1, "Finn": "Q K 2"}, None, by="John")
-    entered = enda.client.post(f"{phone.board}/hands/new", data=enda.hand_form(HAND_2, by="John"))
+    entered = enda.enter(HAND_2, out="Enda", by="John")
     assert entered.status_code == 302, html(entered)
     phone.client.set_cookie("lang", "nl")
     said = history(phone)
