@@ -384,6 +384,7 @@ class Skat(Game):
     min_players = 3
     max_players = 4
     evening_scoring = "points"  # a Preisskat lists the list points (RULES.md §19)
+    counts_deals = True  # the list's deals: "3 of 36 deals played" ("Spielen")
     options = {
         "deals": Option(
             None,

@@ -230,21 +230,30 @@ def test_a_form_naming_someone_not_in_the_group_is_refused_and_nothing_is_stored
 
 
 def test_the_history_in_dutch_and_german(app, phone):
+    """Each case of a hand's line is a whole sentence in each language, so German puts "auf
+    dem Handy von Enda" before the verb's prefix ("trug … ein") and Dutch before "in"."""
     claim(phone, "Rex")
     enda = second_phone(app, phone)
     claim(enda, "Enda")
     assert phone.enter(HAND_1).status_code == 302
     correct(enda, 1, {**HAND_1, "Finn": "Q K 2"}, None, by="John")
+    entered = enda.enter(HAND_2, out="Enda", by="John")
+    assert entered.status_code == 302, html(entered)
     phone.client.set_cookie("lang", "nl")
     said = history(phone)
     assert "Rex voerde hand 1 in: Enda " in said
     assert "John verbeterde hand 1 op de telefoon van Enda: Finn " in said
+    assert "John voerde hand 2 op de telefoon van Enda in: " in said
     assert "Door een telefoon." in said
     phone.client.set_cookie("lang", "de")
     said = history(phone)
     assert "Rex trug Runde 1 ein: Enda " in said
-    assert "John korrigierte Runde 1 auf dem Telefon von Enda: Finn " in said
-    assert "Von einem Telefon." in said
+    assert "John korrigierte Runde 1 auf dem Handy von Enda: Finn " in said
+    assert "John trug Runde 2 auf dem Handy von Enda ein: " in said
+    assert "Von einem Handy." in said
+    assert "Telefon" not in said  # one word for a phone: Handy
+    phone.client.set_cookie("lang", "en")
+    assert "John entered hand 2 on Enda's phone: " in history(phone)
 
 
 def phone_cookie(phone: Phone) -> tuple[str, str]:
