@@ -21,14 +21,18 @@ def werkzeugs_own(rule: WerkzeugRule, append_unknown: bool):
     return WerkzeugRule._compile_builder(rule, append_unknown)
 
 
+def _identity(rule: WerkzeugRule) -> tuple[str, str, tuple[str, ...]]:
+    return rule.rule, rule.endpoint, tuple(sorted(rule.methods or ()))
+
+
 def test_every_routes_builder_is_the_one_werkzeug_compiles(app, tmp_path):
     second = create_app({**app.config, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/b.db"})
     rules = list(app.url_map.iter_rules())
     assert len(rules) > 100 and all(isinstance(r, Rule) for r in rules if r.endpoint != "static")
-    others = {(r.rule, r.endpoint, tuple(sorted(r.methods or ()))): r for r in second.url_map.iter_rules()}
+    others = {_identity(r): r for r in second.url_map.iter_rules()}
     shared = 0
     for rule in rules:
-        other = others[(rule.rule, rule.endpoint, tuple(sorted(rule.methods or ())))]
+        other = others[_identity(rule)]
         for mine, theirs, append_unknown in (
             (rule._build, other._build, False),
             (rule._build_unknown, other._build_unknown, True),
@@ -57,14 +61,18 @@ def test_the_addresses_of_the_pages_are_built_alike_in_two_apps(app, tmp_path):
                     url_for("rounds.form", slug="a", session_id=7, round_id=2),
                 ]
             )
-    assert built[0] == built[1] == [
-        "/g/Thursday%20crowd",
-        "/g/a/s/7?page=2",
-        "/g/a/seasons/3/table.pdf",
-        "/g/a/s/7/blank.pdf",
-        "/g/a/s/7/rounds/new",
-        "/g/a/s/7/rounds/2",
-    ]
+    assert (
+        built[0]
+        == built[1]
+        == [
+            "/g/Thursday%20crowd",
+            "/g/a/s/7?page=2",
+            "/g/a/seasons/3/table.pdf",
+            "/g/a/s/7/blank.pdf",
+            "/g/a/s/7/rounds/new",
+            "/g/a/s/7/rounds/2",
+        ]
+    )
 
 
 class Upper(BaseConverter):
