@@ -80,6 +80,9 @@ where = Path(ledger.__file__).resolve()
 assert Path(sys.argv[1]).resolve() in where.parents, f"ledger comes from {where}"
 for folder in ("templates", "static", "migrations", "translations"):
     assert (where.parent / folder).is_dir(), f"{folder}/ is not in the installed package"
+from ledger.export import sheets
+
+assert sheets.OWN_ROWS, "lxml did not come with the wheel: workbooks would be written slowly"
 print(f"ledger is imported from {where.parent}")
 EOF
 
@@ -189,6 +192,11 @@ auth = base64.b64encode(f"{slug}:pints of plain".encode()).decode()
 status, _, body = fetch(f"/api/v1/groups/{slug}", {"Authorization": f"Basic {auth}"})
 expect(status == 200, f"GET /api/v1/groups/{slug} answered {status}")
 print(f"POST /api/v1/groups, GET /api/v1/groups/{slug}: 201, 200")
+
+# The group's workbook, its rows written through lxml (a dependency of the wheel).
+status, _, body = fetch(f"/api/v1/groups/{slug}/export.xlsx", {"Authorization": f"Basic {auth}"})
+expect(status == 200 and body[:2] == b"PK", f"GET export.xlsx answered {status}: {body[:200]!r}")
+print(f"GET /api/v1/groups/{slug}/export.xlsx: 200, {len(body)} bytes")
 
 # A phone in Dutch: the start page's form makes a group (signed in by the session cookie),
 # then the group's pages, each in Dutch.

@@ -640,7 +640,7 @@ app = create_app({"SQLALCHEMY_DATABASE_URI": sys.argv[1], "SECRET_KEY": "bench"}
 with app.app_context():
     group = find_group(sys.argv[2])
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    data = group_export_workbook(exports.group_export(group))
+    data = group_export_workbook(exports.group_book(group))
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(len(data), before, after)
 """

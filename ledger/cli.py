@@ -403,7 +403,7 @@ def export_command(group: str, file: str) -> None:
         if path.suffix.lower() == ".csv":
             data = group_export_csv(exports.group_export(found)).encode("utf-8")
         else:
-            data = group_export_workbook(exports.group_export(found))
+            data = group_export_workbook(exports.group_book(found))
     except ServiceError as e:
         raise click.ClickException(e.message) from e
     _write(path, data)

@@ -56,9 +56,9 @@ def session_payments_csv(group: GroupRef, session_id: int):
 @with_group
 def group_export(group: GroupRef, slug: str):
     group = own_group(group, slug)
-    export = exports.group_export(group)
+    book = exports.group_book(group)
     return download_written(
-        lambda stream: group_export_workbook(export, stream=stream),
+        lambda stream: group_export_workbook(book, stream=stream),
         XLSX_MIMETYPE,
         group_filename(group.slug, "xlsx"),
     )

@@ -22,7 +22,9 @@ insert, or raises BackupError with one sentence saying what is wrong:
 - the history: each change of a kind the app records, in its shape, each session's versions
   1, 2, 3…, and each hand's revision and request id as its history says; each round's and
   each buy-in's lines as the rounds and buy-ins it holds (ledger/backup/lines.py);
-- a closed season's table worked out again from its nights and options (seasons.py).
+- a closed season's table worked out again from its nights and options (seasons.py);
+- each club evening as making, drawing and closing one checks it, a closed one's list worked
+  out again from its points per round and its money (evenings.py).
 
 The file's ids only tell the rows apart and link them: they may be any positive whole number
 (the restore gives every row a new id), so they are the one place a number may be large.
@@ -41,6 +43,7 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, Date, DateTime, Integer, String
 from werkzeug.security import DEFAULT_PBKDF2_ITERATIONS
 
+from ledger.backup.evenings import _check_evenings
 from ledger.backup.lines import _check_lines
 from ledger.backup.links import (
     _check_hand_numbers,
@@ -72,6 +75,9 @@ from ledger.services.backups import (
 FORMAT = "pub-ledger-backup"
 
 
+# Raised only for a file this version could not read as it was made. A table or column added
+# since (tab payments, seasons, rounds, club evenings…) keeps the version: a file made before
+# it leaves it out and is read as it was then (``ADDED_LATER``).
 VERSION = 1
 
 
@@ -89,6 +95,10 @@ ADDED_LATER: Mapping[str, Any] = MappingProxyType(
         "sessions.number": None,
         "seasons": [],
         "rounds": [],
+        # Club evenings (RULES.md §19): a backup made before they were backed up has none.
+        "evenings": [],
+        "evening_players": [],
+        "evening_tables": [],
         "payments.cents": None,
         # RULES.md §20: a backup made before changes named who made them names nobody.
         "changes.by_id": None,
@@ -168,6 +178,7 @@ def check_backup(data: Any, slug: str | None = None) -> Checked:
     _check_tab(rows)
     _check_lines(rows, players)
     _check_seasons(rows)
+    _check_evenings(rows, players)
     return checked
 
 
@@ -260,6 +271,7 @@ _IDS = frozenset(
         "carried_in_keeper_id",
         "by_id",  # who made a change, and on whose phone (RULES.md §20)
         "phone_id",
+        "evening_id",  # a club evening's check-ins and tables (RULES.md §19)
     }
 )
 

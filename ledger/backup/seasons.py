@@ -199,8 +199,8 @@ def _tick(tick: Any, balances: Mapping[str, int]) -> bool:
     return (
         isinstance(tick, dict)
         and set(tick) == {"from", "to", "amount", "at"}
+        and all(isinstance(tick[k], str) for k in ("from", "to", "amount", "at"))
         and balances.get(tick["from"], 0) < 0 < balances.get(tick["to"], 0)
-        and all(isinstance(tick[k], str) for k in ("amount", "at"))
     )
 
 

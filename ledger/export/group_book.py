@@ -30,19 +30,18 @@ from ledger.rules.registry import GAMES
 from ledger.services.stats import (
     HandTally,
     Night,
-    PlayerHistory,
+    RunningTotals,
     SessionFacts,
     StatsView,
     Totals,
-    add_up,
-    board,
     facts_from_json,
     named_by_table,
     night_facts,
+    ranked_board,
 )
 
 if TYPE_CHECKING:
-    from ledger.services.exports import GroupExport, StreamedSession
+    from ledger.services.exports import GroupBook, StreamedSession
     from ledger.services.season_views import SeasonView
     from ledger.services.views.evenings import EveningView
     from ledger.services.views.tab import TabView
@@ -102,25 +101,80 @@ def _sheet_title(name: str, taken: set[str]) -> str:
     return title
 
 
-def _player_sheet(wb: Workbook, title: str, history: PlayerHistory) -> None:
-    """A player's nights (as the player's page lists them), then their totals."""
+class _PlayerSheets:
+    """A sheet per player (their nights, as the player's page lists them, then their totals),
+    written a night at a time as the nights stream by, their totals added up as they go
+    (``RunningTotals``): no night is kept. The group's players' sheets first, then any other
+    who played, in the order they first played; each titled once all are known, as if made
+    in that order after the sheets before them."""
+
+    def __init__(self, wb: Workbook, names: Sequence[str]) -> None:
+        self.wb = wb
+        self.names = names
+        self.sheets: dict[str, _Sheet] = {}
+        self.running: dict[str, RunningTotals] = {}
+
+    def add(self, facts: SessionFacts) -> None:
+        """A session's night of each of its players, on their sheets and in their totals."""
+        for name, night in night_facts(facts):
+            _player_row(self.sheets.get(name) or self._sheet(name), night)
+            running = self.running.get(name)
+            if running is None:
+                running = self.running[name] = RunningTotals(name)
+            running.add(night)
+
+    def board(self) -> StatsView:
+        """Every player's totals, as the stats rank them (``board``)."""
+        return ranked_board(r.totals() for r in self.running.values())
+
+    def finish(self) -> None:
+        """Each player's totals under their nights; the sheets titled and put in order,
+        after the sheets made before them (Sessions, Players, Hands, Rounds)."""
+        mine = {id(sheet.ws) for sheet in self.sheets.values()}
+        before = [ws for ws in self.wb._sheets if id(ws) not in mine]
+        taken = {ws.title.casefold() for ws in before}
+        ordered = []
+        for name in dict.fromkeys([*self.names, *self.running]):
+            sheet = self.sheets.get(name) or self._sheet(name)
+            running = self.running.get(name) or RunningTotals(name)
+            _player_totals(sheet, running.totals())
+            sheet.ws.title = _sheet_title(name, taken)
+            ordered.append(sheet.ws)
+        self.wb._sheets = [*before, *ordered]
+
+    def _sheet(self, name: str) -> _Sheet:
+        # Titled in ``finish``; until then by a title no player's can be (a sheet's title
+        # never starts with an apostrophe: ``_sheet_title``).
+        sheet = self.sheets[name] = _player_sheet(self.wb, f"'{len(self.sheets)}")
+        return sheet
+
+
+def _player_sheet(wb: Workbook, title: str) -> _Sheet:
+    """A player's sheet, its header written: their nights come a row each."""
     sheet = _Sheet(wb, title, [12, 7, 12, 17, 9, 9, 12, 9, 6, 7, 7, 9], freeze="A2")
     sheet.formats = {}
     sheet.header(
         ["Session", "Id", "Game", STARTED, "Status", "Score", "Money", "Currency", "Won"]
         + ["Place", "Hands", "Hands won"]
     )
-    for n in history.nights:
-        game = _engine_game(n.game)
-        sheet.row(
-            # The night as the pages name it ("Hearts #1"), its id beside it (API.md).
-            [night_name(game, n.own_name, n.number), n.session]
-            + [n.own_name or game, n.started_at]
-            + [n.status, n.score, n.money, n.currency, "yes" if n.won else None]
-            + [n.place, n.hands, n.hands_won]
-        )
+    return sheet
+
+
+def _player_row(sheet: _Sheet, n: Night) -> None:
+    """A player's night on their sheet."""
+    game = _engine_game(n.game)
+    sheet.row(
+        # The night as the pages name it ("Hearts #1"), its id beside it (API.md).
+        [night_name(game, n.own_name, n.number), n.session]
+        + [n.own_name or game, n.started_at]
+        + [n.status, n.score, n.money, n.currency, "yes" if n.won else None]
+        + [n.place, n.hands, n.hands_won]
+    )
+
+
+def _player_totals(sheet: _Sheet, t: Totals) -> None:
+    """A player's totals under their nights."""
     sheet.filter()
-    t = history.totals
     sheet.blank()
     sheet.row(["Sessions", t.sessions])
     sheet.row(["Hands played", t.hands])
@@ -142,15 +196,18 @@ def group_workbook(
     tabs: Sequence[TabView] = (),
     seasons: Sequence[SeasonView] = (),
     evenings: Sequence[EveningView] = (),
+    games: Sequence[str] | None = None,
 ) -> bytes:
     """The group's whole history (API.md "Workbooks"): Sessions, Players and Hands, then a
     sheet per player (their nights and totals, as their page shows them), then the Tab
     (RULES.md §6a) when the group keeps one.
 
-    ``group`` is the group's answer; ``sessions`` yields, oldest first, each session's answer
-    with its hands and settlement. It is read once, so it may be a generator that loads one
-    session at a time, and a session's hands are read once too, each written as it comes: a
-    night of any length may stream in. Only the players' totals are kept.
+    ``group`` is the group's answer (its listing of sessions may be left out when ``games``,
+    the games of its nights oldest first, are given); ``sessions`` yields, oldest first, each
+    session's answer with its hands and settlement. It is read once, so it may be a
+    generator that loads one session at a time, and a session's hands are read once too,
+    each written as it comes: a night of any length may stream in. Each night's row on its
+    players' sheets is written as it comes too; only the players' running totals are kept.
     """
     player_names = [str(p["name"]) for p in group.get("players") or []]
     listed = {s.get("id"): s for s in group.get("sessions") or []}
@@ -166,15 +223,16 @@ def group_workbook(
     # Players is the second sheet but is written last, once the totals are known. It has a
     # net money column per currency, unknown until then: its widths are set generously now.
     players_sheet = _Sheet(wb, "Players", [max(12.0, name_width)] + [14] * 10)
-    hands_sheet, layout = _hands_sheet(wb, group, player_names, name_width)
+    games = group_games(group) if games is None else games
+    hands_sheet, layout = _hands_sheet(wb, games, player_names, name_width)
 
-    facts: list[SessionFacts] = []
+    players = _PlayerSheets(wb, player_names)
     rounds_sheet: _Sheet | None = None  # RULES.md §6c: made with the first night's rounds
     for item in sessions:
         session, hands, _settlement = SessionData(*item)
         started = session.get("started_at") or listed.get(session.get("id"), {}).get("started_at")
         sheets = (sessions_sheet, hands_sheet)
-        facts.append(_group_session(sheets, session, hands, started, layout))
+        players.add(_group_session(sheets, session, hands, started, layout))
         if rounds_of(session):
             rounds_sheet = rounds_sheet or _rounds_sheet(wb, player_names, name_width)
             for row in group_rounds_rows(session, night_title(session), player_names):
@@ -184,9 +242,8 @@ def group_workbook(
     hands_sheet.filter()
     if rounds_sheet is not None:
         rounds_sheet.filter()
-    nights = [night for f in facts for night in night_facts(f)]
-    _players_sheet(players_sheet, board(nights), player_names)
-    _player_sheets(wb, nights, player_names)
+    _players_sheet(players_sheet, players.board(), player_names)
+    players.finish()
     _kept_beside(wb, tabs, seasons, evenings, name_width)
     return _save(wb, stream)
 
@@ -209,11 +266,11 @@ def _kept_beside(
 
 
 def _hands_sheet(
-    wb: Workbook, group: Mapping[str, Any], player_names: Sequence[str], name_width: float
+    wb: Workbook, games: Sequence[str], player_names: Sequence[str], name_width: float
 ) -> tuple[_Sheet, GroupHands]:
     """The Hands sheet, its header written, with the own columns (Game.workbook_columns) of
-    every game the group's listing names."""
-    layout = GroupHands(player_names, group_games(group))
+    every game of the group's nights."""
+    layout = GroupHands(player_names, games)
     widths = [12, 7, 12, 6, name_width, name_width, name_width + 4]
     widths += [_width(c.heading) for c in layout.of_hand]
     widths += ([14, 10] + [_width(c.heading) for c in layout.of_player]) * len(player_names)
@@ -349,26 +406,18 @@ def _group_session(
     return facts_from_json(session, tally, started)
 
 
-def _player_sheets(wb: Workbook, nights: Sequence[tuple[str, Night]], names: Sequence[str]) -> None:
-    """A sheet per player, the group's players first, then any other who played."""
-    taken = {title.casefold() for title in wb.sheetnames}
-    known = [*names, *(n for n, _night in nights if n not in names)]
-    for name in dict.fromkeys(known):
-        mine = tuple(night for n, night in nights if n == name)
-        history = PlayerHistory(name, mine, add_up(name, mine))
-        _player_sheet(wb, _sheet_title(name, taken), history)
-
-
-def group_export_workbook(export: GroupExport, *, stream: IO[bytes] | None = None) -> bytes:
-    """The group's workbook: its listing first, then each session as the service streams it.
-    Writes to ``stream`` if given, else returns the file's bytes."""
+def group_export_workbook(book: GroupBook, *, stream: IO[bytes] | None = None) -> bytes:
+    """The group's workbook: its players and games first, then each night as the service
+    streams it. Writes to ``stream`` if given, else returns the file's bytes."""
+    group = {"slug": book.slug, "name": book.name, "players": [p.to_json() for p in book.players]}
     return group_workbook(
-        export.group.to_json(),
-        _each_streamed(export.streamed),
-        tabs=export.tabs,
-        seasons=export.seasons,
-        evenings=export.evenings,
+        group,
+        _each_streamed(book.nights),
+        tabs=book.tabs,
+        seasons=book.seasons,
+        evenings=book.evenings,
         stream=stream,
+        games=book.games,
     )
 
 
@@ -381,7 +430,8 @@ def _each_streamed(
     for streamed in sessions:
         view = streamed.session
         session = {
-            # The night's answer (its read model's): what each won, as every page shows it.
+            # What the workbook shows of the night's read model: what each won, as every
+            # page shows it.
             **streamed.night.to_json(),
             "winners": list(view.winners),
             "group_name": streamed.group_name,

@@ -166,3 +166,18 @@ def list_from_dict(data: Mapping[str, Any]) -> EveningList:
     )
     fees = {str(p): int(u) for p, u in data["fees"].items()}
     return EveningList(lines, int(data["pot"]), prizes, fees, bool(data["by_games"]))
+
+
+def renamed_list(data: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
+    """A kept list (``list_to_dict``, with its settle-up's ticks under "paid") with the player
+    ``old`` named ``new`` everywhere, as a season's kept table is (league.renamed_table)."""
+
+    def name(player: Any) -> Any:
+        return new if player == old else player
+
+    lines = [{**line, "player": name(line["player"])} for line in data["lines"]]
+    prizes = [{**p, "player": name(p["player"])} for p in data["prizes"]]
+    fees = {name(p): units for p, units in data["fees"].items()}
+    paid = [{**t, "from": name(t["from"]), "to": name(t["to"])} for t in data.get("paid", ())]
+    more = {"paid": paid} if "paid" in data else {}
+    return {**data, "lines": lines, "prizes": prizes, "fees": fees, **more}

@@ -36,15 +36,20 @@ from ledger.models import (
     SessionPlayer,
     TabPayment,
 )
+from ledger.rules.evening import list_to_dict
 from ledger.services import room
 from ledger.services.errors import Conflict, NotFound, ServiceError
+from ledger.services.evenings import evening_list_now, group_evenings, table_request_id
 from ledger.services.seasons import group_seasons
 from ledger.services.tab import group_tabs
 from ledger.services.views.groups import GroupRef
 
 # The group's tables in the order they are restored, with the key each has in the backup.
+# A club evening (RULES.md §19) comes before the sessions, as its tables' nights' request ids
+# name it (``_insert_all`` renames them with it); its check-ins and tables come last.
 TABLES: tuple[tuple[str, type[Any]], ...] = (
     ("players", Player),
+    ("evenings", Evening),
     ("sessions", GameSession),
     ("session_players", SessionPlayer),
     ("hands", Hand),
@@ -54,6 +59,8 @@ TABLES: tuple[tuple[str, type[Any]], ...] = (
     ("tab_payments", TabPayment),
     ("bank_accounts", BankAccount),
     ("seasons", Season),
+    ("evening_players", EveningPlayer),
+    ("evening_tables", EveningTable),
 )
 
 
@@ -96,11 +103,6 @@ NOT_BACKED_UP = frozenset(
         AccessGrant.__tablename__,
         AddressFailure.__tablename__,
         SessionChart.__tablename__,
-        # Club evenings (RULES.md §19) are not in a backup yet: a group that has one is
-        # refused a backup with a sentence saying so (``group_rows``), never backed up short.
-        Evening.__tablename__,
-        EveningPlayer.__tablename__,
-        EveningTable.__tablename__,
     }
 )
 
@@ -163,16 +165,27 @@ def _iso(moment: date) -> str:
     return moment.isoformat()  # a time (datetime) or a season's day (date)
 
 
-def _insert_all(group: dict[str, Any], rows: Mapping[str, list[dict[str, Any]]]) -> int:
+def _insert_all(
+    group: dict[str, Any], rows: Mapping[str, list[dict[str, Any]]]
+) -> dict[str, dict[int, int]]:
     """Insert every row under a new id, in the order of the file's ids (so the restored rows
-    keep their order), every link renamed to the new ids. The file's ids are never written:
-    a crafted file cannot take ids another group will need, nor push an id sequence."""
+        keep their order), every link renamed to the new ids. The file's ids are never written:
+        a crafted file cannot take ids another group will need, nor push an id sequence. Answers
+    each table's new ids by the file's."""
     ids: dict[str, dict[int, int]] = {"groups": {group["id"]: _insert_one(Group, group)}}
     late: list[tuple[int, int]] = []  # (a session's new id, the backed-up id it carried into)
+    tables = {t["session_id"]: t for t in rows["evening_tables"]}
     for key, model in TABLES:
         renamed: list[dict[str, Any]] = []
         for backed_up in rows[key]:
             values = {k: v for k, v in backed_up.items() if k != "id"}
+            if model is GameSession and backed_up["id"] in tables:
+                # A table's night is known by its evening's id (services/evenings.py
+                # ``draw_next_round``): renamed with it, or a later evening given the file's
+                # id would take this night up as its own table.
+                table = tables[backed_up["id"]]
+                evening = ids["evenings"][table["evening_id"]]
+                values["request_id"] = table_request_id(evening, table["round"], table["number"])
             for column, target in references(model):
                 if values.get(column) is None:
                     continue
@@ -188,7 +201,7 @@ def _insert_all(group: dict[str, Any], rows: Mapping[str, list[dict[str, Any]]])
             if model is Season and values.get("closed"):
                 values["closed"] = _renamed_nights(values["closed"], ids["sessions"])
             renamed.append(values)
-        new_ids = _insert_many(model, renamed, need_ids=key in ("players", "sessions"))
+        new_ids = _insert_many(model, renamed, need_ids=key in ("players", "sessions", "evenings"))
         ids[model.__tablename__] = dict(zip((r["id"] for r in rows[key]), new_ids, strict=False))
         if model is GameSession:
             late = [(ids["sessions"][r["id"]], r["carried_into_id"]) for r in rows[key]]
@@ -199,7 +212,7 @@ def _insert_all(group: dict[str, Any], rows: Mapping[str, list[dict[str, Any]]])
                 .where(GameSession.id == new_id)
                 .values(carried_into_id=ids["sessions"][into])
             )
-    return ids["groups"][group["id"]]
+    return ids
 
 
 def _renamed_sessions(record: Any, renamed: Mapping[int, int]) -> Any:
@@ -274,6 +287,52 @@ def _check_readable(group: GroupRef) -> None:
         group_seasons(group)
     except Exception as e:
         raise BackupError("A season of the backup cannot be worked out: it is damaged.") from e
+    try:
+        group_evenings(group)
+    except Exception as e:
+        raise BackupError(
+            "A club evening of the backup cannot be worked out: it is damaged."
+        ) from e
+
+
+# A night's lines that leave its result as it was: a closed evening's list still holds what
+# its tables' nights give after them.
+SAME_RESULT = frozenset(
+    {"player.renamed", "payment.recorded", "payment.deleted", "tab.added", "tab.removed"}
+)
+
+
+def _check_evening_lists(
+    restored: GroupRef, rows: Mapping[str, list[dict[str, Any]]], ids: Mapping[int, int]
+) -> None:
+    """A closed club evening keeps its list as it closed (RULES.md §19). Where no table's
+    night has changed its result since the close, that list is what the nights give now,
+    worked out by the evening's own read model (services/evenings.py), or the file is
+    refused; a night reopened since leaves the list as it closed (its rounds' points are
+    then facts of the file, ledger/backup/evenings.py derives the rest from them)."""
+    last: dict[int, Any] = {}  # each night's latest line that could change its result
+    for c in rows["changes"]:
+        if c["kind"] not in SAME_RESULT:
+            last[c["session_id"]] = max(c["at"], last.get(c["session_id"], c["at"]))
+    latest: dict[int, Any] = {}  # each evening's tables' latest such line
+    for t in rows["evening_tables"]:
+        if t["session_id"] in last:
+            at = last[t["session_id"]]
+            latest[t["evening_id"]] = max(at, latest.get(t["evening_id"], at))
+    for e in rows["evenings"]:
+        if e["closed"] is None:
+            continue
+        if e["id"] in latest and latest[e["id"]] > e["closed_at"]:
+            continue  # a table's night changed since the close
+        kept = {k: v for k, v in e["closed"].items() if k != "paid"}
+        row = db.session.get(Evening, ids[e["id"]])  # restored a moment ago, of this group
+        assert row is not None, e["id"]
+        if list_to_dict(evening_list_now(restored, row)) != kept:
+            raise BackupError(
+                "Club evening {id} of the backup is refused: its list is not what its "
+                "tables' nights make.",
+                id=e["id"],
+            )
 
 
 def group_rows(slug: str) -> dict[str, Any]:
@@ -283,13 +342,8 @@ def group_rows(slug: str) -> dict[str, Any]:
         group = session.scalar(select(Group).where(Group.slug == slug))
         if group is None:
             raise NotFound("There is no group {slug}.", slug=slug)
-        if session.scalar(select(Evening.id).where(Evening.group_id == group.id).limit(1)):
-            # Its tables' nights and a tab holding its prizes would come back without it.
-            raise Conflict(
-                "This group has club evenings, which a backup cannot hold yet: it is not "
-                "backed up, so that nothing comes back short."
-            )
         session_ids = select(GameSession.id).where(GameSession.group_id == group.id)
+        evenings = select(Evening.id).where(Evening.group_id == group.id)
         queries = {
             "players": select(Player).where(Player.group_id == group.id),
             "sessions": select(GameSession).where(GameSession.group_id == group.id),
@@ -305,6 +359,9 @@ def group_rows(slug: str) -> dict[str, Any]:
                 BankAccount.player_id.in_(select(Player.id).where(Player.group_id == group.id))
             ),
             "seasons": select(Season).where(Season.group_id == group.id),
+            "evenings": select(Evening).where(Evening.group_id == group.id),
+            "evening_players": select(EveningPlayer).where(EveningPlayer.evening_id.in_(evenings)),
+            "evening_tables": select(EveningTable).where(EveningTable.evening_id.in_(evenings)),
         }
         data: dict[str, Any] = {
             "group": {k: v for k, v in _row_dict(group).items() if k not in GROUP_COLUMNS_LEFT_OUT}
@@ -335,9 +392,10 @@ def insert_group(
             slug=str(group["slug"]),
         )
     try:
-        group_id = _insert_all(group, rows)
-        restored = GroupRef(group_id, group["slug"], group["name"])
+        ids = _insert_all(group, rows)
+        restored = GroupRef(ids["groups"][group["id"]], group["slug"], group["name"])
         _check_readable(restored)
+        _check_evening_lists(restored, rows, ids["evenings"])
         db.session.commit()
     except IntegrityError as e:
         # Only a race can get here (every unique key is checked first): another restore or

@@ -3,8 +3,9 @@ read again, nothing re-scored)."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from decimal import Decimal
 from typing import Any
 
@@ -92,8 +93,67 @@ def night_scores(row: GameSession | Row[Any], game: Game, state: State) -> dict[
     return {p: finals.get(p, 0) for p in ordered_players(state)}
 
 
-def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionView:
-    """A session row as its view, from the row alone: no hand is read, nothing re-scored."""
+@dataclass(frozen=True)
+class NightRows:
+    """What a page of sessions' views read besides their rows, read for all of them at once
+    (``night_rows``): the names of the players keeping or bringing a pot, by id; the session
+    each pot carried in came from, with its number; each night's rounds. A view built with
+    it reads nothing more (the group workbook's pages of nights: services/exports.py)."""
+
+    names: Mapping[int, str]
+    carried_from: Mapping[int, tuple[int, int]]
+    rounds: Mapping[int, tuple[RoundView, ...]]
+
+
+def night_rows(rows: Sequence[Row[Any]]) -> NightRows:
+    """What the views of the sessions ``rows`` read besides them (``NightRows``): at most
+    four queries however many rows, as ``_keepers`` and ``round_views`` read one by one."""
+    keepers = {k for r in rows for k in (r.pot_keeper_id, r.carried_in_keeper_id) if k}
+    names: dict[int, str] = {}
+    if keepers:
+        found = db.session.execute(select(Player.id, Player.name).where(Player.id.in_(keepers)))
+        names = {player_id: name for player_id, name in found}
+    carried = [r.id for r in rows if table_state(r).carried_in]
+    sources: dict[int, tuple[int, int]] = {}
+    if carried:
+        found = db.session.execute(
+            select(GameSession.carried_into_id, GameSession.id, GameSession.number)
+            .where(GameSession.carried_into_id.in_(carried))
+            .order_by(GameSession.id)
+        )
+        for row in found:
+            sources.setdefault(row.carried_into_id, (row.id, row.number))
+    return NightRows(names, sources, _page_rounds(rows))
+
+
+def _page_rounds(rows: Sequence[Row[Any]]) -> dict[int, tuple[RoundView, ...]]:
+    """The rounds of each of the sessions ``rows``, as ``round_views``: two queries (one
+    where none has a round)."""
+    by_id = {r.id: r for r in rows}
+    kept = db.session.scalars(
+        select(Round).where(Round.session_id.in_(list(by_id))).order_by(Round.id)
+    ).all()
+    if not kept:
+        return {}
+    found = db.session.execute(
+        select(SessionPlayer.session_id, Player.id, Player.name)
+        .join(Player, SessionPlayer.player_id == Player.id)
+        .where(SessionPlayer.session_id.in_({r.session_id for r in kept}))
+    )
+    names: dict[int, dict[int, str]] = defaultdict(dict)
+    for session_id, player_id, name in found:
+        names[session_id][player_id] = name
+    views: dict[int, list[RoundView]] = defaultdict(list)
+    for r in kept:
+        currency = night_currency(by_id[r.session_id].options)
+        views[r.session_id].append(round_view(r, names[r.session_id], currency))
+    return {session_id: tuple(found) for session_id, found in views.items()}
+
+
+def build_session_view(
+    group: GroupRef, row: GameSession | Row[Any], known: NightRows | None = None
+) -> SessionView:
+    """A session row as its view, from the row alone (with ``known``: no query): no hand."""
     game = session_game(row)
     state = table_state(row)
     names = ordered_players(state)
@@ -142,12 +202,12 @@ def build_session_view(group: GroupRef, row: GameSession | Row[Any]) -> SessionV
         started_at=row.started_at,
         finished_at=row.finished_at,
         closed=row.finish is not None,
-        **_keepers(row, state),
+        **_keepers(row, state, known),
         payout=payout,
         number=row.number,
         own_name=nights.own_name(options),
         on_tab=bool(row.on_tab),
-        rounds=round_views(row),
+        rounds=round_views(row) if known is None else known.rounds.get(row.id, ()),
         **_parts(_game_parts(game, state, row, names)),
     )
 
@@ -218,21 +278,34 @@ def cents_amount(cents: int, currency: str) -> Decimal:
     return Decimal(cents).scaleb(-places).quantize(Decimal(1).scaleb(-places))
 
 
-def _keepers(row: GameSession | Row[Any], state: State) -> dict[str, Any]:
+def _keepers(
+    row: GameSession | Row[Any], state: State, known: NightRows | None = None
+) -> dict[str, Any]:
     """Who keeps the pot carried on, who brought the pot the session opened with and from
-    which session (RULES.md §2): read only where there is such a pot."""
+    which session (RULES.md §2): read only where there is such a pot (or taken from
+    ``known``, read for a page of sessions)."""
+
+    def name(player_id: int) -> str | None:
+        return player_name(player_id) if known is None else known.names.get(player_id)
+
     found: dict[str, Any] = {}
     if row.pot_keeper_id is not None:
-        found["pot_keeper"] = player_name(row.pot_keeper_id)
+        found["pot_keeper"] = name(row.pot_keeper_id)
     if state.carried_in:
-        source = db.session.execute(
-            select(GameSession.id, GameSession.number).where(GameSession.carried_into_id == row.id)
-        ).first()
+        source: tuple[int, int] | None
+        if known is None:
+            first = db.session.execute(
+                select(GameSession.id, GameSession.number).where(
+                    GameSession.carried_into_id == row.id
+                )
+            ).first()
+            source = None if first is None else (first.id, first.number)
+        else:
+            source = known.carried_from.get(row.id)
         if source is not None:
-            found["carried_from"] = source.id
-            found["carried_from_number"] = source.number
+            found["carried_from"], found["carried_from_number"] = source
         if row.carried_in_keeper_id is not None:
-            found["carried_in_keeper"] = player_name(row.carried_in_keeper_id)
+            found["carried_in_keeper"] = name(row.carried_in_keeper_id)
     return found
 
 

@@ -7,19 +7,22 @@
   night started at once, in one write; two draws at the same moment draw one round.
 - ``evening_view``, ``group_evenings``: the evening now, its list built from each table's
   night as its read model shows it (services/night.py, services/league.py).
-- ``close_evening``: the list kept as it closed, its balances settled as a season's.
+- ``close_evening``: the list kept as it closed, its balances settled as a season's;
+  ``tick_evening``: a transfer of that settle-up ticked as paid, or the tick taken back, kept
+  with the list as a season's are (services/seasons.py ``ticked``).
 """
 
 from __future__ import annotations
 
 import random
 import secrets
+import zlib
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 
 from ledger.extensions import db
 from ledger.models import Evening, EveningPlayer, EveningTable, GameSession, Player, utcnow
@@ -36,12 +39,13 @@ from ledger.rules.evening_options import evening_fields, money_of
 from ledger.rules.league import Rules, league_points, night_places
 from ledger.rules.registry import GAMES, get_game
 from ledger.services.errors import Conflict, NotFound
+from ledger.services.evening_seats import load_evening
 from ledger.services.groups import check_player_name, name_key, players_for
 from ledger.services.league import night_result
 from ledger.services.loading import read_session
 from ledger.services.night import NightView, night_of
 from ledger.services.room import EVENING_HANDS, check_room
-from ledger.services.seasons import settle_balances
+from ledger.services.seasons import settle_balances, ticked
 from ledger.services.sessions import start_night
 from ledger.services.unit_of_work import write
 from ledger.services.views.evenings import (
@@ -54,6 +58,7 @@ from ledger.services.views.evenings import (
     TableView,
 )
 from ledger.services.views.groups import GroupRef
+from ledger.services.views.money import TransferView
 
 # The draw's seeds are kept in a column of 32 bits on every database.
 SEED_BITS = 31
@@ -102,7 +107,7 @@ def check_in(group: GroupRef, evening_id: int, name: Any) -> tuple[EveningView, 
     Answers the evening and the player's id (the phone that checked in becomes theirs)."""
 
     def work() -> tuple[EveningView, int]:
-        row = _load(group, evening_id, lock=True)  # another group's: not found, first
+        row = load_evening(group, evening_id, lock=True)  # another group's: not found, first
         player_name = check_player_name(name, field="player")
         _check_before_draw(row)
         player = players_for(group.id, [player_name])[name_key(player_name)]
@@ -126,7 +131,7 @@ def check_out(group: GroupRef, evening_id: int, name: str) -> EveningView:
     """The player checked out again, until the draw (NotFound if not checked in)."""
 
     def work() -> EveningView:
-        row = _load(group, evening_id, lock=True)
+        row = load_evening(group, evening_id, lock=True)
         _check_before_draw(row)
         found = db.session.scalar(
             select(EveningPlayer)
@@ -162,7 +167,7 @@ def draw_next_round(group: GroupRef, evening_id: int, seed: int | None = None) -
     chosen = secrets.randbits(SEED_BITS) if seed is None else seed
 
     def work() -> RoundView:
-        row = _load(group, evening_id, lock=True)
+        row = load_evening(group, evening_id, lock=True)
         if row.status != "open":
             raise _closed()
         drawn = _rounds(group, row)
@@ -189,7 +194,7 @@ def draw_next_round(group: GroupRef, evening_id: int, seed: int | None = None) -
         tables = draw_round(players, sizes, met, random.Random(chosen))
         number = len(drawn) + 1
         for i, seats in enumerate(tables, start=1):
-            key = f"evening-{row.id}-round-{number}-table-{i}"
+            key = table_request_id(row.id, number, i)
             night = start_night(group, row.game, seats, seats[0], row.options, key)
             db.session.add(
                 EveningTable(
@@ -206,6 +211,12 @@ def draw_next_round(group: GroupRef, evening_id: int, seed: int | None = None) -
     return write(work)
 
 
+def table_request_id(evening_id: int, number: int, table: int) -> str:
+    """The request id a table's night is started with: a draw that starts over (two at once)
+    finds the nights it started, and a backup's restore renames it with its evening."""
+    return f"evening-{evening_id}-round-{number}-table-{table}"
+
+
 def close_evening(group: GroupRef, evening_id: int, settle: Any = None) -> EveningView:
     """The evening closed: its list kept as it stands, its balances settled now or put on
     the group's tab. Every table's night is finished first (its points are final then)."""
@@ -214,7 +225,7 @@ def close_evening(group: GroupRef, evening_id: int, settle: Any = None) -> Eveni
         raise RuleError('Settle an evening "now" or put it on the "tab".', field="settle")
 
     def work() -> EveningView:
-        row = _load(group, evening_id, lock=True)
+        row = load_evening(group, evening_id, lock=True)
         if row.status != "open":
             raise _closed()
         drawn = _rounds(group, row)
@@ -235,8 +246,32 @@ def close_evening(group: GroupRef, evening_id: int, settle: Any = None) -> Eveni
     return write(work)
 
 
+def tick_evening(
+    group: GroupRef, evening_id: int, source: Any, target: Any, paid: bool = True
+) -> TransferView:
+    """A transfer of a closed evening's settle-up ticked as paid, or its tick taken back: kept
+    with the list as it closed, as a season's ticks are, so every phone's page shows it; the
+    evening is locked, so two phones ticking at once take turns (twice is once)."""
+
+    def work() -> TransferView:
+        row = load_evening(group, evening_id, lock=True)
+        row.closed, transfer = ticked(
+            _view(group, row).settlement, row.closed, row.name, source, target, paid
+        )
+        db.session.flush()
+        return transfer
+
+    return write(work)
+
+
 def evening_view(group: GroupRef, evening_id: int) -> EveningView:
-    return _view(group, _load(group, evening_id))
+    return _view(group, load_evening(group, evening_id))
+
+
+def evening_list_now(group: GroupRef, row: Evening) -> EveningList:
+    """The group's evening's list as its tables' nights give it now, closed or not (a
+    restore holds a closed evening's kept list to it: ledger/services/backups.py)."""
+    return _list(group, row, _rounds(group, row))
 
 
 def group_evenings(group: GroupRef) -> list[EveningView]:
@@ -260,7 +295,8 @@ def evening_of_session(group: GroupRef, session_id: int) -> NightAtEvening | Non
 
 def evening_stamp(group: GroupRef, evening_id: int) -> str:
     """What the evening's pages poll: one query, changing with every check-in, draw, hand,
-    correction and finish at any of its tables, and with its close."""
+    correction and finish at any of its tables, with its close and every tick of its
+    settle-up (the list kept at the close is read only then: an open evening's is empty)."""
     tables = (
         select(func.coalesce(func.sum(GameSession.version), 0))
         .join(EveningTable, EveningTable.session_id == GameSession.id)
@@ -273,13 +309,14 @@ def evening_stamp(group: GroupRef, evening_id: int) -> str:
         .scalar_subquery()
     )
     found = db.session.execute(
-        select(Evening.status, tables, checked).where(
+        select(Evening.status, tables, checked, Evening.closed).where(
             Evening.id == evening_id, Evening.group_id == group.id
         )
     ).first()
     if found is None:
         raise NotFound("There is no evening {id}.", id=evening_id)
-    return f"{found[0]}-{found[1]}-{found[2]}"
+    ticks = sorted(f"{t['from']}>{t['to']}" for t in (found[3] or {}).get("paid", ()))
+    return f"{found[0]}-{found[1]}-{found[2]}-{zlib.crc32(chr(0).join(ticks).encode())}"
 
 
 def group_players(group: GroupRef) -> list[tuple[int, str]]:
@@ -441,23 +478,3 @@ def _counts(value: Any) -> dict[str, int]:
     if not isinstance(value, Mapping):
         return {}
     return {str(p): int(n) for p, n in value.items()}
-
-
-def _load(group: GroupRef, evening_id: int, *, lock: bool = False) -> Evening:
-    """The group's evening; another group's answers as a missing one. With ``lock`` it is
-    locked for the rest of the transaction (SQLite: by a write to it; else FOR UPDATE)."""
-    sqlite = db.session.get_bind().dialect.name == "sqlite"
-    if lock and sqlite:
-        db.session.execute(
-            update(Evening)
-            .where(Evening.id == evening_id, Evening.group_id == group.id)
-            .values(status=Evening.status)
-            .execution_options(synchronize_session=False)
-        )
-    wanted = select(Evening).where(Evening.id == evening_id, Evening.group_id == group.id)
-    if lock and not sqlite:
-        wanted = wanted.with_for_update()
-    row = db.session.scalar(wanted)
-    if row is None:
-        raise NotFound("There is no evening {id}.", id=evening_id)
-    return row

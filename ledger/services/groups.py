@@ -15,6 +15,7 @@ from sqlalchemy import select
 from ledger.extensions import db
 from ledger.models import (
     NAME_LENGTH,
+    Evening,
     GameSession,
     Group,
     Hand,
@@ -33,6 +34,7 @@ from ledger.rules.codecs import (
     same_name,
 )
 from ledger.rules.errors import RuleError
+from ledger.rules.evening import renamed_list
 from ledger.rules.league import renamed_table
 from ledger.rules.names import breaks_lines, code_point, hidden_character
 from ledger.rules.registry import GAMES
@@ -60,12 +62,18 @@ def list_games() -> list[GameInfo]:
     ]
 
 
+def group_players(group: GroupRef) -> tuple[PlayerView, ...]:
+    """The group's players, by name: one query."""
+    players = db.session.scalars(select(Player).where(Player.group_id == group.id)).all()
+    ordered = sorted(players, key=lambda p: (p.name_key, p.name, p.id))
+    return tuple(PlayerView(p.id, p.name) for p in ordered)
+
+
 def group_view(group: GroupRef) -> GroupView:
     """The group's players (by name) and sessions (oldest first): two queries however many."""
     row = db.session.get(Group, group.id)
     if row is None:
         raise NotFound("There is no such group.")
-    players = db.session.scalars(select(Player).where(Player.group_id == group.id)).all()
     sessions = db.session.execute(
         select(
             GameSession.id,
@@ -83,10 +91,7 @@ def group_view(group: GroupRef) -> GroupView:
     return GroupView(
         slug=row.slug,
         name=row.name,
-        players=tuple(
-            PlayerView(p.id, p.name)
-            for p in sorted(players, key=lambda p: (p.name_key, p.name, p.id))
-        ),
+        players=group_players(group),
         sessions=tuple(
             SessionSummary(
                 id=s.id,
@@ -175,6 +180,9 @@ def rename_player(group: GroupRef, player_id: int, new_name: str) -> PlayerView:
         for season in db.session.scalars(select(Season).where(Season.group_id == group.id)):
             if season.closed is not None:  # a closed season's table, as it was kept
                 season.closed = renamed_table(season.closed, old, new_name)
+        for evening in db.session.scalars(select(Evening).where(Evening.group_id == group.id)):
+            if evening.closed is not None:  # a closed evening's list and ticks, as kept
+                evening.closed = renamed_list(evening.closed, old, new_name)
         db.session.flush()
         return PlayerView(player.id, player.name)
 

@@ -90,6 +90,25 @@ def iter_hands(
     return (hand_view(r) for r in rows)
 
 
+def hands_of_sessions(
+    session_ids: Sequence[int], after: tuple[int, int], limit: int
+) -> list[Row[Any]]:
+    """At most ``limit`` hands of the sessions ``session_ids`` (the caller's, read for its
+    group), by session id and number, from the one after hand ``after`` (a session id and a
+    hand number): one query, as a page of nights' hands are read a chunk at a time. Each row
+    has the session's id besides what ``hand_view`` takes."""
+    session, number = after
+    later = (Hand.session_id > session) | ((Hand.session_id == session) & (Hand.number > number))
+    return list(
+        db.session.execute(
+            select(Hand.session_id, *_VIEWED)
+            .where(Hand.session_id.in_(list(session_ids)), later)
+            .order_by(Hand.session_id, Hand.number)
+            .limit(limit)
+        ).all()
+    )
+
+
 def get_hand(group: GroupRef, session_id: int, number: int) -> HandView:
     """Hand ``number`` of the session, or NotFound: two queries, however many hands."""
     row = load_session(group, session_id)

@@ -66,6 +66,17 @@ def read_session(group: GroupRef, session_id: int) -> Row[Any]:
     return row
 
 
+def read_sessions(group: GroupRef, after: int, last: int, limit: int) -> list[Row[Any]]:
+    """The group's first ``limit`` sessions numbered above ``after`` up to ``last`` (ids), by
+    id, each as ``read_session`` reads one: one query, a page of a long history's nights."""
+    table = GameSession.__table__
+    wanted = (table.c.group_id == group.id, table.c.id > after, table.c.id <= last)
+    found = db.session.connection().execute(
+        select(table).where(*wanted).order_by(table.c.id).limit(limit)
+    )
+    return list(found.all())
+
+
 def session_game(row: GameSession | Row[Any]) -> Game:
     return get_game(row.game)
 

@@ -41,6 +41,7 @@ from ledger.rules.registry import get_game
 from ledger.rules.settle import Party
 from ledger.rules.tab import night_part
 from ledger.services.building import (
+    NightRows,
     build_session_view,
     cents_amount,
     night_currency,
@@ -174,6 +175,33 @@ class NightView:
             "target": self.target,
             "ahead": list(self.ahead),
         }
+
+
+@dataclass(frozen=True)
+class NightSummary:
+    """A night as the group workbook shows it: its session and what each won or lost on it
+    (``night_winnings``, as its standings show it), without the settle-up the workbook does
+    not show. Built from a page of nights' rows read at once (``night_summary``)."""
+
+    session: SessionView
+    winnings: dict[str, int] | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The session's answer (API.md "Session") with each player's winnings, as
+        ``NightView.to_json`` has them."""
+        return {**self.session.to_json(), "winnings": self.winnings}
+
+
+def night_summary(group: GroupRef, row: Row[Any], known: NightRows) -> NightSummary:
+    """The night of the session ``row`` as the group workbook shows it, with no query: what
+    it reads besides the row is in ``known`` (``building.night_rows``). Its winnings are
+    ``build_night``'s: each seated player's ``night_winnings`` (a night without money has
+    none, nor has one without players)."""
+    view = build_session_view(group, row, known)
+    won = night_winnings(row, view.carried_in_keeper)
+    if won is None or not view.players:
+        return NightSummary(view, None)
+    return NightSummary(view, {s.name: won.get(s.name, 0) for s in view.players})
 
 
 @dataclass(frozen=True)

@@ -135,31 +135,48 @@ def tick_season(
 
     def work() -> TransferView:
         row = _load(group, season_id, lock=True)
-        view = _view(group, row)
-        if view.settlement is None or view.settlement.on_tab:
-            raise Conflict("{season} has no payments of its own to tick.", season=row.name)
-        transfer = next(
-            (t for t in view.settlement.transfers if (t.source, t.target) == (source, target)),
-            None,
+        row.closed, transfer = ticked(
+            _view(group, row).settlement, row.closed, row.name, source, target, paid
         )
-        if transfer is None:
-            raise RuleError(
-                "{season}'s settle-up has no payment from {payer} to {payee}.",
-                field="from",
-                season=row.name,
-                payer=str(source),
-                payee=str(target),
-            )
-        kept = row.closed or {}
-        ticks = [t for t in kept.get("paid", ()) if (t["from"], t["to"]) != (source, target)]
-        if paid:
-            at = utcnow().isoformat()
-            ticks.append({"from": source, "to": target, "amount": str(transfer.amount), "at": at})
-        row.closed = {**kept, "paid": ticks}
         db.session.flush()
         return transfer
 
     return write(work)
+
+
+def ticked(
+    settlement: SeasonSettlement | None,
+    kept: Mapping[str, Any] | None,
+    title: str,
+    source: Any,
+    target: Any,
+    paid: bool,
+) -> tuple[dict[str, Any], TransferView]:
+    """What a closed settle-up keeps (``kept``, the table or list kept as it closed) once the
+    transfer from ``source`` to ``target`` is ticked as paid (``paid``) or its tick taken
+    back, and that transfer. The ticks are kept beside the table under "paid", as
+    ``settle_balances`` reads them: a closed season's, and a closed club evening's. The caller
+    holds its row locked, so two phones ticking at once take turns; ticking twice is once.
+    ``title`` names the season or evening in a refusal."""
+    if settlement is None or settlement.on_tab:
+        raise Conflict("{season} has no payments of its own to tick.", season=title)
+    transfer = next(
+        (t for t in settlement.transfers if (t.source, t.target) == (source, target)), None
+    )
+    if transfer is None:
+        raise RuleError(
+            "{season}'s settle-up has no payment from {payer} to {payee}.",
+            field="from",
+            season=title,
+            payer=str(source),
+            payee=str(target),
+        )
+    before = kept or {}
+    ticks = [t for t in before.get("paid", ()) if (t["from"], t["to"]) != (source, target)]
+    if paid:
+        at = utcnow().isoformat()
+        ticks.append({"from": source, "to": target, "amount": str(transfer.amount), "at": at})
+    return {**before, "paid": ticks}, transfer
 
 
 def delete_season(group: GroupRef, season_id: int) -> None:

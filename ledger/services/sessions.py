@@ -34,6 +34,7 @@ from ledger.services.building import (
 )
 from ledger.services.building import session_numbers as numbers_in
 from ledger.services.errors import Conflict, NotFound
+from ledger.services.evening_seats import check_one_table
 from ledger.services.groups import (
     check_new_name,
     check_player_name,
@@ -151,6 +152,9 @@ def join_session(group: GroupRef, session_id: int, name: str, after: str) -> Ses
         raise RuleError("Say who the new player sits after.", field="after")
 
     def work() -> SessionView:
+        # RULES.md §19: a table of a club evening seats nobody who sits at another table of
+        # its round. Checked first, as it locks the evening before the night is locked.
+        check_one_table(group, session_id, name)
         row = load_session(group, session_id, lock=True)
         if row.status != "open":
             raise Conflict("The game is over: nobody can join it.")

@@ -423,41 +423,60 @@ def night_ranks(facts: SessionFacts, options: Mapping[str, Any], money: bool) ->
     return places
 
 
+class RunningTotals:
+    """A player's totals added up a night at a time (``add``), as the group workbook counts a
+    long history's nights while they stream by without keeping them; ``totals`` is what
+    ``add_up`` gives for the nights added."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.sessions = self.hands = self.hands_won = 0
+        self.games_won: dict[str, int] = defaultdict(int)
+        self.points: dict[str, int] = defaultdict(int)
+        self.money: dict[str, Decimal] = defaultdict(Decimal)
+        self.unit_values: dict[str, set[Decimal]] = defaultdict(set)
+        self.rounds: dict[str, tuple[Decimal, Decimal]] = {}
+
+    def add(self, night: Night) -> None:
+        if night.rounds_currency is not None:
+            paid, owed = self.rounds.get(night.rounds_currency, (Decimal(0), Decimal(0)))
+            assert night.rounds_paid is not None and night.rounds_owed is not None
+            self.rounds[night.rounds_currency] = (
+                paid + night.rounds_paid,
+                owed + night.rounds_owed,
+            )
+        self.sessions += 1
+        self.hands += night.hands
+        self.hands_won += night.hands_won
+        if night.won:
+            self.games_won[night.kind or night.game] += 1
+        if night.points_key is not None:
+            self.points[night.points_key] += night.score
+        if night.money is not None and night.currency is not None:
+            self.money[night.currency] += night.money
+            if night.unit_value is not None:
+                self.unit_values[night.currency].add(night.unit_value)
+
+    def totals(self) -> Totals:
+        return Totals(
+            self.name,
+            self.sessions,
+            self.hands,
+            self.hands_won,
+            dict(self.games_won),
+            {k: self.points[k] for k in points_order(self.points)},
+            dict(sorted(self.money.items())),
+            {c: _common_unit(values) for c, values in self.unit_values.items()},
+            dict(sorted(self.rounds.items())),
+        )
+
+
 def add_up(name: str, nights: Iterable[Night]) -> Totals:
     """A player's totals over these nights."""
-    sessions = hands = hands_won = 0
-    games_won: dict[str, int] = defaultdict(int)
-    points: dict[str, int] = defaultdict(int)
-    money: dict[str, Decimal] = defaultdict(Decimal)
-    unit_values: dict[str, set[Decimal]] = defaultdict(set)
-    rounds: dict[str, tuple[Decimal, Decimal]] = {}
+    running = RunningTotals(name)
     for night in nights:
-        if night.rounds_currency is not None:
-            paid, owed = rounds.get(night.rounds_currency, (Decimal(0), Decimal(0)))
-            assert night.rounds_paid is not None and night.rounds_owed is not None
-            rounds[night.rounds_currency] = (paid + night.rounds_paid, owed + night.rounds_owed)
-        sessions += 1
-        hands += night.hands
-        hands_won += night.hands_won
-        if night.won:
-            games_won[night.kind or night.game] += 1
-        if night.points_key is not None:
-            points[night.points_key] += night.score
-        if night.money is not None and night.currency is not None:
-            money[night.currency] += night.money
-            if night.unit_value is not None:
-                unit_values[night.currency].add(night.unit_value)
-    return Totals(
-        name,
-        sessions,
-        hands,
-        hands_won,
-        dict(games_won),
-        {k: points[k] for k in points_order(points)},
-        dict(sorted(money.items())),
-        {c: _common_unit(values) for c, values in unit_values.items()},
-        dict(sorted(rounds.items())),
-    )
+        running.add(night)
+    return running.totals()
 
 
 def board(nights: Iterable[tuple[str, Night]], period: Period = ALL_TIME) -> StatsView:
@@ -465,14 +484,20 @@ def board(nights: Iterable[tuple[str, Night]], period: Period = ALL_TIME) -> Sta
     by_player: dict[str, list[Night]] = defaultdict(list)
     for name, night in nights:
         by_player[name].append(night)
-    rows = [add_up(name, ns) for name, ns in by_player.items()]
-    rows.sort(
+    return ranked_board((add_up(name, ns) for name, ns in by_player.items()), period)
+
+
+def ranked_board(totals: Iterable[Totals], period: Period = ALL_TIME) -> StatsView:
+    """The players' ``totals`` best first, as ``board`` ranks them (equal ones in the order
+    given)."""
+    rows = sorted(
+        totals,
         key=lambda t: (
             -sum(t.money.values(), Decimal(0)),
             -t.all_games_won,
             -t.hands_won,
             t.name.casefold(),
-        )
+        ),
     )
     return StatsView(tuple(rows), period)
 

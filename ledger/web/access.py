@@ -160,24 +160,28 @@ def sign_in(group: GroupRef) -> None:
     remember(group.id)
 
 
-def join_with_invite(token: str) -> GroupRef | None:
-    """The group an invite link opens, remembered in this browser; None if the link is void.
+def join_with_invite(token: str) -> tuple[GroupRef, int | None] | None:
+    """The group an invite link opens, remembered in this browser, and the club evening whose
+    check-in it lands on (a check-in code's, else None); None if the link is void.
 
-    auth.InviteExpired if it is genuine but older than the invite lifetime.
+    auth.InviteExpired if it is genuine but older than the invite lifetime or its own end.
     """
     read = auth.read_invite(token)
     if read is None:
         return None
-    group_id, epoch, invite_epoch = read
-    found = pages.groups_by_id([group_id])
-    if not found or found[0].epoch != epoch or found[0].invite_epoch != invite_epoch:
+    found = pages.groups_by_id([read.group_id])
+    if not found or found[0].epoch != read.epoch or found[0].invite_epoch != read.invite_epoch:
         return None
-    remember(group_id)
-    return found[0].group
+    remember(read.group_id)
+    return found[0].group, read.evening
 
 
-def invite_for(group: GroupRef) -> str:
+def invite_for(group: GroupRef, *, evening: int | None = None, until: int | None = None) -> str:
+    """An invite token for the group (with ``evening`` and ``until``: a club evening's
+    check-in code, services/auth/invites.py)."""
     found = pages.group_by_slug(group.slug)
     if found is None:
         abort(404)
-    return auth.invite_token(found.group.id, found.epoch, found.invite_epoch)
+    return auth.invite_token(
+        found.group.id, found.epoch, found.invite_epoch, evening=evening, until=until
+    )

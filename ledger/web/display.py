@@ -1,7 +1,7 @@
 """What the pages show alike: the templates' filters and globals (the words of
 ledger/words/display.py and games.py under the names the templates use, a moment as a <time>
-element, the CSRF field) and a transfer's row with its QR code (a night's, the tab's, a
-season's settle-up)."""
+element, the CSRF field), a transfer's row with its QR code (a night's, the tab's, a season's
+settle-up) and what a closed settle-up's tick says."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from ledger.pictures.qr import qr_svg
 from ledger.services.views.money import TransferView
 from ledger.words import display, evenings, games
 from ledger.words.language import error_text, page_language
-from ledger.words.money import transfer_text
+from ledger.words.money import paid_text, transfer_text
 
 bp = Blueprint("display", __name__)
 
@@ -75,6 +75,13 @@ def transfer_rows(
         line = _("%(what)s (IBAN %(iban)s, %(name)s)", what=words, iban=iban, name=name)
         rows.append((t, words, qr_svg(t.epc, title=title), line))
     return rows
+
+
+def tick_words(done: TransferView, currency: str, paid: bool) -> str:
+    """What a closed settle-up's tick says once made or taken back (a season's, an
+    evening's): "Ticked: Ann pays Bob €3.20."."""
+    what = paid_text(done.to_json(), currency)
+    return _("Ticked: %(what)s.", what=what) if paid else _("Taken back: %(what)s.", what=what)
 
 
 # The templates' names for the words' functions (ledger/words/).

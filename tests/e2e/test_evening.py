@@ -1,6 +1,7 @@
-"""A club evening of 7 in Chromium (RULES.md §19): seven phones check in by the link of the
-QR code, the organiser's page draws a table of 4 and one of 3, every phone opens its own
-table by itself, and the organiser's page follows both tables live as they play a round."""
+"""A club evening of 7 in Chromium (RULES.md §19): seven phones new to the group (no cookies,
+no passphrase) check in by the link of the QR code, the organiser's page draws a table of 4
+and one of 3, every phone opens its own table by itself, and the organiser's page follows
+both tables live as they play a round; closed, its settle-up's ticks are shared."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ PASSPHRASE = "pints of plain"
 
 def test_seven_phones_check_in_and_the_organiser_follows_two_tables(new_phone, live_server):
     api = new_group(live_server, passphrase=PASSPHRASE)
-    body = {"name": "Spot drive", "game": "spot", "options": {"ante": 0, "entry": "totals"}}
+    options = {"ante": 0, "entry": "totals"}
+    body = {"name": "Spot drive", "game": "spot", "options": options, "entry_fee": 500}
     evening = api.ok("POST", f"/groups/{api.slug}/evenings", body, 201)
     wall = new_phone("evening-wall")
     wall.sign_in(api.slug or "", PASSPHRASE)
@@ -26,11 +28,16 @@ def test_seven_phones_check_in_and_the_organiser_follows_two_tables(new_phone, l
     link = wall.page.locator("#check-in-link").get_attribute("href") or ""
     wall.check_width("evening before the draw")
 
+    expect(wall.page.locator("#check-in-until time")).to_be_visible()  # when the code ends
+    assert "/join/" in link  # an invite to the group, landing on the check-in
+
     phones = {}
     for name in SEVEN:
+        # A phone new to the group: a browser of its own, no cookies, never told the
+        # passphrase. The code signs it in and lands on the evening's check-in.
         phone = new_phone(f"evening-{name.lower()}")
-        phone.sign_in(api.slug or "", PASSPHRASE)
         phone.page.goto(link)
+        expect(phone.page).to_have_url(re.compile(rf"/evenings/{evening['id']}/check-in$"))
         phone.page.get_by_label("Not in the list? Your name").fill(name)
         phone.button("Check in").tap()
         expect(phone.page.locator("#waiting")).to_contain_text("Waiting for the draw")
@@ -64,3 +71,17 @@ def test_seven_phones_check_in_and_the_organiser_follows_two_tables(new_phone, l
     expect(wall.button("Draw round 2")).to_be_visible()
     expect(wall.page.locator("#list tbody tr")).to_have_count(7)
     wall.shot("evening list")
+
+    # Closed after one round: its settle-up has a tick per payment, shared by every phone.
+    wall.button("Close and settle up").tap()
+    first = wall.page.locator("#evening-settle button.tick").first
+    expect(first).to_have_attribute("aria-pressed", "false")
+    first.tap()
+    expect(wall.status()).to_contain_text("Ticked: ")
+    expect(wall.page.locator("#evening-settle button.tick").first).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    wall.check_width("evening settled")
+    ann = phones["Ann"].page
+    ann.goto(f"/g/{api.slug}/evenings/{evening['id']}")
+    expect(ann.locator('#evening-settle button.tick[aria-pressed="true"]')).to_have_count(1)

@@ -179,3 +179,58 @@ def kaluki_entry(out: str, totals: dict[str, int]) -> dict[str, Any]:
     """A Kaluki hand entered as totals: who went out, each other player's penalty."""
     results = [{"player": p, "spots": n} for p, n in totals.items() if p != out]
     return {"out": out, "results": results}
+
+
+EIGHT = ["Ann", "Bob", "Cas", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+
+def skat_deal(table: Table, session: int, declarer: str, won: bool) -> None:
+    """A Skat deal (RULES.md §18): clubs with one, declared by ``declarer``, won or lost."""
+    deal = {"bid": 18, "game": "clubs", "matadors": 1, "tricks": "some", "declarer": declarer}
+    table.ok("POST", f"/sessions/{session}/hands", {**deal, "card_points": 78 if won else 40}, 201)
+
+
+def play_club_evenings(table: Table) -> dict[str, int]:
+    """Club evenings (RULES.md §19): a Preisskat of eight over two rounds of two tables, closed
+    and settled now, a payment of its settle-up ticked, then Hal renamed Hank; a second Skat
+    evening mid-round (one table finished, the other at its first deal); a Skat evening of
+    three closed onto the tab. Answers the evenings' ids by name."""
+    at = f"/groups/{table.slug}/evenings"
+    money = {"entry_fee": 1000, "prizes": [50, 30, 20], "lost_game_fee": 50}
+    ids = {}
+    for name, players, more in (
+        ("Preisskat", EIGHT, money),
+        ("Open drive", EIGHT, {"entry_fee": 500}),
+        ("Small one", EIGHT[:3], {"entry_fee": 200, "prizes": [100], "rounds": 1}),
+    ):
+        body = {"name": name, "game": "skat", "rounds": 2, **more}
+        evening = ids[name] = table.ok("POST", at, body, 201)["id"]
+        for player in players:
+            table.ok("POST", f"{at}/{evening}/players", {"player": player}, 201)
+    for number in (1, 2):
+        drawn = table.ok("POST", f"{at}/{ids['Preisskat']}/rounds", {}, 201)["tables"]
+        for t in drawn:  # seat 1 deals and sits out at four: seats 2 and 3 declare
+            skat_deal(table, t["session"], t["players"][1], won=True)
+            skat_deal(table, t["session"], t["players"][2], won=number == 1)
+            table.ok("POST", f"/sessions/{t['session']}/finish", {})
+    table.ok("POST", f"{at}/{ids['Preisskat']}/close", {"settle": "now"})
+    drawn = table.ok("POST", f"{at}/{ids['Open drive']}/rounds", {}, 201)["tables"]
+    skat_deal(table, drawn[0]["session"], drawn[0]["players"][1], won=False)
+    table.ok("POST", f"/sessions/{drawn[0]['session']}/finish", {})
+    skat_deal(table, drawn[1]["session"], drawn[1]["players"][2], won=True)
+    small = table.ok("POST", f"{at}/{ids['Small one']}/rounds", {}, 201)["tables"][0]
+    skat_deal(table, small["session"], small["players"][0], won=True)
+    table.ok("POST", f"/sessions/{small['session']}/finish", {})
+    table.ok("POST", f"{at}/{ids['Small one']}/close", {"settle": "tab"})
+    group = table.get(f"/groups/{table.slug}")
+    hal = next(p["id"] for p in group["players"] if p["name"] == "Hal")
+    opened = {"open-group": table.slug, "open-passphrase": PASSPHRASE}
+    assert table.client.post("/open", data=opened).status_code == 302  # renamed on its page
+    # The Preisskat's settle-up: its first payment ticked on the evening's page.
+    paying = table.get(f"{at}/{ids['Preisskat']}")["settlement"]["transfers"][0]
+    tick = {"from": paying["from"], "to": paying["to"], "paid": "yes"}
+    page = f"/g/{table.slug}/evenings/{ids['Preisskat']}"
+    assert table.client.post(page, data=tick).status_code == 303
+    renamed = table.client.post(f"/g/{table.slug}/players/{hal}", data={"rename-name": "Hank"})
+    assert renamed.status_code in (302, 303), renamed.get_data(as_text=True)[:500]
+    return ids

@@ -68,7 +68,7 @@ def every_answer(app: Flask, table: Table) -> dict[str, tuple[int, Any]]:
         "session_id": [s["id"] for s in group["sessions"]],
         "name": [p["name"] for p in group["players"]],
         "season_id": [s["id"] for s in table.get(f"/groups/{table.slug}/seasons")["seasons"]],
-        # A group with club evenings is refused a backup (services/backups.py): none here.
+        # Club evenings (RULES.md §19): tests/export/test_evening_backup.py plays some.
         "evening_id": [e["id"] for e in table.get(f"/groups/{table.slug}/evenings")["evenings"]],
     }
     urls = app.url_map.bind("localhost")

@@ -13,11 +13,9 @@ from typing import Any
 
 import openpyxl
 import pytest
-from sqlalchemy import event
 
 from ledger.backup import find_group
 from ledger.export import group_export_workbook, group_workbook, session_data, tables
-from ledger.extensions import db
 from ledger.services import exports
 from tests.export.history import Table, entry, play_a_history
 
@@ -79,21 +77,21 @@ def test_a_long_night_streams_into_the_group_workbook_as_the_whole_session_would
     fetched: list[int] = []  # the hands read by each chunk
     written = [0]  # the hands written to the Hands sheet so far
     most_held = [0]
-    read_chunk, write_row = exports.iter_hands, tables.GroupHands.row
+    read_chunk, write_row = exports.hands_of_sessions, tables.GroupHands.row
 
-    def counted_chunk(group, session_id, after=0, limit=None):
-        assert limit == CHUNK, "a session's hands are read a chunk at a time"
-        chunk = list(read_chunk(group, session_id, after=after, limit=limit))
+    def counted_chunk(session_ids, after, limit):
+        assert limit == CHUNK, "the nights' hands are read a chunk at a time"
+        chunk = read_chunk(session_ids, after, limit)
         fetched.append(len(chunk))
         # What is read and not written yet: never more than the chunk just read.
         most_held[0] = max(most_held[0], sum(fetched) - written[0])
-        return iter(chunk)
+        return chunk
 
     def counted_row(*args):
         written[0] += 1
         return write_row(*args)
 
-    monkeypatch.setattr(exports, "iter_hands", counted_chunk)
+    monkeypatch.setattr(exports, "hands_of_sessions", counted_chunk)
     monkeypatch.setattr(tables.GroupHands, "row", counted_row)
     streamed = table.ok("GET", f"/groups/{table.slug}/export.xlsx")
     monkeypatch.undo()
@@ -107,24 +105,24 @@ def test_a_long_night_streams_into_the_group_workbook_as_the_whole_session_would
     assert max(fetched) == CHUNK and most_held[0] <= CHUNK
 
 
-def test_a_hand_corrected_while_the_export_is_between_chunks_is_not_half_in_it(app, long_night):
+def test_a_hand_corrected_while_the_export_is_between_chunks_is_not_half_in_it(
+    app, long_night, monkeypatch
+):
     table, night = long_night
     with app.app_context():
         before = whole_sessions_workbook(table.slug)
     corrections: list[dict] = []
-    started = []
+    read_chunk = exports.hands_of_sessions
 
-    def a_phone_corrects_hands(conn, cursor, statement, parameters, context, executemany):
-        # Once the long night's first chunk is written and the next is about to be read (only
-        # the long night has a second chunk), a phone at the table corrects hand 2 (already
-        # in the workbook) and the last hand (not yet), and enters a new one: on a connection
-        # of its own, committed at once.
-        if started or "FROM hands" not in statement or "hands.number >" not in statement:
-            return
-        started.append(True)
-        phone = threading.Thread(target=a_phone_at_the_table)
-        phone.start()
-        phone.join()
+    def a_phone_corrects_hands(session_ids, after, limit):
+        # Once the long night's first chunk is written and the next is about to be read, a
+        # phone at the table corrects hand 2 (already in the workbook) and the last hand (not
+        # yet), and enters a new one: on a connection of its own, committed at once.
+        if not corrections and after[0] == night and after[1] > 0:
+            phone = threading.Thread(target=a_phone_at_the_table)
+            phone.start()
+            phone.join()
+        return read_chunk(session_ids, after, limit)
 
     def a_phone_at_the_table():
         # A thread of its own: its requests get an app context, and so a database session
@@ -136,11 +134,9 @@ def test_a_hand_corrected_while_the_export_is_between_chunks_is_not_half_in_it(a
         corrections.append(table.hand(night, {"Enda": "", "John": "4", "Zed": "9"}, "Enda"))
 
     with app.app_context():
-        event.listen(db.engine, "before_cursor_execute", a_phone_corrects_hands)
-        try:
-            streamed = group_export_workbook(exports.group_export(find_group(table.slug)))
-        finally:
-            event.remove(db.engine, "before_cursor_execute", a_phone_corrects_hands)
+        monkeypatch.setattr(exports, "hands_of_sessions", a_phone_corrects_hands)
+        streamed = group_export_workbook(exports.group_book(find_group(table.slug)))
+        monkeypatch.undo()
         after = whole_sessions_workbook(table.slug)
 
     assert len(corrections) == 3

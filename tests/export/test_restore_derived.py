@@ -136,6 +136,13 @@ CRAFTED: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
         "its standings are not what its nights and options make",
     ),
     "a rank bumped": (lambda d: standing(d, rank=2), "its standings are not"),
+    # A tick naming its payer by an object tripped the check (a dict is no key of balances).
+    "a tick from an object": (
+        lambda d: season(d, "Winter")["closed"].update(
+            paid=[{"from": {}, "to": "Enda", "amount": "1.00", "at": "2026-01-01T00:00:00"}]
+        ),
+        "its ticks are not payments of its settle-up",
+    ),
     "a best night dropped otherwise": (
         lambda d: season(d, "Spring")["closed"]["nights"][0].update(
             dropped=list(season(d, "Spring")["closed"]["nights"][0]["points"])

@@ -3,8 +3,9 @@ and stores nothing, or takes it and the group answers its API as the original di
 
 The group has every kind (issue 46.4): seasons open and closed (one onto the tab), rounds of
 drinks recorded, changed and taken back, a Kaluki night with buy-ins made, taken back and
-waiting, Boerenbridge's bids, Klaverjassen's teams, a player renamed after all of it
-(tests/export/history.py). Half the changes land in those kinds' rows and lines.
+waiting, Boerenbridge's bids, Klaverjassen's teams, a player renamed after all of it, and
+club evenings (issue 50: one closed and settled, one mid-round, one closed onto the tab,
+tests/export/history.py). Half the changes land in those kinds' rows and lines.
 
 One change a file: a number, a text, a key dropped, or a value of another type, anywhere in
 the file. Bounded in time: 50 files, a few seconds (LEDGER_FUZZ_EXAMPLES=2000 for a longer
@@ -26,7 +27,13 @@ from ledger.backup import TABLES, BackupError, backup_group, restore_group
 from ledger.backup.check import ADDED_LATER
 from ledger.extensions import db
 from ledger.services.backups import SESSION_IDS_IN_CHANGES
-from tests.export.history import PASSPHRASE, Table, play_a_history, play_the_newer_kinds
+from tests.export.history import (
+    PASSPHRASE,
+    Table,
+    play_a_history,
+    play_club_evenings,
+    play_the_newer_kinds,
+)
 from tests.export.test_restore_refusals import REFERENCES, every_row
 
 # Its examples are drawn inside the test: marked so that `-m hypothesis` (CI's exploring run)
@@ -95,10 +102,14 @@ class Mutation:
         return f"Mutation({self.path} {shown})"
 
 
+# The rows of the newer kinds, all of them: seasons, rounds and club evenings (RULES.md §19).
+NEWER_TABLES = ("seasons", "rounds", "evenings", "evening_players", "evening_tables")
+
+
 def newer(backup: dict[str, Any], sessions: set[int]) -> list[Path]:
-    """The places in the file that belong to the newer kinds: the seasons, the rounds, and
-    the rows and lines of the nights of the newer games (and every round's, buy-in's and
-    payment's line)."""
+    """The places in the file that belong to the newer kinds: the seasons, the rounds, the
+    club evenings, and the rows and lines of the nights of the newer games and of the
+    evenings' tables (and every round's, buy-in's and payment's line)."""
     kinds = ("round.", "player.bought_in", "player.buy_in_taken_back", "payment.")
     found = []
     for path in paths(backup):
@@ -107,7 +118,7 @@ def newer(backup: dict[str, Any], sessions: set[int]) -> list[Path]:
         row = backup[path[0]][path[1]] if isinstance(backup[path[0]], list) else None
         if not isinstance(row, dict):
             continue
-        if path[0] in ("seasons", "rounds") or row.get("session_id") in sessions:
+        if path[0] in NEWER_TABLES or row.get("session_id") in sessions:
             found.append(path)
         elif path[0] == "sessions" and row["id"] in sessions:
             found.append(path)
@@ -169,11 +180,16 @@ def canonical(data: dict[str, Any]) -> dict[str, Any]:
         "carried_in_keeper_id": "players",
         "by_id": "players",
         "phone_id": "players",
+        "evening_id": "evenings",
     }
     assert set(targets) == set(REFERENCES)
+    # A table's night is known by its evening's id, which the restore gives it anew.
+    tables = {t.get("session_id") for t in data["evening_tables"]}
     for key, _ in TABLES:
         rows = []
         for row in sorted(data[key], key=lambda r: r["id"]):
+            if key == "sessions" and row["id"] in tables:
+                row = {**row, "request_id": "a table's"}
             row = {k: v for k, v in row.items() if k not in ("id", "group_id")}
             for column, target in targets.items():
                 if target and row.get(column) is not None:
@@ -199,9 +215,10 @@ def canonical(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def answers(table: Table) -> list[tuple[int, Any]]:
-    """What the API answers of each session (in order), its hands and its settlement, with
-    what a restore takes as given left out; no answer may be a 5xx."""
+def answers(table: Table, evenings: bool = True) -> list[tuple[int, Any]]:
+    """What the API answers of each session (in order), its hands and its settlement, the
+    seasons and (with ``evenings``) the club evenings, with what a restore takes as given
+    left out; no answer may be a 5xx (the evenings' are asked for either way)."""
     out: list[tuple[int, Any]] = []
     group = table.get(f"/groups/{table.slug}")
     for s in group["sessions"]:
@@ -220,6 +237,16 @@ def answers(table: Table) -> list[tuple[int, Any]]:
     # Their order among equal last days is the file's ids' (any a file may give).
     listed = sorted(derived(seasons.get_json())["seasons"], key=lambda s: s["name"])
     out.append((seasons.status_code, listed))
+    found = table.call("GET", f"/groups/{table.slug}/evenings")  # their lists, as derived
+    assert found.status_code < 500, found.get_data(as_text=True)
+    each = []
+    for e in found.get_json()["evenings"]:
+        one = table.call("GET", f"/groups/{table.slug}/evenings/{e['id']}")
+        assert one.status_code < 500, one.get_data(as_text=True)
+        # The players' order is their check-ins' times, as given.
+        each.append((one.status_code, {**derived(one.get_json()), "players": sorted(e["players"])}))
+    if evenings:
+        out += sorted(each, key=repr)  # in the order of the file's ids: any a file may give
     return out
 
 
@@ -231,6 +258,9 @@ def pages_answer(client, table: Table) -> None:
     paths = [f"/g/{table.slug}", f"/g/{table.slug}/seasons", f"/g/{table.slug}/tab"]
     seasons = table.get(f"/groups/{table.slug}/seasons")["seasons"]
     paths += [f"/g/{table.slug}/seasons/{s['id']}" for s in seasons]
+    evenings = table.get(f"/groups/{table.slug}/evenings")["evenings"]
+    paths += [f"/g/{table.slug}/evenings"]
+    paths += [f"/g/{table.slug}/evenings/{e['id']}" for e in evenings]
     for s in group["sessions"]:
         board = f"/g/{table.slug}/s/{s['id']}"
         paths += [board, f"{board}/hands/new"]
@@ -252,13 +282,20 @@ def derived(answer: Any) -> Any:
 def test_a_backup_changed_at_random_is_refused_with_a_sentence_or_restored_faithfully(app, client):
     made = Table.new_group(client)
     ids = play_the_newer_kinds(made, play_a_history(made))
+    play_club_evenings(made)
     with app.app_context():
         backup = backup_group(made.slug)
         db.session.rollback()
     backup = json.loads(json.dumps(backup))
-    focus = newer(backup, {ids[k] for k in ("spots", "kaluki", "boerenbridge", "klaverjassen")})
+    tables = {t["session_id"] for t in backup["evening_tables"]}
+    kinds = {ids[k] for k in ("spots", "kaluki", "boerenbridge", "klaverjassen")}
+    focus = newer(backup, kinds | tables)
     assert {p[0] for p in focus} >= {"seasons", "rounds", "changes", "sessions", "hands"}
+    assert {p[0] for p in focus} >= {"evenings", "evening_players", "evening_tables"}
     original = answers(made)
+    # An evening's own fields (its name, options, money, rounds) are the file's to give, as a
+    # night's entries are: one changed to another the app allows answers otherwise.
+    beside = answers(made, evenings=False)
     pages_answer(client, made)
     slugs = (f"fuzzed-{n}" for n in itertools.count())
     seen = {"refused": 0, "restored": 0}
@@ -298,7 +335,8 @@ def test_a_backup_changed_at_random_is_refused_with_a_sentence_or_restored_faith
         table = Table(client, copy.slug)
         # A restored file answers as the original: an option the hands never tested (two
         # packs where one sufficed) is refused too, as the history says what was chosen.
-        assert answers(table) == original, what
+        typed = change.path[0] == "evenings" and change.path[2:3] != ("closed",)
+        assert answers(table, evenings=not typed) == (beside if typed else original), what
         pages_answer(client, table)
         assert canonical(json.loads(json.dumps(restored))) == canonical(data), what
 

@@ -35,6 +35,7 @@ REFERENCES = (
     "carried_in_keeper_id",
     "by_id",
     "phone_id",
+    "evening_id",  # a club evening's check-ins and tables (RULES.md §19)
 )
 
 

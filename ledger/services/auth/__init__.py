@@ -27,7 +27,8 @@ The rules (tests/api/test_access_rules.py reads them back one by one):
   passphrase changes. A wrong bearer token is 401 and counts against its address.
 - **Invite links** carry the group, its auth and invite epochs and the time they were made,
   signed with the app's secret; they open the group for ``LEDGER_INVITE_LIFETIME_DAYS`` unless
-  the passphrase changed or every phone was signed out since.
+  the passphrase changed or every phone was signed out since. A club evening's check-in code
+  is one with the evening it lands on and a sooner end signed in.
 
 The package, one concern a module:
 
@@ -59,6 +60,7 @@ from ledger.services.auth.invites import (
     INVITE_LIFETIME_DAYS,
     INVITE_LIFETIME_SETTING,
     INVITE_SALT,
+    Invite,
     InviteExpired,
     invite_lifetime,
     invite_token,
@@ -104,6 +106,7 @@ __all__ = [
     "INVITE_LIFETIME_DAYS",
     "INVITE_LIFETIME_SETTING",
     "INVITE_SALT",
+    "Invite",
     "InviteExpired",
     "MAX_FAILURES",
     "MAX_PASSPHRASE",

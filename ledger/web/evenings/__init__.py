@@ -1,10 +1,12 @@
-"""A club evening's pages (RULES.md §19): the organiser's page with its check-in QR code, every
-table live and the list (a wall screen or a phone), a phone's check-in, and a checked-in
-phone's own page that opens its table by itself after the draw."""
+"""A club evening's pages (RULES.md §19): the organiser's page with its check-in QR code (an
+invite to the group for a few hours that lands on the check-in, so a phone new to the group
+needs no passphrase), every table live and the list (a wall screen or a phone), a phone's
+check-in, and a checked-in phone's own page that opens its table by itself after the draw."""
 
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime, timedelta
 
 from flask import (
     Blueprint,
@@ -16,14 +18,16 @@ from flask import (
     request,
     url_for,
 )
+from markupsafe import Markup
 
 from ledger import evening_paper
 from ledger.downloads import download
 from ledger.pictures.qr import qr_svg
 from ledger.rules import GAMES, RuleError
-from ledger.services import Conflict, evenings
+from ledger.services import Conflict, auth, evenings
 from ledger.web import access, phone
-from ledger.web.display import transfer_rows
+from ledger.web.display import tick_words, transfer_rows
+from ledger.web.group.page import invite_link
 from ledger.words.evenings import checkin_title, seat_words
 from ledger.words.language import error_text
 
@@ -54,9 +58,13 @@ def index(slug: str):
 
 @bp.route("/<int:evening_id>", methods=["GET", "POST"])
 def show(slug: str, evening_id: int):
-    """The organiser's page: check players in and out, draw, close; every table live."""
+    """The organiser's page: check players in and out, draw, close; every table live; once
+    closed, its settle-up with a tick per payment."""
     group = access.group_for_page(slug)
     error = None
+    if request.method == "POST" and "from" in request.form:  # a tick of its settle-up
+        _tick(group, evening_id, request.form.get("paid") != "no")
+        return redirect(url_for(".show", slug=slug, evening_id=evening_id), 303)
     if request.method == "POST" and request.form.get("action") in ACTIONS:
         try:
             _act(group, evening_id, request.form)
@@ -64,19 +72,32 @@ def show(slug: str, evening_id: int):
         except (RuleError, Conflict) as e:
             error = e
     view = evenings.evening_view(group, evening_id)
-    link = url_for(".check_in", slug=slug, evening_id=evening_id, _external=True)
+    code = _check_in_code(group, evening_id) if view.checking_in else None
     paid = view.settlement
     page = render_template(
         "evenings/show.html",
         group=group,
         evening=view,
-        link=link,
-        qr=qr_svg(link, title=checkin_title()),
+        code=code,
         stamp=evenings.evening_stamp(group, evening_id),
         transfers=transfer_rows(paid.transfers, paid.currency) if paid else [],
         error=error and error_text(error),
     )
     return page, 409 if error else 200
+
+
+# How long the check-in code lets a phone into the group: the evening, not the invite's week.
+CHECK_IN_CODE = timedelta(hours=6)
+
+
+def _check_in_code(group: access.GroupRef, evening_id: int) -> tuple[str, Markup, datetime]:
+    """The check-in QR code's link (an invite to the group that lands on the evening's
+    check-in, ending sooner than an invite: services/auth/invites.py), its picture and the
+    moment it stops opening the group. Each showing of the page makes a fresh one."""
+    now = datetime.now(UTC).replace(microsecond=0)
+    until = now + min(CHECK_IN_CODE, auth.invite_lifetime())
+    link = invite_link(group, evening=evening_id, until=int(until.timestamp()))
+    return link, qr_svg(link, title=checkin_title()), until
 
 
 # What the organiser's page's forms send; anything else shows the page (or its 404).
@@ -94,6 +115,17 @@ def _act(group: access.GroupRef, evening_id: int, form) -> None:
         evenings.draw_next_round(group, evening_id)
     elif action == "close":
         evenings.close_evening(group, evening_id, form.get("settle", "now"))
+
+
+def _tick(group: access.GroupRef, evening_id: int, paid: bool) -> None:
+    """A transfer of the closed evening's settle-up ticked as paid (or not), as a season's."""
+    form = request.form
+    try:
+        done = evenings.tick_evening(group, evening_id, form.get("from"), form.get("to"), paid)
+    except (RuleError, Conflict) as e:
+        return flash(error_text(e), "error")
+    currency = evenings.evening_view(group, evening_id).currency
+    flash(tick_words(done, currency, paid), "success")
 
 
 @bp.get("/<int:evening_id>/version.json")

@@ -172,14 +172,19 @@ def _many_named(checked: int) -> str:
 
 @bp.get("/join/<token>")
 def join(token: str) -> Response | str | tuple[str, int]:
-    """An invite link: this browser opens the group without typing the passphrase."""
+    """An invite link: this browser opens the group without typing the passphrase (a club
+    evening's check-in code: and lands on the evening's check-in)."""
     try:
-        group = access.join_with_invite(token)
-    except auth.InviteExpired:
+        joined = access.join_with_invite(token)
+    except auth.InviteExpired as e:
         days = auth.invite_lifetime().days
-        return render_template("start/invite_expired.html", days=days), 410
-    if group is None:
+        page = render_template("start/invite_expired.html", days=days, evening=e.evening)
+        return page, 410
+    if joined is None:
         return render_template("start/invite_void.html"), 404
+    group, evening = joined
+    if evening is not None:  # a club evening's check-in code: straight to its check-in
+        return redirect(url_for("evenings.check_in", slug=group.slug, evening_id=evening))
     # The link is shared at the table: with one game going on, it is the game being played.
     playing = services.only_open_session(group)
     if playing is not None:

@@ -122,14 +122,16 @@ def rename_player(slug: str, player_id: int) -> Response:
     return redirect(url_for(".show", slug=slug) + "#players")
 
 
-def invite_link(group: GroupRef) -> str:
-    """The invite link, on an address the other phones can reach.
+def invite_link(group: GroupRef, *, evening: int | None = None, until: int | None = None) -> str:
+    """The invite link, on an address the other phones can reach (with ``evening`` and
+    ``until``: a club evening's check-in code, access.invite_for).
 
     Opened on the laptop that runs the app (localhost), the page's own address would send
     every phone to itself: when ``ledger serve`` listens on every interface, the link then
     uses this machine's address on the local network.
     """
-    link = url_for("home.join", token=access.invite_for(group), _external=True)
+    token = access.invite_for(group, evening=evening, until=until)
+    link = url_for("home.join", token=token, _external=True)
     parts = urlsplit(link)
     listening = current_app.config.get("LEDGER_LISTEN_HOST")
     if (
@@ -240,9 +242,9 @@ def sign_out_everywhere(slug: str) -> Response:
 @bp.get("/export.xlsx")
 def export(slug: str) -> Response:
     group = access.group_for_page(slug)
-    export = exports.group_export(group)
+    book = exports.group_book(group)
     return download_written(
-        lambda stream: group_export_workbook(export, stream=stream),
+        lambda stream: group_export_workbook(book, stream=stream),
         XLSX_MIMETYPE,
         group_filename(group.slug, "xlsx"),
     )

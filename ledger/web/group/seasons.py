@@ -5,16 +5,14 @@ from __future__ import annotations
 import uuid
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 
 from ledger import paper
 from ledger.downloads import download
 from ledger.rules import GAMES, RuleError
 from ledger.services import Conflict, league, seasons
 from ledger.web import access
-from ledger.web.display import transfer_rows
+from ledger.web.display import tick_words, transfer_rows
 from ledger.words.language import error_text
-from ledger.words.money import paid_text
 
 bp = Blueprint("seasons", __name__, url_prefix="/g/<slug>")
 
@@ -72,9 +70,7 @@ def _tick(group: access.GroupRef, season_id: int, paid: bool) -> None:
         done = seasons.tick_season(group, season_id, form.get("from"), form.get("to"), paid)
     except (RuleError, Conflict) as e:
         return flash(error_text(e), "error")
-    what = paid_text(done.to_json(), seasons.season_view(group, season_id).currency)
-    said = _("Ticked: %(what)s.", what=what) if paid else _("Taken back: %(what)s.", what=what)
-    flash(said, "success")
+    flash(tick_words(done, seasons.season_view(group, season_id).currency, paid), "success")
 
 
 @bp.get("/s/<int:session_id>/<any(sheet, blank):what>.pdf")
