@@ -21,23 +21,14 @@ figures; Spot's beside it for information), then ``N of M goals met``.
 from __future__ import annotations
 
 import argparse
-import base64
 import random
 import statistics
-import sys
-import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from scaffold import PASSPHRASE, Group, throwaway_app
 
-from ledger import create_app  # noqa: E402
-from ledger.extensions import db  # noqa: E402
-
-PASSPHRASE = "bench passphrase"
 PACK = [r + s for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
         for s in "SHDC"]  # fmt: skip
 SHORT = 20
@@ -65,27 +56,19 @@ def spot_hand(rng: random.Random) -> dict[str, Any]:
     return {"results": results, "out": out}
 
 
-class Table:
+class Table(Group):
     """One group's API and one signed-in phone, in process."""
 
-    def __init__(self, client: Any) -> None:
-        made = client.post("/api/v1/groups", json={"name": "Bench", "passphrase": PASSPHRASE})
-        self.slug = made.get_json()["slug"]
-        token = base64.b64encode(f"{self.slug}:{PASSPHRASE}".encode()).decode()
-        self.headers = {"Authorization": f"Basic {token}"}
-        self.client = client
-        self.phone = client.application.test_client()
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.phone = app.test_client()
         opened = self.phone.post(
             "/open", data={"open-group": self.slug, "open-passphrase": PASSPHRASE}
         )
         assert opened.status_code == 302, opened.status_code
 
-    def call(self, method: str, path: str, body: object = None, status: int = 200) -> Any:
-        response = self.client.open(
-            f"/api/v1{path}", method=method, json=body, headers=self.headers
-        )
-        assert response.status_code == status, (path, response.get_json())
-        return response.get_json()
+    def call(self, method: str, path: str, body: object = None, status: int | None = 200) -> Any:
+        return super().call(method, path, body, status)
 
     def night(self, game: str) -> int:
         body = (
@@ -174,20 +157,9 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="60 deals instead of 200")
     quick = parser.parse_args().quick
     long, repeat = (60, 9) if quick else (200, 21)
-    with tempfile.TemporaryDirectory() as folder:
-        app = create_app(
-            {
-                "TESTING": True,
-                "SECRET_KEY": "bench",
-                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.sqlite",
-                "LEDGER_PASSPHRASE_HASH": "pbkdf2:sha256:1000",
-                "LEDGER_GROUP_LIMIT": 0,
-                "WTF_CSRF_ENABLED": False,  # the phone posts as the tests' do
-            }
-        )
-        with app.app_context():
-            db.create_all()
-        table = Table(app.test_client())
+    # The phone posts as the tests' do.
+    with throwaway_app(WTF_CSRF_ENABLED=False) as app:
+        table = Table(app)
         rng = random.Random(48)
         started = time.perf_counter()
         crib, night = figures(table, "cribbage", long, rng, repeat)

@@ -22,24 +22,15 @@ Prints one line per figure with its goal, then ``N of M goals met``.
 from __future__ import annotations
 
 import argparse
-import base64
 import random
 import statistics
-import sys
-import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from ledger import create_app  # noqa: E402
-from ledger.extensions import db  # noqa: E402
+from scaffold import Group, throwaway_app
 
 PLAYERS = ["Ann", "Bob", "Cas", "Dee"]
 RATIO = 1.1
-PASSPHRASE = "bench passphrase"
 GAMES = ["clubs", "spades", "hearts", "diamonds", "grand", "null"]
 
 
@@ -48,28 +39,12 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="100 deals instead of 399")
     quick = parser.parse_args().quick
     deals, repeat = (100, 15) if quick else (399, 31)
-    with tempfile.TemporaryDirectory() as folder:
-        app = create_app(
-            {
-                "TESTING": True,
-                "SECRET_KEY": "bench",
-                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.sqlite",
-                "LEDGER_PASSPHRASE_HASH": "pbkdf2:sha256:1000",
-                "LEDGER_GROUP_LIMIT": 0,
-            }
-        )
-        with app.app_context():
-            db.create_all()
-        client = app.test_client()
-        made = client.post("/api/v1/groups", json={"name": "Bench", "passphrase": PASSPHRASE})
-        slug = made.get_json()["slug"]
-        token = base64.b64encode(f"{slug}:{PASSPHRASE}".encode()).decode()
-        headers = {"Authorization": f"Basic {token}"}
+    with throwaway_app() as app:
+        group = Group(app)
+        slug = group.slug
 
         def call(method: str, path: str, body: object = None) -> dict:
-            response = client.open(f"/api/v1{path}", method=method, json=body, headers=headers)
-            assert response.status_code < 300, (path, response.get_json())
-            return response.get_json() or {}
+            return group.call(method, path, body) or {}
 
         def night() -> int:
             body = {"game": "skat", "players": PLAYERS, "dealer": "Dee",

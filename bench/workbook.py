@@ -6,8 +6,8 @@ as copies of one night made through the API (bench/bigserver.py), and its workbo
 in a process of its own (``group_export_workbook``, as the download answers it):
 
 - the seconds of a core it takes (process time), for 10,000 nights (goal: within 10 s) and
-  for 1,000, and their ratio (a cost linear in the nights: about 10); and for 1,000 with
-  every cell written by openpyxl (as without lxml) against the rows written as XML text;
+  for 1,000, and their ratio (a cost linear in the nights: about 10), openpyxl writing
+  with lxml (a dependency: without it openpyxl's own XML writer is about 1.7 times slower);
 - the process's peak memory while it is written: the growth of its resident size
   (ru_maxrss) and the peak of Python's allocations (tracemalloc, in runs of their own,
   since tracing slows the run), goal: within 100 MB, and flat: the peak of 10,000 nights
@@ -52,12 +52,11 @@ import os, resource, sys, time, tracemalloc
 from sqlalchemy import event
 from ledger import create_app
 from ledger.backup import find_group
-from ledger.export import group_export_workbook, sheets
+from openpyxl import LXML
+from ledger.export import group_export_workbook
 from ledger.extensions import db
 from ledger.services import exports
 traced = sys.argv[3] == "traced"
-if sys.argv[3] == "openpyxl":  # every cell written by openpyxl, as without lxml
-    sheets.OWN_ROWS = False
 app = create_app({"SQLALCHEMY_DATABASE_URI": sys.argv[1], "SECRET_KEY": "bench"})
 queries = [0]
 def counted(*_args):
@@ -77,7 +76,7 @@ with app.app_context():
     seconds = time.process_time() - started
     peak = tracemalloc.get_traced_memory()[1] if traced else 0
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(seconds, (after - before) / 1024, peak / 2**20, queries[0], int(sheets.OWN_ROWS),
+print(seconds, (after - before) / 1024, peak / 2**20, queries[0], int(LXML),
       after / 1024)
 """
 
@@ -129,8 +128,8 @@ def _group(folder: Path, rows: dict[str, list[dict]], nights: int) -> str:
 
 def _write(url: str, folder: Path, mode: str) -> tuple[float, float, float, int, bool, float]:
     """The workbook written in a process of its own: its seconds of a core, its resident
-    size's growth and Python's peak (MB, ``traced`` only), its queries, whether the rows
-    were written as XML text (lxml) or cell by cell by openpyxl, and the process's peak
+    size's growth and Python's peak (MB, ``traced`` only), its queries, whether openpyxl
+    wrote with lxml, and the process's peak
     resident size (MB: the app, its imports and the workbook)."""
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
     env = dict(os.environ, LEDGER_INSTANCE_PATH=str(folder), PYTHONPATH=path)
@@ -156,19 +155,16 @@ def workbook_figures(quick: bool = False) -> list[tuple[str, float, str | None, 
         urls = {n: _group(folder, rows, n) for n in (small, large)}
         timed = {n: _write(urls[n], folder, "plain") for n in (small, large)}
         traced = {n: _write(urls[n], folder, "traced") for n in (small, large)}
-        by_openpyxl = _write(urls[small], folder, "openpyxl")
     seconds, growth, _, queries, own, most = timed[large]
     peak, small_peak = traced[large][2], traced[small][2]
     scale = f"{large:,} nights"
-    cells = "rows as XML text, lxml" if own else "no lxml: openpyxl's cells"
+    cells = "openpyxl with lxml" if own else "openpyxl without lxml"
     return [
         (f"group workbook of {scale}: seconds of a core ({cells})", seconds,
          f"<= {SECONDS:g}", seconds <= SECONDS),
         (f"group workbook of {small:,} nights: seconds of a core", timed[small][0], None, True),
         (f"group workbook: {scale} / {small:,} nights, seconds", seconds / timed[small][0],
          None, True),
-        (f"group workbook of {small:,} nights: openpyxl's cells / own rows, seconds",
-         by_openpyxl[0] / timed[small][0], None, True),
         (f"group workbook of {scale}: RSS growth, MB", growth, f"<= {MEGABYTES:g}",
          growth <= MEGABYTES),
         (f"group workbook of {scale}: the process's peak RSS (app included), MB", most,

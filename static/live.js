@@ -128,6 +128,16 @@
     if (mark) window.scrollBy(0, mark.element.getBoundingClientRect().top - mark.top);
   }
 
+  /* Where the page sends this phone once what it shows moves on: an element with data-go
+     (the address) and data-go-when (what it is about: a club evening's table drawn for the
+     phone's player, templates/evenings/show.html). The page loaded says it and stays; a page
+     shown over it that says something new takes the phone there, as a reload of a waiting
+     phone's page does (its table, its seat said). */
+  function goal() {
+    var at = root.querySelector("[data-go]");
+    return at ? { href: at.getAttribute("data-go"), when: at.getAttribute("data-go-when") } : null;
+  }
+
   /* The page ``page`` (a parsed document) shown: false if it is no page that follows. */
   function show(page) {
     var fresh = page.querySelector("[data-poll-url]");
@@ -135,7 +145,13 @@
     if (pressed()) return true;
     var focused = document.activeElement;
     var seen = marks();
+    var was = goal();
     update(root, fresh);
+    var next = goal();
+    if (next && (!was || was.when !== next.when)) {
+      window.location.assign(next.href);
+      return true;
+    }
     keepInView(seen);
     shown += 1;
     if (focused && focused !== document.activeElement) {

@@ -58,7 +58,14 @@ _READS = frozenset({"GET", "HEAD", "OPTIONS"})
 def acting_player(group: GroupRef) -> None:
     """``"by": name`` in a JSON body: the player of the group who makes this change (RULES.md
     §20); another name is refused (422 naming ``by``) before anything is read or changed. It
-    only names who did it: the credentials decide what the call may do."""
+    only names who did it: the credentials decide what the call may do.
+
+    ``by`` in the address (``DELETE …?by=Ann``) is refused rather than passed over: the
+    history would name nobody where the caller meant to name someone. A DELETE names its
+    player in a JSON body as any other call does (docs/api.md).
+    """
+    if "by" in request.args:
+        raise RuleError("by goes in the JSON body, a DELETE's too, not in the address.", field="by")
     if request.mimetype != "application/json":
         return  # no JSON body (a DELETE without one): nobody named; a wrong one is the view's
     by = text(json_object(), "by")

@@ -8,8 +8,9 @@ rounds, each with tables 1, 2… of the sizes the game seats that many players a
 (``game_tables``), and each table a night of the backup of the evening's game and options,
 started with the players drawn to it (every player checked in drawn once a round, no one else),
 the first of them dealing; no night is two tables, and no player sits at two tables of one
-round. A table's night is known by a request id its evening's id makes: the restore gives it
-again with the evening's new id (ledger/services/backups.py), and no other night may hold one.
+round. A table's night is the evening's own, found by its table's row: the restore keeps no
+request id on it (a file from before holds the one the draw once gave it), and a client's
+night may hold any request id, one shaped like those too (ledger/services/backups.py).
 
 A closed evening keeps the list it closed with. Its facts are each player's points per round
 and games won and lost (as the tables' nights stood at the close); the ranks, totals, best
@@ -118,22 +119,13 @@ def _check_state(e: Mapping[str, Any]) -> None:
 
 
 def _check_nights_once(rows: Rows) -> None:
-    """No night is two tables, and a night that is no table has no table's request id (a
-    later draw would take it up as its own)."""
+    """No night is two tables."""
     tables = Counter(t["session_id"] for t in rows["evening_tables"])
     for session, count in tables.items():
         if count > 1:
             raise BackupError(
                 "The backup is refused: session {id} is a table of a club evening twice.",
                 id=session,
-            )
-    for s in rows["sessions"]:
-        request = s["request_id"]
-        if s["id"] not in tables and isinstance(request, str) and request.startswith("evening-"):
-            raise BackupError(
-                "The backup is refused: session {id} has the request_id of a club evening's "
-                "table, but is none.",
-                id=s["id"],
             )
 
 

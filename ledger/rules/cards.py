@@ -21,10 +21,15 @@ from ledger.rules.deck import (
     GERMAN_RANKS,
     GERMAN_SUITS,
     JOKER,
+    LETTERS,
     RANKS,
     SUIT_SYMBOLS,
     SUITS,
+    AsTyped,
     Card,
+    Cards,
+    Letters,
+    Ranks,
     _capitalized,
     _card_of,
     _count_word,
@@ -36,23 +41,30 @@ from ledger.rules.deck import (
     cards_as_typed,
     english_cards,
     rank_letter,
+    shown_card,
     spot_total,
     spot_value,
     suit_letter,
+    typed_card,
 )
 from ledger.rules.errors import Param, Phrase, Problems, RuleError, every_problem
 from ledger.rules.misreads import _mistake, _refusal
 
 __all__ = [
+    "AsTyped",
     "CARD_LANGUAGES",
     "Card",
+    "Cards",
     "CardsMisread",
     "DUTCH_RANKS",
     "DUTCH_SUITS",
     "GERMAN_RANKS",
     "GERMAN_SUITS",
     "JOKER",
+    "LETTERS",
+    "Letters",
     "RANKS",
+    "Ranks",
     "SUITS",
     "SUIT_SYMBOLS",
     "card_label",
@@ -63,9 +75,11 @@ __all__ = [
     "english_cards",
     "parse_cards",
     "rank_letter",
+    "shown_card",
     "spot_total",
     "spot_value",
     "suit_letter",
+    "typed_card",
 ]
 
 
@@ -213,7 +227,7 @@ def _too_many_of_card(
     card: Card, counts: Mapping[str, int], limit: int, language: str = "en"
 ) -> Phrase:
     players = list(counts)
-    shown = card_label(card.code, language)
+    shown = shown_card(card.code, language)
     if len(players) == 1:
         ((player, n),) = counts.items()
         if limit == 1:

@@ -25,7 +25,7 @@ from ledger.rules.base import (
     next_seat,
 )
 from ledger.rules.book_columns import Answer, HandColumn, hand_field, result_field
-from ledger.rules.cards import Card, card_label, parse_cards
+from ledger.rules.cards import Card, parse_cards, shown_card
 from ledger.rules.cribbage_deal import (
     GAME_KEY,
     GAMES_KEY,
@@ -481,7 +481,11 @@ def deal_phrases(hand: Mapping[str, Any]) -> tuple[Phrase, ...]:
     dealer = str(hand.get("dealer"))
     if dealer not in results:
         return ()
-    said = [Phrase("Starter {card}.", card=_card(hand["starter"]))] if hand.get("starter") else []
+    said = (
+        [Phrase("Starter {card}.", card=shown_card(hand["starter"], "en"))]
+        if hand.get("starter")
+        else []
+    )
     counts = {p: [_part(c) for c in r.get("counts", ())] for p, r in results.items()}
     if counts[dealer] and counts[dealer][0].what == "his_heels":
         said.append(Phrase("His heels: {player} 2.", player=dealer))
@@ -497,19 +501,6 @@ def deal_phrases(hand: Mapping[str, Any]) -> tuple[Phrase, ...]:
     if won:
         said += _won_phrases(won)
     return tuple(said)
-
-
-# A face card's letter in the page's language (RULES.md §1: a Dutch page shows H, V, B).
-_FACES = {"J": N_("J"), "Q": N_("Q"), "K": N_("K")}
-
-
-def _card(code: str) -> Phrase | str:
-    """A card as the page's language writes it: "Q♣", on a Dutch page "V♣"."""
-    label = card_label(code)
-    rank, suit = label[:-1], label[-1:]
-    if rank not in _FACES:
-        return label
-    return Phrase("{rank}{suit}", rank=Phrase(_FACES[rank]), suit=suit)
 
 
 def _part(given: Mapping[str, Any]) -> Part:

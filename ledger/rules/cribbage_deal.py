@@ -10,7 +10,7 @@ from typing import Any
 
 from ledger.rules import entries
 from ledger.rules.base import State
-from ledger.rules.cards import Card, card_label, parse_cards
+from ledger.rules.cards import Card, parse_cards, shown_card
 from ledger.rules.cribbage_show import Part, count, total
 from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.texts import N_
@@ -189,7 +189,7 @@ def _one_pack(
                 template,
                 field=where[-1][2],
                 players=players,
-                card=card_label(card.code, language),
+                card=shown_card(card.code, language),
                 places=said,
             )
         )

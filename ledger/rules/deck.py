@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ledger.rules.errors import Param, Phrase
+from ledger.rules.errors import Param, Phrase, Written
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
@@ -25,25 +25,52 @@ SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 CARD_LANGUAGES: tuple[str, ...] = ("en", "nl", "de")
 
 
-# The Dutch deck's letters (RULES.md §1): heer, vrouw, boer; harten, ruiten, klaveren, schoppen.
-# The ace and the number cards are the same in both.
-DUTCH_RANKS: dict[str, str] = {"K": "H", "Q": "V", "J": "B"}
+@dataclass(frozen=True)
+class Letters:
+    """One language's own letters for the cards and the words they stand for: the one table
+    that reading, showing and the refusals take them from. A rank or suit it does not name is
+    written as in English (the ace, the number cards)."""
+
+    ranks: dict[str, str]  # English rank: its letter ("Q": "V")
+    rank_words: tuple[str, ...]  # what those letters stand for, in the same order
+    suits: dict[str, str]  # English suit: its letters after a rank ("D": "r")
+    suit_words: tuple[str, ...]  # what those stand for, in the same order
+    the_letters: Phrase  # "the Dutch letters", in a sentence about them
+    the_suits: Phrase  # "the Dutch suits"
 
 
-DUTCH_SUITS: dict[str, str] = {"H": "h", "D": "r", "C": "k", "S": "s"}
+LETTERS: dict[str, Letters] = {
+    # RULES.md §1: heer, vrouw, boer; harten, ruiten, klaveren, schoppen.
+    "nl": Letters(
+        ranks={"K": "H", "Q": "V", "J": "B"},
+        rank_words=("heer", "vrouw", "boer"),
+        suits={"H": "h", "D": "r", "C": "k", "S": "s"},
+        suit_words=("harten", "ruiten", "klaveren", "schoppen"),
+        the_letters=Phrase("the Dutch letters"),
+        the_suits=Phrase("the Dutch suits"),
+    ),
+    # RULES.md §20: Dame, Bube (the König and the Ass keep K and A); Kreuz, Pik, Herz, Karo,
+    # two letters each after the rank.
+    "de": Letters(
+        ranks={"Q": "D", "J": "B"},
+        rank_words=("Dame", "Bube"),
+        suits={"C": "kr", "S": "pi", "H": "he", "D": "ka"},
+        suit_words=("Kreuz", "Pik", "Herz", "Karo"),
+        the_letters=Phrase("the German letters"),
+        the_suits=Phrase("the German suits"),
+    ),
+}
 
 
-# The German deck's letters (RULES.md §20): Dame, Bube (the König and the Ass keep K and A);
-# Kreuz, Pik, Herz, Karo, two letters each after the rank.
-GERMAN_RANKS: dict[str, str] = {"Q": "D", "J": "B"}
-
-
-GERMAN_SUITS: dict[str, str] = {"C": "kr", "S": "pi", "H": "he", "D": "ka"}
+DUTCH_RANKS: dict[str, str] = LETTERS["nl"].ranks
+DUTCH_SUITS: dict[str, str] = LETTERS["nl"].suits
+GERMAN_RANKS: dict[str, str] = LETTERS["de"].ranks
+GERMAN_SUITS: dict[str, str] = LETTERS["de"].suits
 
 
 # Each language's letters for the ranks and the suits it writes its own way.
-_RANK_LETTERS: dict[str, dict[str, str]] = {"nl": DUTCH_RANKS, "de": GERMAN_RANKS}
-_SUIT_LETTERS: dict[str, dict[str, str]] = {"nl": DUTCH_SUITS, "de": GERMAN_SUITS}
+_RANK_LETTERS: dict[str, dict[str, str]] = {code: own.ranks for code, own in LETTERS.items()}
+_SUIT_LETTERS: dict[str, dict[str, str]] = {code: own.suits for code, own in LETTERS.items()}
 
 
 @dataclass(frozen=True)
@@ -90,18 +117,14 @@ _SUIT_CHARS: dict[str, str] = {
 }  # fmt: skip
 
 
-# Dutch entry reads the Dutch suit letters too. The English S and H mean the same there; D
-# and C clash with no Dutch letter, so a card copied from an English page still reads.
-_DUTCH_SUIT_CHARS: dict[str, str] = {
-    **_SUIT_CHARS, **{letter.upper(): suit for suit, letter in DUTCH_SUITS.items()},
-}  # fmt: skip
-
-
-# German entry reads the German suits too; the English letters still read ("QD" is still the
-# queen of diamonds, though a lone D is the Dame), and no German suit is one letter long.
-_GERMAN_SUIT_CHARS: dict[str, str] = {
-    **_SUIT_CHARS, **{letters.upper(): suit for suit, letters in GERMAN_SUITS.items()},
-}  # fmt: skip
+# Entry in another language reads its suit letters too. The English letters still read: in
+# Dutch S and H mean the same, and D and C clash with no Dutch letter, so a card copied from an
+# English page still reads; no German suit is one letter long ("QD" is still the queen of
+# diamonds there, though a lone D is the Dame).
+_SUIT_READS: dict[str, dict[str, str]] = {
+    code: {**_SUIT_CHARS, **{letters.upper(): suit for suit, letters in own.suits.items()}}
+    for code, own in LETTERS.items()
+}
 
 
 _SUIT_WORDS: dict[str, str] = {
@@ -130,22 +153,15 @@ _RANK_WORDS: dict[str, str] = {
 _RANK_PREFIX = re.compile(r"10|[2-9]|[AJQKT]")
 
 
-_DUTCH_RANK_PREFIX = re.compile(r"10|[2-9]|[AJQKTHVB]")
-
-
-_FROM_DUTCH: dict[str, str] = {dutch: rank for rank, dutch in DUTCH_RANKS.items()}
-
-
-_GERMAN_RANK_PREFIX = re.compile(r"10|[2-9]|[AJQKTDB]")
-
-
-_FROM_GERMAN: dict[str, str] = {german: rank for rank, german in GERMAN_RANKS.items()}
-
-
-# What a token may start with and end with in each language that reads letters of its own.
-_RANK_PREFIXES = {"nl": _DUTCH_RANK_PREFIX, "de": _GERMAN_RANK_PREFIX}
-_FROM_LETTERS = {"nl": _FROM_DUTCH, "de": _FROM_GERMAN}
-_SUIT_READS = {"nl": _DUTCH_SUIT_CHARS, "de": _GERMAN_SUIT_CHARS}
+# What a token may start with in each language that reads letters of its own, and the rank
+# each letter is.
+_RANK_PREFIXES: dict[str, re.Pattern[str]] = {
+    code: re.compile(r"10|[2-9]|[AJQKT" + "".join(own.ranks.values()) + "]")
+    for code, own in LETTERS.items()
+}
+_FROM_LETTERS: dict[str, dict[str, str]] = {
+    code: {letter: rank for rank, letter in own.ranks.items()} for code, own in LETTERS.items()
+}
 
 
 _LEADING_DIGITS = re.compile(r"[0-9]+")
@@ -240,6 +256,57 @@ def rank_letter(rank: str, language: str) -> str:
 def suit_letter(suit: str, language: str) -> str:
     """The letters a suit is typed with in ``language``: "D", in Dutch "r", in German "ka"."""
     return _SUIT_LETTERS.get(language, {}).get(suit, suit)
+
+
+@dataclass(frozen=True)
+class Cards(Written):
+    """Cards named in a sentence, kept as English codes and written in the reader's letters:
+    as a page shows them ("V♥", ``typed`` False) or as they are typed ("Vh"). ``language`` is
+    the one they were typed in, their letters where the sentence's reader names none."""
+
+    codes: tuple[str, ...]
+    typed: bool = False
+    language: str = "en"
+    between: str = " "
+
+    def written(self, language: str | None = None) -> str:
+        letters = language or self.language
+        write = card_letters if self.typed else card_label
+        return self.between.join(write(code, letters) for code in self.codes)
+
+
+@dataclass(frozen=True)
+class AsTyped(Written):
+    """Cards kept as typed (in English codes, or as an English page typed them), for a
+    sentence in the reader's letters: "QH KC 10", in Dutch "Vh Hk 10"."""
+
+    text: str
+
+    def written(self, language: str | None = None) -> str:
+        return cards_as_typed(self.text, language or "en")
+
+
+@dataclass(frozen=True)
+class Ranks(Written):
+    """The ranks a game plays with, for a sentence, in the reader's letters: "A, 2–10, J, Q,
+    K", in Dutch "A, 2–10, B, V, H"."""
+
+    ranks: tuple[str, ...]
+    language: str = "en"
+
+    def written(self, language: str | None = None) -> str:
+        letters = language or self.language
+        return _describe([rank_letter(rank, letters) for rank in self.ranks])
+
+
+def typed_card(code: str, language: str) -> Cards:
+    """One card as a player of ``language`` types it, for a sentence: "QH", in Dutch "Vh"."""
+    return Cards((code,), typed=True, language=language)
+
+
+def shown_card(code: str, language: str) -> Cards:
+    """One card as a page shows it, for a sentence: "Q♥", in Dutch "V♥"."""
+    return Cards((code,), language=language)
 
 
 def _code_of(token: str, *, language: str = "en") -> str | None:

@@ -9,8 +9,24 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Literal, TypeAlias
 
-# What fills a blank: a name or a number as it is, or a Phrase translated in its turn.
-Param: TypeAlias = "str | int | Phrase"
+# What fills a blank: a name or a number as it is, a Phrase translated in its turn, or a fact
+# (cards) written in the reader's letters.
+Param: TypeAlias = "str | int | Phrase | Written"
+
+
+class Written:
+    """A fact in a sentence that is written in the reader's card letters, not translated: cards
+    or ranks (deck.py's ``Cards`` and ``Ranks``). The engine gives the fact; whoever says the
+    sentence names the letters (``Phrase.render``'s ``cards``), else the fact's own, those the
+    player typed it in."""
+
+    __slots__ = ()
+
+    def written(self, language: str | None = None) -> str:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.written()
 
 
 def as_written(template: str) -> str:
@@ -55,16 +71,14 @@ class Phrase:
         copy.case = case
         return copy
 
-    def render(self, translate: Callable[[str], str] = as_written) -> str:
-        """The text in the language ``translate`` gives (a gettext), English by default.
+    def render(self, translate: Callable[[str], str] = as_written, cards: str | None = None) -> str:
+        """The text in the language ``translate`` gives (a gettext), English by default, its
+        cards in the letters of ``cards`` ("nl", "de"), by default in those they were typed in.
 
         A translation whose blanks do not match the English falls back to the English, so a
         slip in a catalog shows English rather than breaking the page.
         """
-        values = {
-            name: value.render(translate) if isinstance(value, Phrase) else value
-            for name, value in self.params.items()
-        }
+        values = {name: _filled(value, translate, cards) for name, value in self.params.items()}
         try:
             text = translate(self.template).format(**values)
         except (KeyError, IndexError, ValueError):
@@ -80,6 +94,14 @@ class Phrase:
 
     def __repr__(self) -> str:
         return f"Phrase({self.template!r}, **{self.params!r})"
+
+
+def _filled(value: Param, translate: Callable[[str], str], cards: str | None) -> str | int:
+    if isinstance(value, Phrase):
+        return value.render(translate, cards)
+    if isinstance(value, Written):
+        return value.written(cards)
+    return value
 
 
 def phrase_of(template: str | Phrase, params: dict[str, Param]) -> Phrase:

@@ -75,6 +75,9 @@ class Game:
     rummy_label: ClassVar[str] = N_("Went rummy (out in one turn, nothing laid down before)")
     dealer_sits_out_with: ClassVar[int | None] = None  # with this many seated (Spots)
     rounds: ClassVar[bool] = False  # its table calls a hand a round (Spin Rummy)
+    # Its list counts a night of a fixed length in deals (Skat): "3 of 36 deals played",
+    # wherever the others' pages say hands.
+    counts_deals: ClassVar[bool] = False
     # A night is a run of games (Cribbage): the shared pages end "the night", not "the game".
     night_of_games: ClassVar[bool] = False
     out_scores: ClassVar[bool] = True  # who went out changes the score (not Spin Rummy)

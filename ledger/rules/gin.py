@@ -23,7 +23,7 @@ from ledger.rules.base import (
     index_results,
     left_of,
 )
-from ledger.rules.cards import Card, card_letters, cards_read, check_deck, parse_cards, spot_total
+from ledger.rules.cards import Card, Cards, cards_read, check_deck, parse_cards, spot_total
 from ledger.rules.errors import Problems, RuleError
 from ledger.rules.game import Game, Option
 from ledger.rules.samples import SampleNight, Step
@@ -316,7 +316,7 @@ def _checked_cards(
             field=where,
             players=(player,),
             player=player,
-            cards=" ".join(card_letters(c.code, entry.cards_language) for c in cards),
+            cards=Cards(tuple(c.code for c in cards), True, entry.cards_language),
         )
     if len(cards) > HAND_SIZE:
         raise RuleError(

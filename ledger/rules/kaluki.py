@@ -31,7 +31,7 @@ from ledger.rules.base import (
     in_play_order,
     index_results,
 )
-from ledger.rules.cards import Card, card_letters, cards_read, check_deck, parse_cards, spot_total
+from ledger.rules.cards import Card, Cards, cards_read, check_deck, parse_cards, spot_total
 from ledger.rules.errors import Param, Phrase, Problems, RuleError
 from ledger.rules.game import Game, Option, start_state
 from ledger.rules.lengths import optional_whole
@@ -388,7 +388,7 @@ class _Reader:
             language=self.language,
         )
         if self.went_out and cards:
-            shown = " ".join(card_letters(c.code, self.language) for c in cards)
+            shown = Cards(tuple(c.code for c in cards), True, self.language)
             raise self._error(
                 "cards",
                 Phrase("{player} went out, so has no cards left: remove {cards}.",

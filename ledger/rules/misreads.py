@@ -1,5 +1,6 @@
 """Why a token is not a card here, in one sentence: the slip it fits (a suit in words, cards run
-together, a Dutch or German letter on an English page…) or how cards are written.
+together, another language's letter on an English page…) or how cards are written. Cards and
+ranks in a sentence are facts (deck.py's ``Cards``, ``Ranks``), written in the reader's letters.
 """
 
 from __future__ import annotations
@@ -8,10 +9,6 @@ from collections.abc import Callable, Sequence
 
 from ledger.rules.deck import (
     _A_RANK,
-    _DUTCH_SUIT_CHARS,
-    _FROM_DUTCH,
-    _FROM_GERMAN,
-    _GERMAN_SUIT_CHARS,
     _JOKER_WORDS,
     _LEADING_DIGITS,
     _RANK_PLURALS,
@@ -20,17 +17,22 @@ from ledger.rules.deck import (
     _SUIT_CHARS,
     _SUIT_WORDS,
     _THE_FACE,
+    LETTERS,
     RANKS,
-    SUIT_SYMBOLS,
+    SUITS,
     Card,
+    Cards,
+    Letters,
+    Ranks,
     _code_of,
     _count_word,
     _describe,
     _leading_rank,
     _rank_of,
     _Token,
-    rank_letter,
+    shown_card,
     suit_reads,
+    typed_card,
 )
 from ledger.rules.errors import Param, Phrase
 
@@ -45,32 +47,45 @@ def _refusal(card: Card, typed: _Token) -> Phrase | None:
             token=typed.quoted,
             rank_plural=_RANK_PLURALS[card.rank],
             game=typed.game_name,
-            ranks=_describe(typed.ranks),
+            ranks=_ranks(typed),
         )
     if typed.suits_required and card.suit is None:
         named: Param = _THE_FACE.get(card.rank, card.rank)
+        example = card.rank + "H"
         if typed.upper == card.rank:
             return Phrase(
-                "Give the suit of the {rank}, e.g. {code}H or {code}♥.",
+                "Give the suit of the {rank}, e.g. {card} or {symbol}.",
                 rank=named,
-                code=card.rank,
+                card=typed_card(example, typed.language),
+                symbol=shown_card(example, typed.language),
             )
         return Phrase(
-            "Give the suit of the {rank} ({token}), e.g. {code}H or {code}♥.",
+            "Give the suit of the {rank} ({token}), e.g. {card} or {symbol}.",
             rank=named,
             token=typed.quoted,
-            code=card.rank,
+            card=typed_card(example, typed.language),
+            symbol=shown_card(example, typed.language),
         )
     return None
+
+
+def _ranks(typed: _Token) -> Ranks:
+    return Ranks(typed.ranks, typed.language)
+
+
+def _typed(codes: Sequence[str], typed: _Token) -> Cards:
+    """Cards for a sentence, as the player would type them: "Q K", in Dutch "V H"."""
+    return Cards(tuple(codes[:10]) + (("…",) if len(codes) > 10 else ()), True, typed.language)
 
 
 def _no_jokers(typed: _Token) -> Phrase:
     if typed.upper == "JK":  # also what a jack and a king typed without a space look like
         return Phrase(
             "{token} is a joker, and {game} is played without jokers. "
-            "For a jack and a king, put a space between them: J K.",
+            "For a jack and a king, put a space between them: {cards}.",
             token=typed.quoted,
             game=typed.game_name,
+            cards=_typed(("J", "K"), typed),
         )
     return Phrase(
         "{token} is a joker, and {game} is played without jokers.",
@@ -97,7 +112,7 @@ def _suit_alone(typed: _Token) -> Phrase | None:
         "{token} is a suit without a rank — write the suit right after the rank, e.g. "
         "{queen}{suit}.",
         token=typed.quoted,
-        queen=rank_letter("Q", typed.language),
+        queen=_typed(("Q",), typed),
         suit=typed.text,
     )
 
@@ -108,10 +123,10 @@ def _suit_in_words(typed: _Token) -> Phrase | None:
         return None
     return Phrase(
         "{token} is not a card — write the suit as a letter or symbol right after the "
-        "rank, e.g. Q{letter} or Q{symbol}.",
+        "rank, e.g. {card} or {symbol}.",
         token=typed.quoted,
-        letter=suit,
-        symbol=SUIT_SYMBOLS[suit],
+        card=typed_card("Q" + suit, typed.language),
+        symbol=shown_card("Q" + suit, typed.language),
     )
 
 
@@ -128,7 +143,7 @@ def _rank_in_words(typed: _Token) -> Phrase | None:
         "{token} is not a card — write {a_rank} as {code}.",
         token=typed.quoted,
         a_rank=_A_RANK[meant],
-        code=meant,
+        code=_typed((meant,), typed),
     )
 
 
@@ -137,7 +152,10 @@ def _of_between(typed: _Token) -> Phrase | None:
     if typed.upper != "OF":
         return None
     return Phrase(
-        "{token} is not a card — write the rank then the suit, e.g. QS or Q♠.", token=typed.quoted
+        "{token} is not a card — write the rank then the suit, e.g. {card} or {symbol}.",
+        token=typed.quoted,
+        card=typed_card("QS", typed.language),
+        symbol=shown_card("QS", typed.language),
     )
 
 
@@ -145,10 +163,13 @@ def _suit_first(typed: _Token) -> Phrase | None:
     upper = typed.upper
     if upper[0] not in _SUIT_CHARS or not _RANK_PREFIX.fullmatch(upper[1:]):
         return None
+    code = _rank_of(upper[1:]) + _SUIT_CHARS[upper[0]]
+    # Swapped as typed: a letter for a letter, a symbol for a symbol.
+    symbol = upper[0] not in "SHDC"
     return Phrase(
         "{token} has the suit first — write the rank first, e.g. {swapped}.",
         token=typed.quoted,
-        swapped=_rank_of(upper[1:]) + typed.text[0],
+        swapped=Cards((code,), not symbol, typed.language),
     )
 
 
@@ -181,13 +202,13 @@ def _number_not_a_rank(typed: _Token) -> Phrase | None:
             "{token} is not a card — ranks run {ranks}. "
             "For several cards, put a space between them: {cards}.",
             token=typed.quoted,
-            ranks=_describe(typed.ranks),
-            cards=_spaced(run),
+            ranks=_ranks(typed),
+            cards=_typed(run, typed),
         )
     return Phrase(
         "{token} is not a card — ranks run {ranks}.",
         token=typed.quoted,
-        ranks=_describe(typed.ranks),
+        ranks=_ranks(typed),
     )
 
 
@@ -199,100 +220,143 @@ def _cards_run_together(typed: _Token) -> Phrase | None:
         "{token} looks like {count} cards typed together — put a space between them: {cards}.",
         token=typed.quoted,
         count=_count_word(len(run)),
-        cards=_spaced(run),
+        cards=_typed(run, typed),
     )
 
 
-def _dutch_rank(typed: _Token) -> Phrase | None:
-    """H, V or B typed where the entry is English: the Dutch heer, vrouw and boer (B is the
-    German Bube as well)."""
+def _and(items: Sequence[Param]) -> Param:
+    """ "H, V and B", "clubs and spades" (each piece translated); one item as it is."""
+    names = items[0]
+    for item in items[1:-1]:
+        names = Phrase("{first}, {rest}", first=names, rest=item)
+    return names if len(items) == 1 else Phrase("{names} and {last}", names=names, last=items[-1])
+
+
+def _foreign_rank(typed: _Token) -> Phrase | None:
+    """A rank letter of another language typed where the entry is English: the Dutch heer,
+    vrouw, boer (RULES.md §1), the German Dame, Bube (§20). Said in English codes: that is
+    what this entry reads."""
     upper = typed.upper
-    if typed.language != "en" or not upper or upper[0] not in _FROM_DUTCH:
+    if typed.language != "en" or not upper:
         return None
-    if upper == "H":  # a lone H is also the suit of hearts without its rank
+    letter = upper[0]
+    where = [code for code, own in LETTERS.items() if letter in own.ranks.values()]
+    if not where:
+        return None
+    if upper == letter and letter in _SUIT_CHARS:  # a lone H or D: also a suit without its rank
+        return _lone_letter(typed, LETTERS[where[0]])
+    reads = {w: _code_of(typed.text, language=w) for w in where}
+    where = [w for w, code in reads.items() if code is not None]
+    if not where:
+        return None
+    code = str(reads[where[0]])
+    own = LETTERS[where[0]]
+    if len(where) > 1:  # the B: the jack in Dutch and in German
         return Phrase(
-            "{token} is not a card — in English H is the suit of hearts and needs a rank "
-            "before it, e.g. QH. H, V and B are the Dutch letters (heer, vrouw, boer): "
-            "in English write K, Q and J.",
+            "{token} is not a card — {letter} is the {rank} in {the_letters} ({words}): in "
+            "English write {code}.",
             token=typed.quoted,
+            letter=letter,
+            rank=_THE_FACE[_rank_in(letter, where[0])],
+            the_letters=_and([LETTERS[w].the_letters for w in where]),
+            words=", ".join(_word_for(letter, LETTERS[w]) for w in where),
+            code=code,
         )
-    code = _code_of(typed.text, language="nl")
-    if code is None:
-        return None
-    if upper[0] == "B":
+    lead = _leading_rank(upper, language=where[0])
+    rest = upper[lead[1] :] if lead is not None else ""
+    if rest and rest not in _SUIT_CHARS:  # its suit is that language's too
         return Phrase(
-            "{token} is not a card — B is the jack in the Dutch and the German letters "
-            "(boer, Bube): in English write {code}.",
+            "{token} is not a card — {letters} are {the_letters} ({words}), {suits} "
+            "{the_suits}: in English write {code}.",
             token=typed.quoted,
+            **_own_ranks(own),
+            suits=_and(list(own.suits.values())),
+            the_suits=own.the_suits,
             code=code,
         )
     return Phrase(
-        "{token} is not a card — H, V and B are the Dutch letters (heer, vrouw, boer): "
-        "in English write {code}.",
+        "{token} is not a card — {letters} are {the_letters} ({words}): in English write {code}.",
         token=typed.quoted,
+        **_own_ranks(own),
         code=code,
     )
 
 
-def _german_rank(typed: _Token) -> Phrase | None:
-    """D or B typed where the entry is English: the German Dame and Bube (RULES.md §20)."""
-    upper = typed.upper
-    if typed.language != "en" or not upper or upper[0] not in _FROM_GERMAN:
-        return None
-    if upper == "D":  # a lone D is also the suit of diamonds without its rank
-        return Phrase(
-            "{token} is not a card — in English D is the suit of diamonds and needs a rank "
-            "before it, e.g. QD. D and B are the German letters (Dame, Bube): in English "
-            "write Q and J.",
-            token=typed.quoted,
-        )
-    code = _code_of(typed.text, language="de")
-    if code is None:
-        return None
-    lead = _leading_rank(upper, language="de")
-    if lead is not None and upper[lead[1] :] in _SUIT_CHARS:
-        return Phrase(
-            "{token} is not a card — D and B are the German letters (Dame, Bube): in English "
-            "write {code}.",
-            token=typed.quoted,
-            code=code,
-        )
+def _lone_letter(typed: _Token, own: Letters) -> Phrase:
+    """A lone H or D on an English page: the suit without its rank, or the heer or Dame."""
+    letter = typed.upper
     return Phrase(
-        "{token} is not a card — D and B are the German letters (Dame, Bube), kr, pi, he "
-        "and ka the German suits: in English write {code}.",
+        "{token} is not a card — in English {letter} is the suit of {suit} and needs a rank "
+        "before it, e.g. Q{letter}. {letters} are {the_letters} ({words}): in English "
+        "write {english}.",
         token=typed.quoted,
-        code=code,
+        letter=letter,
+        suit=_SUIT_NAMES[_SUIT_CHARS[letter]],
+        **_own_ranks(own),
+        english=_and(list(own.ranks)),
     )
 
 
-def _dutch_suit(typed: _Token) -> Phrase | None:
-    """A rank followed by r or k where the entry is English: the Dutch ruiten and klaveren."""
-    upper = typed.upper
-    lead = _leading_rank(upper)
-    if typed.language != "en" or lead is None or upper[lead[1] :] not in ("R", "K"):
-        return None
-    return Phrase(
-        "{token} is not a card — r and k are the Dutch letters for diamonds and clubs "
-        "(ruiten, klaveren): in English write {code}.",
-        token=typed.quoted,
-        code=lead[0] + _DUTCH_SUIT_CHARS[upper[lead[1] :]],
-    )
+def _own_ranks(own: Letters) -> dict[str, Param]:
+    """A language's rank letters and their words, for a sentence: "H, V and B", "the Dutch
+    letters", "heer, vrouw, boer"."""
+    return {
+        "letters": _and(list(own.ranks.values())),
+        "the_letters": own.the_letters,
+        "words": ", ".join(own.rank_words),
+    }
 
 
-def _german_suit(typed: _Token) -> Phrase | None:
-    """A rank followed by kr, pi, he or ka where the entry is English: the German suits."""
+def _rank_in(letter: str, language: str) -> str:
+    return next(rank for rank, own in LETTERS[language].ranks.items() if own == letter)
+
+
+def _word_for(letter: str, own: Letters) -> str:
+    return own.rank_words[list(own.ranks.values()).index(letter)]
+
+
+_SUIT_NAMES: dict[str, Phrase] = {
+    "S": Phrase("spades"), "H": Phrase("hearts"), "D": Phrase("diamonds"), "C": Phrase("clubs"),
+}  # fmt: skip
+
+
+def _foreign_suit(typed: _Token) -> Phrase | None:
+    """An English rank followed by another language's suit letters where the entry is English:
+    the Dutch ruiten and klaveren, the German Kreuz, Pik, Herz, Karo."""
     upper = typed.upper
     lead = _leading_rank(upper)
-    if typed.language != "en" or lead is None or upper[lead[1] :] not in _GERMAN_SUIT_CHARS:
+    if typed.language != "en" or lead is None:
         return None
-    if upper[lead[1] :] in _SUIT_CHARS:
+    rest = upper[lead[1] :]
+    if rest in _SUIT_CHARS:
         return None
-    return Phrase(
-        "{token} is not a card — kr, pi, he and ka are the German suits (Kreuz, Pik, Herz, "
-        "Karo): in English write {code}.",
-        token=typed.quoted,
-        code=lead[0] + _GERMAN_SUIT_CHARS[upper[lead[1] :]],
-    )
+    for own in LETTERS.values():
+        # Only the letters English does not read the same (the Dutch h and s are hearts and
+        # spades in English too).
+        theirs = {s: t for s, t in own.suits.items() if t.upper() not in _SUIT_CHARS}
+        meant = [suit for suit, letters in theirs.items() if letters.upper() == rest]
+        if not meant:
+            continue
+        return Phrase(
+            "{token} is not a card — {letters} are {the_letters} for {suits} ({words}): in "
+            "English write {code}.",
+            token=typed.quoted,
+            letters=_and(list(theirs.values())),
+            the_letters=own.the_letters,
+            suits=_and([_SUIT_NAMES[s] for s in theirs]),
+            words=", ".join(own.suit_words[list(own.suits).index(s)] for s in theirs),
+            code=lead[0] + meant[0],
+        )
+    return None
+
+
+def _suits(typed: _Token) -> str:
+    """The suits an entry reads, for a sentence: "S, H, D, C", in Dutch "h, r, k, s (harten,
+    ruiten, klaveren, schoppen)"."""
+    own = LETTERS.get(typed.language)
+    if own is None:
+        return ", ".join(SUITS)
+    return f"{', '.join(own.suits.values())} ({', '.join(own.suit_words)})"
 
 
 def _rank_with_a_bad_suit(typed: _Token) -> Phrase | None:
@@ -304,41 +368,27 @@ def _rank_with_a_bad_suit(typed: _Token) -> Phrase | None:
     rest = upper[end:]
     suit_chars = suit_reads(typed.language)
     if all(ch in suit_chars for ch in rest):
-        suit = suit_chars[rest[0]]
+        code = rank + suit_chars[rest[0]]
         return Phrase(
             "{token} has more than one suit — a card has one, e.g. {code} or {symbol_code}.",
             token=typed.quoted,
-            code=rank + suit,
-            symbol_code=rank + SUIT_SYMBOLS[suit],
+            code=typed_card(code, typed.language),
+            symbol_code=shown_card(code, typed.language),
         )
     if len(rest) <= (2 if typed.german else 1) and not rest.isdigit():
         # Quote the player's own letter unless upper-casing changed the token's length ("ß").
         typed_rest = typed.text[end:] if len(typed.text) == len(upper) else rest
-        if typed.german:
-            return Phrase(
-                "{token} is not a card — '{typed}' is not a suit; suits are kr, pi, he, ka "
-                "(Kreuz, Pik, Herz, Karo) or ♠ ♥ ♦ ♣.",
-                token=typed.quoted,
-                typed=typed_rest,
-            )
-        if typed.dutch:
-            return Phrase(
-                "{token} is not a card — '{typed}' is not a suit; suits are h, r, k, s "
-                "(harten, ruiten, klaveren, schoppen) or ♠ ♥ ♦ ♣.",
-                token=typed.quoted,
-                typed=typed_rest,
-            )
         return Phrase(
-            "{token} is not a card — '{typed}' is not a suit; suits are S, H, D, C or ♠ ♥ ♦ ♣.",
+            "{token} is not a card — '{typed}' is not a suit; suits are {suits} or ♠ ♥ ♦ ♣.",
             token=typed.quoted,
             typed=typed_rest,
+            suits=_suits(typed),
         )
     return None
 
 
 _SLIPS: tuple[Callable[[_Token], Phrase | None], ...] = (
-    _dutch_rank,
-    _german_rank,
+    _foreign_rank,
     _joker_with_suit,
     _suit_alone,
     _suit_in_words,
@@ -348,8 +398,7 @@ _SLIPS: tuple[Callable[[_Token], Phrase | None], ...] = (
     _ten_as_letters,
     _number_not_a_rank,
     _cards_run_together,
-    _dutch_suit,
-    _german_suit,
+    _foreign_suit,
     _rank_with_a_bad_suit,
 )
 
@@ -361,19 +410,19 @@ def _mistake(typed: _Token) -> Phrase:
         found = slip(typed)
         if found is not None:
             return found
-    if typed.german:
+    own = LETTERS.get(typed.language)
+    if own is not None:
+        # Both the English letters and the language's own read here: the ranks list both.
         return Phrase(
-            "{token} is not a card — write a rank ({ranks}, or D, B for Dame, Bube), "
-            "optionally followed by a suit (kr, pi, he, ka or ♠ ♥ ♦ ♣), e.g. Dhe or 10ka.",
+            "{token} is not a card — write a rank ({ranks}, or {letters} for {words}), "
+            "optionally followed by a suit ({suits} or ♠ ♥ ♦ ♣), e.g. {card} or {other}.",
             token=typed.quoted,
             ranks=_describe(typed.ranks),
-        )
-    if typed.dutch:
-        return Phrase(
-            "{token} is not a card — write a rank ({ranks}, or H, V, B for heer, vrouw, boer), "
-            "optionally followed by a suit (h, r, k, s or ♠ ♥ ♦ ♣), e.g. Vh or 10r.",
-            token=typed.quoted,
-            ranks=_describe(typed.ranks),
+            letters=", ".join(own.ranks.values()),
+            words=", ".join(own.rank_words),
+            suits=", ".join(own.suits.values()),
+            card=typed_card("QH", typed.language),
+            other=typed_card("10D", typed.language),
         )
     if typed.jokers:
         return Phrase(
@@ -422,7 +471,3 @@ def _split_run(upper: str) -> list[str] | None:
         return None
 
     return from_(0)
-
-
-def _spaced(codes: Sequence[str]) -> str:
-    return " ".join(codes[:10]) + (" …" if len(codes) > 10 else "")

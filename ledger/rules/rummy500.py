@@ -23,7 +23,7 @@ from ledger.rules.base import (
     index_results,
     left_of,
 )
-from ledger.rules.cards import Card, card_letters, cards_read, check_deck, parse_cards, spot_total
+from ledger.rules.cards import Card, Cards, cards_read, check_deck, parse_cards, spot_total
 from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.game import Game, Option
 from ledger.rules.samples import SampleNight, Step
@@ -373,7 +373,7 @@ class _Reader:
             return self._in_hand_total(r.spots, anyone_out)
         cards = self._cards(r.cards or "", "cards")
         if self.went_out and cards:
-            shown = " ".join(card_letters(c.code, self.language) for c in cards)
+            shown = Cards(tuple(c.code for c in cards), True, self.language)
             raise self._error(
                 "cards",
                 Phrase(

@@ -17,6 +17,7 @@ from typing import Any
 from ledger.rules import entries, payout
 from ledger.rules.base import HandEntry, HandOutcome, PlayerResult, State, left_of, next_seat
 from ledger.rules.book_columns import HandColumn, hand_field, yes_no
+from ledger.rules.cards import AsTyped
 from ledger.rules.errors import Phrase, Problems, RuleError
 from ledger.rules.game import Game, Option, Preview, Progress, Typed
 from ledger.rules.lengths import optional_whole
@@ -247,6 +248,13 @@ GAME_WORDS: dict[str, str] = {
 }
 
 
+def _declared_game(hand: Mapping[str, Any], _result: Mapping[str, Any]) -> str | None:
+    """The game declared as the pages name it ("♥ hearts", "Grand"; the workbooks are in
+    English), not its key; nothing where all passed."""
+    game = hand.get("game")
+    return GAME_WORDS.get(str(game), str(game)) if game else None
+
+
 def stored_valued(facts: Mapping[str, Any]) -> Valued | None:
     """A deal's value as its stored facts keep it (``deal_facts``), to say it again."""
     if facts.get("value") is None:
@@ -321,7 +329,7 @@ def entry_phrases(entry: Mapping[str, Any]) -> tuple[Phrase, ...]:
         word = "with {count}" if matadors > 0 else "without {count}"
         parts.append(Phrase(word, count=abs(matadors)))
     if entry.get("cards"):
-        parts.append(Phrase("cards {cards}", cards=str(entry["cards"])))
+        parts.append(Phrase("cards {cards}", cards=AsTyped(str(entry["cards"]))))
     parts += [Phrase(FLAG_WORDS[flag]) for flag in FLAG_WORDS if entry.get(flag)]
     if entry.get("card_points") is not None:
         parts.append(Phrase("{points} card points", points=int(entry["card_points"])))
@@ -376,6 +384,7 @@ class Skat(Game):
     min_players = 3
     max_players = 4
     evening_scoring = "points"  # a Preisskat lists the list points (RULES.md §19)
+    counts_deals = True  # the list's deals: "3 of 36 deals played" ("Spielen")
     options = {
         "deals": Option(
             None,
@@ -470,7 +479,7 @@ class Skat(Game):
         declarer took, the game's value and whether it was won (an empty deal: nothing)."""
         return (
             hand_field("Declarer", "declarer"),
-            hand_field("Declared game", "game"),
+            HandColumn("Declared game", _declared_game, per_player=False),
             hand_field("Bid", "bid"),
             hand_field("Card points", "card_points"),
             hand_field("Value", "value"),

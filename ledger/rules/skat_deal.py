@@ -9,7 +9,7 @@ from typing import Any
 
 from ledger.rules import entries
 from ledger.rules.base import HandEntry, State
-from ledger.rules.cards import parse_cards
+from ledger.rules.cards import Cards, parse_cards, shown_card
 from ledger.rules.errors import Problems, RuleError
 from ledger.rules.skat_values import (
     BIDS,
@@ -297,17 +297,17 @@ def _counted(text: str, game: str, language: str, problems: Problems) -> int | N
                 RuleError(
                     "Skat is played with 7 to ace: {card} is not in the pack.",
                     field="cards",
-                    card=str(card),
+                    card=shown_card(card.code, language),
                 )
             )
     codes = [card.code for card in cards]
-    twice = sorted({str(c) for c in cards if codes.count(c.code) > 1})
+    twice = tuple(dict.fromkeys(code for code in codes if codes.count(code) > 1))  # as typed
     if twice:
         found.add(
             RuleError(
                 "The declarer's cards hold {cards} twice: the pack has one of each.",
                 field="cards",
-                cards=", ".join(twice),
+                cards=Cards(twice, language=language, between=", "),
             )
         )
     if len(cards) != HAND_AND_SKAT:

@@ -18,7 +18,7 @@ from ledger.rules.base import (
     index_results,
     left_of,
 )
-from ledger.rules.cards import SUITS, Card, card_label, cards_read, check_deck, parse_cards
+from ledger.rules.cards import SUITS, Card, Cards, cards_read, check_deck, parse_cards
 from ledger.rules.errors import Param, Phrase, Problems, RuleError
 from ledger.rules.game import Game, Progress
 from ledger.rules.samples import SampleNight, Step
@@ -273,7 +273,9 @@ def _parse(player: str, text: str, where: str, language: str) -> tuple[Card, ...
 def _checked_meld(player: str, text: str, where: str, j: int, language: str) -> Meld:
     meld = _parse(player, text, where, language)
     if kind(meld) is None:
-        shown: Param = " ".join(card_label(c.code, language) for c in meld) or Phrase("empty")
+        shown: Param = Phrase("empty")
+        if meld:
+            shown = Cards(tuple(c.code for c in meld), language=language)
         raise RuleError(
             "{player}'s meld {number} ({cards}) is not a meld: a set is three cards of one rank "
             "in different suits, a run three cards of one suit in sequence (aces high only).",
@@ -313,7 +315,7 @@ def contract_misfits(
                     players=(player,),
                     player=player,
                     number=j + 1,
-                    cards=" ".join(card_label(c.code, language) for c in meld),
+                    cards=Cards(tuple(c.code for c in meld), language=language),
                     round=round_no,
                     contract=Phrase(goal.words),
                 )

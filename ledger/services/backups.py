@@ -39,7 +39,7 @@ from ledger.models import (
 from ledger.rules.evening import list_to_dict
 from ledger.services import room
 from ledger.services.errors import Conflict, NotFound, ServiceError
-from ledger.services.evenings import evening_list_now, group_evenings, table_request_id
+from ledger.services.evenings import evening_list_now, group_evenings
 from ledger.services.seasons import group_seasons
 from ledger.services.tab import group_tabs
 from ledger.services.views.groups import GroupRef
@@ -180,12 +180,10 @@ def _insert_all(
         for backed_up in rows[key]:
             values = {k: v for k, v in backed_up.items() if k != "id"}
             if model is GameSession and backed_up["id"] in tables:
-                # A table's night is known by its evening's id (services/evenings.py
-                # ``draw_next_round``): renamed with it, or a later evening given the file's
-                # id would take this night up as its own table.
-                table = tables[backed_up["id"]]
-                evening = ids["evenings"][table["evening_id"]]
-                values["request_id"] = table_request_id(evening, table["round"], table["number"])
+                # A table's night is its evening's, never a client's retry: a file from
+                # before holds the id the draw once gave it (evening-<id>-round-…), which a
+                # client's request could otherwise reach.
+                values["request_id"] = None
             for column, target in references(model):
                 if values.get(column) is None:
                     continue

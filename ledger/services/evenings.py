@@ -194,8 +194,9 @@ def draw_next_round(group: GroupRef, evening_id: int, seed: int | None = None) -
         tables = draw_round(players, sizes, met, random.Random(chosen))
         number = len(drawn) + 1
         for i, seats in enumerate(tables, start=1):
-            key = table_request_id(row.id, number, i)
-            night = start_night(group, row.game, seats, seats[0], row.options, key)
+            # No request id: a retry is safe by the evening's lock and its tables' rows, and
+            # the ids a client sends (their own retries) never reach a table's night.
+            night = start_night(group, row.game, seats, seats[0], row.options)
             db.session.add(
                 EveningTable(
                     evening_id=row.id,
@@ -209,12 +210,6 @@ def draw_next_round(group: GroupRef, evening_id: int, seed: int | None = None) -
         return _rounds(group, row)[-1]
 
     return write(work)
-
-
-def table_request_id(evening_id: int, number: int, table: int) -> str:
-    """The request id a table's night is started with: a draw that starts over (two at once)
-    finds the nights it started, and a backup's restore renames it with its evening."""
-    return f"evening-{evening_id}-round-{number}-table-{table}"
 
 
 def close_evening(group: GroupRef, evening_id: int, settle: Any = None) -> EveningView:

@@ -18,21 +18,13 @@ from ledger.models import (
     Evening,
     GameSession,
     Group,
-    Hand,
     Player,
     Season,
     SessionPlayer,
     utcnow,
 )
 from ledger.rules import nights
-from ledger.rules.codecs import (
-    renamed_entry,
-    renamed_finish,
-    renamed_outcome,
-    renamed_seating,
-    renamed_state,
-    same_name,
-)
+from ledger.rules.codecs import same_name
 from ledger.rules.errors import RuleError
 from ledger.rules.evening import renamed_list
 from ledger.rules.league import renamed_table
@@ -40,8 +32,9 @@ from ledger.rules.names import breaks_lines, code_point, hidden_character
 from ledger.rules.registry import GAMES
 from ledger.services import charts
 from ledger.services.errors import Conflict, NotFound
+from ledger.services.renames import rename_in_nights
 from ledger.services.room import check_room
-from ledger.services.unit_of_work import record, write
+from ledger.services.unit_of_work import write
 from ledger.services.views.groups import GameInfo, GroupRef, GroupView, PlayerView, SessionSummary
 
 
@@ -160,22 +153,7 @@ def rename_player(group: GroupRef, player_id: int, new_name: str) -> PlayerView:
             select(GameSession).where(GameSession.id.in_(session_ids))
         ).all()
         sessions = [*sessions, *_holding_carried_antes(group.id, old, {s.id for s in sessions})]
-        for s in sessions:
-            s.state = renamed_state(s.state, old, new_name)
-            s.start_state = renamed_state(s.start_state, old, new_name)
-            s.seating = renamed_seating(s.seating, old, new_name)
-            if s.finish:
-                s.finish = renamed_finish(s.finish, old, new_name)
-            s.version += 1
-            record(s, "player.renamed", before={"player": old}, after={"player": new_name})
-        hands = db.session.scalars(
-            select(Hand).where(Hand.session_id.in_([s.id for s in sessions]))
-        ).all()
-        for h in hands:
-            h.state_after = renamed_state(h.state_after, old, new_name)
-            h.outcome = renamed_outcome(h.outcome, old, new_name)
-            h.entry = renamed_entry(h.entry, old, new_name)
-            h.seating = renamed_seating(h.seating, old, new_name)
+        rename_in_nights(sessions, old, new_name)
         charts.forgotten([s.id for s in sessions])  # their points name the player as was
         for season in db.session.scalars(select(Season).where(Season.group_id == group.id)):
             if season.closed is not None:  # a closed season's table, as it was kept

@@ -37,6 +37,7 @@ from ledger.services.building import (
 from ledger.services.errors import Conflict
 from ledger.services.keepers import checked_keeper
 from ledger.services.loading import load_session, session_game
+from ledger.services.renames import renamed_since
 from ledger.services.unit_of_work import record, write
 from ledger.services.views.groups import GroupRef
 from ledger.services.views.sessions import SessionView
@@ -177,7 +178,9 @@ def reopen_session(group: GroupRef, session_id: int) -> SessionView:
         # Every finish leaves its line of history, with the state it ended.
         assert finished is not None and finished.before is not None, row.id
         before = {"finish": row.finish, "state": row.state, "finished_at": row.finished_at}
-        row.state = finished.before["state"]
+        # The history keeps the state with the names of its day: a player renamed since is
+        # called as the rest of the night now calls them.
+        row.state = renamed_since(row.id, finished.before["state"], finished)
         row.status, row.finished_at, row.finish, row.carried_pot = "open", None, None, 0
         if row.leftover_pot != "carry":
             row.pot_keeper_id = None

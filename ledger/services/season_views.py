@@ -35,6 +35,15 @@ class SeasonSettlement:
     def is_paid(self, transfer: TransferView) -> bool:
         return (transfer.source, transfer.target) in self.paid
 
+    def left(self, balance: BalanceView) -> Decimal:
+        """What the transfers not yet ticked still move for the balance's player, in coins:
+        to pay (negative) or to get (positive): "Ann, you owe €3.20." (RULES.md §20)."""
+        left = balance.amount if balance.settled is None else balance.settled
+        for t in self.transfers:
+            if self.is_paid(t) and balance.player in (t.source, t.target):
+                left += t.amount if t.source == balance.player else -t.amount
+        return left
+
     def to_json(self) -> dict[str, Any]:
         return {
             "currency": self.currency,

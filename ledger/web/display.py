@@ -20,7 +20,7 @@ from ledger.pictures.qr import qr_svg
 from ledger.services.views.money import TransferView
 from ledger.words import display, evenings, games
 from ledger.words.language import error_text, page_language
-from ledger.words.money import paid_text, transfer_text
+from ledger.words.money import owed_text, paid_text, transfer_text
 
 bp = Blueprint("display", __name__)
 
@@ -106,12 +106,14 @@ GLOBALS: dict[str, Callable[..., Any]] = {
     "engine_text": games.text,
     "hand_text": games.hand_text,
     "session_text": games.session_text,
+    "played_text": games.played_text,
     "is_round_game": games.is_round_game,
     "option_label": games.option_label,
     "choice_label": games.choice_label,
     "refusal_text": error_text,
     "seat_words": evenings.seat_words,
     "table_title": evenings.table_title,
+    "owed_text": owed_text,
 }
 for name, shown in FILTERS.items():
     bp.add_app_template_filter(shown, name)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask_babel import gettext
+from flask_babel import get_translations, gettext
 
 from ledger.rules import GAMES, N_, labels
 from ledger.rules.labels import CHOICE_LABELS, OPTION_LABELS  # noqa: F401 (the tests')
@@ -147,6 +147,22 @@ def is_round_game(game_key: str) -> bool:
     """Whether the game's pages call a hand a round (Spin Rummy)."""
     game = GAMES.get(game_key)
     return game is not None and game.rounds
+
+
+def played_text(game_key: str, played: int, of: int) -> str:
+    """How far a night of a fixed length is, in the game's own word: "3 of 36 hands played",
+    or where its list counts deals (Skat) "3 of 36 deals played" (German: "Spielen"). The
+    plural follows the night's length (``of``), as Flask-Babel's ``num`` cannot."""
+    game = GAMES.get(game_key)
+    if game is not None and game.counts_deals:
+        said = get_translations().ngettext(
+            "%(num)d of %(of)d deal played", "%(num)d of %(of)d deals played", of
+        )
+    else:
+        said = get_translations().ngettext(
+            "%(num)d of %(of)d hand played", "%(num)d of %(of)d hands played", of
+        )
+    return said % {"num": played, "of": of}
 
 
 def hand_words(game_key: str, options: Mapping[str, Any]) -> dict[str, Any]:

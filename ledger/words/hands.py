@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from flask_babel import get_translations, gettext, ngettext
+from flask_babel import gettext, ngettext
 
 from ledger.rules import (
     EndingStory,
@@ -29,6 +29,7 @@ from ledger.rules import (
 from ledger.rules.base import HandEntry, ResultEntry
 from ledger.rules.errors import Phrase
 from ledger.rules.labels import ENDING_WORDS
+from ledger.words.language import said as say
 
 
 def join_names(names: Sequence[str]) -> str:
@@ -66,7 +67,7 @@ def hand_summary(
     """
     said = own(hand) if own is not None else ()
     if said:  # the game's own words (ledger/rules: Game.hand_phrases)
-        return " ".join(p.render(get_translations().gettext) for p in said)
+        return " ".join(map(say, said))
     if hand.get("ending"):
         return _ending_summary(hand)
     nobody_out = [gettext("Nobody went out.")] if says_out and not hand.get("out") else []

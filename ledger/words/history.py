@@ -16,8 +16,8 @@ from decimal import Decimal
 from typing import Any
 
 from flask import g
-from flask_babel import get_translations, ngettext
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ledger.rules import GAMES, N_, amount
 from ledger.services.views.base import night_currency
@@ -25,6 +25,7 @@ from ledger.services.views.sessions import ChangeView, SessionView
 from ledger.words.display import format_money, game_name, typed_cards
 from ledger.words.games import choice_label, session_text
 from ledger.words.hands import join_names
+from ledger.words.language import said as say
 from ledger.words.money import round_text
 
 
@@ -55,16 +56,16 @@ def change_text(change: ChangeView, session: SessionView) -> str:
     return _("Something else changed (%(kind)s).", kind=change.kind) + " " + by_whom(change)
 
 
-def _who(change: ChangeView) -> dict[str, str]:
-    """The blanks of a hand's line: who made the change ("A phone" when nobody was named),
-    and " on Cas's phone" where it was made on another player's phone."""
-    return {"who": change.by or _("A phone"), "on_phone": _on_phone(change)}
-
-
-def _on_phone(change: ChangeView) -> str:
-    if change.by is None or change.phone is None or change.phone == change.by:
-        return ""
-    return " " + _("on %(owner)s's phone", owner=change.phone)
+def _whose(change: ChangeView, texts: tuple[str, str, str], **blanks: Any) -> str:
+    """A hand's line as the whole sentence of its case, so each language orders its own words
+    ("Bob trug Runde 3 auf Cas' Handy ein"): ``texts`` are the line by a player on their own
+    (or nobody's) phone, by a player on another player's phone, and by "a phone"."""
+    own, on_other, by_phone = texts
+    if change.by is None:
+        return _(by_phone, **blanks)
+    if change.phone is not None and change.phone != change.by:
+        return _(on_other, who=change.by, owner=change.phone, **blanks)
+    return _(own, who=change.by, **blanks)
 
 
 def by_whom(change: ChangeView) -> str:
@@ -152,21 +153,34 @@ def _created(change: ChangeView, session: SessionView) -> str:
 
 
 def _hand_said(change: ChangeView, side: Mapping[str, Any], at: SessionView) -> dict[str, Any]:
-    """Who, a hand's number and entry (``side``), in its game's words where it has them
-    (Skat)."""
-    said = " ".join(p.render(_) for p in GAMES[at.game].entry_phrases(side["entry"]))
+    """A hand's number and entry (``side``), in its game's words where it has them (Skat)."""
+    said = " ".join(map(say, GAMES[at.game].entry_phrases(side["entry"])))
     return {
         "number": change.hand_number,
         "entry": said or _entry_text(side["entry"]),
-        **_who(change),
     }
 
 
+# Each hand's line in its three cases (``_whose``): whole sentences, never pieces joined.
+_ENTERED = (
+    N_("%(who)s entered hand %(number)d: %(entry)s."),
+    N_("%(who)s entered hand %(number)d on %(owner)s's phone: %(entry)s."),
+    N_("A phone entered hand %(number)d: %(entry)s."),
+)
+_CORRECTED = (
+    N_("%(who)s corrected hand %(number)d: %(changes)s."),
+    N_("%(who)s corrected hand %(number)d on %(owner)s's phone: %(changes)s."),
+    N_("A phone corrected hand %(number)d: %(changes)s."),
+)
+_UNDONE = (
+    N_("%(who)s undid hand %(number)d; it was: %(entry)s."),
+    N_("%(who)s undid hand %(number)d on %(owner)s's phone; it was: %(entry)s."),
+    N_("A phone undid hand %(number)d; it was: %(entry)s."),
+)
+
+
 def _hand_created(change: ChangeView, session: SessionView) -> str:
-    return _(
-        "%(who)s entered hand %(number)d%(on_phone)s: %(entry)s.",
-        **_hand_said(change, change.after, session),
-    )
+    return _whose(change, _ENTERED, **_hand_said(change, change.after, session))
 
 
 def _hand_corrected(change: ChangeView, session: SessionView) -> str:
@@ -198,11 +212,11 @@ def _hand_corrected(change: ChangeView, session: SessionView) -> str:
     if GAMES[session.game].entry_phrases(new):  # the game's own words (Skat)
         said = [_hand_said(change, s, session)["entry"] for s in (change.before, change.after)]
         diffs = [" → ".join(said)] if said[0] != said[1] else []
-    text = _(
-        "%(who)s corrected hand %(number)d%(on_phone)s: %(changes)s.",
+    text = _whose(
+        change,
+        _CORRECTED,
         number=change.hand_number,
         changes="; ".join(diffs) or _("nothing changed"),
-        **_who(change),
     )
     recomputed = len(change.after.get("recomputed") or ())
     if recomputed:
@@ -219,10 +233,7 @@ def _yes(value: Any) -> str:
 
 
 def _hand_deleted(change: ChangeView, session: SessionView) -> str:
-    return _(
-        "%(who)s undid hand %(number)d%(on_phone)s; it was: %(entry)s.",
-        **_hand_said(change, change.before, session),
-    )
+    return _whose(change, _UNDONE, **_hand_said(change, change.before, session))
 
 
 def _joined(change: ChangeView, session: SessionView) -> str:
@@ -375,7 +386,7 @@ def _reopened(change: ChangeView, session: SessionView) -> str:
 def _called(change: ChangeView, session: SessionView) -> str:
     made = dict(change.after)  # a game's own call, in its words (Boerenbridge's bids)
     said = GAMES[session.game].call_phrase(made.pop("call"), made, (change.hand_number or 0) + 1)
-    return said.render(get_translations().gettext)  # type: ignore[union-attr]  # None: plain
+    return say(said)  # type: ignore[arg-type]  # None: plain
 
 
 # The lines that name who made them in their own words; every other ends with ``by_whom``.

@@ -31,6 +31,12 @@ def page_cards_language() -> str:
     return language if language in CARD_LANGUAGES else DEFAULT_LANGUAGE
 
 
+def said(phrase: Phrase) -> str:
+    """An engine's sentence as this page says it: in its language, the cards it names in the
+    page's letters (RULES.md §1, §20), as the player typed them or reads them here."""
+    return phrase.render(get_translations().gettext, page_cards_language())
+
+
 def error_text(error: RuleError | ServiceError, game: str | None = None) -> str:
     """What the engine or a service refused, in the page's language (the API keeps the English).
 
@@ -38,7 +44,7 @@ def error_text(error: RuleError | ServiceError, game: str | None = None) -> str:
     gettext, with none of Flask-Babel's interpolation, so a "%" in a sentence stays a "%".
     An option of ``game`` is named by the game's own words where it has them.
     """
-    return _options_by_label(error, game).render(get_translations().gettext)
+    return said(_options_by_label(error, game))
 
 
 def _options_by_label(error: RuleError | ServiceError, game: str | None = None) -> Phrase:

@@ -1,7 +1,9 @@
-"""Money in words: a transfer, a payment made at the table, a round, the settle-up as text for
-the group chat, the pot kept, the odd units of a refund and a pot waiting to be taken up.
+"""Money in words: a transfer, a payment made at the table, what the phone's player owes, a
+round, the settle-up as text for the group chat, the pot kept, the odd units of a refund and a
+pot waiting to be taken up.
 
-"Finn pays Enda €0.38", "John paid €18.40 for a round for Enda, John, Rex and Finn".
+"Finn pays Enda €0.38", "Finn, you owe €0.38.", "John paid €18.40 for a round for Enda, John,
+Rex and Finn".
 """
 
 from __future__ import annotations
@@ -42,6 +44,23 @@ def paid_text(payment: Mapping[str, Any], currency: str) -> str:
         "%(from)s paid %(to)s %(amount)s",
         **{"from": payment["from"], "to": payment["to"], "amount": money},
     )
+
+
+def owed_text(player: str, left: Decimal, currency: str) -> str:
+    """What a settle-up leaves the phone's player to pay or to get, said to them (RULES.md
+    §20): "Ann, you owe €0.38.", "Ann, you are owed €0.44.", "Ann, you are square.". One
+    sentence for every settle-up: a night's, the tab, a season's and a club evening's."""
+    if left < 0:
+        return gettext(
+            "%(player)s, you owe %(amount)s.", player=player, amount=format_money(-left, currency)
+        )
+    if left > 0:
+        return gettext(
+            "%(player)s, you are owed %(amount)s.",
+            player=player,
+            amount=format_money(left, currency),
+        )
+    return gettext("%(player)s, you are square.", player=player)
 
 
 def round_text(made: Mapping[str, Any], currency: str) -> str:

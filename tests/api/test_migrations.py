@@ -13,6 +13,7 @@ from ledger import MIGRATIONS, create_app
 from ledger.cli import ensure_database
 from ledger.extensions import db
 from tests.api.helpers import SEED_HAND_1, SEED_HAND_2, Table, hand_of
+from tests.api.test_evenings import evenings, new_evening
 
 
 @pytest.fixture
@@ -262,3 +263,35 @@ def test_changes_from_before_who_made_them_was_kept_name_nobody_and_new_ones_nam
     table.hand(spot, {**SEED_HAND_2, "by": "finn"})
     history = table.ok("GET", f"/sessions/{spot}/history")
     assert [(c["kind"], c["by"]) for c in history][-1] == ("hand.created", "Finn")
+
+
+def test_an_upgrade_takes_the_ids_the_draw_gave_off_its_tables(empty_app):
+    """Migration e7a1c5d9b3f2: the tables drawn before it held the draw's own request ids; a
+    client sending one afterwards starts a night of its own."""
+    empty_app.config["LEDGER_PASSPHRASE_HASH"] = "pbkdf2:sha256:1000"
+    with empty_app.app_context():
+        upgrade(directory=str(MIGRATIONS))
+    table = Table(empty_app.test_client())
+    evening = new_evening(table, game="spot")
+    body = {"game": "rummy", "players": ["Zed", "Yan"], "dealer": "Zed"}
+    tables = table.ok("POST", f"{evenings(table)}/{evening['id']}/rounds", {}, 201)["tables"]
+    with empty_app.app_context():
+        downgrade(directory=str(MIGRATIONS), revision="c4e9a7b2d1f6")
+        db.session.execute(
+            text(
+                "UPDATE sessions SET request_id = 'evening-' || ("
+                "SELECT evening_id || '-round-' || round || '-table-' || number "
+                "FROM evening_tables WHERE session_id = sessions.id)"
+            )
+        )
+        db.session.commit()
+        upgrade(directory=str(MIGRATIONS))
+    assert differences(empty_app) == []
+
+    drawn = [t["session"] for t in tables]
+    for t in tables:
+        asked = f"evening-{evening['id']}-round-1-table-{t['table']}"
+        mine = table.ok(
+            "POST", f"/groups/{table.slug}/sessions", {**body, "request_id": asked}, 201
+        )
+        assert mine["id"] not in drawn

@@ -212,10 +212,10 @@ def test_skat_in_the_league_stats_and_workbook(table):
     own = ["Declarer", "Declared game", "Bid", "Card points", "Value", "Won"]
     at = [header.index(name) for name in own]
     assert [tuple(row[i] for i in at) for row in hands[1:]] == [
-        ("Ann", "clubs", 36, 78, 36, "yes"),
-        ("Bob", "grand", 48, 92, 96, "yes"),
-        ("Cas", "hearts", 40, 70, 40, "no"),
-        ("Ann", "null", 23, None, 23, "no"),
+        ("Ann", "♣ clubs", 36, 78, 36, "yes"),
+        ("Bob", "Grand", 48, 92, 96, "yes"),
+        ("Cas", "♥ hearts", 40, 70, 40, "no"),
+        ("Ann", "Null", 23, None, 23, "no"),
         (None, None, None, None, None, None),
     ]
 

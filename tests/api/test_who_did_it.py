@@ -224,3 +224,20 @@ def test_a_resend_of_a_hand_names_its_first_sender(table):
     again = table.post(f"/sessions/{sid}/hands", {**SEED_HAND_1, "request_id": "r-1", "by": "Rex"})
     assert again.status_code == 200
     assert [c["by"] for c in history(table, sid) if c["kind"] == "hand.created"] == ["John"]
+
+
+def test_a_delete_names_who_did_it_in_a_json_body_and_never_in_its_address(app, table):
+    """docs/api.md: a DELETE names its player as any call does, ``{"by": "Rex"}`` sent as
+    JSON; sent bare it names nobody; ``?by=`` in the address is refused, nothing deleted,
+    rather than leaving a history that names nobody where the caller meant Rex."""
+    sid = table.session()["id"]
+    for n in (1, 2, 3):
+        table.hand(sid, SEED_HAND_1 if n % 2 else SEED_HAND_2)
+    before = snapshot(app)
+    message = error(table.call("DELETE", f"/sessions/{sid}/hands/3?by=Rex"), 422, "by")
+    assert "JSON body" in message
+    assert snapshot(app) == before
+    assert table.call("DELETE", f"/sessions/{sid}/hands/3", {"by": "rex"}).status_code == 204
+    assert last_by(table, sid, "hand.deleted") == "Rex"
+    assert table.call("DELETE", f"/sessions/{sid}/hands/2").status_code == 204
+    assert last_by(table, sid, "hand.deleted") is None

@@ -394,10 +394,6 @@ CRAFTED: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
         lambda d: evening(d, "Preisskat")["options"].update(stake=1),
         "table 1 of round 1 is played with other options",
     ),
-    "a night that is no table with a table's request id": (
-        lambda d: d["evening_tables"].remove(tables(d, "Small one")[0]),
-        "has the request_id of a club evening's table, but is none",
-    ),
     "two evenings with one request id": (
         lambda d: [e.update(request_id="same") for e in d["evenings"]],
         'two club evenings have the request_id "same"',

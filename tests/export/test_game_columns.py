@@ -131,7 +131,11 @@ def test_skat_names_each_deals_declarer_game_value_and_whether_it_was_won(client
     answered = [t.ok("POST", f"/sessions/{sid}/hands", d, 201) for d in deals]
     rows = _hands(t, sid)
     assert [r["Declarer"] for r in rows] == ["Bob", "Ann", None]
-    assert [r["Declared game"] for r in rows] == ["hearts", "null", None]
+    # Named as the Skat pages name it, not by its key (the workbook is in English).
+    assert [r["Declared game"] for r in rows] == ["♥ hearts", "Null", None]
+    t.client.post("/open", data={"open-group": t.slug, "open-passphrase": PASSPHRASE})
+    page = t.client.get(f"/g/{t.slug}/s/{sid}/hands/1", headers={"Accept-Language": "en"})
+    assert "Bob played ♥ hearts after a bid of 30" in page.get_data(as_text=True)
     assert [r["Bid"] for r in rows] == [30, 23, None]
     assert [r["Won"] for r in rows] == ["yes", "no", None]
     # The value as the deal's answer (and the scoreboard) has it: the won hearts game counts

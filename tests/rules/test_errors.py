@@ -11,7 +11,7 @@ from ledger.rules.errors import Phrase, RuleError
 CATALOG = {
     "{player} is seated twice.": "{player} zit twee keer aan tafel.",
     "{player}: {message}": "{player}: {message}",
-    "Give the suit of the {rank}, e.g. {code}H or {code}♥.": "Kleur van de {rank}: {code}H.",
+    "Give the suit of the {rank}, e.g. {card} or {symbol}.": "Kleur van de {rank}: {card}.",
     "queen": "vrouw",
     "three": "drie",
     "This correction would make hand {number} impossible: {reason}": "Spel {number}: {reason}",
@@ -42,6 +42,16 @@ def test_a_piece_of_a_sentence_is_translated_before_it_fills_a_blank() -> None:
     assert refused.value.message == "Rex: give the suit of the queen, e.g. QH or Q♥."
     # The sentence after the name starts in lower case in any language.
     assert refused.value.phrase.render(translate) == "Rex: kleur van de vrouw: QH."
+
+
+def test_the_cards_in_a_refusal_are_written_in_the_letters_the_reader_names() -> None:
+    """The engine gives the card as a fact; the page says it in its letters (RULES.md §1,
+    §20): a Dutch page "Vh", a German one "Dhe", the API as typed."""
+    with pytest.raises(RuleError) as refused:
+        parse_cards("Q", suits_required=True, player="Rex", language="nl")
+    assert refused.value.phrase.render(translate, "nl") == "Rex: kleur van de vrouw: Vh."
+    assert refused.value.phrase.render(translate, "de") == "Rex: kleur van de vrouw: Dhe."
+    assert refused.value.message == "Rex: give the suit of the queen, e.g. Vh or V♥."
 
 
 def test_a_refusal_wrapping_another_translates_both() -> None:

@@ -52,8 +52,8 @@ def test_an_english_b_is_the_dutch_and_the_german_jack(typed: str, meant: str) -
     with pytest.raises(RuleError) as caught:
         parse_cards(typed)
     assert caught.value.message == (
-        f"'{typed}' is not a card — B is the jack in the Dutch and the German letters "
-        f"(boer, Bube): in English write {meant}."
+        f"'{typed}' is not a card — B is the jack in the Dutch letters and the German "
+        f"letters (boer, Bube): in English write {meant}."
     )
 
 
@@ -61,7 +61,10 @@ def test_a_german_suit_after_an_english_rank_is_named_as_german() -> None:
     with pytest.raises(RuleError) as caught:
         parse_cards("10he Akr")
     first, second = caught.value.problems
-    assert "German suits (Kreuz, Pik, Herz, Karo): in English write 10H." in first.message
+    assert first.message == (
+        "'10he' is not a card — kr, pi, he and ka are the German letters for clubs, spades, "
+        "hearts and diamonds (Kreuz, Pik, Herz, Karo): in English write 10H."
+    )
     assert "in English write AC." in second.message
 
 

@@ -172,13 +172,23 @@ def test_english_letters_and_symbols_still_read_in_a_dutch_entry() -> None:
     assert [c.code for c in cards] == ["K", "Q", "J", "QS", "10D", "KD", "AC", "JK"]
 
 
-@pytest.mark.parametrize(("typed", "meant"), [("V", "Q"), ("Vh", "QH"), ("Hk", "KC")])
+@pytest.mark.parametrize(("typed", "meant"), [("V", "Q"), ("Vh", "QH"), ("VS", "QS")])
 def test_an_english_error_for_dutch_letters_says_they_are_dutch(typed: str, meant: str) -> None:
     with pytest.raises(RuleError) as caught:
         parse_cards(typed)
     assert caught.value.message == (
         f"'{typed}' is not a card — H, V and B are the Dutch letters (heer, vrouw, boer): "
         f"in English write {meant}."
+    )
+
+
+def test_a_dutch_rank_and_suit_in_english_name_both_as_dutch() -> None:
+    # Said as the German ones are (one table of letters per language, deck.LETTERS).
+    with pytest.raises(RuleError) as caught:
+        parse_cards("Hk")
+    assert caught.value.message == (
+        "'Hk' is not a card — H, V and B are the Dutch letters (heer, vrouw, boer), h, r, k "
+        "and s the Dutch suits: in English write KC."
     )
 
 

@@ -120,7 +120,8 @@ def test_a_wrapped_refusal_and_its_pieces_are_translated(app):
         assert error_text(rule_error_for_hand(3, inner)) == (
             "Door deze correctie wordt spel 3 onmogelijk: Rex zit twee keer aan tafel."
         )
-        assert error_text(refused.value) == "Rex: geef de kleur van de vrouw, bijv. QH of Q♥."
+        # The page writes the example in its own letters (RULES.md §1), whatever it was typed in.
+        assert error_text(refused.value) == "Rex: geef de kleur van de vrouw, bijv. Vh of V♥."
         assert error_text(TooManyAttempts(30)) == (
             "Te veel verkeerde wachtzinnen voor deze groep; probeer het over 30 seconden opnieuw."
         )

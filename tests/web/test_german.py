@@ -158,7 +158,7 @@ def test_the_history_of_a_german_night_writes_the_cards_in_german_letters(german
     board = german.start()
     german.enter(dict(HAND_1, Finn="Dhe Kkr"))
     page = text(html(german.client.get(f"{board}/history")))
-    assert "Ein Telefon trug Runde 1 ein: Enda B 10, John A 3, Rex 2 9, Finn Dhe Kkr." in page
+    assert "Ein Handy trug Runde 1 ein: Enda B 10, John A 3, Rex 2 9, Finn Dhe Kkr." in page
     german.client.post("/language", data={"lang": "en"})
     english = text(html(german.client.get(f"{board}/history")))
     assert "A phone entered hand 1: Enda J 10, John A 3, Rex 2 9, Finn QH KC." in english

@@ -230,21 +230,30 @@ def test_a_form_naming_someone_not_in_the_group_is_refused_and_nothing_is_stored
 
 
 def test_the_history_in_dutch_and_german(app, phone):
+    """Each case of a hand's line is a whole sentence in each language, so German puts "auf
+    dem Handy von Enda" before the verb's prefix ("trug … ein") and Dutch before "in"."""
     claim(phone, "Rex")
     enda = second_phone(app, phone)
     claim(enda, "Enda")
     assert phone.enter(HAND_1).status_code == 302
     correct(enda, 1, {**HAND_1, "Finn": "Q K 2"}, None, by="John")
+    entered = enda.enter(HAND_2, out="Enda", by="John")
+    assert entered.status_code == 302, html(entered)
     phone.client.set_cookie("lang", "nl")
     said = history(phone)
     assert "Rex voerde hand 1 in: Enda " in said
     assert "John verbeterde hand 1 op de telefoon van Enda: Finn " in said
+    assert "John voerde hand 2 op de telefoon van Enda in: " in said
     assert "Door een telefoon." in said
     phone.client.set_cookie("lang", "de")
     said = history(phone)
     assert "Rex trug Runde 1 ein: Enda " in said
-    assert "John korrigierte Runde 1 auf dem Telefon von Enda: Finn " in said
-    assert "Von einem Telefon." in said
+    assert "John korrigierte Runde 1 auf dem Handy von Enda: Finn " in said
+    assert "John trug Runde 2 auf dem Handy von Enda ein: " in said
+    assert "Von einem Handy." in said
+    assert "Telefon" not in said  # one word for a phone: Handy
+    phone.client.set_cookie("lang", "en")
+    assert "John entered hand 2 on Enda's phone: " in history(phone)
 
 
 def phone_cookie(phone: Phone) -> tuple[str, str]:
@@ -252,6 +261,42 @@ def phone_cookie(phone: Phone) -> tuple[str, str]:
     cookies = [c for c in phone.client._cookies.values() if c.key.startswith("phone-")]
     assert len(cookies) == 1, cookies
     return cookies[0].key, cookies[0].value
+
+
+def test_the_drinks_form_names_who_entered_it_as_the_hand_form_does(phone):
+    """§20's "Bob corrected hand 3 on Cas's phone" for drinks and food too: the form offers
+    someone else, and the history says who, on whose phone."""
+    claim(phone, "Rex")
+    form = html(phone.client.get(f"{phone.board}/rounds/new"))
+    assert "Someone else is entering this?" in form
+    assert '<option value="">Rex (this phone)</option>' in form
+    assert '<option value="John">John</option>' in form and '<option value="Rex">' not in form
+    once = re.search(r'name="once" value="([0-9a-f]+)"', form).group(1)
+    data = {"once": once, "for": list(SEATS), "paid_by": "John", "amount": "8", "by": "Enda"}
+    assert phone.client.post(f"{phone.board}/rounds/new", data=data).status_code == 302
+    round_id = re.search(r'id="round-(\d+)"', html(phone.client.get(phone.board))).group(1)
+    change = html(phone.client.get(f"{phone.board}/rounds/{round_id}"))
+    assert "Someone else is entering this?" in change
+    data = {"for": list(SEATS), "paid_by": "John", "amount": "9"}  # Rex changes it himself
+    assert phone.client.post(f"{phone.board}/rounds/{round_id}", data=data).status_code == 302
+    said = history(phone)
+    added = r"Drinks or food added: John paid €8\.00 [^.]*\. By Enda, on Rex's phone\."
+    assert re.search(added, said)
+    assert re.search(r"Drinks or food changed to: John paid €9\.00 .*? By Rex\.", said)
+
+
+def test_a_players_own_page_is_marked_on_their_phone_alone(app, phone):
+    claim(phone, "Rex")
+    nobody = second_phone(app, phone)
+
+    def heading(on: Phone, name: str) -> str:
+        page = html(on.client.get(f"/g/{on.slug}/p/{name}"))
+        return re.search(r"<h1[^>]*>.*?</h1>", page, re.S).group(0)
+
+    rex = heading(phone, "Rex")
+    assert 'class="mine"' in rex and say(rex) == "Rex you"
+    assert say(heading(phone, "Enda")) == "Enda" and "mine" not in heading(phone, "Enda")
+    assert say(heading(nobody, "Rex")) == "Rex" and "mine" not in heading(nobody, "Rex")
 
 
 def test_a_phones_claim_opens_nothing_and_names_nobody_in_another_group(app, phone):

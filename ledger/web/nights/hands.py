@@ -24,7 +24,7 @@ from ledger.web.nights import entry
 from ledger.words import games as game_words
 from ledger.words.display import typed_cards
 from ledger.words.hands import hand_summary
-from ledger.words.language import error_text, page_cards_language
+from ledger.words.language import error_text, page_cards_language, said
 
 bp = Blueprint("hands", __name__, url_prefix="/g/<slug>/s/<int:session_id>/hands")
 
@@ -200,8 +200,8 @@ def _shown(preview: Preview, previews: bool = False) -> dict[str, Any]:
     words by the box's name (as the templates and ``…/hands/count`` show them)."""
     return {
         "previews": previews,
-        "said": [p.render(_) for p in preview.said],
-        "boxes": {b: {"points": n, "said": w.render(_)} for b, (n, w) in preview.boxes.items()},
+        "said": [said(p) for p in preview.said],
+        "boxes": {b: {"points": n, "said": said(w)} for b, (n, w) in preview.boxes.items()},
     }
 
 
