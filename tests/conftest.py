@@ -59,12 +59,15 @@ def app(tmp_path, monkeypatch, empty_database: EmptyDatabase) -> Iterator[Flask]
     and secret key never leak into a test.
     """
     from ledger import create_app
+    from tests.shared_templates import SHARED_TEMPLATES
 
     monkeypatch.setenv("LEDGER_INSTANCE_PATH", str(tmp_path / "instance"))
     monkeypatch.delenv("LEDGER_DATABASE_URL", raising=False)
     monkeypatch.delenv("LEDGER_SECRET_KEY", raising=False)
 
     app = create_app(TEST_CONFIG | empty_database.config)
+    # Each template compiled once per process, not once per test (tests/shared_templates.py).
+    app.jinja_env.bytecode_cache = SHARED_TEMPLATES
     try:
         empty_database.create_tables(app)
         yield app

@@ -239,16 +239,19 @@ class EmptyDatabase:
         On SQLite, the app's connections also stop waiting for the disk at each commit
         (``PRAGMA synchronous=OFF``): a test's file is thrown away after it, and a commit that
         waits for the disk took ten milliseconds and more on a busy machine. Nothing a test
-        reads changes: only what a power cut would leave of the file.
+        reads changes: only what a power cut would leave of the file. And its statements are
+        compiled to SQL once per process, not once per test (tests/shared_sql.py).
         """
         from sqlalchemy import event
 
         from ledger.extensions import db
+        from tests.shared_sql import SHARED_SQL
 
         with app.app_context():
             for engine in db.engines.values():
                 if engine.dialect.name == "sqlite":
                     event.listen(engine, "connect", _no_waiting_for_the_disk)
+                    engine.update_execution_options(compiled_cache=SHARED_SQL)
         if not self.new:
             return
 
