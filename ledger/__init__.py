@@ -27,7 +27,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app. ``test_config`` is applied last, over every other setting."""
     from flask import Flask
 
-    from ledger import ids, routing
+    from ledger import ids
     from ledger.config import instance_path, load_config
 
     app = Flask(
@@ -38,10 +38,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         static_folder=str(web_folder("static")),
     )
     load_config(app, test_config)
-    # Before any route is added: ids in addresses are bounded by what a row can hold, and
-    # each route's address builder is compiled once per process, not once per app.
+    # Before any route is added: ids in addresses are bounded by what a row can hold.
     ids.init_app(app)
-    app.url_rule_class = routing.Rule
     register_extensions(app)
     register_blueprints(app)
     register_errorhandlers(app)

@@ -58,9 +58,15 @@ def app(tmp_path, monkeypatch, empty_database: EmptyDatabase) -> Iterator[Flask]
     The instance folder is a temporary one, so a developer's instance/config.py, database
     and secret key never leak into a test.
     """
+    from flask import Flask
+
     from ledger import create_app
+    from tests.shared_routes import Rule
     from tests.shared_templates import SHARED_TEMPLATES
 
+    # Each route's address builder compiled once per process (tests/shared_routes.py), for
+    # every app made while the test runs.
+    monkeypatch.setattr(Flask, "url_rule_class", Rule)
     monkeypatch.setenv("LEDGER_INSTANCE_PATH", str(tmp_path / "instance"))
     monkeypatch.delenv("LEDGER_DATABASE_URL", raising=False)
     monkeypatch.delenv("LEDGER_SECRET_KEY", raising=False)

@@ -1,6 +1,6 @@
 """Every address the app builds is the one werkzeug would build, with builders shared across apps.
 
-ledger/routing.py compiles each route's address builder once per process and gives it to every
+tests/shared_routes.py compiles each route's address builder once per process and gives it to every
 app's rule of the same shape (the suite makes an app per test). Werkzeug's own compiling is the
 reference: a builder shared by mistake (two routes alike in the key but not in what the builder
 does) would build one route's address for another.
@@ -13,7 +13,7 @@ from werkzeug.routing import BaseConverter
 from werkzeug.routing import Rule as WerkzeugRule
 
 from ledger import create_app
-from ledger.routing import Rule
+from tests.shared_routes import Rule
 
 
 def werkzeugs_own(rule: WerkzeugRule, append_unknown: bool):
@@ -28,7 +28,7 @@ def _identity(rule: WerkzeugRule) -> tuple[str, str, tuple[str, ...]]:
 def test_every_routes_builder_is_the_one_werkzeug_compiles(app, tmp_path):
     second = create_app({**app.config, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/b.db"})
     rules = list(app.url_map.iter_rules())
-    assert len(rules) > 100 and all(isinstance(r, Rule) for r in rules if r.endpoint != "static")
+    assert len(rules) > 100 and all(isinstance(r, Rule) for r in rules)
     others = {_identity(r): r for r in second.url_map.iter_rules()}
     shared = 0
     for rule in rules:
@@ -42,8 +42,7 @@ def test_every_routes_builder_is_the_one_werkzeug_compiles(app, tmp_path):
             assert mine.__func__.__defaults__ == reference.__defaults__, rule.rule
             assert mine.__self__ is rule and theirs.__self__ is other  # each bound to its own
             shared += mine.__func__ is theirs.__func__
-    # Every builder but static's (added by Flask itself before the factory sets the class).
-    assert shared == 2 * (len(rules) - 1)
+    assert shared == 2 * len(rules)  # every builder, static's too
 
 
 def test_the_addresses_of_the_pages_are_built_alike_in_two_apps(app, tmp_path):
