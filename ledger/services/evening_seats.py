@@ -12,31 +12,21 @@ two import each other not at all.
 
 from __future__ import annotations
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 
 from ledger.extensions import db
 from ledger.models import Evening, EveningTable, Player, SessionPlayer
 from ledger.rules.errors import RuleError
 from ledger.services.errors import NotFound
 from ledger.services.groups import name_key
+from ledger.services.loading import group_row
 from ledger.services.views.groups import GroupRef
 
 
 def load_evening(group: GroupRef, evening_id: int, *, lock: bool = False) -> Evening:
     """The group's evening; another group's answers as a missing one. With ``lock`` it is
     locked for the rest of the transaction (SQLite: by a write to it; else FOR UPDATE)."""
-    sqlite = db.session.get_bind().dialect.name == "sqlite"
-    if lock and sqlite:
-        db.session.execute(
-            update(Evening)
-            .where(Evening.id == evening_id, Evening.group_id == group.id)
-            .values(status=Evening.status)
-            .execution_options(synchronize_session=False)
-        )
-    wanted = select(Evening).where(Evening.id == evening_id, Evening.group_id == group.id)
-    if lock and not sqlite:
-        wanted = wanted.with_for_update()
-    row = db.session.scalar(wanted)
+    row: Evening | None = group_row(Evening, group, evening_id, lock=lock)
     if row is None:
         raise NotFound("There is no evening {id}.", id=evening_id)
     return row

@@ -20,29 +20,37 @@ from ledger.services.errors import Conflict, NotFound
 from ledger.services.views.groups import GroupRef
 
 
-def load_session(group: GroupRef, session_id: int, *, lock: bool = False) -> GameSession:
-    """The group's session ``session_id``; another group's answers exactly like a missing one.
+def group_row(model: Any, group: GroupRef, row_id: int, *, lock: bool = False) -> Any:
+    """The group's row ``row_id`` of ``model`` (a session, a season, an evening: each has
+    ``id`` and ``group_id``), or None; another group's is never found.
 
-    With ``lock`` the session is locked for the rest of the transaction before it is read, so
+    With ``lock`` the row is locked for the rest of the transaction before it is read, so
     phones writing at the same moment take turns instead of racing: SELECT … FOR UPDATE on
     PostgreSQL (a writer that waited reads the row as the one before it left it); on SQLite,
     which has no row locks, a no-op UPDATE first takes the database's write lock, so the read
-    after it is never a stale snapshot. The version guard on the UPDATE that follows stays as
-    the backstop.
+    after it is never a stale snapshot.
     """
-    wanted = select(GameSession).where(
-        GameSession.id == session_id, GameSession.group_id == group.id
-    )
+    mine = (model.id == row_id, model.group_id == group.id)
+    wanted = select(model).where(*mine)
     if lock and db.session.get_bind().dialect.name == "sqlite":
         db.session.execute(
-            update(GameSession)
-            .where(GameSession.id == session_id, GameSession.group_id == group.id)
-            .values(version=GameSession.version)
+            update(model)
+            .where(*mine)
+            .values(group_id=model.group_id)
             .execution_options(synchronize_session=False)
         )
     elif lock:
         wanted = wanted.with_for_update()  # the row lock and the read in one round trip
-    row = db.session.scalar(wanted)
+    return db.session.scalar(wanted)
+
+
+def load_session(group: GroupRef, session_id: int, *, lock: bool = False) -> GameSession:
+    """The group's session ``session_id``; another group's answers exactly like a missing one.
+
+    With ``lock`` it is locked for the rest of the transaction (``group_row``); the version
+    guard on the UPDATE that follows stays as the backstop.
+    """
+    row: GameSession | None = group_row(GameSession, group, session_id, lock=lock)
     if row is None:
         raise NotFound("There is no session {id}.", id=session_id)
     return row

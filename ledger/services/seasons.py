@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 
 from ledger.extensions import db
 from ledger.models import Season, utcnow
@@ -34,6 +34,7 @@ from ledger.services import league
 from ledger.services.accounts import with_epc
 from ledger.services.errors import Conflict, NotFound
 from ledger.services.groups import name_key
+from ledger.services.loading import group_row
 from ledger.services.room import SEASON_HANDS, check_room
 from ledger.services.season_tables import built_table, fields_of, open_tables
 from ledger.services.season_views import (
@@ -337,17 +338,7 @@ def settle_balances(
 def _load(group: GroupRef, season_id: int, *, lock: bool = False) -> Season:
     """The group's season ``season_id``; another group's answers exactly like a missing one.
     With ``lock`` it is locked for the rest of the transaction, as a session is."""
-    if lock and db.session.get_bind().dialect.name == "sqlite":
-        db.session.execute(
-            update(Season)
-            .where(Season.id == season_id, Season.group_id == group.id)
-            .values(status=Season.status)
-            .execution_options(synchronize_session=False)
-        )
-    wanted = select(Season).where(Season.id == season_id, Season.group_id == group.id)
-    if lock and db.session.get_bind().dialect.name != "sqlite":
-        wanted = wanted.with_for_update()
-    row = db.session.scalar(wanted)
+    row: Season | None = group_row(Season, group, season_id, lock=lock)
     if row is None:
         raise NotFound("There is no season {id}.", id=season_id)
     return row
