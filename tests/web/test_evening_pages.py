@@ -316,3 +316,31 @@ def test_the_check_in_code_opens_no_other_group(app, phone):
     assert stranger.get(code).status_code == 302
     assert stranger.get(f"/g/{other.slug}").status_code == 401
     assert stranger.get(f"/g/{other.slug}/evenings").status_code == 401
+
+
+def test_a_check_in_between_the_pages_reads_makes_the_wall_look_again(phone, monkeypatch):
+    """The organiser's page follows its stamp: a player checked in while the page is drawn
+    (after its list is read) must leave the page's stamp behind the server's, or the wall
+    shows one player too few until something else changes."""
+    from ledger.services import evenings
+    from ledger.web import evenings as pages
+
+    where = new_evening(phone)
+    for name in SEVEN[:6]:
+        phone.client.post(f"{where}/check-in", data={"player": name})
+    drawn = evenings.evening_view
+
+    def then_one_more(group, wanted):
+        view = drawn(group, wanted)
+        evenings.check_in(group, wanted, SEVEN[6])  # Gus checks in meanwhile
+        return view
+
+    monkeypatch.setattr(pages.evenings, "evening_view", then_one_more)
+    page = html(phone.client.get(where))
+    monkeypatch.undo()
+    assert "6 players checked in" in text(page)
+    shown = re.search(r'id="evening"[^>]* data-version="([^"]+)"', page)
+    assert shown is not None
+    now = phone.client.get(f"{where}/version.json").get_json()["version"]
+    assert shown.group(1) != now  # the next poll fetches the page with Gus on it
+    assert "7 players checked in" in text(html(phone.client.get(where)))

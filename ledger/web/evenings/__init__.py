@@ -71,6 +71,10 @@ def show(slug: str, evening_id: int):
             return redirect(url_for(".show", slug=slug, evening_id=evening_id), 303)
         except (RuleError, Conflict) as e:
             error = e
+    # The stamp before the view: a check-in or a hand landing between the two reads leaves
+    # the page older than its stamp says, so the next poll fetches it anew; read the other
+    # way round, the page would show one player too few until the next change.
+    stamp = evenings.evening_stamp(group, evening_id)
     view = evenings.evening_view(group, evening_id)
     code = _check_in_code(group, evening_id) if view.checking_in else None
     paid = view.settlement
@@ -79,7 +83,7 @@ def show(slug: str, evening_id: int):
         group=group,
         evening=view,
         code=code,
-        stamp=evenings.evening_stamp(group, evening_id),
+        stamp=stamp,
         transfers=transfer_rows(paid.transfers, paid.currency) if paid else [],
         error=error and error_text(error),
     )
