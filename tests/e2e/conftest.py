@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from tests.e2e.phone import SCREENSHOTS, Phone
+from tests.e2e.phone import Phone
 
 # The same shared server, and the check of its log after each test.
 from tests.live.conftest import live_server, live_server_log_checked  # noqa: F401
@@ -76,7 +76,6 @@ def browser() -> Iterator[Browser]:
         no_browser("No Chromium to drive: apt-get install chromium, or set LEDGER_CHROMIUM")
         return
     expect.set_options(timeout=TIMEOUT)
-    SCREENSHOTS.mkdir(exist_ok=True)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         try:

@@ -7,6 +7,7 @@ field's name (its label, or what a screen reader reads), a heading, a sentence.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -18,6 +19,10 @@ if TYPE_CHECKING:
     from playwright.sync_api import Dialog, Locator, Page
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
+# The screenshots are for a person to look at (what each step looked like on the phone); no
+# test reads them, and writing them took a tenth of the browser tests' time (a page drawn
+# whole at twice the pixels and encoded). LEDGER_SCREENSHOTS=1 writes them (docs/tests.md).
+KEEP_SHOTS = bool(os.environ.get("LEDGER_SCREENSHOTS"))
 WIDTH = 390  # the phone's width in CSS pixels: no page may be wider
 TAP = 44  # the smallest height (and width) of a tap target, in CSS pixels
 
@@ -63,6 +68,13 @@ def number(value: int, *, signed: bool) -> str:
     return rf"\+{value}" if signed and value > 0 else str(value)
 
 
+def screenshot(page: Page, path: Path, *, full_page: bool = False) -> None:
+    """Save what the page shows, when the screenshots are kept (LEDGER_SCREENSHOTS)."""
+    if KEEP_SHOTS:
+        SCREENSHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=path, full_page=full_page, animations="disabled")
+
+
 class Phone:
     """One browser context with one page: a player's phone."""
 
@@ -75,11 +87,12 @@ class Phone:
 
     # --- Looking ------------------------------------------------------------------------------
 
-    def shot(self, what: str) -> Path:
-        """Save a full-page screenshot (name-NN-what.png) and check the page fits the screen."""
+    def shot(self, what: str, *, full_page: bool = True) -> Path:
+        """Check the page fits the screen, and with LEDGER_SCREENSHOTS save a screenshot
+        (name-NN-what.png) of the whole page, or of the screen alone (``full_page=False``)."""
         self.shots += 1
         path = SCREENSHOTS / f"{self.name}-{self.shots:02d}-{what}.png"
-        self.page.screenshot(path=path, full_page=True, animations="disabled")
+        screenshot(self.page, path, full_page=full_page)
         self.check_width(path.stem)
         return path
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.phone import SCREENSHOTS
+from tests.e2e.phone import SCREENSHOTS, screenshot
 from tests.live.api import new_group
 
 PASSPHRASE = "pints of plain"
@@ -60,7 +60,7 @@ def focus_in_view(page: Page) -> dict[str, Any]:
 
 def screen_shot(page: Page, name: str) -> None:
     """What the player sees without scrolling (the full-page shots show the rest)."""
-    page.screenshot(path=SCREENSHOTS / f"{name}.png", animations="disabled")
+    screenshot(page, SCREENSHOTS / f"{name}.png")
 
 
 def test_three_mistakes_are_marked_at_once_and_the_first_has_the_focus(new_phone, live_server):

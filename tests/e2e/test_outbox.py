@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Route, expect
 
-from tests.e2e.phone import SCREENSHOTS, Phone
+from tests.e2e.phone import Phone
 from tests.live.api import Api, hand_entry, new_group, new_spot_session
 
 PLAYERS = ["Enda", "John", "Rex", "Finn"]
@@ -37,10 +37,7 @@ OFFLINE = re.compile(r"^No connection to the server\. Last update at \d\d:\d\d: 
 def screen(phone: Phone, what: str) -> None:
     """A screenshot of what the phone's screen shows (not the whole page): the notices that
     stay in sight, at the top and over the Save button, where the player sees them."""
-    phone.shots += 1
-    path = SCREENSHOTS / f"{phone.name}-{phone.shots:02d}-{what}.png"
-    phone.page.screenshot(path=path, animations="disabled")
-    phone.check_width(path.stem)
+    phone.shot(what, full_page=False)
 
 
 # Every fetch() a page makes, as "METHOD url" in window.fetched: what the outbox sends.
