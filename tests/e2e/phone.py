@@ -9,14 +9,17 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 if TYPE_CHECKING:
     from playwright.sync_api import Dialog, Locator, Page
+
+T = TypeVar("T")
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 # The screenshots are for a person to look at (what each step looked like on the phone); no
@@ -98,7 +101,7 @@ class Phone:
 
     def check_width(self, where: str) -> None:
         """A page wider than the phone scrolls sideways: noted, and the test fails at its end."""
-        found = self.page.evaluate(OVERFLOW_JS, WIDTH)
+        found = self.settled(lambda: self.page.evaluate(OVERFLOW_JS, WIDTH))
         if found["seen"] > WIDTH:
             culprits = "\n    ".join(found["culprits"])
             self.problems.append(
@@ -106,12 +109,26 @@ class Phone:
                 f"({self.page.url}):\n    {culprits}"
             )
         # A table in a sideways-scrolling box fits the page but may hide its last columns.
-        cut = self.page.locator(".table-scroll").evaluate_all(
-            "boxes => boxes.filter(b => b.scrollWidth > b.clientWidth + 1)"
-            "  .map(b => (b.querySelector('caption') || b).textContent.trim().slice(0, 60))"
+        cut = self.settled(
+            lambda: self.page.locator(".table-scroll").evaluate_all(
+                "boxes => boxes.filter(b => b.scrollWidth > b.clientWidth + 1)"
+                "  .map(b => (b.querySelector('caption') || b).textContent.trim().slice(0, 60))"
+            )
         )
         for table in cut:
             self.problems.append(f"{where}: a table is cut off at the right: {table!r}")
+
+    def settled(self, look: Callable[[], T]) -> T:
+        """What ``look`` finds on the page, looked at again once a page that was still on its
+        way when it began (a link just tapped) has loaded: the page the player ends up on."""
+        for _ in range(3):
+            try:
+                return look()
+            except PlaywrightError as error:
+                if "Execution context was destroyed" not in error.message:
+                    raise
+                self.page.wait_for_load_state()
+        return look()
 
     def heading(self, text: str | re.Pattern[str]) -> Locator:
         return self.page.get_by_role("heading", name=text, level=1)

@@ -62,6 +62,7 @@ def visit_every_page(phone: Phone, table: dict[str, str]) -> list[str]:
     one_line(phone.button("Add player"), "the Add player button")
 
     phone.link("Invite").tap()
+    expect(phone.heading("Invite the table")).to_be_visible()
     check("invite", phone.button("Copy the link"), phone.button("Change the passphrase"))
 
     page.goto(f"/g/{table['slug']}/s/new")
