@@ -98,7 +98,7 @@ def new_phone(browser, live_server) -> Iterator[Callable[..., Phone]]:  # noqa: 
         context = browser.new_context(**(PHONE | options), base_url=live_server)
         context.set_default_timeout(TIMEOUT)
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
-        phone = Phone(context.new_page(), name)
+        phone = Phone(context.new_page(), name, scripted=options.get("java_script_enabled", True))
         phones.append(phone)
         return phone
 

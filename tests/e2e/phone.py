@@ -28,6 +28,7 @@ SCREENSHOTS = Path(__file__).parent / "screenshots"
 KEEP_SHOTS = bool(os.environ.get("LEDGER_SCREENSHOTS"))
 WIDTH = 390  # the phone's width in CSS pixels: no page may be wider
 TAP = 44  # the smallest height (and width) of a tap target, in CSS pixels
+HOLD = 600  # ms a saved hand's form stays before the scoreboard (static/outbox.js's HOLD)
 
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
@@ -81,9 +82,10 @@ def screenshot(page: Page, path: Path, *, full_page: bool = False) -> None:
 class Phone:
     """One browser context with one page: a player's phone."""
 
-    def __init__(self, page: Page, name: str) -> None:
+    def __init__(self, page: Page, name: str, *, scripted: bool = True) -> None:
         self.page = page
         self.name = name
+        self.scripted = scripted  # False: a phone with JavaScript off (the plain forms)
         self.shots = 0
         self.problems: list[str] = []
         page.on("pageerror", lambda error: self.problems.append(f"JavaScript error: {error}"))
@@ -308,9 +310,27 @@ class Phone:
 
     def save_hand(self, number: int, *, word: str = "Hand") -> None:
         """Save, and see the scoreboard say the hand is saved (``word="Round"`` in Spin Rummy,
-        whose pages call a hand a round)."""
+        whose pages call a hand a round).
+
+        A saved hand's form stays HOLD ms with its line "Hand 3 saved." under Save, so that
+        a second tap opens nothing (tests/e2e/test_taps.py holds that): once the line says
+        so, the phone's clock is moved over the rest of the wait instead of sitting it out
+        (Playwright's clock: the page's timers, with time flowing as before otherwise)."""
+        said = f"{word} {number} saved."
+        if not self.scripted:  # the plain form: its answer is the scoreboard, at once
+            self.button(f"Save {word.lower()}").tap()
+            expect(self.status()).to_contain_text(said)
+            return
+        # The line names the hand as the form's heading does (or its data-label, when
+        # another phone's hand is shown beside it), in the page's language.
+        labelled = self.page.locator("form[data-label]")
+        label = labelled.get_attribute("data-label") if labelled.count() else None
+        label = " ".join((label or self.page.locator("h1").first.text_content() or "").split())
+        self.page.clock.install()  # a second install leaves the first
         self.button(f"Save {word.lower()}").tap()
-        expect(self.status()).to_contain_text(f"{word} {number} saved.")
+        expect(self.page.locator(".save-bar .outbox-status")).to_contain_text(label)
+        self.page.clock.fast_forward(HOLD)
+        expect(self.status()).to_contain_text(said)
 
     def enter_hand(
         self,
