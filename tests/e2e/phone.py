@@ -124,12 +124,13 @@ class Phone:
         """What ``look`` finds on the page, looked at again once a page that was still on its
         way when it began (a link just tapped) has loaded: the page the player ends up on."""
         for _ in range(3):
+            self.page.wait_for_load_state()
             try:
                 return look()
             except PlaywrightError as error:
-                if "Execution context was destroyed" not in error.message:
+                # The old page went while it was looked at, or the new one has no body yet.
+                if not any(s in error.message for s in ("context was destroyed", "of null")):
                     raise
-                self.page.wait_for_load_state()
         return look()
 
     def heading(self, text: str | re.Pattern[str]) -> Locator:

@@ -127,6 +127,7 @@ def visit_every_page(phone: Phone, table: dict[str, str]) -> list[str]:
     expect(stamp).to_have_text(re.compile(rf"^{local.day} \w+ {local.year}, {local:%H:%M}$"))
     check("hand-with-history", phone.link("Correct this hand"))
     phone.link("Correct this hand").tap()
+    expect(phone.button("Save the correction")).to_be_visible()
     check("correction-form", phone.button("Save the correction"))
 
     page.goto(f"{table['spot']}/hands")
@@ -142,8 +143,10 @@ def visit_every_page(phone: Phone, table: dict[str, str]) -> list[str]:
 
     page.goto(f"/g/{table['slug']}")
     phone.link(re.compile(r"^Spots #\d+")).tap()
+    expect(phone.button("End the game here")).to_be_visible()
     check("spots-scoreboard", phone.link("Enter hand"), phone.button("End the game here"))
     phone.link("Enter hand").tap()
+    expect(phone.heading(re.compile(r"^Hand 1\b"))).to_be_visible()
     check("spots-hand-form", phone.button("Save hand"))
 
     page.goto(f"{table['spot']}/hands/99")
