@@ -48,7 +48,7 @@ def visit_every_page(phone: Phone, table: dict[str, str]) -> list[str]:
 
     page.goto("/")
     check("start", phone.button("Open"), phone.button("Create the group"))
-    phone.sign_in(table["slug"], PASSPHRASE)
+    phone.sign_in_on_start_page(table["slug"], PASSPHRASE)
     sessions = phone.region("Sessions").get_by_role("link")
     expect(sessions).to_have_count(2)
     check(
