@@ -330,17 +330,21 @@ class Phone:
             arg=json.dumps(text),
         )
 
-    def save_hand(self, number: int, *, word: str = "Hand") -> None:
+    def save_hand(
+        self, number: int, *, word: str = "Hand", button: str | None = None, said: str = ""
+    ) -> None:
         """Save, and see the scoreboard say the hand is saved (``word="Round"`` in Spin Rummy,
-        whose pages call a hand a round).
+        whose pages call a hand a round; ``button`` and ``said`` in another language:
+        "Runde speichern", "Runde 1 gespeichert.").
 
         A saved hand's form stays HOLD ms with its line "Hand 3 saved." under Save, so that
         a second tap opens nothing (tests/e2e/test_taps.py holds that): once the line says
         so, the phone's clock is moved over the rest of the wait instead of sitting it out
         (Playwright's clock: the page's timers, with time flowing as before otherwise)."""
-        said = f"{word} {number} saved."
+        said = said or f"{word} {number} saved."
+        save = self.button(button or f"Save {word.lower()}")
         if not self.scripted:  # the plain form: its answer is the scoreboard, at once
-            self.button(f"Save {word.lower()}").tap()
+            save.tap()
             expect(self.status()).to_contain_text(said)
             return
         # The line names the hand as the form's heading does (or its data-label, when
@@ -349,7 +353,7 @@ class Phone:
         label = labelled.get_attribute("data-label") if labelled.count() else None
         label = " ".join((label or self.page.locator("h1").first.text_content() or "").split())
         self.page.clock.install()  # a second install leaves the first
-        self.button(f"Save {word.lower()}").tap()
+        save.tap()
         expect(self.page.locator(".save-bar .outbox-status")).to_contain_text(label)
         self.page.clock.fast_forward(HOLD)
         expect(self.status()).to_contain_text(said)

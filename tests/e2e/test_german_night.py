@@ -58,8 +58,7 @@ def test_a_spot_night_in_german(new_phone, live_server):
     expect(page.locator("#results-3-cards")).to_have_value("Dhe Kkr")
     expect(finn.locator(".picked")).to_have_text("D♥ K♣ = 20 Augen")
     phone.shot("hand-form")
-    phone.button("Runde speichern").tap()
-    expect(phone.status()).to_contain_text("Runde 1 gespeichert.")
+    phone.save_hand(1, button="Runde speichern", said="Runde 1 gespeichert.")
     stored = api.ok("GET", f"/sessions/{session['id']}/hands")[0]["entry"]
     assert [r["cards"] for r in stored["results"]] == ["J 10", "A 3", "2 9", "QH KC"]
 
@@ -122,8 +121,7 @@ def test_the_skat_example_on_a_german_phone(new_phone, live_server):
         expect(page.locator("#preview-says")).to_have_text(text)
 
     def save(number: int) -> None:
-        phone.button("Runde speichern").tap()
-        expect(phone.status()).to_contain_text(f"Runde {number} gespeichert.")
+        phone.save_hand(number, button="Runde speichern", said=f"Runde {number} gespeichert.")
 
     points = "Die Augen des Alleinspielers (mit dem Skat)"
     # (1) Ann: Kreuz mit 2, bid 36, 78 card points.
