@@ -97,6 +97,10 @@ def new_phone(browser, live_server) -> Iterator[Callable[..., Phone]]:  # noqa: 
     def make(name: str, **options: Any) -> Phone:
         context = browser.new_context(**(PHONE | options), base_url=live_server)
         context.set_default_timeout(TIMEOUT)
+        # The phone's timers on Playwright's clock from its first page on (time flows as it
+        # does; a test may move it on: Phone.save_hand). Installed later, on a page already
+        # open, the page's timers set before would be out of its reach.
+        context.clock.install()
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
         phone = Phone(context.new_page(), name, scripted=options.get("java_script_enabled", True))
         phones.append(phone)

@@ -340,7 +340,7 @@ class Phone:
         A saved hand's form stays HOLD ms with its line "Hand 3 saved." under Save, so that
         a second tap opens nothing (tests/e2e/test_taps.py holds that): once the line says
         so, the phone's clock is moved over the rest of the wait instead of sitting it out
-        (Playwright's clock: the page's timers, with time flowing as before otherwise)."""
+        (Playwright's clock, installed on every phone: tests/e2e/conftest.py)."""
         said = said or f"{word} {number} saved."
         save = self.button(button or f"Save {word.lower()}")
         if not self.scripted:  # the plain form: its answer is the scoreboard, at once
@@ -352,7 +352,6 @@ class Phone:
         labelled = self.page.locator("form[data-label]")
         label = labelled.get_attribute("data-label") if labelled.count() else None
         label = " ".join((label or self.page.locator("h1").first.text_content() or "").split())
-        self.page.clock.install()  # a second install leaves the first
         save.tap()
         expect(self.page.locator(".save-bar .outbox-status")).to_contain_text(label)
         self.page.clock.fast_forward(HOLD)
