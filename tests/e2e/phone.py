@@ -30,6 +30,7 @@ KEEP_SHOTS = bool(os.environ.get("LEDGER_SCREENSHOTS"))
 WIDTH = 390  # the phone's width in CSS pixels: no page may be wider
 TAP = 44  # the smallest height (and width) of a tap target, in CSS pixels
 HOLD = 600  # ms a saved hand's form stays before the scoreboard (static/outbox.js's HOLD)
+LOOK = 3000  # ms between a session page's looks for news (static/live.js's `every`)
 
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
@@ -329,6 +330,18 @@ class Phone:
             " && localStorage.getItem(k).includes(text))",
             arg=json.dumps(text),
         )
+
+    def next_look(self) -> None:
+        """The page's next look for news, now: what another phone changed shows on this one.
+
+        A page of a session (and an evening's page) asks the server every LOOK ms whether
+        anything changed, and follows it without a reload (static/live.js). Instead of
+        waiting for that turn, the phone's clock is moved on by LOOK (Playwright's clock,
+        installed on every phone: tests/e2e/conftest.py), so the page's timer fires once, as
+        it would have, and the page looks as it always does. The test still waits for what
+        the player would see; a look already under way when the clock moved may have missed
+        the change, and the next one, LOOK ms later, finds it."""
+        self.page.clock.fast_forward(LOOK)
 
     def save_hand(
         self, number: int, *, word: str = "Hand", button: str | None = None, said: str = ""

@@ -42,6 +42,7 @@ def test_seven_phones_check_in_and_the_organiser_follows_two_tables(new_phone, l
         phone.button("Check in").tap()
         expect(phone.page.locator("#waiting")).to_contain_text("Waiting for the draw")
         phones[name] = phone
+    wall.next_look()
     expect(wall.page.locator("#players-heading")).to_have_text("7 players checked in")
 
     wall.button("Draw round 1").tap()
@@ -63,10 +64,12 @@ def test_seven_phones_check_in_and_the_organiser_follows_two_tables(new_phone, l
         spots = {p: i for i, p in enumerate(table["players"], start=1)}
         entry = {"results": [{"player": p, "spots": s} for p, s in spots.items()]}
         api.ok("POST", f"/sessions/{table['session']}/hands", entry, 201)
+    wall.next_look()
     for t in (1, 2):
         expect(wall.page.locator(f"#table-1-{t}")).to_contain_text("1 hand")
     for table in drawn:
         api.ok("POST", f"/sessions/{table['session']}/finish", {"leftover_pot": "refund"})
+    wall.next_look()
     expect(wall.page.locator("#round-1-heading")).to_contain_text("finished")
     expect(wall.button("Draw round 2")).to_be_visible()
     expect(wall.page.locator("#list tbody tr")).to_have_count(7)

@@ -35,6 +35,7 @@ def test_a_phone_of_a_player_checked_in_by_hand_is_taken_to_its_table(new_phone,
     tables = api.ok("POST", f"{at}/rounds", {}, 201)["tables"]  # drawn on another phone
     table = next(t for t in tables if "Cas" in t["players"])
     seat = table["players"].index("Cas") + 1
+    cas.next_look()
     expect(cas.page).to_have_url(re.compile(rf"/s/{table['session']}$"), timeout=15_000)
     expect(cas.page.locator(".flash-success")).to_contain_text(
         f"Table {table['table']}, seat {seat}"
@@ -49,6 +50,7 @@ def test_a_phone_of_a_player_checked_in_by_hand_is_taken_to_its_table(new_phone,
     # A hand at a table moves the page on, and the phone stays on it: it went once, at the draw.
     other = next(t for t in tables if "Cas" not in t["players"])
     api.ok("POST", f"/sessions/{other['session']}/finish", {})
+    cas.next_look()
     expect(cas.page.locator(f"#table-1-{other['table']}")).to_contain_text("finished")
     expect(cas.page).to_have_url(re.compile(rf"/evenings/{evening['id']}$"))
     cas.shot("evening seat")

@@ -92,6 +92,7 @@ def test_a_line_added_to_the_scoreboards_template_follows_a_hand_on_another_phon
     expect(mine.page.locator("#added-line")).to_have_text("Added line: 1 played, Rex deals next.")
 
     # Their phone never reloads, and shows what the reload of mine shows, the line included.
+    theirs.next_look()
     expect(theirs.page.locator("#added-line")).to_have_text(
         "Added line: 1 played, Rex deals next.", timeout=FOLLOW_TIMEOUT
     )

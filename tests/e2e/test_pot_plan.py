@@ -47,6 +47,7 @@ def test_the_plan_chosen_on_one_phone_shows_on_the_other_with_the_same_payments(
     expect(mine.page.locator("#pot-kept")).to_have_text("Rex keeps the pot: €0.20")
     expect(mine.page.get_by_label("Who keeps the pot?")).to_be_focused()
     assert mine.page.url.endswith("/settle")  # no page load: the plan went by fetch
+    theirs.next_look()
     expect(theirs.page.get_by_label("Who keeps the pot?")).to_have_value("Rex", timeout=LIVE)
     expect(theirs.page.locator("#pot-kept")).to_have_text("Rex keeps the pot: €0.20")
     owed = mine.page.locator("#transfers .what").all_inner_texts()
@@ -58,6 +59,7 @@ def test_the_plan_chosen_on_one_phone_shows_on_the_other_with_the_same_payments(
     # The other phone gives the pot back instead: mine follows, and asks no keeper.
     theirs.page.get_by_label("Give the antes back to those who paid them").check()
     expect(theirs.page.get_by_label("Who keeps the pot?")).to_have_count(0)
+    mine.next_look()
     expect(mine.page.get_by_label("Who keeps the pot?")).to_have_count(0, timeout=LIVE)
     expect(mine.page.get_by_label("Give the antes back to those who paid them")).to_be_checked()
     refund = theirs.page.locator("#transfers .what").all_inner_texts()

@@ -57,6 +57,7 @@ def test_the_worked_example_of_rules_6c_on_two_phones(new_phone, live_server):
     mine.shot("one-round")
 
     # Theirs follows without a reload, in Dutch (what was typed stays as it was typed).
+    theirs.next_look()
     expect(theirs.page.locator("#rounds .what")).to_have_text(
         ["John betaalde €\xa018,40 voor a round voor Enda, John, Rex en Finn"], timeout=LIVE
     )
@@ -81,6 +82,7 @@ def test_the_worked_example_of_rules_6c_on_two_phones(new_phone, live_server):
     expect(theirs.page.locator("#rounds .what").nth(1)).to_have_text(
         "Rex betaalde €\xa07,50 voor chips voor John, Rex en Finn"
     )
+    mine.next_look()
     expect(mine.page.locator("#rounds .parts")).to_have_text(
         [parts, "John €2.50 · Rex €2.50 · Finn €2.50"], timeout=LIVE
     )
@@ -107,5 +109,6 @@ def test_the_worked_example_of_rules_6c_on_two_phones(new_phone, live_server):
     theirs.page.goto(f"{board}/settle")
     mine.button("Finn pays John €7.50").tap()
     expect(mine.page.locator("#payments .what")).to_have_text(["Finn paid John €7.50"])
+    theirs.next_look()
     expect(theirs.page.locator("#transfers .what")).to_have_count(2, timeout=LIVE)
     theirs.shot("settle-up-ticked")

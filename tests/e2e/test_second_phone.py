@@ -46,6 +46,7 @@ def test_phones_following_the_scoreboard_see_a_new_hand_without_reloading(new_ph
 
     first.enter_hand(1, {"Enda": "J-10", "John": "A-3", "Rex": "2-9", "Finn": "Q-K"})
     for phone in followers:
+        phone.next_look()
         phone.expect_scores(
             {"Enda": -25, "John": 46, "Rex": -16, "Finn": -25}, timeout=FOLLOW_TIMEOUT
         )
@@ -73,6 +74,7 @@ def test_phones_following_the_scoreboard_see_a_new_hand_without_reloading(new_ph
     second.button("Undo hand 1").tap()
     expect(second.status()).to_have_text("Hand 1 is undone.")
     assert asked == ["Undo hand 1?"]
+    first.next_look()
     first.expect_scores(dict.fromkeys(PLAYERS, 0), timeout=FOLLOW_TIMEOUT)
     expect(first.region("Last hands")).to_contain_text("No hands yet.")
     expect(first.page.get_by_text("Hand 1 saved.")).to_have_count(0)  # it is undone now
@@ -83,6 +85,7 @@ def test_phones_following_the_scoreboard_see_a_new_hand_without_reloading(new_ph
     signed_out = first.page.get_by_role("alert").filter(has_text="no longer signed in")
     expect(signed_out).to_be_hidden()
     first.page.context.clear_cookies()
+    first.next_look()
     expect(signed_out).to_be_visible(timeout=FOLLOW_TIMEOUT)
     first.shot("scoreboard-signed-out")
 
@@ -113,6 +116,7 @@ def test_a_phone_that_follows_the_table_drops_the_line_about_its_own_saved_hand(
             201,
         )
     last_hands = phone.region("Last hands").get_by_role("link")
+    phone.next_look()
     expect(last_hands).to_have_count(3, timeout=FOLLOW_TIMEOUT)
     expect(phone.page.get_by_text("Hand 1 saved.")).to_have_count(0)
     assert phone.page.evaluate("window.notReloaded === true"), "the page was reloaded"
@@ -144,5 +148,6 @@ def test_a_phone_that_follows_the_table_drops_the_message_about_its_correction(
     ]:
         api.ok("POST", f"/sessions/{session['id']}/hands", hand_entry(cards, out=out), 201)
     last_hands = phone.region("Last hands").get_by_role("link")
+    phone.next_look()
     expect(last_hands).to_have_count(3, timeout=FOLLOW_TIMEOUT)
     expect(phone.page.get_by_text("Hand 1 is corrected.")).to_have_count(0)

@@ -58,6 +58,7 @@ def test_a_tick_on_one_phone_appears_on_the_other_and_so_does_taking_it_back(
     assert mine.page.url.endswith("/settle")  # no page load: the tick went by fetch
 
     # …and on theirs, without anyone reloading it.
+    theirs.next_look()
     expect(theirs.page.locator("#payments .what")).to_have_text(
         ["Finn paid Enda €0.38"], timeout=LIVE
     )
@@ -73,6 +74,7 @@ def test_a_tick_on_one_phone_appears_on_the_other_and_so_does_taking_it_back(
     paid.tap()
     expect(theirs.page.locator("#tick-status")).to_have_text("Taken back: Finn paid Enda €0.38.")
     expect(theirs.page.locator("#transfers .what")).to_have_text(OWED)
+    mine.next_look()
     expect(mine.page.locator("#transfers .what")).to_have_text(OWED, timeout=LIVE)
     expect(mine.page.locator("#payments")).to_have_count(0)
     mine.shot("taken-back-elsewhere")
@@ -115,6 +117,7 @@ def test_a_tap_during_another_phones_change_is_not_lost(new_phone, live_server):
 
     expect(theirs.page.locator("#tick-status")).to_have_text("Ticked: Rex paid John €0.25.")
     paid = ["Finn paid Enda €0.38", "Rex paid John €0.25"]
+    mine.next_look()
     for phone in (mine, theirs):
         expect(phone.page.locator("#payments .what")).to_have_text(paid, timeout=LIVE)
         expect(phone.page.locator("#transfers .what")).to_have_text(OWED[1:2])
@@ -145,7 +148,7 @@ def heard_of_it(phone: Phone, finger: tuple[float, float]) -> None:
         lambda r: r.url.split("?")[0].endswith("/settle") and r.request.method == "GET",
         timeout=LIVE,
     ) as fetched:
-        pass
+        phone.next_look()
     fetched.value.finished()
     # The page has read it, and so done with it what it does (kept it for when the finger
     # lifts), before the finger lifts.

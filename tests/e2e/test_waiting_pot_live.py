@@ -34,6 +34,7 @@ def test_a_pot_that_starts_to_wait_shows_on_an_open_nights_phone_without_a_reloa
            hand_entry({"Ann": "J-10", "Bob": "A-3", "Cas": "2-9"}), 201)  # fmt: skip
     api.ok("POST", f"/sessions/{night_b}/finish", {"leftover_pot": "carry", "pot_keeper": "Bob"})
 
+    phone.next_look()
     expect(waits).to_have_text(
         "Bob's €0.15 waits for a Spot night at €0.01 a unit with Bob at the table.",
         timeout=FOLLOW_TIMEOUT,
