@@ -38,6 +38,9 @@
   // draws there (a hand's row would open).
   var HOLD = 600;
   var sending = {};
+  // The hands this page's form saved: a tap on its Save meanwhile (the second of a double
+  // tap, while the saved form stays) sends nothing more, and the page leaves once.
+  var savedHere = {};
   var texts = readTexts();
   var form = document.getElementById("hand-form");
 
@@ -332,6 +335,7 @@
         window.location.replace(url);
         return;
       }
+      savedHere[item.id] = true;
       if (line) {
         line.textContent = say("saved", { hand: item.label });
         line.className = "outbox-status";
@@ -602,6 +606,7 @@
       // not the hand: the plain way, to its own address.
       if (event.submitter && event.submitter.hasAttribute("formaction")) return;
       event.preventDefault();
+      if (savedHere[field("request_id")]) return; // saved: the page is about to leave
       var item = {
         id: field("request_id"),
         key: formKey(),

@@ -156,6 +156,8 @@ def test_a_double_tap_on_save_saves_once_and_opens_nothing_else(new_phone, live_
     where = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
     clicks = len(page.evaluate("window.clicked"))  # filling the form in took some
+    sent: list[str] = []  # what the page sends from here on
+    page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
     # Stopped a little ahead of the phone's time (in seconds, as Python's API takes it), so
     # the clock cannot have passed it by the time the call lands; the timers due meanwhile
     # (the scoreboard's poll) fire once, as they would have anyway.
@@ -170,6 +172,9 @@ def test_a_double_tap_on_save_saves_once_and_opens_nothing_else(new_phone, live_
 
     page.wait_for_url(re.compile(rf"saved={hand}"), wait_until="load")
     assert page.url.startswith(board) and f"saved={hand}" in page.url, page.url
+    # The second tap sent nothing: a second send (answered "saved" by the server, which keeps
+    # a hand once) made the page leave twice, the second leaving cutting the first short.
+    assert len(sent) == 1, f"the double tap sent {sent}"
     expect(phone.status()).to_contain_text(f"Hand {hand} saved.")
     kept = int(page.evaluate("sessionStorage.getItem('form-kept-for')"))
     assert kept >= DOUBLE_TAP_GAP, f"the saved form stayed {kept} ms: a double tap's 2nd misses"
