@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ledger.rules import gin
@@ -347,8 +347,19 @@ def gin_games(draw: st.DrawFn) -> tuple[dict[str, Any], list[HandEntry]]:
     return given, entries
 
 
+# Found by an exploring run: with no game bonus, Bob's three boxes put him ahead of Ann, who
+# won the game (37 to 38): she pays him the stake on the difference.
+BEHIND_ON_BOXES = (
+    {"entry": "totals", "gin_bonus": 0, "undercut_bonus": 0, "box_bonus": 6, "game_bonus": 0,
+     "shutout": "double_bonus", "big_gin": "on", "target": 21, "stake": 1},
+    [hand("knock", "Bob", Bob=1, Ann=2), hand("gin", "Bob", Bob=0, Ann=0),
+     hand("knock", "Bob", Bob=1, Ann=20), hand("big_gin", "Ann", Ann=0, Bob=0)],
+)  # fmt: skip
+
+
 @settings(max_examples=150, deadline=None)
 @given(gin_games())
+@example(BEHIND_ON_BOXES)
 def test_final_totals_are_the_hands_plus_the_bonuses(game: tuple[dict[str, Any], list[HandEntry]]):
     given, entries = game
     opts = options(**given)

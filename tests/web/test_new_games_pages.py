@@ -199,6 +199,22 @@ def test_gin_ends_with_a_block_of_bonuses_and_the_margin(phone):
     assert "3 × 25 = 75" in seen and "Cas wins by 380." in seen
 
 
+def test_gin_whose_boxes_put_the_loser_ahead_says_so_and_the_winner_pays(phone):
+    """RULES.md §8: the margin is the difference of the final totals, and the loser pays stake
+    × margin; with no game bonus, Bob's three boxes put him ahead of Ann, who won the game."""
+    phone.start("gin", ("Ann", "Bob"), "Bob", entry="totals", target=30, game_bonus=0, stake=1)
+    for _ in range(3):  # Bob knocks with 1 against 3: +2 and a box, three times
+        post_hand(phone, {"Ann": {"spots": "3"}, "Bob": {"spots": "1"}}, out="Bob", ending="knock")
+    post_hand(phone, {"Ann": {"spots": "1"}, "Bob": {"spots": "31"}}, out="Ann", ending="knock")
+
+    seen = board(phone)  # Ann 30 + 1 × 25 = 55; Bob 6 + 3 × 25 = 81
+    assert "1 × 25 = 25" in seen and "3 × 25 = 75" in seen
+    assert "Ann wins the game, but the boxes put Bob 26 ahead." in seen
+    assert "wins by" not in seen
+    settle = words(html(phone.client.get(f"{phone.board}/settle")))
+    assert "Ann pays Bob €0.26" in settle
+
+
 def test_the_history_tells_the_buy_in_the_ending_and_the_pot_shared(phone):
     phone.start("kaluki", ("Ann", "Bob", "Cas"), "Cas", entry="totals")
     post_hand(phone, {"Bob": {"spots": "160"}, "Cas": {"spots": "20"}}, out="Ann")
