@@ -95,9 +95,9 @@ def payout(
     best = scores[won[0]]
     for p in players:
         if p not in won:
-            # The gap as it stands: in every game but Gin Rummy the winners are ahead; in Gin
-            # Rummy the boxes can put the loser ahead on the final totals, and then the
-            # winner of the game pays the loser (RULES.md §8: stake × the margin).
+            # The gap as it stands, even below zero: in Gin Rummy the boxes can put the game's
+            # loser ahead on the final totals, and then the winner of the game pays the loser
+            # (RULES.md §8: stake × the margin of the final totals).
             balances[p] = -per_point * sign * (best - scores[p])
     share, odd = divmod(-sum(balances.values()), len(won))
     ranked = sorted(won, key=lambda p: (order.index(p) if p in order else len(order), p))
